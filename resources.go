@@ -1,0 +1,10 @@
+package main
+
+// resources.go: MCP resources, subscriptions, completion. SKELETON: the
+// resources work replaces it and keeps these hooks.
+
+// resourceUpdated tells subscribers that uri changed (debounced per URI).
+func (a *App) resourceUpdated(uri string) {}
+
+// resourceListChanged tells the client that sessions or captures came or went.
+func (a *App) resourceListChanged() {}
