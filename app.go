@@ -122,3 +122,28 @@ func (a *App) tools() []*Tool {
 		a.toolShellStop(),
 	}
 }
+
+// Method handles one JSON-RPC request method (resources/*, prompts/*,
+// completion/complete, ...). params is the raw "params" value (nil when
+// absent). It returns the result object, or an error: an *RPCError is sent
+// as that JSON-RPC error; any other error as -32603.
+type Method func(ctx context.Context, params json.RawMessage) (any, error)
+
+// RPCError is a JSON-RPC 2.0 error object.
+type RPCError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+func (e *RPCError) Error() string { return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message) }
+
+// JSON-RPC 2.0 and MCP error codes.
+const (
+	codeParseError       = -32700
+	codeInvalidRequest   = -32600
+	codeMethodNotFound   = -32601
+	codeInvalidParams    = -32602
+	codeInternalError    = -32603
+	codeResourceNotFound = -32002
+)
