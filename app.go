@@ -32,6 +32,8 @@ type App struct {
 	sessions map[string]*Session
 	nextID   int
 
+	res resState // resources.go: subscriptions and notification debouncing
+
 	// notify sends a JSON-RPC notification to the client (set by the
 	// protocol layer; nil-safe through App.Notify).
 	notify func(method string, params any)

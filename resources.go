@@ -1,14 +1,823 @@
 package main
 
-// resources.go: MCP resources, subscriptions, completion. SKELETON: the
-// resources work replaces it and keeps these hooks.
+// resources.go: MCP resources (SPEC §4): the concrete URIs that exist now,
+// the URI templates, reads as JSON text, plain text or base64 blobs,
+// subscriptions with debounced notifications/resources/updated, and
+// coalesced notifications/resources/list_changed. URIs are parsed strictly:
+// each path segment is percent-decoded once and must pass cleanName, so no
+// URI can name a file outside the output directory, and capture files are
+// read through os.Root on that directory besides.
 
-// resourceUpdated tells subscribers that uri changed (debounced per URI).
-func (a *App) resourceUpdated(uri string) {}
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
 
-// resourceListChanged tells the client that sessions or captures came or went.
-func (a *App) resourceListChanged() {}
+// Resource limits and defaults.
+const (
+	defaultUpdateInterval = 250 * time.Millisecond // at most one updated per URI per interval (SPEC §4)
+	defaultPageSize       = 100                    // items per resources/list, prompts/list ... page
+	maxSubscriptions      = 4096                   // distinct subscribed URIs; more is -32602
+	maxURILen             = 2048                   // longer URIs are not found without parsing
+	maxBlobBytes          = 64 << 20               // larger capture files are refused, not base64'd
+)
+
+// resState is the resources part of App: subscriptions and the debouncers
+// behind resourceUpdated and resourceListChanged. The zero value is ready
+// to use (250 ms interval, 100-item pages).
+type resState struct {
+	interval time.Duration // debounce interval; 0 = defaultUpdateInterval (tests shorten it)
+	pageSize int           // items per page; 0 = defaultPageSize (tests shrink it)
+
+	nsubs atomic.Int32 // len(subs), read without mu so unsubscribed updates cost one atomic load
+
+	mu   sync.Mutex
+	subs map[string]*debouncer // subscribed URI -> its debouncer
+	list debouncer             // notifications/resources/list_changed
+
+	// sendMu is held while a notification is checked and sent, so that
+	// once unsubscribe returns no updated for that URI can still be on
+	// its way. resourceUpdated never takes it: the PTY path never waits
+	// for the client.
+	sendMu sync.Mutex
+}
+
+// debouncer limits one notification stream to one send per interval with
+// the trailing edge kept: a change while a send is pending is covered by
+// that send, and a change after a send schedules another at last+interval.
+type debouncer struct {
+	last    time.Time // when the last notification was sent; zero = never
+	pending bool      // a timer is armed and will send
+}
+
+func (r *resState) every() time.Duration {
+	if r.interval > 0 {
+		return r.interval
+	}
+	return defaultUpdateInterval
+}
+
+func (r *resState) perPage() int {
+	if r.pageSize > 0 {
+		return r.pageSize
+	}
+	return defaultPageSize
+}
+
+// arm schedules d's next send unless one is pending; r.mu must be held.
+// The timer runs fire, which sends only if d is still current.
+func (r *resState) arm(d *debouncer, fire func()) {
+	if d.pending {
+		return
+	}
+	d.pending = true
+	time.AfterFunc(max(time.Until(d.last.Add(r.every())), 0), fire)
+}
+
+// resourceUpdated tells subscribers that uri changed: at most one
+// notifications/resources/updated {uri} per interval (250 ms) per URI, the
+// last change always followed by a notification. It never blocks on the
+// client; for a URI nobody subscribed to it costs one atomic load (when
+// nothing is subscribed) or one map lookup. Called on every screen change.
+func (a *App) resourceUpdated(uri string) {
+	r := &a.res
+	if r.nsubs.Load() == 0 {
+		return
+	}
+	r.mu.Lock()
+	if d := r.subs[uri]; d != nil {
+		r.arm(d, func() { a.fireUpdated(uri, d) })
+	}
+	r.mu.Unlock()
+}
+
+// fireUpdated sends the updated notification d was armed for, unless the
+// URI was unsubscribed meanwhile.
+func (a *App) fireUpdated(uri string, d *debouncer) {
+	r := &a.res
+	r.sendMu.Lock()
+	defer r.sendMu.Unlock()
+	r.mu.Lock()
+	if r.subs[uri] != d {
+		r.mu.Unlock()
+		return
+	}
+	d.pending = false
+	d.last = time.Now()
+	r.mu.Unlock()
+	a.Notify("notifications/resources/updated", map[string]string{"uri": uri})
+}
+
+// resourceListChanged tells the client that sessions or captures came or
+// went: notifications/resources/list_changed, coalesced like updates (one
+// at once, then at most one per interval, the last change never lost). The
+// subscribed list-like resources (sessions://list and each session's info,
+// screenshots and recordings) get an updated notification too, since those
+// are what changed. Called on shell_start, screenshot, record stop, stop.
+func (a *App) resourceListChanged() {
+	r := &a.res
+	r.mu.Lock()
+	r.arm(&r.list, a.fireListChanged)
+	if r.nsubs.Load() > 0 {
+		for uri, d := range r.subs {
+			if u, err := parseResourceURI(uri); err == nil && u.listLike() {
+				r.arm(d, func() { a.fireUpdated(uri, d) })
+			}
+		}
+	}
+	r.mu.Unlock()
+}
+
+func (a *App) fireListChanged() {
+	r := &a.res
+	r.sendMu.Lock()
+	defer r.sendMu.Unlock()
+	r.mu.Lock()
+	r.list.pending = false
+	r.list.last = time.Now()
+	r.mu.Unlock()
+	a.Notify("notifications/resources/list_changed", nil)
+}
 
 // resourceMethods returns the resources/*, prompts/* and completion/complete
 // handlers, merged into the server's method table by mcp.go.
-func (a *App) resourceMethods() map[string]Method { return nil }
+func (a *App) resourceMethods() map[string]Method {
+	return map[string]Method{
+		"resources/list":           a.resourcesList,
+		"resources/templates/list": a.resourcesTemplatesList,
+		"resources/read":           a.resourcesRead,
+		"resources/subscribe":      a.resourcesSubscribe,
+		"resources/unsubscribe":    a.resourcesUnsubscribe,
+		"prompts/list":             a.promptsList,
+		"prompts/get":              a.promptsGet,
+		"completion/complete":      a.completionComplete,
+	}
+}
+
+// resKind is what a resource URI names.
+type resKind uint8
+
+// Resource kinds, one per URI shape of SPEC §4.
+const (
+	resSessions    resKind = iota + 1 // sessions://list
+	resThemes                         // themes://list
+	resTheme                          // theme://{name}
+	resInfo                           // session://{id}/info
+	resBuffer                         // session://{id}/buffer
+	resScreenshots                    // session://{id}/screenshots
+	resScreenshot                     // session://{id}/screenshots/{name}
+	resRecordings                     // session://{id}/recordings
+	resRecording                      // session://{id}/recordings/{name}
+)
+
+// resURI is a parsed resource URI: its kind, the session id and the theme
+// or capture name, each decoded and validated by cleanName.
+type resURI struct {
+	kind resKind
+	id   string // session id (session:// kinds)
+	name string // theme or capture name
+}
+
+// listLike reports whether u changes when sessions or captures come or go.
+func (u resURI) listLike() bool {
+	switch u.kind {
+	case resSessions, resInfo, resScreenshots, resRecordings:
+		return true
+	}
+	return false
+}
+
+// String returns the canonical form of u (names need no escaping: cleanName
+// admits only unreserved characters).
+func (u resURI) String() string {
+	switch u.kind {
+	case resSessions:
+		return "sessions://list"
+	case resThemes:
+		return "themes://list"
+	case resTheme:
+		return "theme://" + u.name
+	case resInfo:
+		return sessionURI(u.id, "info")
+	case resBuffer:
+		return sessionURI(u.id, "buffer")
+	case resScreenshots:
+		return sessionURI(u.id, "screenshots")
+	case resScreenshot:
+		return sessionURI(u.id, "screenshots") + "/" + u.name
+	case resRecordings:
+		return sessionURI(u.id, "recordings")
+	case resRecording:
+		return sessionURI(u.id, "recordings") + "/" + u.name
+	}
+	return ""
+}
+
+// sessionURI returns session://{id}/{what}.
+func sessionURI(id, what string) string { return "session://" + id + "/" + what }
+
+// errBadURI is returned by parseResourceURI for every URI it refuses; the
+// caller turns it into -32002 Resource not found.
+var errBadURI = errors.New("resources: not a ttywright resource URI")
+
+// parseResourceURI parses one of the URI shapes of SPEC §4. After the
+// scheme, the text is split at '/' and each segment is percent-decoded
+// exactly once and must pass cleanName: so "..", separators (also as %2F),
+// NUL, '?', '#' and empty segments are all refused, and a URI has exactly
+// the segments its shape has.
+func parseResourceURI(raw string) (resURI, error) {
+	if len(raw) > maxURILen {
+		return resURI{}, errBadURI
+	}
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return resURI{}, errBadURI
+	}
+	raws := strings.Split(rest, "/")
+	if len(raws) > 3 {
+		return resURI{}, errBadURI
+	}
+	seg := make([]string, len(raws))
+	for i, s := range raws {
+		d, err := url.PathUnescape(s)
+		if err != nil {
+			return resURI{}, errBadURI
+		}
+		// cleanName trims spaces; a name it changed is not the name given.
+		if c, err := cleanName(d, ""); err != nil || c != d {
+			return resURI{}, errBadURI
+		}
+		seg[i] = d
+	}
+	switch strings.ToLower(scheme) {
+	case "sessions":
+		if len(seg) == 1 && seg[0] == "list" {
+			return resURI{kind: resSessions}, nil
+		}
+	case "themes":
+		if len(seg) == 1 && seg[0] == "list" {
+			return resURI{kind: resThemes}, nil
+		}
+	case "theme":
+		if len(seg) == 1 {
+			return resURI{kind: resTheme, name: seg[0]}, nil
+		}
+	case "session":
+		u := resURI{id: seg[0]}
+		switch {
+		case len(seg) == 2 && seg[1] == "info":
+			u.kind = resInfo
+		case len(seg) == 2 && seg[1] == "buffer":
+			u.kind = resBuffer
+		case len(seg) == 2 && seg[1] == "screenshots":
+			u.kind = resScreenshots
+		case len(seg) == 2 && seg[1] == "recordings":
+			u.kind = resRecordings
+		case len(seg) == 3 && seg[1] == "screenshots":
+			u.kind, u.name = resScreenshot, seg[2]
+		case len(seg) == 3 && seg[1] == "recordings":
+			u.kind, u.name = resRecording, seg[2]
+		default:
+			return resURI{}, errBadURI
+		}
+		return u, nil
+	}
+	return resURI{}, errBadURI
+}
+
+// notFound is the MCP error for an unknown resource: -32002 with the URI
+// in data.
+func notFound(uri string) *RPCError {
+	return &RPCError{Code: codeResourceNotFound, Message: "Resource not found", Data: map[string]string{"uri": uri}}
+}
+
+// invalidParams is the JSON-RPC error -32602 with a message naming the
+// problem.
+func invalidParams(format string, a ...any) *RPCError {
+	return &RPCError{Code: codeInvalidParams, Message: "Invalid params: " + fmt.Sprintf(format, a...)}
+}
+
+// bindParams decodes a request's params into v (absent or null params
+// leave v as is); bad JSON or wrong types are -32602.
+func bindParams(params json.RawMessage, v any) error {
+	if len(params) == 0 || string(params) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return invalidParams("%v", err)
+	}
+	return nil
+}
+
+// paginate returns the page of items that cursor points at (the first page
+// for ""), at most size long, and the cursor of the next page ("" at the
+// end). Cursors are opaque: base64 of "o:" and an offset. A malformed
+// cursor is -32602; an offset past the end (the list shrank) is an empty
+// last page.
+func paginate[T any](items []T, cursor string, size int) ([]T, string, error) {
+	off := 0
+	if cursor != "" {
+		b, err := base64.RawURLEncoding.DecodeString(cursor)
+		n, ok := strings.CutPrefix(string(b), "o:")
+		if err == nil && ok {
+			off, err = strconv.Atoi(n)
+		}
+		if err != nil || !ok || off < 0 {
+			return nil, "", invalidParams("cursor %q is not one this server gave out: omit it to start from the first page", cursor)
+		}
+	}
+	if off >= len(items) {
+		return []T{}, "", nil
+	}
+	end := min(off+size, len(items))
+	next := ""
+	if end < len(items) {
+		next = base64.RawURLEncoding.EncodeToString([]byte("o:" + strconv.Itoa(end)))
+	}
+	return items[off:end], next, nil
+}
+
+// resSessions returns every session, live or exited, oldest first. The
+// App lock is held only to copy the pointers.
+func (a *App) resSessions() []*Session {
+	a.mu.Lock()
+	ss := make([]*Session, 0, len(a.sessions))
+	for _, s := range a.sessions {
+		ss = append(ss, s)
+	}
+	a.mu.Unlock()
+	slices.SortFunc(ss, func(x, y *Session) int {
+		if c := x.Started.Compare(y.Started); c != 0 {
+			return c
+		}
+		return strings.Compare(x.ID, y.ID)
+	})
+	return ss
+}
+
+// sessionJSON is one entry of sessions://list; session://{id}/info adds
+// the cwd and the capture counts.
+type sessionJSON struct {
+	ID        string    `json:"id"`
+	Command   string    `json:"command"`
+	Args      []string  `json:"args"`
+	Cols      int       `json:"cols"`
+	Rows      int       `json:"rows"`
+	PID       int       `json:"pid"`
+	Started   time.Time `json:"started"`
+	Exited    bool      `json:"exited"`
+	ExitCode  *int      `json:"exit_code"` // null while running
+	Recording bool      `json:"recording"`
+	Theme     string    `json:"theme"`
+
+	Cwd         *string `json:"cwd,omitempty"`
+	Screenshots *int    `json:"screenshot_count,omitempty"`
+	Recordings  *int    `json:"recording_count,omitempty"`
+}
+
+// describeSession reads s under its lock.
+func describeSession(s *Session, info bool) sessionJSON {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j := sessionJSON{
+		ID: s.ID, Command: s.Command, Args: s.Args, PID: s.pid,
+		Started: s.Started, Exited: s.exited, Theme: s.Theme,
+	}
+	if j.Args == nil {
+		j.Args = []string{}
+	}
+	if s.term != nil {
+		j.Cols, j.Rows = s.term.Size()
+	}
+	if s.exited {
+		code := s.exitCode
+		j.ExitCode = &code
+	}
+	if info {
+		cwd, ns, nr := s.Cwd, len(s.screenshots), len(s.recordings)
+		j.Cwd, j.Screenshots, j.Recordings = &cwd, &ns, &nr
+	}
+	return j
+}
+
+// resourceBufferText is session://{id}/buffer: the scrollback then the
+// screen, one line each, trailing blank lines dropped.
+func resourceBufferText(s *Session) string {
+	s.mu.Lock()
+	var lines []string
+	if s.term != nil {
+		lines = append(s.term.ScrollbackLines(), s.term.Lines()...)
+	}
+	s.mu.Unlock()
+	for len(lines) > 0 && strings.TrimRight(lines[len(lines)-1], " ") == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// captureJSON is one entry of session://{id}/screenshots or /recordings.
+type captureJSON struct {
+	Name       string    `json:"name"`
+	URI        string    `json:"uri"`
+	MimeType   string    `json:"mime_type"`
+	Created    time.Time `json:"created"`
+	Width      int       `json:"width,omitempty"`
+	Height     int       `json:"height,omitempty"`
+	FrameCount int       `json:"frame_count,omitempty"`
+	DurationMS int64     `json:"duration_ms,omitempty"`
+	Bytes      int64     `json:"bytes"`
+}
+
+// captureURI is c's resource URI: the one the capture recorded, else the
+// canonical one built from its name.
+func captureURI(id, kind string, c Capture) string {
+	if c.URI != "" {
+		return c.URI
+	}
+	return sessionURI(id, kind) + "/" + c.Name
+}
+
+func captureList(id, kind string, cs []Capture) []captureJSON {
+	out := make([]captureJSON, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, captureJSON{
+			Name: c.Name, URI: captureURI(id, kind, c), MimeType: c.MimeType, Created: c.Created,
+			Width: c.Width, Height: c.Height, FrameCount: c.FrameCount, DurationMS: c.DurationMS, Bytes: c.Bytes,
+		})
+	}
+	return out
+}
+
+// findCapture looks name up among cs: by the URI the capture recorded, then
+// by its name, then by name plus file extension ("demo.cast" picks the
+// asciicast of a recording saved in both formats).
+func findCapture(id, kind, name string, cs []Capture) (Capture, bool) {
+	want := sessionURI(id, kind) + "/" + name
+	for _, c := range cs {
+		if c.URI == want {
+			return c, true
+		}
+	}
+	for _, c := range cs {
+		if c.URI == "" && c.Name == name {
+			return c, true
+		}
+	}
+	for _, c := range cs {
+		if c.Name+filepath.Ext(c.Path) == name {
+			return c, true
+		}
+	}
+	return Capture{}, false
+}
+
+// themeSummary is one entry of themes://list.
+type themeSummary struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Description string `json:"description"`
+	Tip         string `json:"tip"`
+}
+
+// themeJSON is theme://{name}: colours as #rrggbb.
+type themeJSON struct {
+	themeSummary
+	Background string     `json:"background"`
+	Foreground string     `json:"foreground"`
+	Cursor     string     `json:"cursor"`
+	ANSI       [16]string `json:"ansi"`
+}
+
+func hexColor(r, g, b uint8) string { return fmt.Sprintf("#%02x%02x%02x", r, g, b) }
+
+func describeTheme(t *Theme) themeJSON {
+	j := themeJSON{
+		themeSummary: themeSummary{t.Name, t.Type, t.Description, t.Tip},
+		Background:   hexColor(t.Background.R, t.Background.G, t.Background.B),
+		Foreground:   hexColor(t.Foreground.R, t.Foreground.G, t.Foreground.B),
+		Cursor:       hexColor(t.Cursor.R, t.Cursor.G, t.Cursor.B),
+	}
+	for i, c := range t.ANSI {
+		j.ANSI[i] = hexColor(c.R, c.G, c.B)
+	}
+	return j
+}
+
+// resourceJSON is one entry of resources/list (MCP Resource).
+type resourceJSON struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MimeType    string `json:"mimeType,omitempty"`
+	Size        int64  `json:"size,omitempty"`
+}
+
+// allResources lists the concrete URIs that exist now, in a stable order:
+// the two lists, each theme, then per session (oldest first) its info,
+// buffer, screenshot list, screenshots, recording list and recordings.
+func (a *App) allResources() []resourceJSON {
+	out := []resourceJSON{
+		{URI: "sessions://list", Name: "sessions", Title: "Sessions", MimeType: "application/json",
+			Description: "Every terminal session, live or exited: id, command, size, pid, exit code, theme."},
+		{URI: "themes://list", Name: "themes", Title: "Themes", MimeType: "application/json",
+			Description: "The colour themes shell_start and screenshots accept, with when to choose each."},
+	}
+	for _, t := range themeList {
+		out = append(out, resourceJSON{URI: "theme://" + t.Name, Name: "theme-" + t.Name, Title: "Theme " + t.Name,
+			MimeType: "application/json", Description: strings.TrimSpace(t.Type + " theme. " + t.Description)})
+	}
+	for _, s := range a.resSessions() {
+		id := s.ID
+		label := fmt.Sprintf("session %s (%s)", id, s.Command)
+		out = append(out,
+			resourceJSON{URI: sessionURI(id, "info"), Name: id + "/info", Title: label + " info", MimeType: "application/json",
+				Description: "The session's command, size, pid, exit code, cwd and capture counts."},
+			resourceJSON{URI: sessionURI(id, "buffer"), Name: id + "/buffer", Title: label + " buffer", MimeType: "text/plain",
+				Description: "Scrollback and screen as plain text, as shell_read returns them; subscribe for updates."},
+			resourceJSON{URI: sessionURI(id, "screenshots"), Name: id + "/screenshots", Title: label + " screenshots", MimeType: "application/json",
+				Description: "The session's screenshots: name, uri, created, width, height, bytes."})
+		for _, c := range s.Screenshots() {
+			out = append(out, resourceJSON{URI: captureURI(id, "screenshots", c), Name: id + "/screenshots/" + c.Name,
+				Title: "Screenshot " + c.Name, MimeType: c.MimeType, Size: c.Bytes,
+				Description: fmt.Sprintf("%dx%d pixel screenshot of session %s, taken %s.", c.Width, c.Height, id, c.Created.UTC().Format(time.RFC3339))})
+		}
+		out = append(out, resourceJSON{URI: sessionURI(id, "recordings"), Name: id + "/recordings", Title: label + " recordings", MimeType: "application/json",
+			Description: "The session's recordings: name, uri, created, frame_count, duration_ms, bytes."})
+		for _, c := range s.Recordings() {
+			out = append(out, resourceJSON{URI: captureURI(id, "recordings", c), Name: id + "/recordings/" + c.Name + filepath.Ext(c.Path),
+				Title: "Recording " + c.Name, MimeType: c.MimeType, Size: c.Bytes,
+				Description: fmt.Sprintf("%d-frame, %.1f s recording of session %s, made %s.", c.FrameCount, float64(c.DurationMS)/1000, id, c.Created.UTC().Format(time.RFC3339))})
+		}
+	}
+	return out
+}
+
+// cursorParams are the params of the paginated list methods.
+type cursorParams struct {
+	Cursor string `json:"cursor"`
+}
+
+// resourcesList is resources/list: {resources, nextCursor?}.
+func (a *App) resourcesList(ctx context.Context, params json.RawMessage) (any, error) {
+	var p cursorParams
+	if err := bindParams(params, &p); err != nil {
+		return nil, err
+	}
+	page, next, err := paginate(a.allResources(), p.Cursor, a.res.perPage())
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		Resources  []resourceJSON `json:"resources"`
+		NextCursor string         `json:"nextCursor,omitempty"`
+	}{page, next}, nil
+}
+
+// templateJSON is one entry of resources/templates/list (RFC 6570 level 1).
+type templateJSON struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MimeType    string `json:"mimeType,omitempty"`
+}
+
+// resourceTemplates are the templates of SPEC §4; completion/complete
+// offers values for their {id} and {name}.
+var resourceTemplates = []templateJSON{
+	{"session://{id}/info", "session-info", "Session info", "One session: command, size, pid, exit code, cwd, capture counts. Ids: sessions://list.", "application/json"},
+	{"session://{id}/buffer", "session-buffer", "Session buffer", "Scrollback and screen as plain text, as shell_read returns them.", "text/plain"},
+	{"session://{id}/screenshots", "session-screenshots", "Session screenshots", "A session's screenshots: name, uri, created, width, height, bytes.", "application/json"},
+	{"session://{id}/screenshots/{name}", "session-screenshot", "Screenshot", "One screenshot as a base64 PNG blob.", "image/png"},
+	{"session://{id}/recordings", "session-recordings", "Session recordings", "A session's recordings: name, uri, created, frame_count, duration_ms, bytes.", "application/json"},
+	{"session://{id}/recordings/{name}", "session-recording", "Recording", "One recording as a base64 blob: image/gif, or application/x-asciicast for name.cast.", ""},
+	{"theme://{name}", "theme", "Theme", "One colour theme: background, foreground, cursor and the 16 ANSI colours as #rrggbb. Names: themes://list.", "application/json"},
+}
+
+// resourcesTemplatesList is resources/templates/list.
+func (a *App) resourcesTemplatesList(ctx context.Context, params json.RawMessage) (any, error) {
+	var p cursorParams
+	if err := bindParams(params, &p); err != nil {
+		return nil, err
+	}
+	page, next, err := paginate(resourceTemplates, p.Cursor, a.res.perPage())
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		ResourceTemplates []templateJSON `json:"resourceTemplates"`
+		NextCursor        string         `json:"nextCursor,omitempty"`
+	}{page, next}, nil
+}
+
+// resourceContents is one entry of a resources/read result.
+type resourceContents struct {
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType"`
+	Text     string `json:"text,omitempty"`
+	Blob     string `json:"blob,omitempty"`
+}
+
+// uriParams are the params of resources/read, subscribe and unsubscribe.
+type uriParams struct {
+	URI string `json:"uri"`
+}
+
+// resourcesRead is resources/read {uri} -> {contents: [one entry]}.
+func (a *App) resourcesRead(ctx context.Context, params json.RawMessage) (any, error) {
+	var p uriParams
+	if err := bindParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.URI == "" {
+		return nil, invalidParams("uri is missing: pass a URI from resources/list, e.g. sessions://list")
+	}
+	c, err := a.readResource(p.URI)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"contents": []resourceContents{c}}, nil
+}
+
+// readResource resolves and reads one URI. Errors are *RPCError: -32002
+// for anything that does not exist or does not parse.
+func (a *App) readResource(uri string) (resourceContents, error) {
+	u, err := parseResourceURI(uri)
+	if err != nil {
+		return resourceContents{}, notFound(uri)
+	}
+	out := resourceContents{URI: uri, MimeType: "application/json"}
+	var v any
+	switch u.kind {
+	case resSessions:
+		list := []sessionJSON{}
+		for _, s := range a.resSessions() {
+			list = append(list, describeSession(s, false))
+		}
+		v = list
+	case resThemes:
+		list := make([]themeSummary, 0, len(themeList))
+		for _, t := range themeList {
+			list = append(list, describeTheme(t).themeSummary)
+		}
+		v = list
+	case resTheme:
+		t, err := lookupTheme(u.name)
+		if err != nil {
+			return out, notFound(uri)
+		}
+		v = describeTheme(t)
+	default:
+		s := a.resSession(u.id)
+		if s == nil {
+			return out, notFound(uri)
+		}
+		switch u.kind {
+		case resInfo:
+			v = describeSession(s, true)
+		case resBuffer:
+			out.MimeType, out.Text = "text/plain", resourceBufferText(s)
+			return out, nil
+		case resScreenshots:
+			v = captureList(u.id, "screenshots", s.Screenshots())
+		case resRecordings:
+			v = captureList(u.id, "recordings", s.Recordings())
+		case resScreenshot, resRecording:
+			kind, cs := "screenshots", s.Screenshots()
+			if u.kind == resRecording {
+				kind, cs = "recordings", s.Recordings()
+			}
+			c, ok := findCapture(u.id, kind, u.name, cs)
+			if !ok {
+				return out, notFound(uri)
+			}
+			b, err := a.readCapture(uri, c)
+			if err != nil {
+				return out, err
+			}
+			out.MimeType, out.Blob = c.MimeType, base64.StdEncoding.EncodeToString(b)
+			if out.MimeType == "" {
+				out.MimeType = "application/octet-stream"
+			}
+			return out, nil
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return out, err
+	}
+	out.Text = string(b)
+	return out, nil
+}
+
+// resSession returns the session with the given id, or nil.
+func (a *App) resSession(id string) *Session {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sessions[id]
+}
+
+// capturePathInRoot returns c's file as a path relative to the output
+// directory, or false when it is not inside it.
+func (a *App) capturePathInRoot(c Capture) (string, bool) {
+	rel, err := filepath.Rel(a.cfg.OutputDir, c.Path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// readCapture reads c's file through os.Root on the output directory, so
+// neither a recorded path nor a symlink planted there can lead outside.
+// A missing file (deleted since) is -32002 for the URI; one over maxBlobBytes is
+// refused with its path so the client can fetch it another way.
+func (a *App) readCapture(uri string, c Capture) ([]byte, error) {
+	rel, ok := a.capturePathInRoot(c)
+	if !ok {
+		return nil, notFound(uri)
+	}
+	root, err := os.OpenRoot(a.cfg.OutputDir)
+	if err != nil {
+		return nil, notFound(uri)
+	}
+	defer root.Close()
+	// Whatever keeps the file from being read in the root (gone, not a
+	// regular file, a symlink out of it) makes the resource not found.
+	fi, err := root.Stat(rel)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, notFound(uri)
+	}
+	if fi.Size() > maxBlobBytes {
+		return nil, &RPCError{Code: codeInternalError,
+			Message: fmt.Sprintf("%s is %d bytes, over the %d-byte limit for a resource: read the file at %s instead", c.Name, fi.Size(), maxBlobBytes, c.Path)}
+	}
+	b, err := root.ReadFile(rel)
+	if err != nil {
+		return nil, notFound(uri)
+	}
+	return b, nil
+}
+
+// resourcesSubscribe is resources/subscribe {uri}: any URI of a SPEC §4
+// shape may be subscribed, also for a session or capture that does not
+// exist yet; a URI of no known shape is -32002. Subscribing twice is one
+// subscription.
+func (a *App) resourcesSubscribe(ctx context.Context, params json.RawMessage) (any, error) {
+	var p uriParams
+	if err := bindParams(params, &p); err != nil {
+		return nil, err
+	}
+	if _, err := parseResourceURI(p.URI); err != nil {
+		return nil, notFound(p.URI)
+	}
+	r := &a.res
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.subs[p.URI] != nil {
+		return struct{}{}, nil
+	}
+	if len(r.subs) >= maxSubscriptions {
+		return nil, invalidParams("already %d subscriptions: unsubscribe from some first", len(r.subs))
+	}
+	if r.subs == nil {
+		r.subs = make(map[string]*debouncer)
+	}
+	r.subs[p.URI] = &debouncer{}
+	r.nsubs.Store(int32(len(r.subs)))
+	return struct{}{}, nil
+}
+
+// resourcesUnsubscribe is resources/unsubscribe {uri}. Once it returns, no
+// updated notification for uri is sent (a pending one is dropped).
+// Unsubscribing a URI that is not subscribed is not an error.
+func (a *App) resourcesUnsubscribe(ctx context.Context, params json.RawMessage) (any, error) {
+	var p uriParams
+	if err := bindParams(params, &p); err != nil {
+		return nil, err
+	}
+	r := &a.res
+	r.mu.Lock()
+	delete(r.subs, p.URI)
+	r.nsubs.Store(int32(len(r.subs)))
+	r.mu.Unlock()
+	// Wait out a notification that passed its check before the delete.
+	r.sendMu.Lock()
+	r.sendMu.Unlock()
+	return struct{}{}, nil
+}

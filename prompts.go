@@ -1,0 +1,270 @@
+package main
+
+// prompts.go: MCP prompts (SPEC §5): short guides that teach an agent to
+// drive terminal programs with this server's tools, by their real names
+// and arguments. prompts/list and prompts/get.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// promptArg is one argument of a prompt (MCP PromptArgument).
+type promptArg struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+
+	complete func(a *App) []string // completion/complete values; nil = none
+}
+
+// prompt is one MCP prompt: what prompts/list shows, and text, which
+// writes the user message from the arguments (required ones are present).
+type prompt struct {
+	Name        string      `json:"name"`
+	Title       string      `json:"title,omitempty"`
+	Description string      `json:"description,omitempty"`
+	Arguments   []promptArg `json:"arguments,omitempty"`
+
+	text func(args map[string]string) string
+}
+
+// themeNames lists the theme names, default first.
+func themeNames(*App) []string {
+	names := make([]string, 0, len(themeList))
+	for _, t := range themeList {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// prompts lists the server's prompts in prompts/list order.
+func (a *App) prompts() []*prompt {
+	return []*prompt{
+		{
+			Name:        "terminal-basics",
+			Title:       "Driving a terminal program",
+			Description: "How to start a program, type into it, wait for it, read its screen, capture it and stop it with the shell_* tools.",
+			text:        func(map[string]string) string { return terminalBasics },
+		},
+		{
+			Name:        "vim-edit",
+			Title:       "Edit a file with vim",
+			Description: "Step-by-step: open a file in vim in a terminal session, change it, save and quit, checking the screen after each step.",
+			Arguments: []promptArg{{Name: "filename", Required: true,
+				Description: "The file to edit, as vim should open it (relative to the session's cwd, or absolute)."}},
+			text: vimEdit,
+		},
+		{
+			Name:        "record-session",
+			Title:       "Record a terminal session as a GIF",
+			Description: "Record a task in a terminal as an animated GIF (or asciicast) and fetch it through its resource.",
+			Arguments: []promptArg{
+				{Name: "task", Description: "What to show in the recording, e.g. \"run the test suite\"."},
+				{Name: "theme", Description: "The colour theme for the recording; see themes://list.", complete: themeNames},
+			},
+			text: a.recordSession,
+		},
+		{
+			Name:        "theme-selection",
+			Title:       "Choose a colour theme",
+			Description: "Which colour theme to pick for screenshots and recordings, and how to apply it.",
+			Arguments: []promptArg{{Name: "background",
+				Description: "The background the images will sit on: \"dark\" or \"light\" (a page, slide or README).",
+				complete:    func(*App) []string { return []string{"dark", "light"} }}},
+			text: a.themeSelection,
+		},
+	}
+}
+
+// lookupPrompt returns the prompt called name, or nil.
+func (a *App) lookupPrompt(name string) *prompt {
+	for _, p := range a.prompts() {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// promptsList is prompts/list: {prompts, nextCursor?}.
+func (a *App) promptsList(ctx context.Context, params json.RawMessage) (any, error) {
+	var p cursorParams
+	if err := bindParams(params, &p); err != nil {
+		return nil, err
+	}
+	page, next, err := paginate(a.prompts(), p.Cursor, a.res.perPage())
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		Prompts    []*prompt `json:"prompts"`
+		NextCursor string    `json:"nextCursor,omitempty"`
+	}{page, next}, nil
+}
+
+// promptMessage is one message of a prompts/get result.
+type promptMessage struct {
+	Role    string  `json:"role"`
+	Content Content `json:"content"`
+}
+
+// promptsGet is prompts/get {name, arguments} -> {description, messages}:
+// one user message. An unknown prompt, a missing required argument or an
+// unknown argument is -32602 naming the fix.
+func (a *App) promptsGet(ctx context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		Name      string            `json:"name"`
+		Arguments map[string]string `json:"arguments"`
+	}
+	if err := bindParams(params, &p); err != nil {
+		return nil, err
+	}
+	pr := a.lookupPrompt(p.Name)
+	if pr == nil {
+		return nil, invalidParams("unknown prompt %q: prompts/list names them (%s)", p.Name, strings.Join(a.promptNames(), ", "))
+	}
+	args := map[string]string{}
+	for k, v := range p.Arguments {
+		if !slicesContainsArg(pr.Arguments, k) {
+			return nil, invalidParams("prompt %s has no argument %q (it takes: %s)", pr.Name, k, argNames(pr.Arguments))
+		}
+		args[k] = strings.TrimSpace(v)
+	}
+	for _, arg := range pr.Arguments {
+		if arg.Required && args[arg.Name] == "" {
+			return nil, invalidParams("prompt %s needs the argument %q: %s", pr.Name, arg.Name, arg.Description)
+		}
+	}
+	return map[string]any{
+		"description": pr.Description,
+		"messages":    []promptMessage{{Role: "user", Content: Content{Type: "text", Text: pr.text(args)}}},
+	}, nil
+}
+
+func (a *App) promptNames() []string {
+	var names []string
+	for _, p := range a.prompts() {
+		names = append(names, p.Name)
+	}
+	return names
+}
+
+func slicesContainsArg(args []promptArg, name string) bool {
+	for _, a := range args {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func argNames(args []promptArg) string {
+	if len(args) == 0 {
+		return "no arguments"
+	}
+	var names []string
+	for _, a := range args {
+		names = append(names, a.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// terminalBasics is the terminal-basics prompt.
+const terminalBasics = `You can drive terminal programs through the ttywright tools. The loop is: start, send, wait, look, repeat.
+
+1. Start: shell_start {command, args, cols, rows, theme, cwd, env}. Without a command it runs $SHELL (or bash). It returns shell_session_id; pass it as session_id to every other tool.
+2. Type: shell_send {session_id, input} sends text. Enter is "\r" (not "\n"); input understands \r \n \t \e \xHH \uHHHH and \\. For special keys use keys: ["Enter", "Tab", "Escape", "Up", "Down", "Left", "Right", "Home", "End", "PageUp", "PageDown", "Backspace", "Delete", "F1".."F12", "C-c", "M-x"]. type_delay_ms types one character at a time.
+3. Wait, do not sleep: give shell_send a wait_for (plain text, or /regex/) that the screen shows when the program is done, or wait_idle_ms to return once output has been quiet that long. timeout_ms (default 10000) bounds the wait; a timeout is matched: false, not an error. shell_wait {session_id, wait_for, wait_idle_ms, timeout_ms} waits without sending.
+4. Look after every step: shell_send returns bufferBefore and bufferAfter; shell_read {session_id} returns the screen with scrollback as text (scrollback: false for the screen only, max_bytes to see more). Check for errors and prompts before the next step.
+5. Capture: shell_screenshot {session_id, name} writes a PNG (plus SVG, ANSI and text) and returns its uri; inline: true also returns the image; border: {style: "macos", title} adds a window frame. shell_record_start / shell_record_stop make a GIF.
+6. Resize with shell_resize {session_id, cols, rows}. Finish with shell_stop {session_id}: SIGHUP, then SIGKILL after 2 s; it returns exit_code.
+
+Resources: sessions://list lists every session; session://{id}/buffer is the text, session://{id}/screenshots and session://{id}/recordings list the captures, readable by their uri. Full-screen programs (vim, htop, less) redraw the whole screen: read it again rather than relying on scrolled text. Press "C-c" to interrupt a program that hangs.`
+
+// vimEdit is the vim-edit prompt.
+func vimEdit(args map[string]string) string {
+	f := args["filename"]
+	return fmt.Sprintf(`Edit the file %[1]s with vim in a terminal, using the ttywright tools. Check the screen after every step.
+
+1. shell_start {command: "vim", args: [%[2]s]} and keep the shell_session_id it returns as session_id.
+2. shell_wait {session_id, wait_for: %[3]s} until vim has drawn the file (its name shows on the bottom line; a new file says [New]). Then shell_read {session_id, scrollback: false} to see the text and where the cursor is.
+3. vim starts in Normal mode. Move with keys: ["Up", "Down", "Left", "Right", "Home", "End", "PageDown"], or commands: "gg" (first line), "G" (last line), "42G" (line 42), "/pattern\r" (search).
+4. Change text: shell_send {session_id, input: "i"} enters Insert mode ("-- INSERT --" on the bottom line); send the new text with "\r" for each line break; then keys: ["Escape"] to return to Normal mode. "o" opens a new line below, "dd" deletes a line, "x" a character, "u" undoes.
+5. After each change, shell_read {session_id, scrollback: false} (or shell_screenshot {session_id, inline: true}) and compare with what you intended before going on.
+6. Save and quit: keys: ["Escape"], then shell_send {session_id, input: ":wq\r", wait_idle_ms: 300}. The result says exited: true with exit_code 0 when vim has quit. To throw the changes away instead, send ":q!\r".
+7. If vim shows an error such as E37 (No write since last change) or E212 (Can't open file for writing), read it with shell_read and fix the cause; shell_stop {session_id} ends a session that is stuck.`, f, jsonString(f), jsonString(vimBase(f)))
+}
+
+// vimBase is the part of a path vim is sure to show on its message line.
+func vimBase(f string) string {
+	if i := strings.LastIndexAny(f, `/\`); i >= 0 && i+1 < len(f) {
+		return f[i+1:]
+	}
+	return f
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s) // a string always marshals
+	return string(b)
+}
+
+// recordSession is the record-session prompt.
+func (a *App) recordSession(args map[string]string) string {
+	task := args["task"]
+	if task == "" {
+		task = "the task you are asked to show"
+	}
+	theme := ""
+	if t := args["theme"]; t != "" {
+		theme = ", theme: " + jsonString(t)
+	}
+	return fmt.Sprintf(`Record this in a terminal as an animated GIF: %s
+
+1. shell_start {cols: 100, rows: 30%s} (add command and args to start a program other than the shell). Keep shell_session_id as session_id. A smaller screen makes a smaller, more legible GIF.
+2. Get the stage ready before recording: shell_send {session_id, input: "clear\r", wait_idle_ms: 200}.
+3. shell_record_start {session_id, name: "demo", fps: 10} (fps at most 30; border: {style: "macos", title: "..."} adds a window frame). Frames are taken when the screen changes, so idle time costs nothing (pauses are capped at 2 s).
+4. Do the task with shell_send. Use type_delay_ms: 50 so typing looks natural, "\r" for Enter, and wait_for with text the program prints when it is done (or wait_idle_ms) instead of sleeping. Check bufferAfter after each step; redo from step 2 if something went wrong.
+5. Leave the final screen up for a moment (shell_wait {session_id, wait_idle_ms: 1000}), then shell_record_stop {session_id, format: "gif"} ("cast" writes an asciicast v2 file instead, "both" writes both). It returns uri, gif_path, frame_count, duration_ms and bytes.
+6. The recording is the resource at uri (session://{id}/recordings/{name}); session://{id}/recordings lists them all. shell_stop {session_id} when done.
+
+Recordings are limited to 10 minutes and 20,000 frames.`, task, theme)
+}
+
+// themeSelection is the theme-selection prompt; it lists the themes this
+// server has, so it stays true when themes are added.
+func (a *App) themeSelection(args map[string]string) string {
+	var b strings.Builder
+	bg := args["background"]
+	fmt.Fprintf(&b, "Choose a colour theme for terminal screenshots and recordings made with ttywright.\n\nThe themes (themes://list has them, theme://{name} gives the exact colours):\n")
+	for i, t := range themeList {
+		def := ""
+		if i == 0 {
+			def = ", the default"
+		}
+		fmt.Fprintf(&b, "- %s (%s%s)", t.Name, t.Type, def)
+		if t.Description != "" {
+			fmt.Fprintf(&b, ": %s", strings.TrimSuffix(t.Description, "."))
+		}
+		if t.Tip != "" {
+			fmt.Fprintf(&b, ". %s", strings.TrimSuffix(t.Tip, "."))
+		}
+		b.WriteString(".\n")
+	}
+	b.WriteString("\nHow to choose:\n")
+	switch bg {
+	case "light":
+		b.WriteString("- The images will sit on a light background: prefer a light theme so the terminal does not look like a hole in the page, unless the program's own colours were designed for dark terminals.\n")
+	case "dark":
+		b.WriteString("- The images will sit on a dark background: prefer a dark theme; a light one would glare.\n")
+	default:
+		b.WriteString("- Match the page the images go on: a light theme for light pages and printed documents, a dark theme for dark pages and slides.\n")
+	}
+	b.WriteString(`- Programs with many colours (htop, syntax highlighting, test runners) stay most legible on a dark theme with strong ANSI colours.
+- Keep one theme across a set of screenshots so they look like one document.
+
+Apply it: the theme is chosen when a session starts, shell_start {theme: "<name>"}; every screenshot and recording of that session uses it. To compare two themes, start a second session with the same command and the other theme, and shell_screenshot {session_id, inline: true} both.`)
+	return b.String()
+}

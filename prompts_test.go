@@ -1,0 +1,132 @@
+package main
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+type promptList struct {
+	Prompts []struct {
+		Name, Title, Description string
+		Arguments                []struct {
+			Name, Description string
+			Required          bool
+		}
+	}
+	NextCursor string
+}
+
+type promptResult struct {
+	Description string
+	Messages    []struct {
+		Role    string
+		Content struct{ Type, Text string }
+	}
+}
+
+func TestPromptsList(t *testing.T) {
+	f := newResFixture(t)
+	var r promptList
+	f.mustCall(t, "prompts/list", nil, &r)
+	var names []string
+	for _, p := range r.Prompts {
+		names = append(names, p.Name)
+		if p.Title == "" || p.Description == "" {
+			t.Errorf("%s: title %q, description %q", p.Name, p.Title, p.Description)
+		}
+		for _, a := range p.Arguments {
+			if a.Description == "" {
+				t.Errorf("%s: argument %s has no description", p.Name, a.Name)
+			}
+		}
+	}
+	if want := []string{"terminal-basics", "vim-edit", "record-session", "theme-selection"}; !slices.Equal(names, want) {
+		t.Errorf("prompts %q, want %q", names, want)
+	}
+	if r.Prompts[1].Arguments[0].Name != "filename" || !r.Prompts[1].Arguments[0].Required {
+		t.Errorf("vim-edit arguments %+v, want filename required", r.Prompts[1].Arguments)
+	}
+}
+
+// toolArgs are the tools and argument names of SPEC §3: the prompts may
+// name no other.
+var toolArgs = map[string][]string{
+	"shell_start":        {"command", "args", "cols", "rows", "theme", "cwd", "env"},
+	"shell_send":         {"session_id", "input", "keys", "delay_ms", "wait_for", "wait_idle_ms", "timeout_ms", "type_delay_ms"},
+	"shell_read":         {"session_id", "raw", "scrollback", "max_bytes"},
+	"shell_wait":         {"session_id", "wait_for", "wait_idle_ms", "timeout_ms"},
+	"shell_screenshot":   {"session_id", "name", "border", "inline", "scale"},
+	"shell_record_start": {"session_id", "fps", "border", "name"},
+	"shell_record_stop":  {"session_id", "name", "format"},
+	"shell_resize":       {"session_id", "cols", "rows"},
+	"shell_stop":         {"session_id", "signal"},
+}
+
+func TestPromptsGet(t *testing.T) {
+	f := newResFixture(t)
+	call := regexp.MustCompile(`(shell_\w+) \{([^}]*(?:\{[^}]*\}[^}]*)?)\}`)
+	argName := regexp.MustCompile(`(?:^|, )(\w+)`)
+	for _, tc := range []struct {
+		name string
+		args map[string]string
+		want []string // substrings of the message
+	}{
+		{"terminal-basics", nil, []string{"shell_start", "shell_send", `"\r"`, "wait_for", "shell_read", "shell_screenshot", "shell_stop", "keys"}},
+		{"vim-edit", map[string]string{"filename": "src/notes.txt"}, []string{`args: ["src/notes.txt"]`, `wait_for: "notes.txt"`, ":wq\\r", `keys: ["Escape"]`}},
+		{"record-session", map[string]string{"task": "run make test", "theme": "dracula"}, []string{"run make test", `theme: "dracula"`, "shell_record_start", "shell_record_stop", "type_delay_ms"}},
+		{"record-session", nil, []string{"shell_record_start", `format: "gif"`}},
+		{"theme-selection", map[string]string{"background": "light"}, []string{"themes://list", "shell_start {theme:", themeList[0].Name, "light background"}},
+	} {
+		var r promptResult
+		f.mustCall(t, "prompts/get", map[string]any{"name": tc.name, "arguments": tc.args}, &r)
+		if len(r.Messages) != 1 || r.Messages[0].Role != "user" || r.Messages[0].Content.Type != "text" {
+			t.Fatalf("%s: messages %+v", tc.name, r.Messages)
+		}
+		text := r.Messages[0].Content.Text
+		for _, w := range tc.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: text lacks %q:\n%s", tc.name, w, text)
+			}
+		}
+		// Every tool call the guide spells out uses real argument names.
+		for _, m := range call.FindAllStringSubmatch(text, -1) {
+			known, ok := toolArgs[m[1]]
+			if !ok {
+				t.Errorf("%s: unknown tool %s", tc.name, m[1])
+				continue
+			}
+			inner := regexp.MustCompile(`\{[^}]*\}|\[[^\]]*\]|"[^"]*"`).ReplaceAllString(m[2], "")
+			for _, a := range argName.FindAllStringSubmatch(inner, -1) {
+				if !slices.Contains(known, a[1]) {
+					t.Errorf("%s: %s has no argument %q (in %q)", tc.name, m[1], a[1], m[0])
+				}
+			}
+		}
+		for _, tool := range regexp.MustCompile(`shell_[a-z_]+`).FindAllString(strings.ReplaceAll(text, "shell_session_id", ""), -1) {
+			if _, ok := toolArgs[tool]; !ok {
+				t.Errorf("%s: names %s, which is no tool", tc.name, tool)
+			}
+		}
+	}
+}
+
+func TestPromptsGetErrors(t *testing.T) {
+	f := newResFixture(t)
+	for _, tc := range []struct {
+		name   string
+		params any
+	}{
+		{"unknown prompt", map[string]any{"name": "nope"}},
+		{"no name", map[string]any{}},
+		{"missing required", map[string]any{"name": "vim-edit"}},
+		{"blank required", map[string]any{"name": "vim-edit", "arguments": map[string]string{"filename": "  "}}},
+		{"unknown argument", map[string]any{"name": "terminal-basics", "arguments": map[string]string{"x": "1"}}},
+		{"argument not a string", map[string]any{"name": "vim-edit", "arguments": map[string]any{"filename": 3}}},
+	} {
+		if _, err := f.call(t, "prompts/get", tc.params); rpcCode(err) != codeInvalidParams {
+			t.Errorf("%s: %v, want -32602", tc.name, err)
+		}
+	}
+}

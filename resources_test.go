@@ -1,0 +1,757 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"image"
+	"image/color"
+	"image/gif"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// resFixture is an App with one session (id s1), two screenshots and one
+// recording written as real PNG and GIF files into a temporary output
+// directory, built without the PTY, screenshot or recording tools.
+type resFixture struct {
+	app   *App
+	dir   string // the output directory
+	sess  *Session
+	files map[string][]byte // capture URI -> file bytes
+}
+
+func newResFixture(t testing.TB) *resFixture {
+	t.Helper()
+	dir := t.TempDir()
+	f := &resFixture{dir: dir, files: map[string][]byte{}}
+	f.app = &App{cfg: Config{OutputDir: dir, Cols: 80, Rows: 24, Theme: "one-dark"}, sessions: map[string]*Session{}}
+	f.sess = f.addSession(t, "s1", time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC))
+	f.addScreenshot(t, f.sess, "first", 16, 32)
+	f.addScreenshot(t, f.sess, "second", 24, 32)
+	f.addRecording(t, f.sess, "demo")
+	return f
+}
+
+func (f *resFixture) addSession(t testing.TB, id string, started time.Time) *Session {
+	t.Helper()
+	s := &Session{ID: id, Command: "bash", Args: []string{"-l"}, Cwd: "/home/me", Theme: "one-dark", Started: started,
+		term: NewTerminal(80, 24, 100), pid: 4242}
+	f.app.mu.Lock()
+	f.app.sessions[id] = s
+	f.app.mu.Unlock()
+	if err := os.MkdirAll(filepath.Join(f.dir, id), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func (f *resFixture) writeFile(t testing.TB, id, file string, b []byte) string {
+	t.Helper()
+	p := filepath.Join(f.dir, id, file)
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func (f *resFixture) addScreenshot(t testing.TB, s *Session, name string, w, h int) {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	img.Set(1, 1, color.RGBA{0xff, 0, 0, 0xff})
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	uri := sessionURI(s.ID, "screenshots") + "/" + name
+	f.files[uri] = buf.Bytes()
+	s.AddScreenshot(Capture{Name: name, URI: uri, Path: f.writeFile(t, s.ID, name+".png", buf.Bytes()), MimeType: "image/png",
+		Created: time.Now(), Width: w, Height: h, Bytes: int64(buf.Len())})
+}
+
+func (f *resFixture) addRecording(t testing.TB, s *Session, name string) {
+	t.Helper()
+	pal := color.Palette{color.Black, color.White}
+	g := &gif.GIF{}
+	for i := range 3 {
+		fr := image.NewPaletted(image.Rect(0, 0, 8, 8), pal)
+		fr.SetColorIndex(i, i, 1)
+		g.Image, g.Delay = append(g.Image, fr), append(g.Delay, 10)
+	}
+	var buf bytes.Buffer
+	if err := gif.EncodeAll(&buf, g); err != nil {
+		t.Fatal(err)
+	}
+	uri := sessionURI(s.ID, "recordings") + "/" + name
+	f.files[uri] = buf.Bytes()
+	s.AddRecording(Capture{Name: name, URI: uri, Path: f.writeFile(t, s.ID, name+".gif", buf.Bytes()), MimeType: "image/gif",
+		Created: time.Now(), Bytes: int64(buf.Len()), FrameCount: 3, DurationMS: 300})
+}
+
+// call runs one of the resource methods with params marshalled from p.
+func (f *resFixture) call(t testing.TB, method string, p any) (json.RawMessage, error) {
+	t.Helper()
+	m := f.app.resourceMethods()[method]
+	if m == nil {
+		t.Fatalf("resourceMethods has no %s", method)
+	}
+	raw, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := m(context.Background(), raw)
+	if err != nil {
+		return nil, err
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("%s: result does not marshal: %v", method, err)
+	}
+	return out, nil
+}
+
+// mustCall is call that fails the test on an error and decodes into v.
+func (f *resFixture) mustCall(t testing.TB, method string, p, v any) {
+	t.Helper()
+	out, err := f.call(t, method, p)
+	if err != nil {
+		t.Fatalf("%s %v: %v", method, p, err)
+	}
+	if err := json.Unmarshal(out, v); err != nil {
+		t.Fatalf("%s: %v in %s", method, err, out)
+	}
+}
+
+func rpcCode(err error) int {
+	var e *RPCError
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return 0
+}
+
+type readResult struct {
+	Contents []struct {
+		URI      string `json:"uri"`
+		MimeType string `json:"mimeType"`
+		Text     string `json:"text"`
+		Blob     string `json:"blob"`
+	} `json:"contents"`
+}
+
+func (f *resFixture) read(t testing.TB, uri string) (mime, text string, blob []byte) {
+	t.Helper()
+	var r readResult
+	f.mustCall(t, "resources/read", map[string]string{"uri": uri}, &r)
+	if len(r.Contents) != 1 || r.Contents[0].URI != uri {
+		t.Fatalf("read %s: contents %+v, want one entry for the uri", uri, r.Contents)
+	}
+	c := r.Contents[0]
+	if c.Blob != "" {
+		b, err := base64.StdEncoding.DecodeString(c.Blob)
+		if err != nil {
+			t.Fatalf("read %s: blob is not base64: %v", uri, err)
+		}
+		blob = b
+	}
+	return c.MimeType, c.Text, blob
+}
+
+func TestResourcesList(t *testing.T) {
+	f := newResFixture(t)
+	var r struct {
+		Resources []struct {
+			URI, Name, Title, Description, MimeType string
+			Size                                    int64
+		}
+		NextCursor string
+	}
+	f.mustCall(t, "resources/list", map[string]any{}, &r)
+	var got []string
+	for _, res := range r.Resources {
+		got = append(got, res.URI)
+		if res.Name == "" || res.MimeType == "" || res.Description == "" {
+			t.Errorf("%s: name %q, mimeType %q, description %q: want all set", res.URI, res.Name, res.MimeType, res.Description)
+		}
+		if b, ok := f.files[res.URI]; ok && res.Size != int64(len(b)) {
+			t.Errorf("%s: size %d, want %d", res.URI, res.Size, len(b))
+		}
+	}
+	want := []string{"sessions://list", "themes://list"}
+	for _, th := range themeList {
+		want = append(want, "theme://"+th.Name)
+	}
+	want = append(want,
+		"session://s1/info", "session://s1/buffer",
+		"session://s1/screenshots", "session://s1/screenshots/first", "session://s1/screenshots/second",
+		"session://s1/recordings", "session://s1/recordings/demo")
+	if !slices.Equal(got, want) {
+		t.Errorf("resources/list:\n got %q\nwant %q", got, want)
+	}
+	if r.NextCursor != "" {
+		t.Errorf("nextCursor %q on a short list, want none", r.NextCursor)
+	}
+}
+
+func TestResourcesPagination(t *testing.T) {
+	f := newResFixture(t)
+	f.addSession(t, "s2", f.sess.Started.Add(time.Second))
+	f.app.res.pageSize = 3
+	var all []string
+	cursor := ""
+	for pages := 0; ; pages++ {
+		if pages > 100 {
+			t.Fatal("pagination does not end")
+		}
+		var r struct {
+			Resources  []struct{ URI string }
+			NextCursor string
+		}
+		f.mustCall(t, "resources/list", map[string]any{"cursor": cursor}, &r)
+		if len(r.Resources) > 3 {
+			t.Fatalf("page of %d, want at most 3", len(r.Resources))
+		}
+		for _, res := range r.Resources {
+			all = append(all, res.URI)
+		}
+		if r.NextCursor == "" {
+			break
+		}
+		cursor = r.NextCursor
+	}
+	var want []string
+	for _, res := range f.app.allResources() {
+		want = append(want, res.URI)
+	}
+	if !slices.Equal(all, want) {
+		t.Errorf("pages joined:\n got %q\nwant %q", all, want)
+	}
+	if !slices.Contains(all, "session://s2/info") {
+		t.Errorf("second session missing from %q", all)
+	}
+	for _, bad := range []string{"x", "!!!", base64.RawURLEncoding.EncodeToString([]byte("o:-1")), base64.RawURLEncoding.EncodeToString([]byte("o:1e3"))} {
+		for _, m := range []string{"resources/list", "resources/templates/list", "prompts/list"} {
+			if _, err := f.call(t, m, map[string]any{"cursor": bad}); rpcCode(err) != codeInvalidParams {
+				t.Errorf("%s cursor %q: %v, want -32602", m, bad, err)
+			}
+		}
+	}
+}
+
+func TestResourceTemplates(t *testing.T) {
+	f := newResFixture(t)
+	var r struct {
+		ResourceTemplates []struct{ URITemplate, Name, Description string }
+	}
+	f.mustCall(t, "resources/templates/list", nil, &r)
+	fill := strings.NewReplacer("{id}", "s1", "{name}", "first")
+	var got []string
+	for _, tm := range r.ResourceTemplates {
+		got = append(got, tm.URITemplate)
+		uri := fill.Replace(tm.URITemplate)
+		switch {
+		case strings.HasPrefix(uri, "theme://"):
+			uri = "theme://" + themeList[0].Name
+		case strings.Contains(uri, "/recordings/"):
+			uri = strings.Replace(uri, "first", "demo", 1)
+		}
+		if _, err := f.call(t, "resources/read", map[string]string{"uri": uri}); err != nil {
+			t.Errorf("template %s as %s: %v", tm.URITemplate, uri, err)
+		}
+	}
+	want := []string{"session://{id}/info", "session://{id}/buffer", "session://{id}/screenshots", "session://{id}/screenshots/{name}",
+		"session://{id}/recordings", "session://{id}/recordings/{name}", "theme://{name}"}
+	if !slices.Equal(got, want) {
+		t.Errorf("templates %q, want %q", got, want)
+	}
+}
+
+func TestResourcesRead(t *testing.T) {
+	f := newResFixture(t)
+	f.sess.mu.Lock()
+	f.sess.exited, f.sess.exitCode = true, 3
+	f.sess.mu.Unlock()
+
+	t.Run("sessions", func(t *testing.T) {
+		mime, text, _ := f.read(t, "sessions://list")
+		var list []map[string]any
+		if err := json.Unmarshal([]byte(text), &list); err != nil || mime != "application/json" {
+			t.Fatalf("%s %v: %s", mime, err, text)
+		}
+		if len(list) != 1 || list[0]["id"] != "s1" || list[0]["command"] != "bash" || list[0]["exited"] != true ||
+			list[0]["exit_code"] != 3.0 || list[0]["cols"] != 80.0 || list[0]["pid"] != 4242.0 {
+			t.Errorf("sessions://list = %s", text)
+		}
+		for _, k := range []string{"args", "rows", "started", "recording", "theme"} {
+			if _, ok := list[0][k]; !ok {
+				t.Errorf("sessions://list entry lacks %q: %s", k, text)
+			}
+		}
+	})
+	t.Run("info", func(t *testing.T) {
+		_, text, _ := f.read(t, "session://s1/info")
+		var info map[string]any
+		if err := json.Unmarshal([]byte(text), &info); err != nil {
+			t.Fatal(err)
+		}
+		if info["cwd"] != "/home/me" || info["screenshot_count"] != 2.0 || info["recording_count"] != 1.0 || info["id"] != "s1" {
+			t.Errorf("info = %s", text)
+		}
+	})
+	t.Run("capture lists", func(t *testing.T) {
+		for _, tc := range []struct {
+			uri   string
+			names []string
+		}{
+			{"session://s1/screenshots", []string{"first", "second"}},
+			{"session://s1/recordings", []string{"demo"}},
+		} {
+			_, text, _ := f.read(t, tc.uri)
+			var list []struct {
+				Name, URI  string
+				Bytes      int64
+				Width      int
+				FrameCount int `json:"frame_count"`
+			}
+			if err := json.Unmarshal([]byte(text), &list); err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, c := range list {
+				names = append(names, c.Name)
+				if int64(len(f.files[c.URI])) != c.Bytes {
+					t.Errorf("%s: %s bytes %d, want %d", tc.uri, c.URI, c.Bytes, len(f.files[c.URI]))
+				}
+			}
+			if !slices.Equal(names, tc.names) {
+				t.Errorf("%s names %q, want %q (%s)", tc.uri, names, tc.names, text)
+			}
+		}
+	})
+	t.Run("blobs", func(t *testing.T) {
+		for uri, want := range f.files {
+			mime, _, blob := f.read(t, uri)
+			if !bytes.Equal(blob, want) {
+				t.Errorf("%s: blob differs from the file (%d vs %d bytes)", uri, len(blob), len(want))
+			}
+			switch mime {
+			case "image/png":
+				if _, err := png.Decode(bytes.NewReader(blob)); err != nil {
+					t.Errorf("%s: %v", uri, err)
+				}
+			case "image/gif":
+				g, err := gif.DecodeAll(bytes.NewReader(blob))
+				if err != nil || len(g.Image) != 3 {
+					t.Errorf("%s: %v", uri, err)
+				}
+			default:
+				t.Errorf("%s: mimeType %q", uri, mime)
+			}
+		}
+	})
+	t.Run("themes", func(t *testing.T) {
+		_, text, _ := f.read(t, "themes://list")
+		var list []map[string]string
+		if err := json.Unmarshal([]byte(text), &list); err != nil || len(list) != len(themeList) {
+			t.Fatalf("themes://list %v: %s", err, text)
+		}
+		for i, th := range themeList {
+			if list[i]["name"] != th.Name || list[i]["type"] != th.Type {
+				t.Errorf("themes://list[%d] = %v, want %s %s", i, list[i], th.Name, th.Type)
+			}
+		}
+	})
+}
+
+func TestResourceTheme(t *testing.T) {
+	f := newResFixture(t)
+	for _, th := range themeList {
+		_, text, _ := f.read(t, "theme://"+th.Name)
+		var got struct {
+			Name, Type, Background, Foreground, Cursor string
+			ANSI                                       []string
+		}
+		if err := json.Unmarshal([]byte(text), &got); err != nil {
+			t.Fatal(err)
+		}
+		bg := th.Background
+		if got.Name != th.Name || got.Type != th.Type || len(got.ANSI) != 16 || got.Background != hexColor(bg.R, bg.G, bg.B) {
+			t.Errorf("theme://%s = %s", th.Name, text)
+		}
+		for _, c := range append([]string{got.Background, got.Foreground, got.Cursor}, got.ANSI...) {
+			if len(c) != 7 || c[0] != '#' || strings.Trim(c[1:], "0123456789abcdef") != "" {
+				t.Errorf("theme://%s: colour %q is not #rrggbb", th.Name, c)
+			}
+		}
+	}
+	// Dracula's published palette (draculatheme.com/contribute).
+	if _, err := lookupTheme("dracula"); err != nil {
+		t.Skip("dracula not in themeList yet")
+	}
+	_, text, _ := f.read(t, "theme://dracula")
+	var d struct {
+		Background, Foreground string
+		ANSI                   []string
+	}
+	if err := json.Unmarshal([]byte(text), &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Background != "#282a36" || d.Foreground != "#f8f8f2" || len(d.ANSI) != 16 || d.ANSI[1] != "#ff5555" || d.ANSI[2] != "#50fa7b" {
+		t.Errorf("theme://dracula = %s, want background #282a36, foreground #f8f8f2, red #ff5555, green #50fa7b", text)
+	}
+}
+
+func TestResourceBuffer(t *testing.T) {
+	f := newResFixture(t)
+	f.sess.mu.Lock()
+	f.sess.term.Write([]byte("hello\r\nworld\r\n"))
+	f.sess.mu.Unlock()
+	mime, text, _ := f.read(t, "session://s1/buffer")
+	if mime != "text/plain" {
+		t.Errorf("buffer mimeType %q", mime)
+	}
+	if f.sess.term.Lines()[0] == "" {
+		t.Skip("the emulator does not keep text yet")
+	}
+	if text != "hello\nworld\n" {
+		t.Errorf("buffer = %q, want %q", text, "hello\nworld\n")
+	}
+}
+
+func TestResourceNotFound(t *testing.T) {
+	f := newResFixture(t)
+	// A file outside the output directory, and ways to try to reach it.
+	outside := filepath.Join(filepath.Dir(f.dir), filepath.Base(f.dir)+"-secret.png")
+	if err := os.WriteFile(outside, f.files["session://s1/screenshots/first"], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(outside) })
+	f.sess.AddScreenshot(Capture{Name: "escape", URI: "session://s1/screenshots/escape", Path: outside, MimeType: "image/png"})
+	link := filepath.Join(f.dir, "s1", "link.png")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	f.sess.AddScreenshot(Capture{Name: "link", URI: "session://s1/screenshots/link", Path: link, MimeType: "image/png"})
+	f.sess.AddScreenshot(Capture{Name: "gone", URI: "session://s1/screenshots/gone", Path: filepath.Join(f.dir, "s1", "gone.png"), MimeType: "image/png"})
+
+	for _, uri := range []string{
+		"session://nope/info",
+		"session://nope/screenshots/first",
+		"session://s1/screenshots/missing",
+		"session://s1/recordings/first",
+		"session://x/screenshots/../../etc",
+		"session://s1/screenshots/../../../etc/passwd",
+		"session://s1/screenshots/%2e%2e",
+		"session://s1/screenshots/..%2F..%2Fetc",
+		"session://s1/screenshots/%252e%252e",
+		"session://s1/screenshots/first%00",
+		"session://s1/screenshots/first\x00",
+		"session://s1/screenshots/" + filepath.Base(outside),
+		"session://s1/screenshots/escape",
+		"session://s1/screenshots/link",
+		"session://s1/screenshots/gone",
+		"session://s1/screenshots/",
+		"session://s1/screenshots/first/",
+		"session://s1/screenshots/first?x=1",
+		"session://s1/screenshots//first",
+		"session://s1//info",
+		"session://s1/bogus",
+		"session:///info",
+		"session://%20s1/info",
+		"session://.s1/info",
+		"sessions://all",
+		"theme://none",
+		"theme://../dracula",
+		"file:///etc/passwd",
+		"/etc/passwd",
+		"",
+		"sessions:/list",
+		strings.Repeat("a", maxURILen+1),
+	} {
+		_, err := f.call(t, "resources/read", map[string]string{"uri": uri})
+		var e *RPCError
+		if !errors.As(err, &e) || e.Code != codeResourceNotFound && !(uri == "" && e.Code == codeInvalidParams) {
+			t.Errorf("read %q: %v, want -32002", uri, err)
+			continue
+		}
+		if uri != "" {
+			if d, ok := e.Data.(map[string]string); !ok || d["uri"] != uri {
+				t.Errorf("read %q: data %v, want {uri}", uri, e.Data)
+			}
+		}
+	}
+	// Percent-decoding once is fine for names that need none.
+	if _, err := f.call(t, "resources/read", map[string]string{"uri": "session://s1/screenshots/%66irst"}); err != nil {
+		t.Errorf("percent-encoded name: %v", err)
+	}
+	if _, err := f.call(t, "resources/read", json.RawMessage(`{"uri": 5}`)); rpcCode(err) != codeInvalidParams {
+		t.Errorf("uri as number: %v, want -32602", err)
+	}
+}
+
+// notes records notifications sent through App.Notify.
+type notes struct {
+	mu   sync.Mutex
+	got  []note
+	wake chan struct{}
+}
+
+type note struct {
+	method string
+	uri    string
+	at     time.Time
+}
+
+func listenNotes(a *App) *notes {
+	n := &notes{wake: make(chan struct{}, 1)}
+	a.notify = func(method string, params any) {
+		uri := ""
+		if m, ok := params.(map[string]string); ok {
+			uri = m["uri"]
+		}
+		n.mu.Lock()
+		n.got = append(n.got, note{method, uri, time.Now()})
+		n.mu.Unlock()
+		select {
+		case n.wake <- struct{}{}:
+		default:
+		}
+	}
+	return n
+}
+
+// count returns how many notifications of method (and uri, if not "") came.
+func (n *notes) count(method, uri string) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	c := 0
+	for _, x := range n.got {
+		if x.method == method && (uri == "" || x.uri == uri) {
+			c++
+		}
+	}
+	return c
+}
+
+// waitFor waits until count(method, uri) >= want or d passes.
+func (n *notes) waitFor(method, uri string, want int, d time.Duration) bool {
+	deadline := time.After(d)
+	for n.count(method, uri) < want {
+		select {
+		case <-n.wake:
+		case <-deadline:
+			return false
+		}
+	}
+	return true
+}
+
+func subscribe(t *testing.T, f *resFixture, method, uri string) {
+	t.Helper()
+	if _, err := f.call(t, method, map[string]string{"uri": uri}); err != nil {
+		t.Fatalf("%s %s: %v", method, uri, err)
+	}
+}
+
+// flood calls resourceUpdated(uri) in a tight loop for d and returns the
+// time span it covered.
+func flood(a *App, uri string, d time.Duration) (start, end time.Time) {
+	start = time.Now()
+	for time.Since(start) < d {
+		a.resourceUpdated(uri)
+		a.resourceUpdated("session://s1/info") // not subscribed: ignored
+		time.Sleep(100 * time.Microsecond)
+	}
+	return start, time.Now()
+}
+
+func TestResourceSubscribe(t *testing.T) {
+	const updated = "notifications/resources/updated"
+	for _, interval := range []time.Duration{20 * time.Millisecond, defaultUpdateInterval} {
+		if interval == defaultUpdateInterval && testing.Short() {
+			continue
+		}
+		t.Run(interval.String(), func(t *testing.T) {
+			f := newResFixture(t)
+			f.app.res.interval = interval
+			n := listenNotes(f.app)
+			const buf = "session://s1/buffer"
+			f.app.resourceUpdated(buf) // not subscribed yet: nothing
+			subscribe(t, f, "resources/subscribe", buf)
+			subscribe(t, f, "resources/subscribe", buf) // twice is once
+
+			// One change: one notification, at once (the leading edge).
+			f.app.resourceUpdated(buf)
+			if !n.waitFor(updated, buf, 1, time.Second) {
+				t.Fatal("no notifications/resources/updated within a second of a change")
+			}
+
+			// A flood: at most one per interval, and the trailing edge
+			// arrives after it ends.
+			before := n.count(updated, buf)
+			start, end := flood(f.app, buf, 4*interval+interval/2)
+			if !n.waitFor(updated, buf, before+1, 2*time.Second+4*interval) {
+				t.Fatal("no notification after a flood")
+			}
+			time.Sleep(2 * interval) // let a trailing one come
+			end = end.Add(2 * interval)
+			got := 0
+			n.mu.Lock()
+			for _, x := range n.got[before:] {
+				if x.method == updated && !x.at.Before(start) {
+					got++
+				}
+			}
+			n.mu.Unlock()
+			// Sends are spaced by at least the interval, so a span of
+			// length L holds at most L/interval+1 of them (+1 for the one
+			// whose timer was armed just before the flood).
+			limit := int(end.Sub(start)/interval) + 2
+			if got > limit {
+				t.Errorf("%d notifications during a %v flood (+%v), want at most %d", got, end.Sub(start)-2*interval, 2*interval, limit)
+			}
+			if got < 2 {
+				t.Errorf("%d notifications during a %v flood, want at least 2 (leading and trailing)", got, 4*interval)
+			}
+			if n.count(updated, "session://s1/info") != 0 {
+				t.Error("updated for a URI nobody subscribed to")
+			}
+			t.Logf("interval %v: %d notifications in %v", interval, got, end.Sub(start))
+
+			// Unsubscribe: nothing more, not even a pending trailing one.
+			f.app.resourceUpdated(buf)
+			f.app.resourceUpdated(buf)
+			subscribe(t, f, "resources/unsubscribe", buf)
+			after := n.count(updated, buf)
+			flood(f.app, buf, 3*interval)
+			time.Sleep(2 * interval)
+			if c := n.count(updated, buf); c != after {
+				t.Errorf("%d notifications after unsubscribe", c-after)
+			}
+		})
+	}
+}
+
+func TestResourceSubscribeErrors(t *testing.T) {
+	f := newResFixture(t)
+	if _, err := f.call(t, "resources/subscribe", map[string]string{"uri": "session://x/screenshots/../../etc"}); rpcCode(err) != codeResourceNotFound {
+		t.Errorf("subscribe to a bad URI: %v, want -32002", err)
+	}
+	// A session that does not exist yet may be subscribed to.
+	subscribe(t, f, "resources/subscribe", "session://s9/buffer")
+	subscribe(t, f, "resources/unsubscribe", "session://never/buffer")
+	f.app.res.mu.Lock()
+	for i := len(f.app.res.subs); i < maxSubscriptions; i++ {
+		f.app.res.subs[sessionURI("fill"+strconv.Itoa(i), "info")] = &debouncer{}
+	}
+	f.app.res.mu.Unlock()
+	if _, err := f.call(t, "resources/subscribe", map[string]string{"uri": "session://s1/info"}); rpcCode(err) != codeInvalidParams {
+		t.Errorf("subscription %d: %v, want -32602", maxSubscriptions+1, err)
+	}
+}
+
+func TestResourceListChanged(t *testing.T) {
+	const changed = "notifications/resources/list_changed"
+	f := newResFixture(t)
+	f.app.res.interval = 20 * time.Millisecond
+	n := listenNotes(f.app)
+	subscribe(t, f, "resources/subscribe", "sessions://list")
+	subscribe(t, f, "resources/subscribe", "session://s1/screenshots")
+	subscribe(t, f, "resources/subscribe", "session://s1/buffer")
+
+	// A burst of changes (start, screenshot, record stop, stop) coalesces.
+	start := time.Now()
+	for range 50 {
+		f.app.resourceListChanged()
+	}
+	if !n.waitFor(changed, "", 1, time.Second) {
+		t.Fatal("no list_changed within a second")
+	}
+	time.Sleep(3 * f.app.res.interval)
+	span := time.Since(start)
+	limit := int(span/f.app.res.interval) + 1
+	if c := n.count(changed, ""); c > min(limit, 2) {
+		t.Errorf("%d list_changed for one burst of 50, want at most 2 (leading and trailing edge)", c)
+	}
+	// The lists that changed are updated too; the buffer is not.
+	if !n.waitFor("notifications/resources/updated", "sessions://list", 1, time.Second) ||
+		!n.waitFor("notifications/resources/updated", "session://s1/screenshots", 1, time.Second) {
+		t.Error("subscribed lists got no updated on list_changed")
+	}
+	if c := n.count("notifications/resources/updated", "session://s1/buffer"); c != 0 {
+		t.Errorf("buffer got %d updated on list_changed", c)
+	}
+
+	// A later change is never lost.
+	before := n.count(changed, "")
+	f.app.resourceListChanged()
+	if !n.waitFor(changed, "", before+1, time.Second) {
+		t.Error("a second change gave no list_changed")
+	}
+}
+
+func FuzzResourceURI(f *testing.F) {
+	for _, s := range []string{
+		"sessions://list", "themes://list", "theme://one-dark", "session://s1/info", "session://s1/buffer",
+		"session://s1/screenshots", "session://s1/screenshots/first", "session://s1/recordings/demo",
+		"session://s1/recordings/demo.gif", "session://x/screenshots/../../etc", "session://s1/screenshots/%2e%2e%2fx",
+		"session://s1/screenshots/first%00", "theme://%64racula", "session://s1/screenshots/link",
+	} {
+		f.Add(s)
+	}
+	fx := newResFixture(f)
+	outside := filepath.Join(filepath.Dir(fx.dir), filepath.Base(fx.dir)+"-fuzz.png")
+	if err := os.WriteFile(outside, []byte("secret"), 0o600); err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { os.Remove(outside) })
+	if err := os.Symlink(outside, filepath.Join(fx.dir, "s1", "link.png")); err != nil {
+		f.Fatal(err)
+	}
+	fx.sess.AddScreenshot(Capture{Name: "link", Path: filepath.Join(fx.dir, "s1", "link.png"), MimeType: "image/png"})
+	f.Fuzz(func(t *testing.T, uri string) {
+		u, perr := parseResourceURI(uri)
+		if perr == nil {
+			for _, part := range []string{u.id, u.name} {
+				if strings.ContainsAny(part, "/\\\x00") || strings.Contains(part, "..") {
+					t.Fatalf("%q parsed to %+v", uri, u)
+				}
+			}
+			if v, err := parseResourceURI(u.String()); err != nil || v != u {
+				t.Fatalf("%q: canonical %q reparses to %+v, %v", uri, u.String(), v, err)
+			}
+		}
+		c, err := fx.app.readResource(uri)
+		if err != nil {
+			if rpcCode(err) != codeResourceNotFound {
+				t.Fatalf("%q: %v, want -32002", uri, err)
+			}
+			return
+		}
+		if perr != nil {
+			t.Fatalf("%q: read although it does not parse", uri)
+		}
+		if c.Blob != "" {
+			b, _ := base64.StdEncoding.DecodeString(c.Blob)
+			if string(b) == "secret" {
+				t.Fatalf("%q read the file outside the output directory", uri)
+			}
+			found := false
+			for _, want := range fx.files {
+				found = found || bytes.Equal(b, want)
+			}
+			if !found {
+				t.Fatalf("%q: blob is no capture file", uri)
+			}
+		}
+	})
+}
