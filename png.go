@@ -150,14 +150,14 @@ type raster struct {
 	frame  bool
 	title  string
 
-	pal    []color.RGBA
-	palIdx map[color.RGBA]uint16
+	pal      []color.RGBA
+	palIdx   map[color.RGBA]uint16
 	cellInks []cellInk // per cell
-	cursor cursorDraw
+	cursor   cursorDraw
 
 	// Frame colours (palette indices), when frame is set.
 	clear, bar, barLine, titleInk, buttons [3]uint16
-	regular, bold                         *fontFace
+	regular, bold                          *fontFace
 }
 
 // cellInk is a cell's resolved foreground, background and underline
