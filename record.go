@@ -15,7 +15,7 @@ import (
 	"image"
 	"image/draw"
 	"os"
-	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -207,7 +207,7 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 	}
 	name := args.Name
 	if name == "" {
-		name = fmt.Sprintf("recording-%d", len(s.Recordings())+1)
+		name = defaultRecordingName(s)
 	}
 	if name, err = cleanName(name, ".gif"); err != nil {
 		return toolErrorf("shell_record_start: %v", err)
@@ -273,6 +273,20 @@ func (a *App) recordStop(args recordStopArgs) *ToolResult {
 		return toolErrorf("shell_record_stop: %v", err)
 	}
 	return &ToolResult{Structured: res}
+}
+
+// defaultRecordingName returns "recording-N" with the smallest N not yet
+// used by one of the session's recordings.
+func defaultRecordingName(s *Session) string {
+	used := map[string]bool{}
+	for _, c := range s.Recordings() {
+		used[c.Name] = true
+	}
+	for n := 1; ; n++ {
+		if name := fmt.Sprintf("recording-%d", n); !used[name] {
+			return name
+		}
+	}
 }
 
 // finishRecordings finalises the session's recording, if one is running,
@@ -478,48 +492,43 @@ func (r *recorder) finish(format, name string) (*recordStopResult, error) {
 
 	res := &recordStopResult{Filename: name, URI: "session://" + s.ID + "/recordings/" + name,
 		FrameCount: r.frames, DurationMS: r.duration.Milliseconds(), Note: r.limitNote}
-	var main string
-	keep := func(ext string) (string, error) {
+	// Each kept file is a capture: the GIF (or the cast alone) at
+	// .../recordings/{name}, the cast beside a GIF at .../recordings/{name}.cast.
+	keep := func(ext, mime, uri string) (string, error) {
 		if err := a.renameCapture(s.ID, r.name+ext+".part", name+ext); err != nil {
 			return "", err
 		}
 		p := a.capturePath(s.ID, name, ext)
+		var size int64
 		if fi, err := os.Stat(p); err == nil {
-			res.Bytes += fi.Size()
+			size = fi.Size()
 		}
+		res.Bytes += size
+		s.AddRecording(Capture{Name: name, URI: uri, Path: p, MimeType: mime, Created: r.started,
+			Bytes: size, FrameCount: res.FrameCount, DurationMS: res.DurationMS})
 		return p, nil
 	}
 	var err error
 	switch format {
 	case "gif":
-		res.GIFPath, err = keep(".gif")
+		res.GIFPath, err = keep(".gif", "image/gif", res.URI)
 		a.removeCapture(s.ID, r.name+".cast.part")
-		main = res.GIFPath
 	case "cast":
-		res.CastPath, err = keep(".cast")
+		res.CastPath, err = keep(".cast", "application/x-asciicast", res.URI)
 		a.removeCapture(s.ID, r.name+".gif.part")
-		main = res.CastPath
 	default:
-		if res.GIFPath, err = keep(".gif"); err == nil {
-			res.CastPath, err = keep(".cast")
+		if res.GIFPath, err = keep(".gif", "image/gif", res.URI); err == nil {
+			res.CastPath, err = keep(".cast", "application/x-asciicast", res.URI+".cast")
 		}
-		main = res.GIFPath
 	}
 	if err != nil {
 		r.discard()
 		return nil, err
 	}
-	res.Filename = path.Base(main)
-	mime := "image/gif"
-	if format == "cast" {
-		mime = "application/x-asciicast"
+	res.Filename = filepath.Base(res.CastPath)
+	if res.GIFPath != "" {
+		res.Filename = filepath.Base(res.GIFPath)
 	}
-	var size int64
-	if fi, err := os.Stat(main); err == nil {
-		size = fi.Size()
-	}
-	s.AddRecording(Capture{Name: name, URI: res.URI, Path: main, MimeType: mime, Created: r.started,
-		Bytes: size, FrameCount: res.FrameCount, DurationMS: res.DurationMS})
 	a.resourceListChanged()
 	a.resourceUpdated("session://" + s.ID + "/info")
 	a.resourceUpdated("session://" + s.ID + "/recordings")

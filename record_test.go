@@ -100,11 +100,12 @@ func TestRecordFormats(t *testing.T) {
 		format         string
 		gifOK, castOK  bool
 		wantFile, mime string
+		captures       int
 	}{
-		{"", true, false, "demo.gif", "image/gif"},
-		{"gif", true, false, "demo.gif", "image/gif"},
-		{"cast", false, true, "demo.cast", "application/x-asciicast"},
-		{"both", true, true, "demo.gif", "image/gif"},
+		{"", true, false, "demo.gif", "image/gif", 1},
+		{"gif", true, false, "demo.gif", "image/gif", 1},
+		{"cast", false, true, "demo.cast", "application/x-asciicast", 1},
+		{"both", true, true, "demo.gif", "image/gif", 2},
 	}
 	for _, tt := range tests {
 		t.Run("format="+tt.format, func(t *testing.T) {
@@ -158,8 +159,11 @@ func TestRecordFormats(t *testing.T) {
 				checkCastFile(t, res.CastPath, 40, 10)
 			}
 			recs := s.Recordings()
-			if len(recs) != 1 || recs[0].Name != "demo" || recs[0].MimeType != tt.mime || recs[0].Bytes <= 0 {
+			if len(recs) != tt.captures || recs[0].Name != "demo" || recs[0].MimeType != tt.mime || recs[0].Bytes <= 0 {
 				t.Errorf("recordings %+v", recs)
+			}
+			if tt.captures == 2 && (recs[1].URI != "session://s1/recordings/demo.cast" || recs[1].MimeType != "application/x-asciicast") {
+				t.Errorf("cast capture %+v", recs[1])
 			}
 			if s.IsRecording() {
 				t.Errorf("IsRecording true after stop")
@@ -169,11 +173,11 @@ func TestRecordFormats(t *testing.T) {
 				t.Fatalf("second start: %s", r.Text)
 			}
 			a.finishRecordings(s)
-			if recs := s.Recordings(); len(recs) != 2 || recs[1].Name != "recording-2" {
+			if recs := s.Recordings(); len(recs) != tt.captures+2 || recs[tt.captures].Name != "recording-1" {
 				t.Errorf("after finishRecordings: %+v", recs)
 			}
 			for _, ext := range []string{".gif", ".cast"} {
-				if _, err := os.Stat(filepath.Join(dir, "recording-2"+ext)); err != nil {
+				if _, err := os.Stat(filepath.Join(dir, "recording-1"+ext)); err != nil {
 					t.Errorf("finishRecordings kept no %s: %v", ext, err)
 				}
 			}
