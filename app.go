@@ -1,12 +1,18 @@
 package main
 
-// app.go: the shared contract between the parts. CONTRACT SKELETON: the
-// protocol work owns this file and may extend it, but keeps these names.
+// app.go: the shared contract between the parts: configuration, the App
+// that holds the sessions, tools and their calls and results, and the
+// JSON-RPC error type.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -37,12 +43,31 @@ type App struct {
 	// notify sends a JSON-RPC notification to the client (set by the
 	// protocol layer; nil-safe through App.Notify).
 	notify func(method string, params any)
+	// log sends notifications/message (set by the protocol layer;
+	// nil-safe through App.Log).
+	log func(level, logger string, data any)
+}
+
+// newApp returns an App with no sessions.
+func newApp(cfg Config) *App {
+	return &App{cfg: cfg, sessions: map[string]*Session{}}
 }
 
 // Notify sends a notification to the client, if one is connected.
 func (a *App) Notify(method string, params any) {
 	if a.notify != nil {
 		a.notify(method, params)
+	}
+}
+
+// Log sends an MCP log message (notifications/message) to the client when
+// level is at or above the level it chose with logging/setLevel (default
+// "info"). level is one of debug, info, notice, warning, error, critical,
+// alert, emergency; logger names the part ("pty", "render"); data is any
+// JSON value. Never log secrets: the client may show it to a person.
+func (a *App) Log(level, logger string, data any) {
+	if a.log != nil {
+		a.log(level, logger, data)
 	}
 }
 
@@ -62,24 +87,159 @@ type Tool struct {
 
 // ToolCall is one tools/call request as a handler sees it.
 type ToolCall struct {
-	Args     json.RawMessage // the "arguments" object ({} when absent)
-	Version  string          // negotiated protocol version
+	Args    json.RawMessage // the "arguments" object ({} when absent)
+	Version string          // negotiated protocol version
+	// Progress sends notifications/progress when the request carried
+	// _meta.progressToken, and does nothing otherwise (never nil when
+	// called through tools/call). progress must grow from call to call
+	// (smaller or equal values are dropped); total <= 0 means unknown.
 	Progress func(progress, total float64, message string)
+
+	tool    *Tool // for Bind's messages: the schema's properties and required
+	bindErr error // the last Bind error, reported if the handler returns nil
 }
 
-// Bind decodes the arguments into v, refusing unknown fields and wrong
-// types with a message that names the field.
+// Bind decodes the arguments into v (a pointer to a struct with json
+// tags). It refuses unknown fields, wrong types and missing required
+// arguments (the "required" list of the tool's input schema) with an
+// error that names the argument and the fix, ready to return as
+// toolErrorf("%v", err). If the handler then returns nil, tools/call
+// sends that error as the isError result.
 func (c *ToolCall) Bind(v any) error {
-	if len(c.Args) == 0 {
-		return nil
+	args := c.Args
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
 	}
-	if err := json.Unmarshal(c.Args, v); err != nil {
-		return fmt.Errorf("bad arguments: %v", err)
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		err = c.checkRequired(args)
+	}
+	if err != nil {
+		c.bindErr = c.argError(err)
+		return c.bindErr
 	}
 	return nil
 }
 
-// Content is one MCP content block (text, image, resource_link).
+// checkRequired reports the first required argument that is absent or null.
+func (c *ToolCall) checkRequired(args json.RawMessage) error {
+	if c.tool == nil {
+		return nil
+	}
+	var present map[string]json.RawMessage
+	_ = json.Unmarshal(args, &present) // decoded once already
+	for _, name := range c.schemaList("required") {
+		if v, ok := present[name]; !ok || string(v) == "null" {
+			return &missingArgError{name}
+		}
+	}
+	return nil
+}
+
+type missingArgError struct{ name string }
+
+func (e *missingArgError) Error() string { return "missing " + e.name }
+
+// argError rewrites a decoding error as "<tool>: <problem>: <fix>".
+func (c *ToolCall) argError(err error) error {
+	tool := "arguments"
+	if c.tool != nil {
+		tool = c.tool.Name
+	}
+	var typeErr *json.UnmarshalTypeError
+	var missing *missingArgError
+	switch {
+	case errors.As(err, &typeErr):
+		field := typeErr.Field
+		if field == "" {
+			return fmt.Errorf("%s: the arguments must be a JSON object", tool)
+		}
+		return fmt.Errorf("%s: argument %q must be %s, not %s: fix its type and call again", tool, field, jsonKind(typeErr.Type), typeErr.Value)
+	case errors.As(err, &missing):
+		msg := fmt.Sprintf("%s: missing required argument %q", tool, missing.name)
+		if d := c.propertyDescription(missing.name); d != "" {
+			msg += " (" + d + ")"
+		}
+		return errors.New(msg + ": add it and call again")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		valid := c.schemaProperties()
+		if len(valid) == 0 {
+			return fmt.Errorf("%s: unknown argument %s: this tool takes no arguments", tool, name)
+		}
+		return fmt.Errorf("%s: unknown argument %s: the arguments are %s", tool, name, strings.Join(valid, ", "))
+	}
+	return fmt.Errorf("%s: bad arguments: %v", tool, err)
+}
+
+// jsonKind names the JSON type that decodes into t, for error messages.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return t.String()
+}
+
+// schemaProperties lists the property names of the tool's input schema, sorted.
+func (c *ToolCall) schemaProperties() []string {
+	if c.tool == nil {
+		return nil
+	}
+	props, _ := c.tool.Input["properties"].(map[string]any)
+	names := make([]string, 0, len(props))
+	for name := range props {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// schemaList reads a list of strings (e.g. "required") from the input schema.
+func (c *ToolCall) schemaList(key string) []string {
+	switch l := c.tool.Input[key].(type) {
+	case []string:
+		return l
+	case []any:
+		var out []string
+		for _, v := range l {
+			if s, ok := v.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// propertyDescription returns the schema's description of one argument.
+func (c *ToolCall) propertyDescription(name string) string {
+	props, _ := c.tool.Input["properties"].(map[string]any)
+	p, _ := props[name].(map[string]any)
+	d, _ := p["description"].(string)
+	return d
+}
+
+// Content is one MCP content block: text {text}, image {data (base64),
+// mimeType} or resource_link {uri, name, title?, description?, mimeType?,
+// size?}. MarshalJSON always writes the fields its type requires, even
+// when empty.
 type Content struct {
 	Type        string `json:"type"`
 	Text        string `json:"text,omitempty"`
@@ -90,6 +250,39 @@ type Content struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	Size        int64  `json:"size,omitempty"`
+}
+
+// MarshalJSON writes the block with the fields required for its type.
+func (c Content) MarshalJSON() ([]byte, error) {
+	var v any
+	switch c.Type {
+	case "text":
+		v = struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}{c.Type, c.Text}
+	case "image", "audio":
+		v = struct {
+			Type     string `json:"type"`
+			Data     string `json:"data"`
+			MimeType string `json:"mimeType"`
+		}{c.Type, c.Data, c.MimeType}
+	case "resource_link":
+		v = struct {
+			Type        string `json:"type"`
+			URI         string `json:"uri"`
+			Name        string `json:"name"`
+			Title       string `json:"title,omitempty"`
+			Description string `json:"description,omitempty"`
+			MimeType    string `json:"mimeType,omitempty"`
+			Size        int64  `json:"size,omitempty"`
+		}{c.Type, c.URI, c.Name, c.Title, c.Description, c.MimeType, c.Size}
+	default:
+		type plain Content // without this method
+		v = plain(c)
+	}
+	b, err := encodeLine(v)
+	return bytes.TrimSuffix(b, []byte("\n")), err
 }
 
 // ToolResult is what a handler returns. The protocol layer turns
@@ -103,6 +296,11 @@ type ToolResult struct {
 	Extra      []Content
 	IsError    bool
 }
+
+// shutdown stops every session (SIGHUP, then SIGKILL) and reaps them.
+// main calls it on stdin EOF, SIGTERM and SIGINT. PLACEHOLDER until
+// session.go defines it: the pty work moves it there.
+func (a *App) shutdown() {}
 
 // toolErrorf returns an isError result whose text names the problem and
 // the fix.

@@ -1,15 +1,284 @@
-// Ttywright is an MCP server that runs programs in a pseudo-terminal for an
-// AI agent. SKELETON: the protocol work writes the manual here.
+// Ttywright is an MCP server that lets an AI agent drive terminal programs
+// the way Playwright drives a browser: it starts programs in a
+// pseudo-terminal, types into them, reads their screen, takes PNG
+// screenshots and records GIFs, all through the Model Context Protocol
+// (JSON-RPC 2.0 over stdin and stdout). It needs no network and no fonts:
+// the terminal emulator and a bitmap font are built in.
+//
+// Usage:
+//
+//	ttywright [flags]
+//	ttywright snap [-o out.png] [--gif out.gif] [--cols N --rows N --theme T] [--wait-for TEXT] [--timeout DUR] -- COMMAND [ARGS...]
+//	ttywright --version | --licenses
+//
+// With no arguments ttywright serves MCP on stdin and stdout, one JSON
+// message per line; an MCP client (Claude Desktop, Claude Code, Cursor,
+// the MCP Inspector) starts it as a subprocess. Stdout carries protocol
+// messages only; logs go to stderr. When stdin is a terminal it prints a
+// hint on stderr about configuring a client, then serves anyway. It exits
+// when stdin closes or on SIGTERM or SIGINT, after hanging up on every
+// program it started (SIGHUP, then SIGKILL) and reaping it.
+//
+// The snap subcommand runs COMMAND in a pseudo-terminal without any MCP
+// client, waits until it exits, prints TEXT, or stays quiet for 500 ms,
+// and writes a screenshot (and with --gif a recording of the whole run).
+//
+// # Flags
+//
+// Every flag can also be set with an environment variable TTYWRIGHT_<NAME>,
+// the flag name in upper case with '-' as '_' (TTYWRIGHT_OUTPUT_DIR); a
+// flag on the command line wins. A bad value exits with status 2 and a
+// one-line message.
+//
+// --theme NAME is the default colour theme of new sessions (one-dark).
+// Sessions can pick another one in shell_start; themes://list lists them.
+//
+// --cols N and --rows N are the default screen size in cells (120 by 40),
+// from 1 to 1000 each.
+//
+// --output-dir DIR is where screenshots and recordings are written, as
+// DIR/<session id>/<name>.png (and .svg, .ansi, .txt, .gif, .cast). The
+// default is $TMPDIR/ttywright; it is created with mode 0700 when first
+// used.
+//
+// --scale N is the integer pixel scale of the 8x16 font in files written
+// to disk, 1 to 4 (default 2: a cell is 16x32 pixels). Inline images sent
+// to the model are drawn at scale 1 unless a call asks otherwise.
+//
+// --inline-images makes shell_screenshot return the PNG inline as MCP
+// image content by default, not only as a file and a resource link.
+//
+// --log-path FILE appends one JSON line per tool call to FILE: time, tool,
+// input, a summary of the output, duration_ms and isError.
+//
+// --max-sessions N caps the number of live sessions (default 16).
+//
+// --scrollback N is the number of lines kept above the screen for each
+// session (default 10000).
+//
+// --allow-command CMD may be repeated; when given, shell_start refuses any
+// command not listed. In TTYWRIGHT_ALLOW_COMMAND, separate commands with
+// commas.
+//
+// --version prints the version and exits; --licenses prints the licences
+// of the embedded fonts and exits.
+//
+// # Tools
+//
+// shell_start starts a program (default $SHELL) and returns its
+// shell_session_id. shell_send types input (escapes such as "\r" for
+// Enter) or named keys, optionally waiting for text or a quiet screen.
+// shell_read returns the screen text; shell_wait waits for text, silence
+// or exit; shell_screenshot writes PNG, SVG, ANSI and text captures;
+// shell_record_start and shell_record_stop record a GIF or asciicast;
+// shell_resize changes the screen size; shell_stop ends the program.
+//
+// # Resources
+//
+// sessions://list, session://{id}/info, session://{id}/buffer,
+// session://{id}/screenshots and .../screenshots/{name},
+// session://{id}/recordings and .../recordings/{name}, themes://list and
+// theme://{name}. Clients may subscribe to any of them.
+//
+// # Example
+//
+// Register the server with Claude Code, then ask for a screenshot:
+//
+//	$ claude mcp add ttywright -- ttywright --theme dracula
+//	$ claude "open htop with ttywright and show me a screenshot"
+//
+// Or talk to it by hand (one request per line):
+//
+//	$ ttywright
+//	{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}
+//	{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"shell_start","arguments":{"command":"bash"}}}
+//
+// Or take a one-off screenshot without a client:
+//
+//	$ ttywright snap -o demo.png -- ls --color=always /
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 
-	"golang.org/x/sys/unix"
 	"golang.org/x/term"
 )
 
 func main() {
-	_ = term.IsTerminal(int(os.Stdin.Fd()))
-	_ = unix.Getpid()
+	log.SetPrefix("ttywright: ")
+	log.SetFlags(0)
+	if len(os.Args) > 1 && os.Args[1] == "snap" {
+		os.Exit(runSnap(os.Args[2:]))
+	}
+	os.Exit(run(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the server command: parse the configuration, serve until stdin
+// closes or a signal arrives, clean up. It returns the exit status.
+func run(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, action, err := parseConfig(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ttywright: %v\n", err)
+		return 2
+	}
+	switch action {
+	case "version":
+		fmt.Fprintln(stdout, "ttywright", buildVersion())
+		return 0
+	case "licenses":
+		fmt.Fprint(stdout, licenseText())
+		return 0
+	}
+
+	a := newApp(cfg)
+	srv := newServer(a)
+	if cfg.LogPath != "" {
+		if srv.calls, err = openCallLog(cfg.LogPath); err != nil {
+			fmt.Fprintf(stderr, "ttywright: --log-path: %v\n", err)
+			return 2
+		}
+		defer srv.calls.Close()
+	}
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		fmt.Fprint(stderr, hint)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	err = srv.Serve(ctx, stdin, stdout)
+	a.shutdown()
+	if err != nil {
+		log.Printf("reading stdin: %v", err)
+		return 1
+	}
+	return 0
+}
+
+// hint is printed on stderr when a person runs the server in a terminal.
+const hint = `ttywright is an MCP server: it speaks JSON-RPC on stdin/stdout and is meant to be started by an MCP client.
+  Claude Code:    claude mcp add ttywright -- ttywright
+  Claude Desktop: add {"mcpServers": {"ttywright": {"command": "ttywright"}}} to claude_desktop_config.json
+  Try it now:     ttywright snap -o demo.png -- ls --color=always /
+Serving on stdin anyway; press Ctrl-D to quit.
+`
+
+// parseConfig reads flags, then TTYWRIGHT_* variables for the flags not
+// given, and validates the result. action is "", "version" or "licenses".
+// Usage errors are returned as one-line errors; -h prints the usage to
+// stderr and returns flag.ErrHelp.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (cfg Config, action string, err error) {
+	fs := flag.NewFlagSet("ttywright", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&cfg.Theme, "theme", "one-dark", "default colour theme (see themes://list)")
+	fs.IntVar(&cfg.Cols, "cols", 120, "default screen width in cells (1-1000)")
+	fs.IntVar(&cfg.Rows, "rows", 40, "default screen height in cells (1-1000)")
+	fs.StringVar(&cfg.OutputDir, "output-dir", filepath.Join(os.TempDir(), "ttywright"), "directory for screenshots and recordings (created 0700)")
+	fs.IntVar(&cfg.Scale, "scale", 2, "integer pixel scale of the font in files on disk (1-4)")
+	fs.BoolVar(&cfg.InlineImages, "inline-images", false, "return screenshots inline as MCP image content by default")
+	fs.StringVar(&cfg.LogPath, "log-path", "", "append a JSON line per tool call to this file")
+	fs.IntVar(&cfg.MaxSessions, "max-sessions", 16, "maximum number of live sessions")
+	fs.IntVar(&cfg.Scrollback, "scrollback", 10000, "scrollback lines kept per session")
+	fs.Func("allow-command", "allow only this command in shell_start (repeatable)", func(v string) error {
+		if v = strings.TrimSpace(v); v == "" {
+			return errors.New("empty command")
+		}
+		cfg.AllowCommands = append(cfg.AllowCommands, v)
+		return nil
+	})
+	version := fs.Bool("version", false, "print the version and exit")
+	licenses := fs.Bool("licenses", false, "print the licences of the embedded fonts and exit")
+
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stderr)
+			fmt.Fprintln(stderr, "usage: ttywright [flags]\n       ttywright snap [flags] -- COMMAND [ARGS...]\nflags (each also TTYWRIGHT_<NAME>):")
+			fs.PrintDefaults()
+			return cfg, "", err
+		}
+		return cfg, "", fmt.Errorf("%v (ttywright -h lists the flags)", err)
+	}
+	if fs.NArg() > 0 {
+		return cfg, "", fmt.Errorf("unexpected argument %q: the server takes only flags; did you mean \"ttywright snap -- %s\"?", fs.Arg(0), strings.Join(fs.Args(), " "))
+	}
+
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var envErr error
+	fs.VisitAll(func(f *flag.Flag) {
+		if given[f.Name] || f.Name == "version" || f.Name == "licenses" || envErr != nil {
+			return
+		}
+		name := "TTYWRIGHT_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		v := getenv(name)
+		if v == "" {
+			return
+		}
+		values := []string{v}
+		if f.Name == "allow-command" {
+			values = strings.Split(v, ",")
+		}
+		for _, v := range values {
+			if err := fs.Set(f.Name, v); err != nil {
+				envErr = fmt.Errorf("%s=%q: %v", name, v, err)
+				return
+			}
+		}
+	})
+	if envErr != nil {
+		return cfg, "", envErr
+	}
+	switch {
+	case *version:
+		return cfg, "version", nil
+	case *licenses:
+		return cfg, "licenses", nil
+	}
+	return cfg, "", validateConfig(&cfg)
+}
+
+// validateConfig checks ranges and the theme, and makes the output
+// directory absolute (sessions may change their working directory, the
+// server never does, but paths in results should not depend on it).
+func validateConfig(cfg *Config) error {
+	if _, err := lookupTheme(cfg.Theme); err != nil {
+		return fmt.Errorf("--theme: %v", err)
+	}
+	for _, r := range []struct {
+		name     string
+		v        int
+		min, max int
+	}{
+		{"cols", cfg.Cols, 1, 1000},
+		{"rows", cfg.Rows, 1, 1000},
+		{"scale", cfg.Scale, 1, 4},
+		{"max-sessions", cfg.MaxSessions, 1, 1000},
+		{"scrollback", cfg.Scrollback, 0, 1000000},
+	} {
+		if r.v < r.min || r.v > r.max {
+			return fmt.Errorf("--%s %s: must be from %d to %d", r.name, strconv.Itoa(r.v), r.min, r.max)
+		}
+	}
+	if cfg.OutputDir == "" {
+		return errors.New("--output-dir: must not be empty")
+	}
+	dir, err := filepath.Abs(cfg.OutputDir)
+	if err != nil {
+		return fmt.Errorf("--output-dir: %v", err)
+	}
+	cfg.OutputDir = dir
+	return nil
 }

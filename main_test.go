@@ -1,7 +1,232 @@
 package main
 
-import "flag"
+// main_test.go: the command line (flags, TTYWRIGHT_* variables, exit
+// statuses) and the built binary over real stdio. Also declares -update
+// for every golden-file test in the package.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
 
 // update regenerates golden files under testdata/ instead of comparing
 // against them: go test -run TestX -update.
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+func TestParseConfig(t *testing.T) {
+	defaults := Config{Theme: "one-dark", Cols: 120, Rows: 40, OutputDir: filepath.Join(os.TempDir(), "ttywright"),
+		Scale: 2, MaxSessions: 16, Scrollback: 10000}
+	with := func(f func(*Config)) Config { c := defaults; f(&c); return c }
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		want    Config
+		action  string
+		wantErr string // substring of the error; "" = no error
+	}{
+		{name: "defaults", want: defaults},
+		{name: "flags", args: []string{"--cols", "80", "-rows=24", "--scale", "1", "--inline-images", "--max-sessions", "2", "--scrollback", "0", "--output-dir", "/tmp/x", "--log-path", "/tmp/l"},
+			want: with(func(c *Config) {
+				c.Cols, c.Rows, c.Scale, c.InlineImages, c.MaxSessions, c.Scrollback, c.OutputDir, c.LogPath = 80, 24, 1, true, 2, 0, "/tmp/x", "/tmp/l"
+			})},
+		{name: "environment", env: map[string]string{"TTYWRIGHT_COLS": "100", "TTYWRIGHT_INLINE_IMAGES": "1", "TTYWRIGHT_OUTPUT_DIR": "/tmp/o", "TTYWRIGHT_ALLOW_COMMAND": "bash,vim"},
+			want: with(func(c *Config) {
+				c.Cols, c.InlineImages, c.OutputDir, c.AllowCommands = 100, true, "/tmp/o", []string{"bash", "vim"}
+			})},
+		{name: "flag wins over environment", args: []string{"--cols", "90", "--allow-command", "htop"}, env: map[string]string{"TTYWRIGHT_COLS": "100", "TTYWRIGHT_ALLOW_COMMAND": "bash"},
+			want: with(func(c *Config) { c.Cols, c.AllowCommands = 90, []string{"htop"} })},
+		{name: "repeated allow-command", args: []string{"--allow-command", "bash", "--allow-command", "vim"},
+			want: with(func(c *Config) { c.AllowCommands = []string{"bash", "vim"} })},
+		{name: "version", args: []string{"--version"}, want: defaults, action: "version"},
+		{name: "licenses", args: []string{"--licenses"}, want: defaults, action: "licenses"},
+
+		{name: "bad theme", args: []string{"--theme", "neon"}, wantErr: `--theme: unknown theme "neon"`},
+		{name: "cols zero", args: []string{"--cols", "0"}, wantErr: "--cols 0: must be from 1 to 1000"},
+		{name: "rows too big", args: []string{"--rows", "5000"}, wantErr: "--rows 5000: must be from 1 to 1000"},
+		{name: "scale", args: []string{"--scale", "5"}, wantErr: "--scale 5: must be from 1 to 4"},
+		{name: "max-sessions", args: []string{"--max-sessions", "0"}, wantErr: "--max-sessions 0"},
+		{name: "scrollback", args: []string{"--scrollback", "-1"}, wantErr: "--scrollback -1"},
+		{name: "not a number", args: []string{"--cols", "wide"}, wantErr: `invalid value "wide" for flag -cols`},
+		{name: "unknown flag", args: []string{"--colour"}, wantErr: "flag provided but not defined: -colour"},
+		{name: "argument", args: []string{"bash"}, wantErr: `unexpected argument "bash"`},
+		{name: "empty allow-command", args: []string{"--allow-command", " "}, wantErr: "empty command"},
+		{name: "bad environment", env: map[string]string{"TTYWRIGHT_ROWS": "tall"}, wantErr: `TTYWRIGHT_ROWS="tall"`},
+		{name: "bad environment range", env: map[string]string{"TTYWRIGHT_SCALE": "9"}, wantErr: "--scale 9"},
+		{name: "bad environment bool", env: map[string]string{"TTYWRIGHT_INLINE_IMAGES": "maybe"}, wantErr: "TTYWRIGHT_INLINE_IMAGES"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv := func(k string) string { return tt.env[k] }
+			cfg, action, err := parseConfig(tt.args, getenv, io.Discard)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				if err != nil && strings.Contains(err.Error(), "\n") {
+					t.Errorf("error is not one line: %q", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if action != tt.action || !reflect.DeepEqual(cfg, tt.want) {
+				t.Errorf("got %+v %q\nwant %+v %q", cfg, action, tt.want, tt.action)
+			}
+		})
+	}
+}
+
+func TestRunExitStatus(t *testing.T) {
+	tests := []struct {
+		args       []string
+		status     int
+		stdout     string // prefix
+		stderrLine bool   // exactly one line on stderr
+	}{
+		{[]string{"--version"}, 0, "ttywright ", false},
+		{[]string{"--licenses"}, 0, "", false},
+		{[]string{"--cols", "x"}, 2, "", true},
+		{[]string{"--theme", "nope"}, 2, "", true},
+		{[]string{"--log-path", "/nonexistent-dir/x.jsonl"}, 2, "", true},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		status := run(tt.args, func(string) string { return "" }, strings.NewReader(""), &stdout, &stderr)
+		if status != tt.status || !strings.HasPrefix(stdout.String(), tt.stdout) {
+			t.Errorf("%v: status %d stdout %q, want %d %q", tt.args, status, stdout.String(), tt.status, tt.stdout)
+		}
+		if tt.stderrLine && (strings.Count(stderr.String(), "\n") != 1 || !strings.HasPrefix(stderr.String(), "ttywright: ")) {
+			t.Errorf("%v: stderr %q, want one line", tt.args, stderr.String())
+		}
+	}
+	// Serving: EOF on stdin ends it cleanly, and stdout gets only JSON.
+	var stdout, stderr bytes.Buffer
+	in := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	if status := run([]string{"--output-dir", t.TempDir()}, func(string) string { return "" }, strings.NewReader(in), &stdout, &stderr); status != 0 {
+		t.Errorf("serve: status %d, stderr %q", status, stderr.String())
+	}
+	if got := stdout.String(); got != `{"jsonrpc":"2.0","id":1,"result":{}}`+"\n" {
+		t.Errorf("serve: stdout %q", got)
+	}
+}
+
+// buildBinary builds ttywright into a temporary directory.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "ttywright")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestBinaryStdio runs the built server over real pipes: a scripted
+// session with a large request, garbage and a batch; stdout must hold only
+// JSON lines, one response per request; EOF ends the process with 0.
+func TestBinaryStdio(t *testing.T) {
+	bin := buildBinary(t)
+	cmd := exec.Command(bin, "--output-dir", t.TempDir())
+	stdin, _ := cmd.StdinPipe()
+	stdoutPipe, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("x", 5<<20)
+	script := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":"list","method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping","params":{"_meta":{"big":"` + big + `"}}}`,
+		`not json`,
+		`[{"jsonrpc":"2.0","id":4,"method":"ping"},{"jsonrpc":"2.0","id":5,"method":"nope"}]`,
+		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"nope"}}`,
+	}
+	go func() {
+		w := bufio.NewWriter(stdin)
+		for _, line := range script {
+			w.WriteString(line + "\n")
+		}
+		w.Flush()
+		stdin.Close()
+	}()
+	out, err := io.ReadAll(stdoutPipe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit: %v; stderr:\n%s", err, stderr.String())
+	}
+	var ids []string
+	for line := range bytes.Lines(out) {
+		if !json.Valid(line) || !bytes.HasSuffix(line, []byte("\n")) {
+			t.Fatalf("stdout line is not JSON: %.200q", line)
+		}
+		if line[0] == '[' {
+			ids = append(ids, "batch")
+			continue
+		}
+		var r reply
+		json.Unmarshal(line, &r)
+		ids = append(ids, string(r.ID))
+	}
+	// Requests run concurrently, so only the set of replies is fixed.
+	want := map[string]bool{`1`: true, `"list"`: true, `9007199254740993`: true, `null`: true, "batch": true, `6`: true}
+	if len(ids) != len(want) {
+		t.Errorf("replies %v, want one each for %v", ids, want)
+	}
+	for _, id := range ids {
+		if !want[id] {
+			t.Errorf("unexpected reply id %s", id)
+		}
+	}
+}
+
+// TestBinarySignals: SIGTERM and SIGINT end a serving process with 0.
+func TestBinarySignals(t *testing.T) {
+	bin := buildBinary(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		cmd := exec.Command(bin, "--output-dir", t.TempDir())
+		stdin, _ := cmd.StdinPipe() // kept open: only the signal ends it
+		defer stdin.Close()
+		stdout, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// A reply proves the signal handler is installed.
+		io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+		if _, err := bufio.NewReader(stdout).ReadBytes('\n'); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Process.Signal(sig)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("%v: exit %v, want 0", sig, err)
+			}
+		case <-time.After(stuckAfter):
+			cmd.Process.Kill()
+			t.Errorf("%v: the server did not exit", sig)
+		}
+	}
+}

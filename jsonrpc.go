@@ -1,0 +1,501 @@
+package main
+
+// jsonrpc.go: JSON-RPC 2.0 over a newline-delimited byte stream (stdio).
+//
+// One line is one message, or a batch (a JSON array of messages). Requests
+// run concurrently, each in its own goroutine with a context that
+// notifications/cancelled cancels; a cancelled request gets no response.
+// Exactly one lineWriter owns the output. Ids are kept as raw JSON and
+// echoed byte for byte, so 9007199254740993 and "7" come back unchanged.
+// The MCP methods themselves are in mcp.go.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"runtime/debug"
+	"sync"
+	"time"
+)
+
+// maxFrame bounds one line (message or batch) in bytes. Larger lines are
+// skipped and answered with -32600, so a runaway client cannot exhaust
+// memory; 64 MiB leaves room for multi-megabyte base64 payloads.
+const maxFrame = 64 << 20
+
+// eofGrace is how long requests still running when stdin closes may take
+// to finish before they are cancelled.
+const eofGrace = 2 * time.Second
+
+// errFrameTooLarge reports a line longer than the limit (already skipped).
+var errFrameTooLarge = errors.New("jsonrpc: frame too large")
+
+// readFrame returns the next line without its line ending. A final line
+// without a newline is returned before io.EOF. A line longer than limit is
+// consumed and reported as errFrameTooLarge, so reading can go on.
+func readFrame(r *bufio.Reader, limit int) ([]byte, error) {
+	var line []byte
+	tooLarge := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLarge {
+			if len(line)+len(chunk) > limit+2 { // +2: the "\r\n" is not part of the frame
+				tooLarge, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && len(line) > 0 && !tooLarge:
+			return bytes.TrimRight(line, "\r\n"), nil // the caller sees io.EOF next time
+		case err != nil:
+			return nil, err
+		case tooLarge:
+			return nil, errFrameTooLarge
+		}
+		return bytes.TrimRight(line, "\r\n"), nil
+	}
+}
+
+// lineWriter writes one JSON value per line. It is the only writer of the
+// server's output; its error is sticky: after the first failed write every
+// later write is a no-op that returns the same error. Before setOutput,
+// writes are dropped.
+type lineWriter struct {
+	mu  sync.Mutex
+	w   *bufio.Writer
+	err error
+}
+
+// setOutput directs the writer to w.
+func (lw *lineWriter) setOutput(w io.Writer) {
+	lw.mu.Lock()
+	lw.w, lw.err = bufio.NewWriterSize(w, 64<<10), nil
+	lw.mu.Unlock()
+}
+
+// write sends line (which must end in '\n' and hold no other newline).
+func (lw *lineWriter) write(line []byte) error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.err != nil || lw.w == nil {
+		return lw.err
+	}
+	if _, err := lw.w.Write(line); err != nil {
+		lw.err = err
+		return err
+	}
+	lw.err = lw.w.Flush()
+	return lw.err
+}
+
+// encodeLine marshals v as one line of JSON ending in '\n'. HTML escaping
+// is off: '<' stays '<', which keeps screen text readable in logs.
+func encodeLine(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// wireMessage is any incoming message, fields kept raw and classified by
+// prepare (the go-sdk's wire.go does the same).
+type wireMessage struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// response is an outgoing JSON-RPC response. ID is the request's id as
+// received, or null when it could not be read.
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *RPCError       `json:"error,omitempty"`
+}
+
+// notification is an outgoing JSON-RPC notification.
+type notification struct {
+	JSONRPC string `json:"jsonrpc"`
+	Method  string `json:"method"`
+	Params  any    `json:"params,omitempty"`
+}
+
+var nullID = json.RawMessage("null")
+
+// newResponse builds the response to id from a handler's result and error.
+// An *RPCError is sent as is; any other error becomes -32603.
+func newResponse(id json.RawMessage, result any, err error) *response {
+	r := &response{JSONRPC: "2.0", ID: id}
+	var rpcErr *RPCError
+	switch {
+	case errors.As(err, &rpcErr):
+		r.Error = rpcErr
+	case err != nil:
+		r.Error = &RPCError{Code: codeInternalError, Message: err.Error()}
+	case result == nil:
+		r.Result = struct{}{}
+	default:
+		r.Result = result
+	}
+	return r
+}
+
+func errorResponse(id json.RawMessage, code int, format string, a ...any) *response {
+	return &response{JSONRPC: "2.0", ID: id, Error: &RPCError{Code: code, Message: fmt.Sprintf(format, a...)}}
+}
+
+// marshal encodes r as a line; a result that cannot be encoded (a handler
+// bug) turns into -32603 so the client still gets an answer.
+func (r *response) marshal() []byte {
+	b, err := encodeLine(r)
+	if err != nil {
+		b, _ = encodeLine(errorResponse(r.ID, codeInternalError, "internal error: cannot encode the result: %v", err))
+	}
+	return b
+}
+
+// inflight is a request being handled. cancelled is set (under
+// Server.mu) when the client cancels it; its response is then dropped.
+type inflight struct {
+	cancel    context.CancelFunc
+	cancelled bool
+}
+
+// Serve reads messages from r and writes responses and notifications to w
+// until r ends (stdin EOF) or ctx is done. On EOF, requests still running
+// get eofGrace to finish before they are cancelled; when ctx ends they are
+// cancelled at once. Serve returns after every handler has returned; the
+// error is nil on EOF and cancellation, else the read error.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	s.out.setOutput(w)
+	ctx, cancelAll := context.WithCancel(ctx)
+	defer cancelAll()
+
+	readErr := make(chan error, 1)
+	go func() {
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			line, err := readFrame(br, s.maxFrame)
+			if errors.Is(err, errFrameTooLarge) {
+				s.send(errorResponse(nullID, codeInvalidRequest, "message too large: a line may hold at most %d bytes", s.maxFrame))
+				continue
+			}
+			if err != nil {
+				readErr <- err
+				return
+			}
+			s.handleLine(ctx, line)
+		}
+	}()
+
+	var err error
+	select {
+	case err = <-readErr:
+		if err == io.EOF {
+			err = nil
+		}
+		if !s.waitTimeout(eofGrace) {
+			cancelAll()
+		}
+	case <-ctx.Done():
+		cancelAll()
+	}
+	s.wg.Wait()
+	return err
+}
+
+// waitTimeout waits for running handlers; it reports whether they all
+// returned within d.
+func (s *Server) waitTimeout(d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// handleLine processes one frame: a message or a batch. Requests run in
+// their own goroutines (tracked by s.wg); this returns without waiting for
+// them, so the next line (a ping, a cancellation) is read at once.
+func (s *Server) handleLine(ctx context.Context, line []byte) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return
+	}
+	if !json.Valid(line) {
+		s.send(errorResponse(nullID, codeParseError, "parse error: the line is not valid JSON"))
+		return
+	}
+	if line[0] != '[' {
+		reply, job := s.prepare(ctx, line)
+		if job != nil {
+			s.wg.Go(func() { s.send(job()) })
+		}
+		s.send(reply)
+		return
+	}
+
+	var elems []json.RawMessage
+	if err := json.Unmarshal(line, &elems); err != nil || len(elems) == 0 {
+		s.send(errorResponse(nullID, codeInvalidRequest, "invalid request: a batch must be a non-empty array of messages"))
+		return
+	}
+	// Answers keep the batch order; notifications leave no entry.
+	replies := make([]*response, len(elems))
+	var batch sync.WaitGroup
+	for i, e := range elems {
+		reply, job := s.prepare(ctx, e)
+		replies[i] = reply
+		if job != nil {
+			batch.Go(func() { replies[i] = job() })
+		}
+	}
+	s.wg.Go(func() {
+		batch.Wait()
+		var out [][]byte
+		for _, r := range replies {
+			if r != nil {
+				out = append(out, bytes.TrimSuffix(r.marshal(), []byte("\n")))
+			}
+		}
+		if len(out) > 0 {
+			s.write(append(append([]byte("["), bytes.Join(out, []byte(","))...), "]\n"...))
+		}
+	})
+}
+
+// prepare classifies one message. It returns an immediate reply (errors,
+// and the few methods answered in line order), or a job that handles the
+// request and returns its reply (nil when cancelled), or neither
+// (notifications, and responses from the client, which this server never
+// asks for).
+func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *response, job func() *response) {
+	var m wireMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return errorResponse(nullID, codeInvalidRequest, "invalid request: a message must be a JSON object"), nil
+	}
+	id := m.ID
+	if id != nil && !validID(id) {
+		return errorResponse(nullID, codeInvalidRequest, "invalid request: id must be a string or an integer"), nil
+	}
+	if id == nil {
+		id = nullID // for error replies to malformed notifications
+	}
+	if string(m.JSONRPC) != `"2.0"` {
+		return errorResponse(id, codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`), nil
+	}
+	var method string
+	if m.Method == nil {
+		if m.ID != nil && (m.Result != nil || m.Error != nil) {
+			return nil, nil // a response to a request we never sent: ignore
+		}
+		return errorResponse(id, codeInvalidRequest, `invalid request: "method" is missing`), nil
+	}
+	if err := json.Unmarshal(m.Method, &method); err != nil || method == "" {
+		return errorResponse(id, codeInvalidRequest, `invalid request: "method" must be a non-empty string`), nil
+	}
+	params := m.Params
+	if string(params) == "null" {
+		params = nil
+	}
+	if params != nil && params[0] != '{' {
+		if m.ID == nil {
+			return nil, nil
+		}
+		return errorResponse(id, codeInvalidParams, "invalid params: %s params must be an object", method), nil
+	}
+
+	if m.ID == nil {
+		s.notification(method, params)
+		return nil, nil
+	}
+	if s.inLine(method) {
+		result, err := s.safeCall(ctx, method, params)
+		return newResponse(id, result, err), nil
+	}
+
+	key := string(id)
+	s.mu.Lock()
+	if _, dup := s.inflight[key]; dup {
+		s.mu.Unlock()
+		return errorResponse(id, codeInvalidRequest, "invalid request: id %s is already in use by a running request", id), nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	fl := &inflight{cancel: cancel}
+	s.inflight[key] = fl
+	s.mu.Unlock()
+	ctx = withProgress(ctx, s.progressReporter(params))
+
+	return nil, func() *response {
+		result, err := s.safeCall(ctx, method, params)
+		progressFrom(ctx).done()
+		s.mu.Lock()
+		delete(s.inflight, key)
+		cancelled := fl.cancelled
+		s.mu.Unlock()
+		cancel()
+		if cancelled {
+			return nil // MCP: no response to a cancelled request
+		}
+		return newResponse(id, result, err)
+	}
+}
+
+// validID reports whether id is a JSON string or number (MCP: never null).
+func validID(id json.RawMessage) bool {
+	c := id[0]
+	return c == '"' || c == '-' || c >= '0' && c <= '9'
+}
+
+// safeCall runs the method handler, turning a panic into -32603 so that
+// one bad handler cannot take the server down.
+func (s *Server) safeCall(ctx context.Context, method string, params json.RawMessage) (result any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			log.Printf("panic in %s: %v\n%s", method, p, debug.Stack())
+			s.log("error", "ttywright", fmt.Sprintf("internal error in %s: %v", method, p))
+			result, err = nil, &RPCError{Code: codeInternalError, Message: fmt.Sprintf("internal error in %s: %v", method, p)}
+		}
+	}()
+	return s.call(ctx, method, params)
+}
+
+// cancelRequest handles notifications/cancelled: the named request's
+// context is cancelled and its response suppressed. Unknown ids (finished
+// already, or never sent) are ignored, as MCP asks.
+func (s *Server) cancelRequest(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if fl, ok := s.inflight[string(p.RequestID)]; ok {
+		fl.cancelled = true
+		fl.cancel()
+	}
+}
+
+// send writes a response; nil is a no-op.
+func (s *Server) send(r *response) {
+	if r != nil {
+		s.write(r.marshal())
+	}
+}
+
+// write sends one line; a write error (the client went away) is logged
+// once by the sticky writer's caller and otherwise ignored: reads decide
+// when the server stops.
+func (s *Server) write(line []byte) {
+	if err := s.out.write(line); err != nil {
+		s.writeFailed.Do(func() { s.logf("error", "writing to the client: %v", err) })
+	}
+}
+
+// notify sends a notification to the client. It is App.notify.
+func (s *Server) notify(method string, params any) {
+	b, err := encodeLine(notification{JSONRPC: "2.0", Method: method, Params: params})
+	if err != nil {
+		s.logf("error", "cannot encode %s: %v", method, err)
+		return
+	}
+	s.write(b)
+}
+
+// progress sends notifications/progress for one request that carried
+// params._meta.progressToken; without a token every call is a no-op.
+// Progress values must strictly increase (MCP), so smaller or equal ones
+// are dropped, as is anything after the response.
+type progress struct {
+	s     *Server
+	token json.RawMessage
+
+	mu       sync.Mutex
+	last     float64
+	started  bool
+	finished bool
+}
+
+// report sends one progress notification. total <= 0 means unknown;
+// message is dropped for 2024-11-05 clients, which lack it.
+func (p *progress) report(progress, total float64, message string) {
+	if p == nil || p.token == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.finished || p.started && progress <= p.last {
+		return
+	}
+	p.started, p.last = true, progress
+	params := map[string]any{"progressToken": p.token, "progress": progress}
+	if total > 0 {
+		params["total"] = total
+	}
+	if message != "" && p.s.atLeast("2025-03-26") {
+		params["message"] = message
+	}
+	p.s.notify("notifications/progress", params) // under p.mu: keeps the order
+}
+
+// done stops further notifications (the response is on its way).
+func (p *progress) done() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.finished = true
+	p.mu.Unlock()
+}
+
+// progressReporter reads params._meta.progressToken (a string or number).
+func (s *Server) progressReporter(params json.RawMessage) *progress {
+	var p struct {
+		Meta struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	// The cheap test first: params may be megabytes long.
+	if !bytes.Contains(params, []byte(`"_meta"`)) || json.Unmarshal(params, &p) != nil {
+		return nil
+	}
+	if t := p.Meta.ProgressToken; t != nil && validID(t) {
+		return &progress{s: s, token: t}
+	}
+	return nil
+}
+
+type progressKey struct{}
+
+func withProgress(ctx context.Context, p *progress) context.Context {
+	return context.WithValue(ctx, progressKey{}, p)
+}
+
+// progressFrom returns the request's progress reporter; its methods are
+// no-ops when the request carried no progress token.
+func progressFrom(ctx context.Context) *progress {
+	p, _ := ctx.Value(progressKey{}).(*progress)
+	return p
+}

@@ -1,0 +1,583 @@
+package main
+
+// jsonrpc_test.go: the JSON-RPC layer over in-memory pipes: framing, ids,
+// notifications, error codes, batches, large frames, concurrency,
+// cancellation and progress; FuzzJSONRPC.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testClient talks to a Server over io.Pipe. Every line the server writes
+// must be valid JSON; the reader goroutine fails the test otherwise.
+type testClient struct {
+	t     testing.TB
+	srv   *Server
+	in    *io.PipeWriter
+	lines chan []byte // lines from the server; closed when Serve returned
+	done  chan error  // Serve's result
+}
+
+// stuckAfter bounds how long a test waits for a line before declaring the
+// server stuck: a deadlock guard, not a timing assertion.
+const stuckAfter = 20 * time.Second
+
+// startServer serves a fresh App with the extra tools appended.
+func startServer(t testing.TB, extra ...*Tool) *testClient {
+	t.Helper()
+	return startServerWith(t, func(s *Server) { s.tools = append(s.tools, extra...) })
+}
+
+// startServerWith serves a fresh App after setup has adjusted the Server.
+func startServerWith(t testing.TB, setup func(*Server)) *testClient {
+	t.Helper()
+	srv := newServer(newApp(Config{Theme: "one-dark", Cols: 80, Rows: 24, Scale: 1, MaxSessions: 4, OutputDir: t.TempDir()}))
+	setup(srv)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := &testClient{t: t, srv: srv, in: inW, lines: make(chan []byte, 64), done: make(chan error, 1)}
+	go func() {
+		err := srv.Serve(context.Background(), inR, outW)
+		outW.Close()
+		c.done <- err
+	}()
+	go func() {
+		defer close(c.lines)
+		br := bufio.NewReader(outR)
+		for {
+			line, err := readFrame(br, maxFrame)
+			if err != nil {
+				return
+			}
+			if !json.Valid(line) {
+				t.Errorf("server wrote a line that is not JSON: %.200q", line)
+			}
+			c.lines <- line
+		}
+	}()
+	t.Cleanup(func() { c.close() })
+	return c
+}
+
+// send writes one line to the server.
+func (c *testClient) send(line string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.in, line+"\n"); err != nil {
+		c.t.Fatalf("writing to the server: %v", err)
+	}
+}
+
+// sendf sends a fmt-formatted line.
+func (c *testClient) sendf(format string, a ...any) { c.t.Helper(); c.send(fmt.Sprintf(format, a...)) }
+
+// recv returns the next line from the server.
+func (c *testClient) recv() []byte {
+	c.t.Helper()
+	select {
+	case line, ok := <-c.lines:
+		if !ok {
+			c.t.Fatal("server closed its output")
+		}
+		return line
+	case <-time.After(stuckAfter):
+		c.t.Fatalf("no line from the server in %v", stuckAfter)
+	}
+	return nil
+}
+
+// reply is a decoded response or notification.
+type reply struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *RPCError       `json:"error"`
+}
+
+// recvReply decodes the next line as one message.
+func (c *testClient) recvReply() reply {
+	c.t.Helper()
+	line := c.recv()
+	var r reply
+	if err := json.Unmarshal(line, &r); err != nil {
+		c.t.Fatalf("decoding %.200q: %v", line, err)
+	}
+	return r
+}
+
+// recvResponse skips log messages (a handler's panic is logged to the
+// client too) and returns the next other message.
+func (c *testClient) recvResponse() reply {
+	c.t.Helper()
+	for {
+		if r := c.recvReply(); r.Method != "notifications/message" {
+			return r
+		}
+	}
+}
+
+// request sends a request with the given id and params and returns the
+// next message, which must be its response.
+func (c *testClient) request(id any, method string, params any) reply {
+	c.t.Helper()
+	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	b, _ := json.Marshal(msg)
+	c.send(string(b))
+	r := c.recvResponse()
+	if want, _ := json.Marshal(id); string(r.ID) != string(want) {
+		c.t.Fatalf("%s: got a reply for id %s, want id %s: %+v", method, r.ID, want, r)
+	}
+	return r
+}
+
+// initialize performs the handshake with the given protocol version.
+func (c *testClient) initialize(version string) map[string]any {
+	c.t.Helper()
+	r := c.request(0, "initialize", map[string]any{"protocolVersion": version, "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "test", "version": "1"}})
+	if r.Error != nil {
+		c.t.Fatalf("initialize: %+v", r.Error)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	var res map[string]any
+	json.Unmarshal(r.Result, &res)
+	return res
+}
+
+// close ends the input and waits for Serve; it returns the lines the
+// server wrote that nobody received yet.
+func (c *testClient) close() [][]byte {
+	c.in.Close()
+	var rest [][]byte
+	for line := range c.lines {
+		rest = append(rest, line)
+	}
+	select {
+	case err := <-c.done:
+		if err != nil {
+			c.t.Errorf("Serve: %v", err)
+		}
+		c.done <- nil // for a second close
+	case <-time.After(stuckAfter):
+		c.t.Fatalf("Serve did not return in %v after EOF", stuckAfter)
+	}
+	return rest
+}
+
+// Test tools, registered by the tests that need them.
+
+// echoTool returns its "s" argument and its length.
+var echoTool = &Tool{
+	Name: "test_echo", Title: "Echo", Description: "returns s",
+	Input: map[string]any{"type": "object", "properties": map[string]any{
+		"s": map[string]any{"type": "string", "description": "the text to echo"},
+		"n": map[string]any{"type": "integer"},
+	}, "required": []string{"s"}},
+	Output:   map[string]any{"type": "object"},
+	ReadOnly: true,
+	Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+		var in struct {
+			S string `json:"s"`
+			N int    `json:"n"`
+		}
+		if err := call.Bind(&in); err != nil {
+			return toolErrorf("%v", err)
+		}
+		return &ToolResult{Structured: map[string]any{"s": in.S, "len": len(in.S)}}
+	},
+}
+
+// blockTool waits until its request is cancelled, then reports on started
+// and stopped.
+func blockTool(started, stopped chan<- struct{}) *Tool {
+	return &Tool{Name: "test_block", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+		started <- struct{}{}
+		<-ctx.Done()
+		stopped <- struct{}{}
+		return &ToolResult{Text: "cancelled, but this must not be sent"}
+	}}
+}
+
+// progressTool reports progress 1, 1 (dropped: not increasing), 0.5
+// (dropped), 2, then returns.
+var progressTool = &Tool{Name: "test_progress", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+	for _, p := range []float64{1, 1, 0.5, 2} {
+		call.Progress(p, 2, "step")
+	}
+	return &ToolResult{Text: "done"}
+}}
+
+// panicTool panics.
+var panicTool = &Tool{Name: "test_panic", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+	panic("boom")
+}}
+
+func TestReadFrame(t *testing.T) {
+	big := strings.Repeat("x", 100)
+	tests := []struct {
+		name  string
+		input string
+		limit int
+		want  []string // "!" = errFrameTooLarge
+	}{
+		{"lines", "a\nb\r\n\nc", 10, []string{"a", "b", "", "c"}},
+		{"long line over buffer size", big + "\nz\n", 1000, []string{big, "z"}},
+		{"too large then fine", big + "\nz\n", 50, []string{"!", "z"}},
+		{"exactly at the limit", big + "\r\n", 100, []string{big}},
+		{"too large at EOF", big, 50, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			br := bufio.NewReaderSize(strings.NewReader(tt.input), 16)
+			var got []string
+			for {
+				line, err := readFrame(br, tt.limit)
+				if err == errFrameTooLarge {
+					got = append(got, "!")
+					continue
+				}
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, string(line))
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestIDsEchoedExactly(t *testing.T) {
+	c := startServer(t)
+	c.initialize("2025-06-18")
+	for _, id := range []string{`9007199254740993`, `"abc"`, `"9007199254740993"`, `-1`, `0`, `"\u00e9\n"`, `""`, `18446744073709551617`} {
+		c.sendf(`{"jsonrpc":"2.0","id":%s,"method":"ping"}`, id)
+		line := c.recv()
+		want := `{"jsonrpc":"2.0","id":` + id + `,"result":{}}`
+		if string(line) != want {
+			t.Errorf("ping id %s: got %s, want %s", id, line, want)
+		}
+	}
+}
+
+func TestNotificationsGetNoResponse(t *testing.T) {
+	c := startServer(t)
+	c.initialize("2025-06-18")
+	for _, n := range []string{
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":{}}`,
+		`{"jsonrpc":"2.0","method":"no/such/notification"}`,
+		`{"jsonrpc":"2.0","method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":12345}}`,
+		`{"jsonrpc":"2.0","method":"tools/list","params":"not an object"}`,
+		`{"jsonrpc":"2.0","id":5,"result":{}}`, // a response the server never asked for
+		``, `   `,
+	} {
+		c.send(n)
+	}
+	// Each line is handled before the next is read, and nothing above
+	// answers in a goroutine, so the next line out must be the ping's.
+	if r := c.request(99, "ping", nil); r.Error != nil || string(r.Result) != "{}" {
+		t.Errorf("ping after notifications: %+v", r)
+	}
+	if rest := c.close(); len(rest) != 0 {
+		t.Errorf("unexpected lines: %q", rest)
+	}
+}
+
+func TestErrorCodes(t *testing.T) {
+	c := startServerWith(t, func(s *Server) {
+		s.tools = append(s.tools, panicTool)
+		s.methods["test/panic"] = func(ctx context.Context, params json.RawMessage) (any, error) { panic("boom") }
+		s.methods["test/fail"] = func(ctx context.Context, params json.RawMessage) (any, error) {
+			return nil, fmt.Errorf("disk full")
+		}
+		s.methods["test/badresult"] = func(ctx context.Context, params json.RawMessage) (any, error) {
+			return map[string]any{"f": func() {}}, nil
+		}
+	})
+
+	// Before initialize only initialize and ping are served.
+	tests := []struct {
+		name, line string
+		wantID     string
+		wantCode   int
+	}{
+		{"tools/list before initialize", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, `1`, codeInvalidRequest},
+		{"ping before initialize", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, `2`, 0},
+		{"initialize", `{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`, `3`, 0},
+
+		{"not JSON", `{"jsonrpc":"2.0","id":4,"method":"ping"`, `null`, codeParseError},
+		{"garbage", `hello`, `null`, codeParseError},
+		{"not an object", `42`, `null`, codeInvalidRequest},
+		{"string", `"ping"`, `null`, codeInvalidRequest},
+		{"empty batch", `[]`, `null`, codeInvalidRequest},
+		{"no jsonrpc", `{"id":5,"method":"ping"}`, `5`, codeInvalidRequest},
+		{"jsonrpc 1.0", `{"jsonrpc":"1.0","id":6,"method":"ping"}`, `6`, codeInvalidRequest},
+		{"method not a string", `{"jsonrpc":"2.0","id":7,"method":1}`, `7`, codeInvalidRequest},
+		{"empty method", `{"jsonrpc":"2.0","id":8,"method":""}`, `8`, codeInvalidRequest},
+		{"no method", `{"jsonrpc":"2.0","id":9}`, `9`, codeInvalidRequest},
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, `null`, codeInvalidRequest},
+		{"object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, `null`, codeInvalidRequest},
+		{"bool id", `{"jsonrpc":"2.0","id":true,"method":"ping"}`, `null`, codeInvalidRequest},
+		{"unknown method", `{"jsonrpc":"2.0","id":10,"method":"tools/frobnicate"}`, `10`, codeMethodNotFound},
+		{"params not an object", `{"jsonrpc":"2.0","id":11,"method":"tools/list","params":[1]}`, `11`, codeInvalidParams},
+		{"unknown tool", `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"nope"}}`, `12`, codeInvalidParams},
+		{"tool name missing", `{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{}}`, `13`, codeInvalidParams},
+		{"arguments not an object", `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"test_panic","arguments":[]}}`, `14`, codeInvalidParams},
+		{"bad log level", `{"jsonrpc":"2.0","id":15,"method":"logging/setLevel","params":{"level":"loud"}}`, `15`, codeInvalidParams},
+		{"bad cursor", `{"jsonrpc":"2.0","id":16,"method":"tools/list","params":{"cursor":"x"}}`, `16`, codeInvalidParams},
+		{"bad protocolVersion", `{"jsonrpc":"2.0","id":17,"method":"initialize","params":{"protocolVersion":2025}}`, `17`, codeInvalidParams},
+		{"handler panics", `{"jsonrpc":"2.0","id":18,"method":"test/panic"}`, `18`, codeInternalError},
+		{"handler fails", `{"jsonrpc":"2.0","id":19,"method":"test/fail"}`, `19`, codeInternalError},
+		{"result cannot be encoded", `{"jsonrpc":"2.0","id":20,"method":"test/badresult"}`, `20`, codeInternalError},
+		{"still serving", `{"jsonrpc":"2.0","id":21,"method":"ping"}`, `21`, 0},
+	}
+	for _, tt := range tests {
+		c.send(tt.line)
+		r := c.recvResponse()
+		if string(r.ID) != tt.wantID {
+			t.Errorf("%s: id %s, want %s", tt.name, r.ID, tt.wantID)
+		}
+		switch {
+		case tt.wantCode == 0 && r.Error != nil:
+			t.Errorf("%s: unexpected error %+v", tt.name, r.Error)
+		case tt.wantCode != 0 && r.Error == nil:
+			t.Errorf("%s: got result %s, want error %d", tt.name, r.Result, tt.wantCode)
+		case tt.wantCode != 0 && r.Error.Code != tt.wantCode:
+			t.Errorf("%s: error %d %q, want %d", tt.name, r.Error.Code, r.Error.Message, tt.wantCode)
+		case tt.wantCode != 0 && r.Error.Message == "":
+			t.Errorf("%s: error %d without a message", tt.name, r.Error.Code)
+		}
+	}
+}
+
+func TestOversizedFrame(t *testing.T) {
+	// 1 MiB: the real 64 MiB takes seconds under -race.
+	c := startServerWith(t, func(s *Server) { s.maxFrame = 1 << 20 })
+	c.initialize("2025-06-18")
+	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"s":"` + strings.Repeat("a", c.srv.maxFrame) + `"}}`
+	go c.send(big) // the pipe blocks until the server has read it all
+	if r := c.recvReply(); r.Error == nil || r.Error.Code != codeInvalidRequest || string(r.ID) != "null" {
+		t.Errorf("oversized frame: got %+v, want -32600 with id null", r)
+	}
+	if r := c.request(2, "ping", nil); r.Error != nil {
+		t.Errorf("ping after an oversized frame: %+v", r.Error)
+	}
+}
+
+func TestBatch(t *testing.T) {
+	c := startServer(t, echoTool)
+	c.initialize("2025-03-26")
+	c.send(`[{"jsonrpc":"2.0","id":1,"method":"ping"},` +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"},` +
+		`{"jsonrpc":"2.0","id":"two","method":"no/such"},` +
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"test_echo","arguments":{"s":"hi"}}},` +
+		`7]`)
+	var got []reply
+	if err := json.Unmarshal(c.recv(), &got); err != nil {
+		t.Fatalf("batch reply is not an array: %v", err)
+	}
+	wantIDs := []string{`1`, `"two"`, `3`, `null`}
+	if len(got) != len(wantIDs) {
+		t.Fatalf("batch: %d replies, want %d: %+v", len(got), len(wantIDs), got)
+	}
+	for i, want := range wantIDs {
+		if string(got[i].ID) != want {
+			t.Errorf("batch reply %d: id %s, want %s", i, got[i].ID, want)
+		}
+	}
+	if got[0].Error != nil || got[1].Error == nil || got[1].Error.Code != codeMethodNotFound ||
+		!strings.Contains(string(got[2].Result), `"len\":2`) || got[3].Error == nil || got[3].Error.Code != codeInvalidRequest {
+		t.Errorf("batch replies: %+v", got)
+	}
+
+	// A batch of notifications only gets no reply at all.
+	c.send(`[{"jsonrpc":"2.0","method":"notifications/initialized"}]`)
+	if r := c.request(4, "ping", nil); r.Error != nil {
+		t.Errorf("ping: %+v", r.Error)
+	}
+}
+
+// TestLargeMessages sends a 5 MiB argument and gets it back, in both
+// directions through one tools/call.
+func TestLargeMessages(t *testing.T) {
+	c := startServer(t, echoTool)
+	c.initialize("2025-06-18")
+	s := strings.Repeat("0123456789abcdef", 5<<20/16)
+	r := c.request("big", "tools/call", map[string]any{"name": "test_echo", "arguments": map[string]any{"s": s}})
+	var res struct {
+		Content           []Content
+		StructuredContent struct {
+			S   string
+			Len int
+		}
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil || r.Error != nil {
+		t.Fatalf("5 MiB call: %v %+v", err, r.Error)
+	}
+	if res.StructuredContent.Len != len(s) || res.StructuredContent.S != s {
+		t.Errorf("5 MiB echo: got %d bytes back, want %d", len(res.StructuredContent.S), len(s))
+	}
+	if len(res.Content) != 1 || len(res.Content[0].Text) < len(s) {
+		t.Errorf("5 MiB echo: text block of %d bytes", len(res.Content[0].Text))
+	}
+}
+
+// TestCancellation blocks one call until it is cancelled, shows that a
+// ping and a second call are answered meanwhile, and that the cancelled
+// call gets no response.
+func TestCancellation(t *testing.T) {
+	started, stopped := make(chan struct{}, 2), make(chan struct{}, 2)
+	c := startServer(t, blockTool(started, stopped), echoTool)
+	c.initialize("2025-06-18")
+
+	c.send(`{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"test_block"}}`)
+	<-started
+	if r := c.request(1, "ping", nil); r.Error != nil || string(r.Result) != "{}" {
+		t.Errorf("ping during a slow call: %+v", r)
+	}
+	if r := c.request(2, "tools/call", map[string]any{"name": "test_echo", "arguments": map[string]any{"s": "x"}}); r.Error != nil {
+		t.Errorf("second call during a slow call: %+v", r.Error)
+	}
+	c.send(`{"jsonrpc":"2.0","id":"slow","method":"ping"}`) // duplicate in-flight id
+	if r := c.recvReply(); r.Error == nil || r.Error.Code != codeInvalidRequest {
+		t.Errorf("duplicate id: %+v", r)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow","reason":"user"}}`)
+	<-stopped
+	if r := c.request(3, "ping", nil); r.Error != nil {
+		t.Errorf("ping after cancel: %+v", r.Error)
+	}
+	// close waits for every handler, so a response to "slow" would be here.
+	for _, line := range c.close() {
+		t.Errorf("unexpected line after cancellation: %s", line)
+	}
+}
+
+// TestShutdownCancelsWork: when Serve's context ends, running handlers are
+// cancelled and Serve returns.
+func TestShutdownCancelsWork(t *testing.T) {
+	started, stopped := make(chan struct{}, 1), make(chan struct{}, 1)
+	srv := newServer(newApp(Config{}))
+	srv.tools = append(srv.tools, blockTool(started, stopped))
+	ctx, cancel := context.WithCancel(context.Background())
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	var out bytes.Buffer
+	done := make(chan error)
+	go func() { done <- srv.Serve(ctx, inR, &out) }()
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`+"\n"+
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test_block"}}`+"\n")
+	<-started
+	cancel()
+	<-stopped
+	if err := <-done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	c := startServer(t, progressTool)
+	c.initialize("2025-06-18")
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test_progress","_meta":{"progressToken":"tok"}}}`)
+	var progress []string
+	for {
+		r := c.recvReply()
+		if r.Method == "" {
+			break
+		}
+		if r.Method != "notifications/progress" {
+			t.Fatalf("unexpected notification %s", r.Method)
+		}
+		progress = append(progress, string(r.Params))
+	}
+	want := []string{
+		`{"message":"step","progress":1,"progressToken":"tok","total":2}`,
+		`{"message":"step","progress":2,"progressToken":"tok","total":2}`,
+	}
+	if fmt.Sprint(progress) != fmt.Sprint(want) {
+		t.Errorf("progress:\ngot  %s\nwant %s", progress, want)
+	}
+
+	// Without a token, Progress is silent: the next line is the response.
+	if r := c.request(2, "tools/call", map[string]any{"name": "test_progress"}); r.Error != nil || r.Method != "" {
+		t.Errorf("call without a token: %+v", r)
+	}
+}
+
+// FuzzJSONRPC feeds arbitrary lines to a server: each must yield nothing,
+// or well-formed JSON-RPC responses, and never a panic.
+func FuzzJSONRPC(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"2025-06-18"}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":""}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"test_echo","arguments":{"s":"x","n":"y"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"test_echo","arguments":{"bogus":1}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"test_panic","_meta":{"progressToken":1}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"logging/setLevel","params":{"level":"debug"}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"x"},3]`,
+		`[]`, `[[]]`, `{}`, `null`, `"x"`, `{"jsonrpc":"2.0","id":1e999,"method":"ping"}`,
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r",
+		`{"jsonrpc":"2.0","id":1,"method":"ping","params":null}`, `{bad`,
+	} {
+		f.Add(seed, true)
+		f.Add(seed, false)
+	}
+	f.Fuzz(func(t *testing.T, line string, initialized bool) {
+		var out bytes.Buffer
+		srv := newServer(newApp(Config{}))
+		srv.tools = []*Tool{echoTool, panicTool, progressTool} // never the real tools: no processes
+		srv.out.setOutput(&out)
+		if initialized {
+			srv.version = protocolVersions[len(protocolVersions)-1]
+		}
+		srv.handleLine(context.Background(), []byte(line))
+		srv.wg.Wait()
+		for l := range bytes.Lines(out.Bytes()) {
+			l = bytes.TrimSuffix(l, []byte("\n"))
+			var msgs []map[string]json.RawMessage
+			if len(l) > 0 && l[0] == '[' {
+				if err := json.Unmarshal(l, &msgs); err != nil || len(msgs) == 0 {
+					t.Fatalf("bad batch reply %q: %v", l, err)
+				}
+			} else {
+				var m map[string]json.RawMessage
+				if err := json.Unmarshal(l, &m); err != nil {
+					t.Fatalf("reply is not a JSON object: %q", l)
+				}
+				msgs = append(msgs, m)
+			}
+			for _, m := range msgs {
+				if string(m["jsonrpc"]) != `"2.0"` {
+					t.Fatalf("reply without jsonrpc 2.0: %q", l)
+				}
+				if m["method"] != nil { // a notification (progress, log)
+					continue
+				}
+				_, hasResult := m["result"]
+				_, hasError := m["error"]
+				if m["id"] == nil || hasResult == hasError {
+					t.Fatalf("malformed response %q", l)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,456 @@
+package main
+
+// mcp.go: the MCP layer over jsonrpc.go: initialize and version
+// negotiation, logging, tools/list and tools/call, and the method table
+// that resources.go extends. Field names follow the MCP schema
+// (modelcontextprotocol/modelcontextprotocol, schema/<version>/schema.ts).
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// protocolVersions are the MCP revisions this server speaks, oldest first.
+// initialize echoes the client's version when it is listed, else offers
+// the newest.
+var protocolVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+
+// instructions is sent in the initialize result: how to drive a terminal
+// with these tools. Clients put it in the model's context.
+const instructions = `ttywright runs programs in a pseudo-terminal and shows you their screen.
+1. Start a program with shell_start (command, args, cols, rows); keep the returned shell_session_id.
+2. Type with shell_send: input is literal text with escapes; Enter is "\r" (not "\n"), Escape "\e", Ctrl-C "\x03"; or use keys like ["Enter", "Up", "C-c"].
+3. Prefer waiting over sleeping: give shell_send or shell_wait a wait_for text or /regex/, or wait_idle_ms, with a timeout_ms.
+4. After each step check the screen: shell_read for text, shell_screenshot for a PNG (inline: true to see it).
+5. shell_record_start / shell_record_stop make a GIF or asciicast; shell_stop ends the program.
+Captures are also MCP resources: session://{id}/screenshots, session://{id}/recordings, sessions://list, themes://list.`
+
+// logLevels are the MCP logging levels (RFC 5424 severities), least
+// severe first.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// Server is one MCP connection over a byte stream: the negotiated state,
+// the tools and methods it dispatches to, and the requests in flight.
+// Build it with newServer; tools may be appended (tests do) before Serve.
+type Server struct {
+	app     *App
+	tools   []*Tool           // tools/list order
+	methods map[string]Method // resources/*, prompts/*, completion/complete, ...
+	calls   *callLog          // --log-path; nil = no log
+	// maxFrame bounds an incoming line in bytes (the maxFrame constant;
+	// tests lower it).
+	maxFrame int
+
+	out         lineWriter
+	wg          sync.WaitGroup // running request handlers
+	writeFailed sync.Once
+
+	mu       sync.Mutex
+	version  string // negotiated protocol version; "" until initialize
+	level    int    // index in logLevels of the least severe message sent
+	inflight map[string]*inflight
+}
+
+// newServer returns a server for a's tools and resource methods, and
+// routes a's notifications and log messages to it.
+func newServer(a *App) *Server {
+	s := &Server{
+		app:      a,
+		tools:    a.tools(),
+		methods:  map[string]Method{},
+		maxFrame: maxFrame,
+		level:    slices.Index(logLevels, "info"),
+		inflight: map[string]*inflight{},
+	}
+	for name, m := range a.resourceMethods() {
+		s.methods[name] = m
+	}
+	a.notify, a.log = s.notify, s.log
+	return s
+}
+
+// inLine reports whether method is answered before the next line is read,
+// because what follows depends on it (initialize, then tools/list).
+func (s *Server) inLine(method string) bool {
+	return method == "initialize" || method == "logging/setLevel"
+}
+
+// call dispatches one request.
+func (s *Server) call(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case "ping":
+		return struct{}{}, nil
+	case "initialize":
+		return s.initialize(params)
+	}
+	if s.negotiated() == "" {
+		return nil, &RPCError{Code: codeInvalidRequest, Message: fmt.Sprintf("%s before initialize: send initialize first", method)}
+	}
+	switch method {
+	case "logging/setLevel":
+		return s.setLevel(params)
+	case "tools/list":
+		return s.toolsList(params)
+	case "tools/call":
+		return s.toolsCall(ctx, params)
+	}
+	if m := s.methods[method]; m != nil {
+		return m(ctx, params)
+	}
+	return nil, &RPCError{Code: codeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)}
+}
+
+// notification handles a message without an id. Unknown ones are ignored.
+func (s *Server) notification(method string, params json.RawMessage) {
+	switch method {
+	case "notifications/cancelled":
+		s.cancelRequest(params)
+	case "notifications/initialized":
+		// Nothing to do: requests are served from initialize on, for
+		// clients that skip this notification.
+	}
+}
+
+// negotiated returns the protocol version agreed in initialize, or "".
+func (s *Server) negotiated() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// atLeast reports whether the negotiated version is v or newer (the
+// versions are dates, so they compare as strings).
+func (s *Server) atLeast(v string) bool { return s.negotiated() >= v }
+
+// initialize negotiates the protocol version and describes the server.
+func (s *Server) initialize(params json.RawMessage) (any, error) {
+	var p struct {
+		ProtocolVersion any `json:"protocolVersion"`
+	}
+	if params != nil {
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, &RPCError{Code: codeInvalidParams, Message: "invalid initialize params: " + err.Error()}
+		}
+	}
+	asked, ok := p.ProtocolVersion.(string)
+	if p.ProtocolVersion != nil && !ok {
+		return nil, &RPCError{Code: codeInvalidParams, Message: `invalid initialize params: "protocolVersion" must be a string such as "2025-06-18"`}
+	}
+	version := protocolVersions[len(protocolVersions)-1]
+	if slices.Contains(protocolVersions, asked) {
+		version = asked
+	}
+	s.mu.Lock()
+	s.version = version
+	s.mu.Unlock()
+
+	caps := map[string]any{
+		"tools":     map[string]any{},
+		"resources": map[string]any{"subscribe": true, "listChanged": true},
+		"prompts":   map[string]any{},
+		"logging":   map[string]any{},
+	}
+	if version >= "2025-03-26" {
+		caps["completions"] = map[string]any{}
+	}
+	info := map[string]any{"name": "ttywright", "version": buildVersion()}
+	if version >= "2025-06-18" {
+		info["title"] = "ttywright: Playwright for the terminal"
+	}
+	return map[string]any{
+		"protocolVersion": version,
+		"capabilities":    caps,
+		"serverInfo":      info,
+		"instructions":    instructions,
+	}, nil
+}
+
+// buildVersion is the module version when built by go install (v1.2.3),
+// else the VCS revision, else "devel".
+func buildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, kv := range bi.Settings {
+		if kv.Key == "vcs.revision" && len(kv.Value) >= 12 {
+			return "devel-" + kv.Value[:12]
+		}
+	}
+	return "devel"
+}
+
+// setLevel handles logging/setLevel {level}.
+func (s *Server) setLevel(params json.RawMessage) (any, error) {
+	var p struct {
+		Level string `json:"level"`
+	}
+	_ = json.Unmarshal(params, &p) // a wrong type leaves Level empty, reported below
+	i := slices.Index(logLevels, p.Level)
+	if i < 0 {
+		return nil, &RPCError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown log level %q: use one of %s", p.Level, strings.Join(logLevels, ", "))}
+	}
+	s.mu.Lock()
+	s.level = i
+	s.mu.Unlock()
+	return struct{}{}, nil
+}
+
+// log sends notifications/message when level is at or above the level the
+// client set (default info) and the client has initialized. It is App.log.
+func (s *Server) log(level, logger string, data any) {
+	i := slices.Index(logLevels, level)
+	s.mu.Lock()
+	send := s.version != "" && i >= s.level
+	s.mu.Unlock()
+	if !send {
+		return
+	}
+	params := map[string]any{"level": level, "data": data}
+	if logger != "" {
+		params["logger"] = logger
+	}
+	s.notify("notifications/message", params)
+}
+
+// logf writes to stderr and, at or above the client's level, to the client.
+func (s *Server) logf(level, format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	log.Print(msg)
+	s.log(level, "ttywright", msg)
+}
+
+// toolInfo is one entry of tools/list (MCP Tool).
+type toolInfo struct {
+	Name         string           `json:"name"`
+	Title        string           `json:"title,omitempty"` // 2025-06-18+
+	Description  string           `json:"description,omitempty"`
+	InputSchema  map[string]any   `json:"inputSchema"`
+	OutputSchema map[string]any   `json:"outputSchema,omitempty"` // 2025-06-18+
+	Annotations  *toolAnnotations `json:"annotations,omitempty"`  // 2025-03-26+
+}
+
+// toolAnnotations are MCP ToolAnnotations. All hints are sent, because
+// the defaults of the absent ones (destructive, open world) are the
+// pessimistic ones.
+type toolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint"`
+	DestructiveHint bool   `json:"destructiveHint"`
+	IdempotentHint  bool   `json:"idempotentHint"`
+	OpenWorldHint   bool   `json:"openWorldHint"`
+}
+
+// toolsList handles tools/list. All tools fit one page, so any non-empty
+// cursor is invalid.
+func (s *Server) toolsList(params json.RawMessage) (any, error) {
+	if err := checkCursor(params); err != nil {
+		return nil, err
+	}
+	v := s.negotiated()
+	list := make([]toolInfo, 0, len(s.tools))
+	for _, t := range s.tools {
+		ti := toolInfo{Name: t.Name, Description: t.Description, InputSchema: t.Input}
+		if ti.InputSchema == nil {
+			ti.InputSchema = map[string]any{"type": "object", "additionalProperties": false}
+		}
+		if v >= "2025-03-26" {
+			ti.Annotations = &toolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly,
+				DestructiveHint: t.Destructive, IdempotentHint: t.Idempotent, OpenWorldHint: t.OpenWorld}
+		}
+		if v >= "2025-06-18" {
+			ti.Title, ti.OutputSchema = t.Title, t.Output
+		}
+		list = append(list, ti)
+	}
+	return map[string]any{"tools": list}, nil
+}
+
+// checkCursor rejects a pagination cursor: every list here is one page.
+func checkCursor(params json.RawMessage) error {
+	var p struct {
+		Cursor any `json:"cursor"`
+	}
+	_ = json.Unmarshal(params, &p) // absent params: no cursor
+	if p.Cursor != nil && p.Cursor != "" {
+		return &RPCError{Code: codeInvalidParams, Message: fmt.Sprintf("invalid cursor %v: this list has a single page, call it without a cursor", p.Cursor)}
+	}
+	return nil
+}
+
+// callResult is the MCP CallToolResult.
+type callResult struct {
+	Content           []Content       `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"` // 2025-06-18+
+	IsError           bool            `json:"isError"`
+}
+
+// toolsCall handles tools/call {name, arguments}. An unknown tool is
+// -32602; everything that goes wrong inside a tool, bad arguments
+// included, is an isError result the model can read and act on.
+func (s *Server) toolsCall(ctx context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || p.Name == "" {
+		return nil, &RPCError{Code: codeInvalidParams, Message: `invalid params: tools/call needs {"name": "<tool>", "arguments": {...}}`}
+	}
+	var tool *Tool
+	for _, t := range s.tools {
+		if t.Name == p.Name {
+			tool = t
+		}
+	}
+	if tool == nil {
+		names := make([]string, len(s.tools))
+		for i, t := range s.tools {
+			names[i] = t.Name
+		}
+		return nil, &RPCError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown tool %q: the tools are %s", p.Name, strings.Join(names, ", "))}
+	}
+	args := p.Arguments
+	if args == nil || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	if args[0] != '{' {
+		return nil, &RPCError{Code: codeInvalidParams, Message: fmt.Sprintf(`invalid params: "arguments" of %s must be an object`, tool.Name)}
+	}
+
+	start := time.Now()
+	call := &ToolCall{Args: args, Version: s.negotiated(), Progress: progressFrom(ctx).report, tool: tool}
+	res := s.runTool(ctx, tool, call)
+	out := s.renderResult(res)
+	s.calls.record(tool.Name, args, out, time.Since(start))
+	return out, nil
+}
+
+// runTool calls the handler; a panic or a nil result becomes an isError
+// result rather than a dead server.
+func (s *Server) runTool(ctx context.Context, tool *Tool, call *ToolCall) (res *ToolResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			log.Printf("panic in tool %s: %v\n%s", tool.Name, p, debug.Stack())
+			s.log("error", "ttywright", fmt.Sprintf("internal error in tool %s: %v", tool.Name, p))
+			res = toolErrorf("%s failed with an internal error (%v); this is a ttywright bug, please report it, and retry or use another approach", tool.Name, p)
+		}
+	}()
+	res = tool.Handle(ctx, call)
+	switch {
+	case res != nil:
+	case call.bindErr != nil:
+		res = &ToolResult{Text: call.bindErr.Error(), IsError: true}
+	default:
+		res = toolErrorf("%s returned no result; this is a ttywright bug, please report it", tool.Name)
+	}
+	return res
+}
+
+// renderResult turns a ToolResult into the CallToolResult for the
+// negotiated version: a text block (Text, or the JSON of Structured),
+// then Extra (resource_link only from 2025-06-18), and structuredContent
+// from 2025-06-18.
+func (s *Server) renderResult(res *ToolResult) *callResult {
+	out := &callResult{Content: []Content{}, IsError: res.IsError}
+	newer := s.atLeast("2025-06-18")
+	if res.Structured != nil {
+		b, err := json.Marshal(res.Structured)
+		if err != nil {
+			return &callResult{Content: []Content{{Type: "text", Text: "internal error: cannot encode the tool result: " + err.Error()}}, IsError: true}
+		}
+		if newer && len(b) > 0 && b[0] == '{' {
+			out.StructuredContent = b
+		}
+		if res.Text == "" {
+			out.Content = append(out.Content, Content{Type: "text", Text: string(b)})
+		}
+	}
+	if res.Text != "" {
+		out.Content = append(out.Content, Content{Type: "text", Text: res.Text})
+	}
+	for _, c := range res.Extra {
+		if c.Type == "resource_link" && !newer {
+			continue
+		}
+		out.Content = append(out.Content, c)
+	}
+	return out
+}
+
+// callLog appends one JSON line per tool call to the --log-path file:
+// {time, tool, input, output, duration_ms, isError}. A nil *callLog
+// records nothing.
+type callLog struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+// maxLoggedInput bounds the arguments copied into the log; longer ones
+// are replaced by their size.
+const maxLoggedInput = 16 << 10
+
+// openCallLog opens (appending, creating 0600) the JSONL call log.
+func openCallLog(path string) (*callLog, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	return &callLog{f: f}, nil
+}
+
+// record writes one entry. The output is summarised: the first text block
+// cut to 300 bytes, and the types of the other blocks.
+func (l *callLog) record(tool string, args json.RawMessage, out *callResult, d time.Duration) {
+	if l == nil {
+		return
+	}
+	var input any = args
+	if len(args) > maxLoggedInput {
+		input = fmt.Sprintf("(%d bytes of arguments)", len(args))
+	}
+	var summary []string
+	for i, c := range out.Content {
+		if i == 0 && c.Type == "text" {
+			t := c.Text
+			if len(t) > 300 {
+				t = t[:300] + "...(truncated)"
+			}
+			summary = append(summary, t)
+			continue
+		}
+		summary = append(summary, "["+c.Type+"]")
+	}
+	b, err := encodeLine(map[string]any{
+		"time":        time.Now().UTC().Format(time.RFC3339Nano),
+		"tool":        tool,
+		"input":       input,
+		"output":      strings.Join(summary, " "),
+		"duration_ms": float64(d.Microseconds()) / 1000,
+		"isError":     out.IsError,
+	})
+	if err != nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, _ = l.f.Write(b) // best effort: the log must never fail a call
+}
+
+// Close closes the log file.
+func (l *callLog) Close() error {
+	if l == nil {
+		return nil
+	}
+	return l.f.Close()
+}

@@ -1,0 +1,354 @@
+package main
+
+// mcp_test.go: the MCP layer: version negotiation, capabilities, tools/list
+// per version, tools/call results, strict argument binding, logging, the
+// call log; BenchmarkInitializeToolsList.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestInitializeNegotiation(t *testing.T) {
+	tests := []struct {
+		asked, want string
+		title       bool // serverInfo.title and 2025-06-18 fields
+		completions bool
+	}{
+		{"2024-11-05", "2024-11-05", false, false},
+		{"2025-03-26", "2025-03-26", false, true},
+		{"2025-06-18", "2025-06-18", true, true},
+		{"2025-11-25", "2025-11-25", true, true},
+		{"1999-01-01", "2025-11-25", true, true},
+		{"", "2025-11-25", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.asked, func(t *testing.T) {
+			c := startServer(t)
+			res := c.initialize(tt.asked)
+			if got := res["protocolVersion"]; got != tt.want {
+				t.Errorf("protocolVersion %v, want %s", got, tt.want)
+			}
+			info, _ := res["serverInfo"].(map[string]any)
+			if info["name"] != "ttywright" || info["version"] == "" {
+				t.Errorf("serverInfo %v", info)
+			}
+			if _, ok := info["title"]; ok != tt.title {
+				t.Errorf("serverInfo.title present: %v, want %v", ok, tt.title)
+			}
+			caps, _ := res["capabilities"].(map[string]any)
+			for _, k := range []string{"tools", "resources", "prompts", "logging"} {
+				if caps[k] == nil {
+					t.Errorf("capability %s missing: %v", k, caps)
+				}
+			}
+			if _, ok := caps["completions"]; ok != tt.completions {
+				t.Errorf("completions capability present: %v, want %v", ok, tt.completions)
+			}
+			if r, _ := caps["resources"].(map[string]any); r["subscribe"] != true || r["listChanged"] != true {
+				t.Errorf("resources capability %v", r)
+			}
+			if s, _ := res["instructions"].(string); !strings.Contains(s, "shell_start") || !strings.Contains(s, `"\r"`) {
+				t.Errorf("instructions do not teach shell_start and Enter: %q", s)
+			}
+		})
+	}
+}
+
+func TestToolsListPerVersion(t *testing.T) {
+	for _, v := range protocolVersions {
+		t.Run(v, func(t *testing.T) {
+			c := startServer(t, echoTool)
+			c.initialize(v)
+			r := c.request(1, "tools/list", nil)
+			var res struct {
+				Tools      []map[string]json.RawMessage
+				NextCursor *string
+			}
+			if err := json.Unmarshal(r.Result, &res); err != nil || r.Error != nil {
+				t.Fatalf("tools/list: %v %+v", err, r.Error)
+			}
+			if res.NextCursor != nil {
+				t.Errorf("nextCursor %q on a single page", *res.NextCursor)
+			}
+			var echo map[string]json.RawMessage
+			for _, tool := range res.Tools {
+				if !strings.HasPrefix(string(tool["inputSchema"]), "{") || !strings.Contains(string(tool["inputSchema"]), `"type":"object"`) {
+					t.Errorf("tool %s: inputSchema %s", tool["name"], tool["inputSchema"])
+				}
+				if string(tool["name"]) == `"test_echo"` {
+					echo = tool
+				}
+			}
+			if echo == nil {
+				t.Fatal("test_echo not listed")
+			}
+			for field, since := range map[string]string{"title": "2025-06-18", "outputSchema": "2025-06-18", "annotations": "2025-03-26"} {
+				if _, ok := echo[field]; ok != (v >= since) {
+					t.Errorf("%s present: %v, want %v", field, ok, v >= since)
+				}
+			}
+			if a := string(echo["annotations"]); a != "" && !strings.Contains(a, `"readOnlyHint":true`) {
+				t.Errorf("annotations %s", a)
+			}
+		})
+	}
+}
+
+// TestRealToolsListed: every tool of App.tools has a valid name, a
+// description and an object input schema (checked again as tools land).
+func TestRealToolsListed(t *testing.T) {
+	c := startServer(t)
+	c.initialize("2025-06-18")
+	r := c.request(1, "tools/list", nil)
+	var res struct{ Tools []toolInfo }
+	json.Unmarshal(r.Result, &res)
+	if len(res.Tools) != 9 {
+		t.Errorf("%d tools, want the 9 of SPEC §3", len(res.Tools))
+	}
+	for _, tool := range res.Tools {
+		if tool.Name == "" || len(tool.Name) > 128 || strings.Trim(tool.Name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != "" {
+			t.Errorf("bad tool name %q", tool.Name)
+		}
+		if tool.InputSchema["type"] != "object" {
+			t.Errorf("%s: inputSchema type %v, want object", tool.Name, tool.InputSchema["type"])
+		}
+		if tool.OutputSchema != nil && tool.OutputSchema["type"] != "object" {
+			t.Errorf("%s: outputSchema type %v, want object", tool.Name, tool.OutputSchema["type"])
+		}
+	}
+}
+
+func TestToolCallResults(t *testing.T) {
+	linkTool := &Tool{Name: "test_link", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+		return &ToolResult{Structured: map[string]any{"ok": true}, Extra: []Content{
+			{Type: "image", Data: "iVBORw0KGgo=", MimeType: "image/png"},
+			{Type: "resource_link", URI: "session://s1/screenshots/a", Name: "a", MimeType: "image/png"},
+		}}
+	}}
+	textTool := &Tool{Name: "test_text", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+		return &ToolResult{Text: "line 1\nline 2", Structured: map[string]any{"text": "line 1\nline 2"}}
+	}}
+	nilTool := &Tool{Name: "test_nil", Handle: func(ctx context.Context, call *ToolCall) *ToolResult { return nil }}
+	tests := []struct {
+		version, tool string
+		want          string // the result, exactly
+	}{
+		{"2025-06-18", "test_link", `{"content":[{"type":"text","text":"{\"ok\":true}"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"},{"type":"resource_link","uri":"session://s1/screenshots/a","name":"a","mimeType":"image/png"}],"structuredContent":{"ok":true},"isError":false}`},
+		{"2025-03-26", "test_link", `{"content":[{"type":"text","text":"{\"ok\":true}"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"isError":false}`},
+		{"2025-11-25", "test_text", `{"content":[{"type":"text","text":"line 1\nline 2"}],"structuredContent":{"text":"line 1\nline 2"},"isError":false}`},
+		{"2024-11-05", "test_text", `{"content":[{"type":"text","text":"line 1\nline 2"}],"isError":false}`},
+		{"2025-06-18", "test_nil", `{"content":[{"type":"text","text":"test_nil returned no result; this is a ttywright bug, please report it"}],"isError":true}`},
+		{"2025-06-18", "test_panic", `{"content":[{"type":"text","text":"test_panic failed with an internal error (boom); this is a ttywright bug, please report it, and retry or use another approach"}],"isError":true}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.version+"/"+tt.tool, func(t *testing.T) {
+			c := startServer(t, linkTool, textTool, nilTool, panicTool)
+			c.initialize(tt.version)
+			r := c.request(1, "tools/call", map[string]any{"name": tt.tool, "arguments": map[string]any{}})
+			if string(r.Result) != tt.want {
+				t.Errorf("got  %s\nwant %s", r.Result, tt.want)
+			}
+		})
+	}
+}
+
+func TestBindStrict(t *testing.T) {
+	tests := []struct {
+		name, args string
+		want       string // "" = success; else a substring of the isError text
+	}{
+		{"ok", `{"s":"x","n":3}`, ""},
+		{"unknown argument", `{"s":"x","sz":1}`, `test_echo: unknown argument "sz": the arguments are n, s`},
+		{"wrong type", `{"s":5}`, `test_echo: argument "s" must be a string, not number`},
+		{"fraction for an integer", `{"s":"x","n":1.5}`, `argument "n" must be an integer, not number 1.5`},
+		{"missing required", `{"n":1}`, `test_echo: missing required argument "s" (the text to echo): add it and call again`},
+		{"null required", `{"s":null}`, `missing required argument "s"`},
+	}
+	c := startServer(t, echoTool)
+	c.initialize("2025-06-18")
+	for i, tt := range tests {
+		c.sendf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_echo","arguments":%s}}`, i, tt.args)
+		r := c.recvResponse()
+		var res callResult
+		if err := json.Unmarshal(r.Result, &res); err != nil || len(res.Content) == 0 {
+			t.Fatalf("%s: %v %s %+v", tt.name, err, r.Result, r.Error)
+		}
+		if tt.want == "" {
+			if res.IsError {
+				t.Errorf("%s: unexpected error %q", tt.name, res.Content[0].Text)
+			}
+			continue
+		}
+		if !res.IsError || !strings.Contains(res.Content[0].Text, tt.want) {
+			t.Errorf("%s: got %q (isError %v), want %q", tt.name, res.Content[0].Text, res.IsError, tt.want)
+		}
+	}
+}
+
+// TestBindErrorWithoutResult: a handler that returns nil after a failed
+// Bind gets the Bind error as its result.
+func TestBindErrorWithoutResult(t *testing.T) {
+	lazy := &Tool{Name: "test_lazy", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+		var in struct{}
+		if call.Bind(&in) != nil {
+			return nil
+		}
+		return &ToolResult{Text: "ok"}
+	}}
+	c := startServer(t, lazy)
+	c.initialize("2025-06-18")
+	r := c.request(1, "tools/call", map[string]any{"name": "test_lazy", "arguments": map[string]any{"x": 1}})
+	if want := `"test_lazy: unknown argument \"x\": this tool takes no arguments"`; !strings.Contains(string(r.Result), want) {
+		t.Errorf("got %s, want it to contain %s", r.Result, want)
+	}
+}
+
+func TestLogging(t *testing.T) {
+	logTool := &Tool{Name: "test_log", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+		return &ToolResult{Text: "logged"}
+	}}
+	c := startServer(t, logTool)
+	app := c.srv.app
+	app.Log("error", "test", "before initialize: not sent")
+	c.initialize("2025-06-18")
+
+	app.Log("debug", "test", "below the default level: not sent")
+	app.Log("warning", "pty", map[string]any{"msg": "sent"})
+	if r := c.recvReply(); r.Method != "notifications/message" || string(r.Params) != `{"data":{"msg":"sent"},"level":"warning","logger":"pty"}` {
+		t.Errorf("log message: %s %s", r.Method, r.Params)
+	}
+	if r := c.request(1, "logging/setLevel", map[string]any{"level": "error"}); r.Error != nil || string(r.Result) != "{}" {
+		t.Errorf("setLevel: %+v", r)
+	}
+	app.Log("warning", "pty", "below error now: not sent")
+	app.Log("critical", "", "sent")
+	if r := c.recvReply(); string(r.Params) != `{"data":"sent","level":"critical"}` {
+		t.Errorf("log message: %s %s", r.Method, r.Params)
+	}
+	if r := c.request(2, "ping", nil); r.Error != nil {
+		t.Error(r.Error)
+	}
+}
+
+func TestCallLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calls.jsonl")
+	l, err := openCallLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := startServerWith(t, func(s *Server) { s.calls = l; s.tools = append(s.tools, echoTool) })
+	c.initialize("2025-06-18")
+	c.request(1, "tools/call", map[string]any{"name": "test_echo", "arguments": map[string]any{"s": "hello"}})
+	c.request(2, "tools/call", map[string]any{"name": "test_echo", "arguments": map[string]any{"s": strings.Repeat("x", maxLoggedInput)}})
+	c.request(3, "tools/call", map[string]any{"name": "test_echo", "arguments": map[string]any{}})
+	c.close()
+	l.Close()
+
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var entries []map[string]any
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var e map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("log line %q: %v", sc.Text(), err)
+		}
+		entries = append(entries, e)
+	}
+	if len(entries) != 3 {
+		t.Fatalf("%d log entries, want 3", len(entries))
+	}
+	for _, k := range []string{"time", "tool", "input", "output", "duration_ms", "isError"} {
+		if _, ok := entries[0][k]; !ok {
+			t.Errorf("log entry lacks %q: %v", k, entries[0])
+		}
+	}
+	if in, _ := entries[0]["input"].(map[string]any); in["s"] != "hello" || entries[0]["tool"] != "test_echo" {
+		t.Errorf("entry 0: %v", entries[0])
+	}
+	if in, _ := entries[1]["input"].(string); !strings.Contains(in, "bytes of arguments") {
+		t.Errorf("a long input is not summarised: %.100v", entries[1]["input"])
+	}
+	if entries[2]["isError"] != true || entries[0]["isError"] != false {
+		t.Errorf("isError: %v, %v", entries[0]["isError"], entries[2]["isError"])
+	}
+}
+
+func TestContentRequiredFields(t *testing.T) {
+	tests := []struct {
+		c    Content
+		want string
+	}{
+		{Content{Type: "text"}, `{"type":"text","text":""}`},
+		{Content{Type: "text", Text: "<b>&"}, `{"type":"text","text":"<b>&"}`},
+		{Content{Type: "image"}, `{"type":"image","data":"","mimeType":""}`},
+		{Content{Type: "resource_link", URI: "theme://nord", Name: "nord", Size: 3}, `{"type":"resource_link","uri":"theme://nord","name":"nord","size":3}`},
+		{Content{Type: "other", Text: "t"}, `{"type":"other","text":"t"}`},
+	}
+	for _, tt := range tests {
+		b, err := encodeLine(tt.c) // as responses are encoded: no HTML escaping
+		if b = bytes.TrimSuffix(b, []byte("\n")); err != nil || string(b) != tt.want {
+			t.Errorf("%+v: got %s %v, want %s", tt.c, b, err, tt.want)
+		}
+	}
+}
+
+// TestBeforeInitialized: a client that skips notifications/initialized is
+// still served once it has sent initialize.
+func TestBeforeInitialized(t *testing.T) {
+	c := startServer(t)
+	c.request(1, "initialize", map[string]any{"protocolVersion": "2025-06-18"})
+	if r := c.request(2, "tools/list", nil); r.Error != nil {
+		t.Errorf("tools/list without notifications/initialized: %+v", r.Error)
+	}
+}
+
+// BenchmarkInitializeToolsList measures a full session start over pipes:
+// a new server, initialize, notifications/initialized, tools/list, EOF.
+func BenchmarkInitializeToolsList(b *testing.B) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n"
+	var n int64
+	for b.Loop() {
+		srv := newServer(newApp(Config{}))
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		go func() {
+			srv.Serve(context.Background(), inR, outW)
+			outW.Close()
+		}()
+		br := bufio.NewReader(outR)
+		io.WriteString(inW, in)
+		for range 2 {
+			line, err := br.ReadBytes('\n')
+			if err != nil {
+				b.Fatal(err)
+			}
+			n += int64(len(line))
+		}
+		inW.Close()
+		io.Copy(io.Discard, br)
+	}
+	b.SetBytes(n / int64(b.N))
+	b.ReportMetric(float64(n)/float64(b.N), "resp-bytes/op")
+}
+
+// TestProtocolVersionsSorted: atLeast compares versions as strings.
+func TestProtocolVersionsSorted(t *testing.T) {
+	if !slices.IsSorted(protocolVersions) {
+		t.Errorf("protocolVersions not in order: %v", protocolVersions)
+	}
+}
