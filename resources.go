@@ -76,14 +76,23 @@ func (r *resState) perPage() int {
 	return defaultPageSize
 }
 
-// arm schedules d's next send unless one is pending; r.mu must be held.
-// The timer runs fire, which sends only if d is still current.
-func (r *resState) arm(d *debouncer, fire func()) {
+// due marks d pending and returns how long until it may send, or false
+// when a send is already pending (and will cover this change). r.mu must
+// be held; the caller arms a timer for the delay.
+func (r *resState) due(d *debouncer) (time.Duration, bool) {
 	if d.pending {
-		return
+		return 0, false
 	}
 	d.pending = true
-	time.AfterFunc(max(time.Until(d.last.Add(r.every())), 0), fire)
+	return max(time.Until(d.last.Add(r.every())), 0), true
+}
+
+// armUpdated schedules the updated notification for a subscribed uri.
+// r.mu must be held.
+func (a *App) armUpdated(uri string, d *debouncer) {
+	if delay, ok := a.res.due(d); ok {
+		time.AfterFunc(delay, func() { a.fireUpdated(uri, d) })
+	}
 }
 
 // resourceUpdated tells subscribers that uri changed: at most one
@@ -98,7 +107,7 @@ func (a *App) resourceUpdated(uri string) {
 	}
 	r.mu.Lock()
 	if d := r.subs[uri]; d != nil {
-		r.arm(d, func() { a.fireUpdated(uri, d) })
+		a.armUpdated(uri, d)
 	}
 	r.mu.Unlock()
 }
@@ -129,12 +138,12 @@ func (a *App) fireUpdated(uri string, d *debouncer) {
 func (a *App) resourceListChanged() {
 	r := &a.res
 	r.mu.Lock()
-	r.arm(&r.list, a.fireListChanged)
-	if r.nsubs.Load() > 0 {
-		for uri, d := range r.subs {
-			if u, err := parseResourceURI(uri); err == nil && u.listLike() {
-				r.arm(d, func() { a.fireUpdated(uri, d) })
-			}
+	if delay, ok := r.due(&r.list); ok {
+		time.AfterFunc(delay, a.fireListChanged)
+	}
+	for uri, d := range r.subs {
+		if u, err := parseResourceURI(uri); err == nil && u.listLike() {
+			a.armUpdated(uri, d)
 		}
 	}
 	r.mu.Unlock()
@@ -626,12 +635,15 @@ func (a *App) resourcesTemplatesList(ctx context.Context, params json.RawMessage
 	}{page, next}, nil
 }
 
-// resourceContents is one entry of a resources/read result.
+// resourceContents is one entry of a resources/read result: text
+// (TextResourceContents, "text" present even when empty) or a base64 blob
+// (BlobResourceContents). Pointers, not a MarshalJSON method, so that a
+// large blob is not re-scanned by encoding/json's compaction.
 type resourceContents struct {
-	URI      string `json:"uri"`
-	MimeType string `json:"mimeType"`
-	Text     string `json:"text,omitempty"`
-	Blob     string `json:"blob,omitempty"`
+	URI      string  `json:"uri"`
+	MimeType string  `json:"mimeType"`
+	Text     *string `json:"text,omitempty"`
+	Blob     *string `json:"blob,omitempty"` // base64
 }
 
 // uriParams are the params of resources/read, subscribe and unsubscribe.
@@ -692,7 +704,8 @@ func (a *App) readResource(uri string) (resourceContents, error) {
 		case resInfo:
 			v = describeSession(s, true)
 		case resBuffer:
-			out.MimeType, out.Text = "text/plain", resourceBufferText(s)
+			text := resourceBufferText(s)
+			out.MimeType, out.Text = "text/plain", &text
 			return out, nil
 		case resScreenshots:
 			v = captureList(u.id, "screenshots", s.Screenshots())
@@ -711,7 +724,8 @@ func (a *App) readResource(uri string) (resourceContents, error) {
 			if err != nil {
 				return out, err
 			}
-			out.MimeType, out.Blob = c.MimeType, base64.StdEncoding.EncodeToString(b)
+			blob := base64.StdEncoding.EncodeToString(b)
+			out.MimeType, out.Blob = c.MimeType, &blob
 			if out.MimeType == "" {
 				out.MimeType = "application/octet-stream"
 			}
@@ -722,7 +736,8 @@ func (a *App) readResource(uri string) (resourceContents, error) {
 	if err != nil {
 		return out, err
 	}
-	out.Text = string(b)
+	text := string(b)
+	out.Text = &text
 	return out, nil
 }
 

@@ -555,7 +555,7 @@ func (n *notes) waitFor(method, uri string, want int, d time.Duration) bool {
 	return true
 }
 
-func subscribe(t *testing.T, f *resFixture, method, uri string) {
+func subscribe(t testing.TB, f *resFixture, method, uri string) {
 	t.Helper()
 	if _, err := f.call(t, method, map[string]string{"uri": uri}); err != nil {
 		t.Fatalf("%s %s: %v", method, uri, err)
@@ -740,8 +740,8 @@ func FuzzResourceURI(f *testing.F) {
 		if perr != nil {
 			t.Fatalf("%q: read although it does not parse", uri)
 		}
-		if c.Blob != "" {
-			b, _ := base64.StdEncoding.DecodeString(c.Blob)
+		if c.Blob != nil {
+			b, _ := base64.StdEncoding.DecodeString(*c.Blob)
 			if string(b) == "secret" {
 				t.Fatalf("%q read the file outside the output directory", uri)
 			}
@@ -754,4 +754,55 @@ func FuzzResourceURI(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkResourceUpdated measures the hook the PTY path calls on every
+// screen change: with nothing subscribed, with other URIs subscribed, and
+// for a subscribed URI inside its debounce interval.
+func BenchmarkResourceUpdated(b *testing.B) {
+	f := newResFixture(b)
+	f.app.notify = func(string, any) {}
+	const buf = "session://s1/buffer"
+	b.Run("none-subscribed", func(b *testing.B) {
+		for b.Loop() {
+			f.app.resourceUpdated(buf)
+		}
+	})
+	for i := range 100 {
+		subscribe(b, f, "resources/subscribe", sessionURI("other"+strconv.Itoa(i), "buffer"))
+	}
+	b.Run("others-subscribed", func(b *testing.B) {
+		for b.Loop() {
+			f.app.resourceUpdated(buf)
+		}
+	})
+	f.app.res.interval = time.Hour
+	subscribe(b, f, "resources/subscribe", buf)
+	f.app.resourceUpdated(buf) // arms the timer: every further call is covered by it
+	b.Run("subscribed-pending", func(b *testing.B) {
+		for b.Loop() {
+			f.app.resourceUpdated(buf)
+		}
+	})
+}
+
+// BenchmarkResourceReadBlob measures resources/read of a 1 MiB capture
+// (os.Root open, read, base64, JSON).
+func BenchmarkResourceReadBlob(b *testing.B) {
+	f := newResFixture(b)
+	data := bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, 1<<18)
+	f.sess.AddScreenshot(Capture{Name: "big", URI: "session://s1/screenshots/big", MimeType: "image/png",
+		Path: f.writeFile(b, "s1", "big.png", data), Bytes: int64(len(data))})
+	m := f.app.resourceMethods()["resources/read"]
+	params := json.RawMessage(`{"uri":"session://s1/screenshots/big"}`)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		v, err := m(context.Background(), params)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := json.Marshal(v); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
