@@ -44,7 +44,7 @@ func TestCompletion(t *testing.T) {
 		{"screenshots of unknown", res("session://{id}/screenshots/{name}", "name", "", map[string]string{"id": "zz"}), []string{}},
 		{"recordings", res("session://{id}/recordings/{name}", "name", "d", map[string]string{"id": "s1"}), []string{"demo"}},
 		{"themes", res("theme://{name}", "name", "", nil), themeNames(f.app)},
-		{"theme prefix", res("theme://{name}", "name", themeList[0].Name[:3], nil), []string{themeList[0].Name}},
+		{"theme prefix", res("theme://{name}", "name", themeList[0].Name[:5], nil), []string{themeList[0].Name}},
 		{"unknown argument", res("theme://{name}", "id", "", nil), []string{}},
 		{"prompt theme", prompt("record-session", "theme", themeList[0].Name), []string{themeList[0].Name}},
 		{"prompt background", prompt("theme-selection", "background", "l"), []string{"light"}},

@@ -403,6 +403,7 @@ func describeSession(s *Session, info bool) sessionJSON {
 	j := sessionJSON{
 		ID: s.ID, Command: s.Command, Args: s.Args, PID: s.pid,
 		Started: s.Started, Exited: s.exited, Theme: s.Theme,
+		Recording: s.recorder != nil, // record.go: a recording is running
 	}
 	if j.Args == nil {
 		j.Args = []string{}

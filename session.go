@@ -40,6 +40,7 @@ type Session struct {
 	exitCode    int
 	screenshots []Capture
 	recordings  []Capture
+	recorder    *recorder // the running recording (record.go), nil when none
 }
 
 // Snapshot copies the session's visible screen.

@@ -1,0 +1,396 @@
+package main
+
+// boxdraw.go: box drawing (U+2500-257F) and block elements (U+2580-259F)
+// drawn as rectangles in device pixels, so lines from neighbouring cells
+// meet exactly at every scale. A light line is one font pixel thick (Scale
+// device pixels), a heavy line two, a double line two light lines one
+// light line apart; all are centred on the same axis in every cell.
+
+import "math"
+
+// boxArms gives, for U+2500-257F, the line style of each arm in the order
+// up, right, down, left: '.' none, 'l' light, 'h' heavy, 'd' double. The
+// dashed lines, arcs and diagonals are special-cased in boxDrawing.
+var boxArms = [128]string{
+	".l.l", ".h.h", "l.l.", "h.h.", ".l.l", ".h.h", "l.l.", "h.h.", // 2500 ─ ━ │ ┃ ┄ ┅ ┆ ┇
+	".l.l", ".h.h", "l.l.", "h.h.", ".ll.", ".hl.", ".lh.", ".hh.", // 2508 ┈ ┉ ┊ ┋ ┌ ┍ ┎ ┏
+	"..ll", "..lh", "..hl", "..hh", "ll..", "lh..", "hl..", "hh..", // 2510 ┐ ┑ ┒ ┓ └ ┕ ┖ ┗
+	"l..l", "l..h", "h..l", "h..h", "lll.", "lhl.", "hll.", "llh.", // 2518 ┘ ┙ ┚ ┛ ├ ┝ ┞ ┟
+	"hlh.", "hhl.", "lhh.", "hhh.", "l.ll", "l.lh", "h.ll", "l.hl", // 2520 ┠ ┡ ┢ ┣ ┤ ┥ ┦ ┧
+	"h.hl", "h.lh", "l.hh", "h.hh", ".lll", ".llh", ".hll", ".hlh", // 2528 ┨ ┩ ┪ ┫ ┬ ┭ ┮ ┯
+	".lhl", ".lhh", ".hhl", ".hhh", "ll.l", "ll.h", "lh.l", "lh.h", // 2530 ┰ ┱ ┲ ┳ ┴ ┵ ┶ ┷
+	"hl.l", "hl.h", "hh.l", "hh.h", "llll", "lllh", "lhll", "lhlh", // 2538 ┸ ┹ ┺ ┻ ┼ ┽ ┾ ┿
+	"hlll", "llhl", "hlhl", "hllh", "hhll", "llhh", "lhhl", "hhlh", // 2540 ╀ ╁ ╂ ╃ ╄ ╅ ╆ ╇
+	"lhhh", "hlhh", "hhhl", "hhhh", ".l.l", ".h.h", "l.l.", "h.h.", // 2548 ╈ ╉ ╊ ╋ ╌ ╍ ╎ ╏
+	".d.d", "d.d.", ".dl.", ".ld.", ".dd.", "..ld", "..dl", "..dd", // 2550 ═ ║ ╒ ╓ ╔ ╕ ╖ ╗
+	"ld..", "dl..", "dd..", "l..d", "d..l", "d..d", "ldl.", "dld.", // 2558 ╘ ╙ ╚ ╛ ╜ ╝ ╞ ╟
+	"ddd.", "l.ld", "d.dl", "d.dd", ".dld", ".ldl", ".ddd", "ld.d", // 2560 ╠ ╡ ╢ ╣ ╤ ╥ ╦ ╧
+	"dl.l", "dd.d", "ldld", "dldl", "dddd", ".ll.", "..ll", "l..l", // 2568 ╨ ╩ ╪ ╫ ╬ ╭ ╮ ╯
+	"ll..", "", "", "", "...l", "l...", ".l..", "..l.", // 2570 ╰ ╱ ╲ ╳ ╴ ╵ ╶ ╷
+	"...h", "h...", ".h..", "..h.", ".h.l", "l.h.", ".l.h", "h.l.", // 2578 ╸ ╹ ╺ ╻ ╼ ╽ ╾ ╿
+}
+
+// boxDashes is the number of dashes of the dashed lines, by code point.
+var boxDashes = map[rune]int{
+	0x2504: 3, 0x2505: 3, 0x2506: 3, 0x2507: 3,
+	0x2508: 4, 0x2509: 4, 0x250A: 4, 0x250B: 4,
+	0x254C: 2, 0x254D: 2, 0x254E: 2, 0x254F: 2,
+}
+
+// boxGeom is the line geometry of one cell size.
+type boxGeom struct {
+	w, h int // cell size in pixels
+	t    int // light line thickness
+}
+
+func (g boxGeom) thick(style byte) int {
+	if style == 'h' {
+		return 2 * g.t
+	}
+	return g.t
+}
+
+// Positions across a vertical line (x) or a horizontal one (y): a single
+// line of thickness th starts at sx(th)/sy(th); a double line's two light
+// lines start at dx1/dx2 (dy1/dy2).
+func (g boxGeom) sx(th int) int { return (g.w - th) / 2 }
+func (g boxGeom) sy(th int) int { return (g.h - th) / 2 }
+func (g boxGeom) dx1() int      { return (g.w - 3*g.t) / 2 }
+func (g boxGeom) dx2() int      { return g.dx1() + 2*g.t }
+func (g boxGeom) dy1() int      { return (g.h - 3*g.t) / 2 }
+func (g boxGeom) dy2() int      { return g.dy1() + 2*g.t }
+
+// boxDrawing draws U+2500-257F into the cell at pixel (x, y).
+func (p *painter[P]) boxDrawing(ru rune, x, y int, ink uint16) {
+	g := boxGeom{w: p.cw, h: p.ch, t: p.sc}
+	rect := func(x0, y0, x1, y1 int) {
+		if x1 > x0 && y1 > y0 {
+			p.fill(x+x0, y+y0, x1-x0, y1-y0, ink)
+		}
+	}
+	switch {
+	case ru >= 0x256D && ru <= 0x2570:
+		p.boxArc(ru, x, y, g, ink)
+		return
+	case ru >= 0x2571 && ru <= 0x2573:
+		p.boxDiagonal(ru, x, y, g, ink)
+		return
+	}
+	arms := boxArms[ru-0x2500]
+	if n := boxDashes[ru]; n > 0 {
+		th := g.thick(arms[1] | arms[0]) // 'l' or 'h'
+		if arms[1] != '.' {
+			gap := max(g.t, g.w/n/2)
+			for k := 0; k < n; k++ {
+				rect(k*g.w/n, g.sy(th), (k+1)*g.w/n-gap, g.sy(th)+th)
+			}
+		} else {
+			gap := max(g.t, g.h/n/2)
+			for k := 0; k < n; k++ {
+				rect(g.sx(th), k*g.h/n, g.sx(th)+th, (k+1)*g.h/n-gap)
+			}
+		}
+		return
+	}
+	up, right, down, left := arms[0], arms[1], arms[2], arms[3]
+
+	// Where a horizontal arm ends (left) or starts (right) against the
+	// vertical arms, and where a vertical arm ends (up) or starts (down)
+	// against the horizontal ones.
+	vertNear, vertFar := g.w, 0 // extent of the vertical lines' near/far edges
+	for _, a := range []byte{up, down} {
+		switch a {
+		case '.':
+		case 'd':
+			vertNear, vertFar = min(vertNear, g.dx1()), max(vertFar, g.dx2()+g.t)
+		default:
+			th := g.thick(a)
+			vertNear, vertFar = min(vertNear, g.sx(th)), max(vertFar, g.sx(th)+th)
+		}
+	}
+	horzNear, horzFar := g.h, 0
+	for _, a := range []byte{left, right} {
+		switch a {
+		case '.':
+		case 'd':
+			horzNear, horzFar = min(horzNear, g.dy1()), max(horzFar, g.dy2()+g.t)
+		default:
+			th := g.thick(a)
+			horzNear, horzFar = min(horzNear, g.sy(th)), max(horzFar, g.sy(th)+th)
+		}
+	}
+	vertDouble := up == 'd' || down == 'd'
+	horzDouble := left == 'd' || right == 'd'
+
+	// Single (light or heavy) arms.
+	if left == 'l' || left == 'h' {
+		th := g.thick(left)
+		end := g.sx(th) + th // to the centre when nothing crosses
+		switch {
+		case vertDouble && right != '.':
+			end = g.dx2() + g.t // through a double line to the arm beyond
+		case vertDouble:
+			end = g.dx1() + g.t // stop at the nearer line
+		case up != '.' || down != '.':
+			end = vertFar
+		}
+		rect(0, g.sy(th), end, g.sy(th)+th)
+	}
+	if right == 'l' || right == 'h' {
+		th := g.thick(right)
+		start := g.sx(th)
+		switch {
+		case vertDouble && left != '.':
+			start = g.dx1()
+		case vertDouble:
+			start = g.dx2()
+		case up != '.' || down != '.':
+			start = vertNear
+		}
+		rect(start, g.sy(th), g.w, g.sy(th)+th)
+	}
+	if up == 'l' || up == 'h' {
+		th := g.thick(up)
+		end := g.sy(th) + th
+		switch {
+		case horzDouble && down != '.':
+			end = g.dy2() + g.t
+		case horzDouble:
+			end = g.dy1() + g.t
+		case left != '.' || right != '.':
+			end = horzFar
+		}
+		rect(g.sx(th), 0, g.sx(th)+th, end)
+	}
+	if down == 'l' || down == 'h' {
+		th := g.thick(down)
+		start := g.sy(th)
+		switch {
+		case horzDouble && up != '.':
+			start = g.dy1()
+		case horzDouble:
+			start = g.dy2()
+		case left != '.' || right != '.':
+			start = horzNear
+		}
+		rect(g.sx(th), start, g.sx(th)+th, g.h)
+	}
+
+	// Double arms: each of the two lines turns into the nearer or the
+	// farther line of the perpendicular arm, so corners nest.
+	// farX/nearX: the far/near edge of the vertical arm a (for the lines
+	// of a horizontal double arm); farY/nearY likewise for horizontal arms.
+	farX := func(a byte, outer bool) int {
+		if a == 'd' {
+			if outer {
+				return g.dx2() + g.t
+			}
+			return g.dx1() + g.t
+		}
+		th := g.thick(a)
+		return g.sx(th) + th
+	}
+	nearX := func(a byte, outer bool) int {
+		if a == 'd' {
+			if outer {
+				return g.dx1()
+			}
+			return g.dx2()
+		}
+		return g.sx(g.thick(a))
+	}
+	farY := func(a byte, outer bool) int {
+		if a == 'd' {
+			if outer {
+				return g.dy2() + g.t
+			}
+			return g.dy1() + g.t
+		}
+		th := g.thick(a)
+		return g.sy(th) + th
+	}
+	nearY := func(a byte, outer bool) int {
+		if a == 'd' {
+			if outer {
+				return g.dy1()
+			}
+			return g.dy2()
+		}
+		return g.sy(g.thick(a))
+	}
+	t := g.t
+	if left == 'd' {
+		top, bot := g.w, g.w
+		switch {
+		case up != '.':
+			top = farX(up, false)
+		case down != '.':
+			top = farX(down, true)
+		}
+		switch {
+		case down != '.':
+			bot = farX(down, false)
+		case up != '.':
+			bot = farX(up, true)
+		}
+		rect(0, g.dy1(), top, g.dy1()+t)
+		rect(0, g.dy2(), bot, g.dy2()+t)
+	}
+	if right == 'd' {
+		top, bot := 0, 0
+		switch {
+		case up != '.':
+			top = nearX(up, false)
+		case down != '.':
+			top = nearX(down, true)
+		}
+		switch {
+		case down != '.':
+			bot = nearX(down, false)
+		case up != '.':
+			bot = nearX(up, true)
+		}
+		rect(top, g.dy1(), g.w, g.dy1()+t)
+		rect(bot, g.dy2(), g.w, g.dy2()+t)
+	}
+	if up == 'd' {
+		l, r := g.h, g.h
+		switch {
+		case left != '.':
+			l = farY(left, false)
+		case right != '.':
+			l = farY(right, true)
+		}
+		switch {
+		case right != '.':
+			r = farY(right, false)
+		case left != '.':
+			r = farY(left, true)
+		}
+		rect(g.dx1(), 0, g.dx1()+t, l)
+		rect(g.dx2(), 0, g.dx2()+t, r)
+	}
+	if down == 'd' {
+		l, r := 0, 0
+		switch {
+		case left != '.':
+			l = nearY(left, false)
+		case right != '.':
+			l = nearY(right, true)
+		}
+		switch {
+		case right != '.':
+			r = nearY(right, false)
+		case left != '.':
+			r = nearY(left, true)
+		}
+		rect(g.dx1(), l, g.dx1()+t, g.h)
+		rect(g.dx2(), r, g.dx2()+t, g.h)
+	}
+}
+
+// boxArc draws the rounded corners ╭ ╮ ╯ ╰: straight light lines from the
+// cell edges into a quarter circle of radius half the cell width, centred
+// on the axes of the lines.
+func (p *painter[P]) boxArc(ru rune, x, y int, g boxGeom, ink uint16) {
+	t := g.t
+	lx, ly := g.sx(t), g.sy(t) // the light lines' positions
+	xc, yc := float64(lx)+float64(t)/2, float64(ly)+float64(t)/2
+	r := float64(g.w) / 2
+	// Direction of the two arms: sx = +1 right, -1 left; sy = +1 down, -1 up.
+	sx, sy := 1.0, 1.0
+	switch ru {
+	case 0x256E: // ╮ down and left
+		sx = -1
+	case 0x256F: // ╯ up and left
+		sx, sy = -1, -1
+	case 0x2570: // ╰ up and right
+		sy = -1
+	}
+	cx, cy := xc+sx*r, yc+sy*r // centre of the circle
+	// Straight parts from the ends of the arc to the cell edges.
+	if sx > 0 {
+		p.fill(x+int(cx), y+ly, g.w-int(cx), t, ink)
+	} else {
+		p.fill(x, y+ly, int(math.Ceil(cx)), t, ink)
+	}
+	if sy > 0 {
+		p.fill(x+lx, y+int(cy), t, g.h-int(cy), ink)
+	} else {
+		p.fill(x+lx, y, t, int(math.Ceil(cy)), ink)
+	}
+	half := float64(t)/2 + 0.1
+	for py := 0; py < g.h; py++ {
+		fy := float64(py) + 0.5
+		if (fy-cy)*sy > 0 {
+			continue // beyond the centre: the straight part
+		}
+		for px := 0; px < g.w; px++ {
+			fx := float64(px) + 0.5
+			if (fx-cx)*sx > 0 {
+				continue
+			}
+			d := math.Hypot(fx-cx, fy-cy)
+			if math.Abs(d-r) <= half {
+				p.fill(x+px, y+py, 1, 1, ink)
+			}
+		}
+	}
+}
+
+// boxDiagonal draws ╱ ╲ ╳ corner to corner, so they join diagonally.
+func (p *painter[P]) boxDiagonal(ru rune, x, y int, g boxGeom, ink uint16) {
+	w, h := float64(g.w), float64(g.h)
+	n := math.Hypot(w, h)
+	half := float64(g.t)/2 + 0.25
+	for py := 0; py < g.h; py++ {
+		fy := float64(py) + 0.5
+		for px := 0; px < g.w; px++ {
+			fx := float64(px) + 0.5
+			rising := math.Abs(h*fx+w*fy-w*h)/n <= half // ╱
+			falling := math.Abs(h*fx-w*fy)/n <= half    // ╲
+			if ru == 0x2571 && rising || ru == 0x2572 && falling || ru == 0x2573 && (rising || falling) {
+				p.fill(x+px, y+py, 1, 1, ink)
+			}
+		}
+	}
+}
+
+// blockElement draws U+2580-259F: halves, eighths, quadrants; the shades
+// ░ ▒ ▓ are full blocks whose colour resolve mixed.
+func (p *painter[P]) blockElement(ru rune, x, y int, ink uint16) {
+	w, h := p.cw, p.ch
+	rect := func(x0, y0, x1, y1 int) { p.fill(x+x0, y+y0, x1-x0, y1-y0, ink) }
+	switch {
+	case ru == 0x2580: // ▀
+		rect(0, 0, w, h/2)
+	case ru >= 0x2581 && ru <= 0x2588: // ▁ ... █: lower n eighths
+		n := int(ru - 0x2580)
+		rect(0, h-n*h/8, w, h)
+	case ru >= 0x2589 && ru <= 0x258F: // ▉ ... ▏: left n eighths
+		n := int(0x2590 - ru)
+		rect(0, 0, n*w/8, h)
+	case ru == 0x2590: // ▐
+		rect(w/2, 0, w, h)
+	case ru >= 0x2591 && ru <= 0x2593: // ░ ▒ ▓
+		rect(0, 0, w, h)
+	case ru == 0x2594: // ▔
+		rect(0, 0, w, h/8)
+	case ru == 0x2595: // ▕
+		rect(w-w/8, 0, w, h)
+	default: // quadrants ▖ ... ▟
+		q := [...]uint8{4, 8, 1, 13, 9, 7, 11, 2, 6, 14}[ru-0x2596] // 1 UL, 2 UR, 4 LL, 8 LR
+		if q&1 != 0 {
+			rect(0, 0, w/2, h/2)
+		}
+		if q&2 != 0 {
+			rect(w/2, 0, w, h/2)
+		}
+		if q&4 != 0 {
+			rect(0, h/2, w/2, h)
+		}
+		if q&8 != 0 {
+			rect(w/2, h/2, w, h)
+		}
+	}
+}

@@ -1,0 +1,319 @@
+package main
+
+// cast.go: asciicast v2 recordings (https://docs.asciinema.org/manual/asciicast/v2/).
+// The file is a JSON header line followed by one event line per chunk of
+// program output, [seconds, "o", "data"], written as the output arrives
+// (through a small buffer) so memory stays bounded. The first event paints
+// the screen as it was when recording started, so a player shows the same
+// picture as the GIF's first frame.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// castFlushSize is how much event text is buffered before it is written.
+const castFlushSize = 32 << 10
+
+// castWriter streams asciicast v2 events to w. Its methods are safe for
+// concurrent use (output arrives on the PTY reader's goroutine, resizes and
+// the end on the recorder's). Errors are sticky: the first write error is
+// kept and later writes are dropped.
+type castWriter struct {
+	mu      sync.Mutex
+	w       io.Writer
+	err     error
+	start   time.Time
+	last    float64 // seconds of the last event; times never go backwards
+	buf     bytes.Buffer
+	partial []byte // an incomplete UTF-8 sequence held for the next chunk
+	closed  bool
+	events  int
+	written int64
+}
+
+// castHeader is the first line of an asciicast v2 file.
+type castHeader struct {
+	Version   int               `json:"version"`
+	Width     int               `json:"width"`
+	Height    int               `json:"height"`
+	Timestamp int64             `json:"timestamp"`
+	Title     string            `json:"title,omitempty"`
+	Env       map[string]string `json:"env"`
+}
+
+// newCastWriter writes the header for a cols x rows terminal started at
+// start, then an event at time 0 that redraws snap (nil = nothing drawn).
+func newCastWriter(w io.Writer, start time.Time, snap *Snapshot) *castWriter {
+	c := &castWriter{w: w, start: start}
+	h := castHeader{Version: 2, Width: snap.Cols, Height: snap.Rows, Timestamp: start.Unix(),
+		Title: snap.Title, Env: map[string]string{"TERM": "xterm-256color"}}
+	line, _ := json.Marshal(h) // a struct of strings and ints always marshals
+	c.buf.Write(line)
+	c.buf.WriteByte('\n')
+	c.event(0, 'o', snapshotANSI(snap))
+	return c
+}
+
+// output records a chunk of program output that arrived at time at.
+func (c *castWriter) output(p []byte, at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	data := p
+	if len(c.partial) > 0 {
+		data = append(c.partial, p...)
+		c.partial = nil
+	}
+	// Hold back a UTF-8 sequence cut by the read so it is not turned into
+	// U+FFFD: it completes with the next chunk.
+	if cut := incompleteUTF8(data); cut > 0 {
+		c.partial = append([]byte(nil), data[len(data)-cut:]...)
+		data = data[:len(data)-cut]
+	}
+	if len(data) > 0 {
+		c.event(at.Sub(c.start).Seconds(), 'o', data)
+	}
+}
+
+// resize records a terminal size change ("r" event, "COLSxROWS").
+func (c *castWriter) resize(cols, rows int, at time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		c.event(at.Sub(c.start).Seconds(), 'r', []byte(fmt.Sprintf("%dx%d", cols, rows)))
+	}
+}
+
+// event appends one event line; c.mu is held (or c is not yet shared).
+func (c *castWriter) event(sec float64, kind byte, data []byte) {
+	if sec < c.last {
+		sec = c.last
+	}
+	c.last = sec
+	b := c.buf.AvailableBuffer()
+	b = append(b, '[')
+	b = strconv.AppendFloat(b, sec, 'f', 6, 64)
+	b = append(b, ", \""...)
+	b = append(b, kind)
+	b = append(b, "\", "...)
+	b = appendJSONString(b, data)
+	b = append(b, "]\n"...)
+	c.buf.Write(b)
+	c.events++
+	if c.buf.Len() >= castFlushSize {
+		c.flush()
+	}
+}
+
+func (c *castWriter) flush() {
+	if c.err == nil && c.buf.Len() > 0 {
+		n, err := c.w.Write(c.buf.Bytes())
+		c.written += int64(n)
+		c.err = err
+	}
+	c.buf.Reset()
+}
+
+// close writes what is buffered (a held partial sequence too) and stops
+// accepting events. It returns the first write error and the bytes written.
+func (c *castWriter) close() (int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		if len(c.partial) > 0 {
+			c.event(c.last, 'o', c.partial)
+			c.partial = nil
+		}
+		c.flush()
+		c.closed = true
+	}
+	return c.written, c.err
+}
+
+// incompleteUTF8 returns the length of an unfinished UTF-8 sequence at the
+// end of p (0 when p ends on a rune boundary or with invalid bytes).
+func incompleteUTF8(p []byte) int {
+	for n := 1; n <= 3 && n <= len(p); n++ {
+		b := p[len(p)-n]
+		if b < 0x80 {
+			return 0
+		}
+		if b >= 0xc0 { // a lead byte: how long should its sequence be?
+			need := 2
+			if b >= 0xe0 {
+				need = 3
+			}
+			if b >= 0xf0 {
+				need = 4
+			}
+			if b >= 0xf8 || need <= n {
+				return 0
+			}
+			return n
+		}
+	}
+	return 0
+}
+
+// appendJSONString appends p as a JSON string: valid UTF-8 kept, controls
+// escaped, invalid bytes as U+FFFD (a JSON string cannot hold raw bytes).
+func appendJSONString(b, p []byte) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(p); {
+		c := p[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20 || c == 0x7f:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, `\ufffd`...)
+		} else {
+			b = append(b, p[i:i+n]...)
+		}
+		i += n
+	}
+	return append(b, '"')
+}
+
+// snapshotANSI returns bytes that draw snap on a fresh xterm-compatible
+// terminal of the same size: the alternate screen when it is active, every
+// cell with its colours and attributes, the title, the cursor position,
+// shape and visibility.
+func snapshotANSI(s *Snapshot) []byte {
+	var b []byte
+	if s.Modes.AltScreen {
+		b = append(b, "\x1b[?1049h"...)
+	}
+	b = append(b, "\x1b[0m\x1b[H\x1b[2J"...)
+	if s.Title != "" {
+		b = append(b, "\x1b]2;"...)
+		b = append(b, sanitizeTitle(s.Title)...)
+		b = append(b, '\a')
+	}
+	var cur Cell // the pen: attributes and colours last set
+	for row := 0; row < s.Rows; row++ {
+		// Find the last cell worth drawing so trailing blanks are skipped.
+		end := 0
+		for col := s.Cols - 1; col >= 0; col-- {
+			c := s.Cells[row*s.Cols+col]
+			if c.Rune != 0 && c.Rune != ' ' || !c.BG.IsDefault() || c.Attr&(AttrInverse|AttrUnderline|AttrStrike|AttrOverline) != 0 {
+				end = col + 1
+				break
+			}
+		}
+		if end == 0 {
+			continue
+		}
+		b = fmt.Appendf(b, "\x1b[%d;1H", row+1)
+		for col := 0; col < end; col++ {
+			i := row*s.Cols + col
+			c := s.Cells[i]
+			if c.Width == 0 && c.Rune == 0 {
+				continue // the right half of a wide character
+			}
+			if c.FG != cur.FG || c.BG != cur.BG || c.UL != cur.UL || c.Attr != cur.Attr {
+				b = appendSGR(b, c)
+				cur = c
+			}
+			r := c.Rune
+			if r == 0 {
+				r = ' '
+			}
+			b = utf8.AppendRune(b, r)
+			if m, ok := s.Marks[i]; ok {
+				b = append(b, m...)
+			}
+		}
+	}
+	b = append(b, "\x1b[0m"...)
+	b = fmt.Appendf(b, "\x1b[%d;%dH", s.Cursor.Row+1, s.Cursor.Col+1)
+	if s.Cursor.Shape != CursorBlock {
+		b = fmt.Appendf(b, "\x1b[%d q", 2*int(s.Cursor.Shape)+2) // steady underline 4, bar 6
+	}
+	if !s.Cursor.Visible {
+		b = append(b, "\x1b[?25l"...)
+	}
+	return b
+}
+
+// sanitizeTitle drops control characters so a title cannot end the OSC early.
+func sanitizeTitle(t string) []byte {
+	var b []byte
+	for _, r := range t {
+		if r >= 0x20 && r != 0x7f && (r < 0x80 || r > 0x9f) {
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return b
+}
+
+// appendSGR appends one SGR sequence that sets exactly c's rendition.
+func appendSGR(b []byte, c Cell) []byte {
+	b = append(b, "\x1b[0"...)
+	for _, a := range [...]struct {
+		bit  Attr
+		code string
+	}{{AttrBold, "1"}, {AttrDim, "2"}, {AttrItalic, "3"}, {AttrBlink, "5"}, {AttrInverse, "7"}, {AttrHidden, "8"}, {AttrStrike, "9"}, {AttrOverline, "53"}} {
+		if c.Attr&a.bit != 0 {
+			b = append(b, ';')
+			b = append(b, a.code...)
+		}
+	}
+	if c.Attr&AttrUnderline != 0 {
+		if st := (c.Attr & AttrULMask) >> AttrULShift; st == 0 {
+			b = append(b, ";4"...)
+		} else {
+			b = fmt.Appendf(b, ";4:%d", st+1) // styles 0-4 are 4:1 single ... 4:5 dashed
+		}
+	}
+	b = appendColor(b, c.FG, 30, 90, "38")
+	b = appendColor(b, c.BG, 40, 100, "48")
+	if !c.UL.IsDefault() {
+		b = appendColor(b, c.UL, -1, -1, "58")
+	}
+	return append(b, 'm')
+}
+
+// appendColor appends the SGR parameters for colour c: base+i for ANSI
+// colours 0-7, bright+i-8 for 8-15 (when base >= 0), else ext;5;i or
+// ext;2;r;g;b. The default colour appends nothing (SGR 0 already set it).
+func appendColor(b []byte, c Color, base, bright int, ext string) []byte {
+	if i, ok := c.Palette(); ok {
+		switch {
+		case base >= 0 && i < 8:
+			return fmt.Appendf(b, ";%d", base+int(i))
+		case base >= 0 && i < 16:
+			return fmt.Appendf(b, ";%d", bright+int(i)-8)
+		}
+		return fmt.Appendf(b, ";%s;5;%d", ext, i)
+	}
+	if r, g, bl, ok := c.RGB(); ok {
+		return fmt.Appendf(b, ";%s;2;%d;%d;%d", ext, r, g, bl)
+	}
+	return b
+}

@@ -1,0 +1,612 @@
+package main
+
+// record.go: shell_record_start and shell_record_stop. A recording is a
+// goroutine that waits for the screen to change (Session.WaitChange, not a
+// blind timer), captures at most fps frames a second, holds frames back while
+// the program is inside a synchronized update (mode 2026), and streams them to
+// a GIF (gif.go); at the same time an output listener streams the raw output
+// to an asciicast file (cast.go). Both files are written as "{name}.gif.part"
+// and "{name}.cast.part" and renamed at stop, keeping what format asks for.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/draw"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Recording limits (SPEC §8) and defaults.
+const (
+	recDefaultFPS  = 10
+	recMaxFPS      = 30
+	recMaxDuration = 10 * time.Minute
+	recMaxFrames   = 20000
+	recDefaultGIF  = 1           // GIF pixel scale: a 120x40 screen is 960x640, small files
+	recSyncMax     = time.Second // a synchronized update held longer than this is captured anyway
+	recExitPoll    = 250 * time.Millisecond
+)
+
+// recorder is one running recording of a session. Its goroutine owns the GIF
+// encoder; the cast writer is shared with the session's output listener.
+type recorder struct {
+	app     *App
+	sess    *Session
+	name    string // from shell_record_start (default "recording-N")
+	fps     int
+	scale   int
+	border  *Border
+	theme   *Theme
+	started time.Time
+
+	// frame sources; the session's, replaced in tests.
+	snapshot   func() *Snapshot
+	waitChange func(ctx context.Context, since uint64) (uint64, error)
+
+	gifFile   *os.File
+	castFile  *os.File
+	gif       *gifEncoder
+	cast      *castWriter
+	unlisten  func()
+	canvas    *image.RGBA // the frame size fixed at start; later sizes are cropped or padded
+	cols      int         // screen size last seen, for cast resize events
+	rows      int
+	cancel    context.CancelFunc
+	done      chan struct{} // closed when the goroutine has finalised both files
+	stopOnce  sync.Once
+	endedAt   time.Time
+	duration  time.Duration // of the GIF animation
+	frames    int
+	limitNote string // why capturing ended early, "" if it did not
+	err       error  // first error finalising the files
+}
+
+// recordStartArgs are shell_record_start's arguments.
+type recordStartArgs struct {
+	SessionID string  `json:"session_id"`
+	FPS       *int    `json:"fps"`
+	Border    *Border `json:"border"`
+	Name      string  `json:"name"`
+	Scale     *int    `json:"scale"`
+}
+
+// recordStopArgs are shell_record_stop's arguments.
+type recordStopArgs struct {
+	SessionID string `json:"session_id"`
+	Name      string `json:"name"`
+	Format    string `json:"format"`
+}
+
+// recordStopResult is shell_record_stop's structured result.
+type recordStopResult struct {
+	Filename   string `json:"filename"`
+	GIFPath    string `json:"gif_path,omitempty"`
+	CastPath   string `json:"cast_path,omitempty"`
+	URI        string `json:"uri"`
+	FrameCount int    `json:"frame_count"`
+	DurationMS int64  `json:"duration_ms"`
+	Bytes      int64  `json:"bytes"`
+	Note       string `json:"note,omitempty"`
+}
+
+var borderSchema = map[string]any{
+	"type":        "object",
+	"description": "Optional window frame drawn around every frame.",
+	"properties": map[string]any{
+		"style": map[string]any{"type": "string", "enum": []string{"macos"}, "description": `"macos": a title bar with the three window buttons`},
+		"title": map[string]any{"type": "string", "description": "Text in the title bar"},
+	},
+}
+
+func (a *App) toolShellRecordStart() *Tool {
+	return &Tool{
+		Name:  "shell_record_start",
+		Title: "Start recording",
+		Description: "Start recording a session's screen as an animated GIF (and an asciicast stream). " +
+			"Frames are captured when the screen changes, at most fps per second, and play back at the " +
+			"speed things happened (idle stretches shortened to 2 s). Then drive the program with " +
+			"shell_send (type_delay_ms makes typing visible) and finish with shell_record_stop. " +
+			"One recording per session at a time; at most 10 minutes or 20000 frames.",
+		Input: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"session_id": map[string]any{"type": "string", "description": "Session id from shell_start"},
+				"fps":        map[string]any{"type": "integer", "minimum": 1, "maximum": recMaxFPS, "default": recDefaultFPS, "description": "Most frames captured per second (1-30, default 10)"},
+				"border":     borderSchema,
+				"name":       map[string]any{"type": "string", "description": "Recording name: letters, digits, '-', '_', '.' (default recording-N)"},
+				"scale":      map[string]any{"type": "integer", "minimum": 1, "maximum": 4, "default": recDefaultGIF, "description": "Pixel scale of the GIF (1 = 8x16 pixel cells; default 1, which keeps files small)"},
+			},
+			"required": []string{"session_id"},
+		},
+		Output: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"recording": map[string]any{"type": "string", "description": "The recording's name"},
+				"fps":       map[string]any{"type": "integer"},
+				"scale":     map[string]any{"type": "integer"},
+			},
+			"required": []string{"recording", "fps"},
+		},
+		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+			var args recordStartArgs
+			if err := call.Bind(&args); err != nil {
+				return toolErrorf("shell_record_start: %v", err)
+			}
+			return a.recordStart(args)
+		},
+	}
+}
+
+func (a *App) toolShellRecordStop() *Tool {
+	return &Tool{
+		Name:  "shell_record_stop",
+		Title: "Stop recording",
+		Description: "Stop the session's recording and save it under the output directory: " +
+			`format "gif" (default), "cast" (asciicast v2, plays with asciinema) or "both". ` +
+			"Returns the file paths, the resource uri (session://{id}/recordings/{name}), frame count, duration and size.",
+		Input: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"session_id": map[string]any{"type": "string", "description": "Session id from shell_start"},
+				"name":       map[string]any{"type": "string", "description": "File name without extension (default: the name given to shell_record_start)"},
+				"format":     map[string]any{"type": "string", "enum": []string{"gif", "cast", "both"}, "default": "gif", "description": "What to keep"},
+			},
+			"required": []string{"session_id"},
+		},
+		Output: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"filename":    map[string]any{"type": "string"},
+				"gif_path":    map[string]any{"type": "string"},
+				"cast_path":   map[string]any{"type": "string"},
+				"uri":         map[string]any{"type": "string"},
+				"frame_count": map[string]any{"type": "integer"},
+				"duration_ms": map[string]any{"type": "integer"},
+				"bytes":       map[string]any{"type": "integer", "description": "Size of the files kept"},
+				"note":        map[string]any{"type": "string", "description": "Why capturing ended before the stop, when it did"},
+			},
+			"required": []string{"filename", "uri", "frame_count", "duration_ms", "bytes"},
+		},
+		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+			var args recordStopArgs
+			if err := call.Bind(&args); err != nil {
+				return toolErrorf("shell_record_stop: %v", err)
+			}
+			return a.recordStop(args)
+		},
+	}
+}
+
+// recordStart validates the arguments and starts a recorder.
+func (a *App) recordStart(args recordStartArgs) *ToolResult {
+	s, err := a.session(args.SessionID)
+	if err != nil {
+		return toolErrorf("shell_record_start: %v", err)
+	}
+	fps := recDefaultFPS
+	if args.FPS != nil {
+		fps = *args.FPS
+		if fps < 1 || fps > recMaxFPS {
+			return toolErrorf("shell_record_start: fps %d is out of range: use 1 to %d (default %d)", fps, recMaxFPS, recDefaultFPS)
+		}
+	}
+	scale := recDefaultGIF
+	if args.Scale != nil {
+		scale = *args.Scale
+		if scale < 1 || scale > 4 {
+			return toolErrorf("shell_record_start: scale %d is out of range: use 1 to 4 (default %d)", scale, recDefaultGIF)
+		}
+	}
+	if args.Border != nil && args.Border.Style != "" && args.Border.Style != "macos" {
+		return toolErrorf("shell_record_start: border style %q is unknown: use \"macos\" or leave border out", args.Border.Style)
+	}
+	name := args.Name
+	if name == "" {
+		name = defaultRecordingName(s)
+	}
+	if name, err = cleanName(name, ".gif"); err != nil {
+		return toolErrorf("shell_record_start: %v", err)
+	}
+	theme, err := lookupTheme(s.Theme)
+	if err != nil {
+		theme = themeList[0]
+	}
+	r := &recorder{app: a, sess: s, name: name, fps: fps, scale: scale, border: args.Border, theme: theme,
+		snapshot: s.Snapshot, waitChange: s.WaitChange}
+
+	s.mu.Lock()
+	busy := s.recorder
+	if busy == nil {
+		s.recorder = r // reserve the slot while the files are created
+	}
+	s.mu.Unlock()
+	if busy != nil {
+		return toolErrorf("shell_record_start: session %s is already recording %q: call shell_record_stop first", s.ID, busy.name)
+	}
+	if err := r.start(); err != nil {
+		s.mu.Lock()
+		s.recorder = nil
+		s.mu.Unlock()
+		return toolErrorf("shell_record_start: %v", err)
+	}
+	a.resourceUpdated("session://" + s.ID + "/info")
+	a.resourceUpdated("sessions://list")
+	return &ToolResult{Structured: map[string]any{"recording": name, "fps": fps, "scale": scale}}
+}
+
+// recordStop ends the session's recording and keeps the format asked for.
+func (a *App) recordStop(args recordStopArgs) *ToolResult {
+	s, err := a.session(args.SessionID)
+	if err != nil {
+		return toolErrorf("shell_record_stop: %v", err)
+	}
+	format := args.Format
+	switch format {
+	case "":
+		format = "gif"
+	case "gif", "cast", "both":
+	default:
+		return toolErrorf("shell_record_stop: format %q is unknown: use \"gif\" (default), \"cast\" (asciicast v2) or \"both\"", args.Format)
+	}
+	name := ""
+	if args.Name != "" {
+		if name, err = cleanName(strings.TrimSuffix(args.Name, ".cast"), ".gif"); err != nil {
+			return toolErrorf("shell_record_stop: %v", err)
+		}
+	}
+	s.mu.Lock()
+	r := s.recorder
+	s.mu.Unlock()
+	if r == nil {
+		return toolErrorf("shell_record_stop: session %s is not recording: call shell_record_start first", s.ID)
+	}
+	if name == "" {
+		name = r.name
+	}
+	res, err := r.finish(format, name)
+	if err != nil {
+		return toolErrorf("shell_record_stop: %v", err)
+	}
+	return &ToolResult{Structured: res}
+}
+
+// defaultRecordingName returns "recording-N" with the smallest N not yet
+// used by one of the session's recordings.
+func defaultRecordingName(s *Session) string {
+	used := map[string]bool{}
+	for _, c := range s.Recordings() {
+		used[c.Name] = true
+	}
+	for n := 1; ; n++ {
+		if name := fmt.Sprintf("recording-%d", n); !used[name] {
+			return name
+		}
+	}
+}
+
+// finishRecordings finalises the session's recording, if one is running,
+// keeping both the GIF and the cast under the name given at start. The
+// session code calls it when a session stops and the server when it exits,
+// so files are never left half written.
+func (a *App) finishRecordings(s *Session) {
+	s.mu.Lock()
+	r := s.recorder
+	s.mu.Unlock()
+	if r != nil {
+		r.finish("both", r.name) // errors are in the log of the recorder's files; nobody is waiting
+	}
+}
+
+// IsRecording reports whether the session has a recording running (for
+// sessions://list and session://{id}/info).
+func (s *Session) IsRecording() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.recorder != nil
+}
+
+// start creates the files, draws the first frame, attaches the output
+// listener and starts the capture goroutine.
+func (r *recorder) start() (err error) {
+	id := r.sess.ID
+	if r.gifFile, err = r.app.createCapture(id, r.name+".gif.part"); err != nil {
+		return err
+	}
+	if r.castFile, err = r.app.createCapture(id, r.name+".cast.part"); err != nil {
+		r.gifFile.Close()
+		r.app.removeCapture(id, r.name+".gif.part")
+		return err
+	}
+	r.gif = newGIFEncoder(r.gifFile)
+
+	// Take the first snapshot and attach the cast listener atomically with
+	// respect to output: the listener runs under the session lock, so output
+	// consumed before the snapshot is in it and output after it is streamed.
+	armed := false
+	var first *Snapshot
+	r.unlisten = r.sess.AddOutputListener(func(p []byte, at time.Time) {
+		if armed {
+			r.cast.output(p, at)
+		}
+	})
+	r.sess.mu.Lock()
+	r.started = time.Now()
+	first = r.sess.term.Snapshot()
+	r.cast = newCastWriter(r.castFile, r.started, first)
+	armed = true
+	r.sess.mu.Unlock()
+
+	r.cols, r.rows = first.Cols, first.Rows
+	img := r.render(first)
+	r.canvas = image.NewRGBA(img.Rect)
+	r.gif.add(img, r.started)
+	r.frames = 1
+	if err := r.gif.Err(); err != nil {
+		r.abort()
+		return fmt.Errorf("writing %s: %w", r.gifFile.Name(), err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	r.done = make(chan struct{})
+	go r.run(ctx, first.Generation)
+	return nil
+}
+
+// abort closes and removes both files of a recording that failed to start.
+func (r *recorder) abort() {
+	if r.unlisten != nil {
+		r.unlisten()
+	}
+	r.gifFile.Close()
+	r.castFile.Close()
+	r.app.removeCapture(r.sess.ID, r.name+".gif.part")
+	r.app.removeCapture(r.sess.ID, r.name+".cast.part")
+}
+
+// render draws snap at the recording's scale, border and theme, on the
+// canvas size fixed by the first frame once there is one (a resized screen
+// is cropped or padded with the theme background).
+func (r *recorder) render(snap *Snapshot) *image.RGBA {
+	img := Render(snap, RenderOptions{Theme: r.theme, Scale: r.scale, Border: r.border})
+	if r.canvas == nil || img.Rect == r.canvas.Rect {
+		return img
+	}
+	draw.Draw(r.canvas, r.canvas.Rect, image.NewUniform(r.theme.Background), image.Point{}, draw.Src)
+	draw.Draw(r.canvas, r.canvas.Rect, img, image.Point{}, draw.Src)
+	return r.canvas
+}
+
+// run captures frames until ctx ends or a limit is reached, then finalises
+// both files (the final screen is always captured).
+func (r *recorder) run(ctx context.Context, gen uint64) {
+	defer close(r.done)
+	interval := time.Second / time.Duration(r.fps)
+	last := r.started
+	var syncSince time.Time // when a held-back synchronized update began
+	for ctx.Err() == nil {
+		if r.frames >= recMaxFrames {
+			r.limitNote = fmt.Sprintf("capturing stopped at the %d-frame limit; the file ends there", recMaxFrames)
+			break
+		}
+		if time.Since(r.started) >= recMaxDuration {
+			r.limitNote = fmt.Sprintf("capturing stopped at the %v limit; the file ends there", recMaxDuration)
+			break
+		}
+		// Wake at the time limit; and while a synchronized update is held
+		// back, soon, because its end may change nothing visible.
+		deadline := r.started.Add(recMaxDuration)
+		if !syncSince.IsZero() {
+			deadline = time.Now().Add(interval)
+		}
+		wctx, wcancel := context.WithDeadline(ctx, deadline)
+		g, _ := r.waitChange(wctx, gen) // an error just means no change
+		wcancel()
+		if ctx.Err() != nil {
+			break
+		}
+		if g <= gen && syncSince.IsZero() {
+			// No change: the program has exited (or the time limit is
+			// near). Look again now and then rather than spin.
+			if !sleepCtx(ctx, recExitPoll) {
+				break
+			}
+			continue
+		}
+		// At most fps frames a second; what happens meanwhile is caught by
+		// the snapshot taken after the pause.
+		if wait := time.Until(last.Add(interval)); wait > 0 && !sleepCtx(ctx, wait) {
+			break
+		}
+		now := time.Now()
+		snap := r.snapshot()
+		gen = snap.Generation
+		if snap.Modes.SyncOutput {
+			if syncSince.IsZero() {
+				syncSince = now
+			}
+			if now.Sub(syncSince) < recSyncMax {
+				continue
+			}
+		}
+		syncSince = time.Time{}
+		r.capture(snap, now)
+		last = now
+	}
+	// The final state, whatever the pacing or a synchronized update.
+	now := time.Now()
+	r.capture(r.snapshot(), now)
+	r.close(now)
+}
+
+// capture adds snap as a frame shown from time at.
+func (r *recorder) capture(snap *Snapshot, at time.Time) {
+	if snap.Cols != r.cols || snap.Rows != r.rows {
+		r.cols, r.rows = snap.Cols, snap.Rows
+		r.cast.resize(snap.Cols, snap.Rows, at)
+	}
+	r.gif.add(r.render(snap), at)
+	r.frames = r.gif.Frames()
+}
+
+// close finalises both streams (called once, by run).
+func (r *recorder) close(at time.Time) {
+	r.unlisten()
+	r.endedAt = at
+	d, err := r.gif.finish(at)
+	r.duration = d
+	if cerr := r.gifFile.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if _, cerr := r.cast.close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if cerr := r.castFile.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	r.err = err
+}
+
+// finish stops capturing (if a limit has not already), waits for the files
+// to be finalised, keeps format ("gif", "cast" or "both") under name and
+// registers the recording with the session.
+func (r *recorder) finish(format, name string) (*recordStopResult, error) {
+	r.stopOnce.Do(r.cancel)
+	<-r.done
+	s, a := r.sess, r.app
+	s.mu.Lock()
+	if s.recorder != r {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("session %s is not recording: call shell_record_start first", s.ID)
+	}
+	s.recorder = nil
+	s.mu.Unlock()
+	if r.err != nil {
+		r.discard()
+		return nil, fmt.Errorf("recording %q failed: %v", r.name, r.err)
+	}
+
+	res := &recordStopResult{Filename: name, URI: "session://" + s.ID + "/recordings/" + name,
+		FrameCount: r.frames, DurationMS: r.duration.Milliseconds(), Note: r.limitNote}
+	// Each kept file is a capture: the GIF (or the cast alone) at
+	// .../recordings/{name}, the cast beside a GIF at .../recordings/{name}.cast.
+	keep := func(ext, mime, uri string) (string, error) {
+		if err := a.renameCapture(s.ID, r.name+ext+".part", name+ext); err != nil {
+			return "", err
+		}
+		p := a.capturePath(s.ID, name, ext)
+		var size int64
+		if fi, err := os.Stat(p); err == nil {
+			size = fi.Size()
+		}
+		res.Bytes += size
+		s.AddRecording(Capture{Name: name, URI: uri, Path: p, MimeType: mime, Created: r.started,
+			Bytes: size, FrameCount: res.FrameCount, DurationMS: res.DurationMS})
+		return p, nil
+	}
+	var err error
+	switch format {
+	case "gif":
+		res.GIFPath, err = keep(".gif", "image/gif", res.URI)
+		a.removeCapture(s.ID, r.name+".cast.part")
+	case "cast":
+		res.CastPath, err = keep(".cast", "application/x-asciicast", res.URI)
+		a.removeCapture(s.ID, r.name+".gif.part")
+	default:
+		if res.GIFPath, err = keep(".gif", "image/gif", res.URI); err == nil {
+			res.CastPath, err = keep(".cast", "application/x-asciicast", res.URI+".cast")
+		}
+	}
+	if err != nil {
+		r.discard()
+		return nil, err
+	}
+	res.Filename = filepath.Base(res.CastPath)
+	if res.GIFPath != "" {
+		res.Filename = filepath.Base(res.GIFPath)
+	}
+	a.resourceListChanged()
+	a.resourceUpdated("session://" + s.ID + "/info")
+	a.resourceUpdated("session://" + s.ID + "/recordings")
+	a.resourceUpdated("sessions://list")
+	return res, nil
+}
+
+// discard removes whatever part files remain.
+func (r *recorder) discard() {
+	r.app.removeCapture(r.sess.ID, r.name+".gif.part")
+	r.app.removeCapture(r.sess.ID, r.name+".cast.part")
+}
+
+// sleepCtx waits d or until ctx ends; it reports whether d passed.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// captureRoot opens the output directory (creating it 0700) as an os.Root,
+// with the session's directory made inside it.
+func (a *App) captureRoot(sessionID string) (*os.Root, error) {
+	if err := os.MkdirAll(a.cfg.OutputDir, 0o700); err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	root, err := os.OpenRoot(a.cfg.OutputDir)
+	if err != nil {
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	if err := root.Mkdir(sessionID, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		root.Close()
+		return nil, fmt.Errorf("output directory: %w", err)
+	}
+	return root, nil
+}
+
+// createCapture creates (or truncates) {OutputDir}/{sessionID}/{file}
+// through os.Root, so a symlink planted in the output directory cannot lead
+// outside it.
+func (a *App) createCapture(sessionID, file string) (*os.File, error) {
+	root, err := a.captureRoot(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile(sessionID+"/"+file, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", a.capturePath(sessionID, file, ""), err)
+	}
+	return f, nil
+}
+
+// renameCapture renames a file inside the session's capture directory.
+func (a *App) renameCapture(sessionID, from, to string) error {
+	root, err := a.captureRoot(sessionID)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	if err := root.Rename(sessionID+"/"+from, sessionID+"/"+to); err != nil {
+		return fmt.Errorf("save %s: %w", a.capturePath(sessionID, to, ""), err)
+	}
+	return nil
+}
+
+// removeCapture removes a file from the session's capture directory; a
+// missing file is not an error.
+func (a *App) removeCapture(sessionID, file string) {
+	root, err := a.captureRoot(sessionID)
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	root.Remove(sessionID + "/" + file) // best effort: a leftover part file is harmless
+}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"image/gif"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// newRecApp returns an App writing captures under a temporary directory.
+func newRecApp(t *testing.T) *App {
+	t.Helper()
+	return &App{
+		cfg:      Config{Theme: "one-dark", Cols: 80, Rows: 24, Scale: 2, OutputDir: filepath.Join(t.TempDir(), "out")},
+		sessions: map[string]*Session{},
+	}
+}
+
+// addRecSession registers a session whose terminal the test feeds itself
+// (no program, no PTY).
+func addRecSession(a *App, id string, cols, rows int) *Session {
+	s := &Session{ID: id, Command: "test", Theme: "one-dark", Started: time.Now(), term: NewTerminal(cols, rows, 100)}
+	a.mu.Lock()
+	a.sessions[id] = s
+	a.mu.Unlock()
+	return s
+}
+
+// callTool runs the named tool with JSON arguments.
+func callTool(t *testing.T, a *App, name, args string) *ToolResult {
+	t.Helper()
+	for _, tool := range a.tools() {
+		if tool.Name == name {
+			return tool.Handle(context.Background(), &ToolCall{Args: json.RawMessage(args)})
+		}
+	}
+	t.Fatalf("no tool %s", name)
+	return nil
+}
+
+// resultText is what the client reads of a result: the text, else the JSON
+// of the structured content.
+func resultText(r *ToolResult) string {
+	if r.Text != "" {
+		return r.Text
+	}
+	b, _ := json.Marshal(r.Structured)
+	return string(b)
+}
+
+func TestRecordBadInput(t *testing.T) {
+	a := newRecApp(t)
+	addRecSession(a, "s1", 40, 10)
+	addRecSession(a, "busy", 40, 10)
+	if r := callTool(t, a, "shell_record_start", `{"session_id":"busy"}`); r.IsError {
+		t.Fatalf("start: %s", resultText(r))
+	}
+	defer callTool(t, a, "shell_record_stop", `{"session_id":"busy"}`)
+	tests := []struct {
+		name, tool, args string
+		want             string // in the error text: the problem or the fix
+	}{
+		{"unknown session", "shell_record_start", `{"session_id":"nope"}`, "shell_start"},
+		{"missing session", "shell_record_stop", `{}`, "session"},
+		{"fps zero", "shell_record_start", `{"session_id":"s1","fps":0}`, "use 1 to 30"},
+		{"fps too high", "shell_record_start", `{"session_id":"s1","fps":31}`, "use 1 to 30"},
+		{"fps not a number", "shell_record_start", `{"session_id":"s1","fps":"ten"}`, "fps"},
+		{"scale too high", "shell_record_start", `{"session_id":"s1","scale":9}`, "use 1 to 4"},
+		{"bad border", "shell_record_start", `{"session_id":"s1","border":{"style":"windows"}}`, "macos"},
+		{"path in name", "shell_record_start", `{"session_id":"s1","name":"../x"}`, "letters, digits"},
+		{"start twice", "shell_record_start", `{"session_id":"busy"}`, "shell_record_stop first"},
+		{"stop without start", "shell_record_stop", `{"session_id":"s1"}`, "shell_record_start first"},
+		{"unknown format", "shell_record_stop", `{"session_id":"busy","format":"mp4"}`, `"gif" (default), "cast"`},
+		{"bad stop name", "shell_record_stop", `{"session_id":"busy","name":"a/b"}`, "no path separators"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := callTool(t, a, tt.tool, tt.args)
+			if !r.IsError {
+				t.Fatalf("no error: %s", resultText(r))
+			}
+			if !strings.Contains(r.Text, tt.want) {
+				t.Errorf("error %q does not mention %q", r.Text, tt.want)
+			}
+		})
+	}
+	if a.sessions["s1"].IsRecording() {
+		t.Errorf("a refused start left the session recording")
+	}
+}
+
+func TestRecordFormats(t *testing.T) {
+	tests := []struct {
+		format         string
+		gifOK, castOK  bool
+		wantFile, mime string
+		captures       int
+	}{
+		{"", true, false, "demo.gif", "image/gif", 1},
+		{"gif", true, false, "demo.gif", "image/gif", 1},
+		{"cast", false, true, "demo.cast", "application/x-asciicast", 1},
+		{"both", true, true, "demo.gif", "image/gif", 2},
+	}
+	for _, tt := range tests {
+		t.Run("format="+tt.format, func(t *testing.T) {
+			a := newRecApp(t)
+			s := addRecSession(a, "s1", 40, 10)
+			r := callTool(t, a, "shell_record_start", `{"session_id":"s1","name":"first","fps":5}`)
+			if r.IsError {
+				t.Fatalf("start: %s", r.Text)
+			}
+			if !s.IsRecording() {
+				t.Errorf("IsRecording false after start")
+			}
+			args, _ := json.Marshal(map[string]string{"session_id": "s1", "name": "demo", "format": tt.format})
+			r = callTool(t, a, "shell_record_stop", string(args))
+			if r.IsError {
+				t.Fatalf("stop: %s", r.Text)
+			}
+			res := r.Structured.(*recordStopResult)
+			if res.Filename != tt.wantFile || res.URI != "session://s1/recordings/demo" || res.FrameCount < 1 || res.Bytes <= 0 {
+				t.Errorf("result %+v", res)
+			}
+			dir := filepath.Join(a.cfg.OutputDir, "s1")
+			entries, _ := os.ReadDir(dir)
+			var names []string
+			for _, e := range entries {
+				names = append(names, e.Name())
+			}
+			if got := strings.Join(names, " "); strings.Contains(got, ".part") {
+				t.Errorf("part files left behind: %s", got)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "demo.gif")); (err == nil) != tt.gifOK {
+				t.Errorf("demo.gif exists = %v, want %v", err == nil, tt.gifOK)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "demo.cast")); (err == nil) != tt.castOK {
+				t.Errorf("demo.cast exists = %v, want %v", err == nil, tt.castOK)
+			}
+			if tt.gifOK {
+				if res.GIFPath != filepath.Join(dir, "demo.gif") {
+					t.Errorf("gif_path %q", res.GIFPath)
+				}
+				f, _ := os.ReadFile(res.GIFPath)
+				g, err := gif.DecodeAll(bytes.NewReader(f))
+				if err != nil {
+					t.Fatalf("decode: %v", err)
+				}
+				if g.Config.Width != 40*8 || g.Config.Height != 10*16 {
+					t.Errorf("gif is %dx%d, want %dx%d (scale 1)", g.Config.Width, g.Config.Height, 40*8, 10*16)
+				}
+			}
+			if tt.castOK {
+				checkCastFile(t, res.CastPath, 40, 10)
+			}
+			recs := s.Recordings()
+			if len(recs) != tt.captures || recs[0].Name != "demo" || recs[0].MimeType != tt.mime || recs[0].Bytes <= 0 {
+				t.Errorf("recordings %+v", recs)
+			}
+			if tt.captures == 2 && (recs[1].URI != "session://s1/recordings/demo.cast" || recs[1].MimeType != "application/x-asciicast") {
+				t.Errorf("cast capture %+v", recs[1])
+			}
+			if s.IsRecording() {
+				t.Errorf("IsRecording true after stop")
+			}
+			// The session can record again.
+			if r := callTool(t, a, "shell_record_start", `{"session_id":"s1"}`); r.IsError {
+				t.Fatalf("second start: %s", r.Text)
+			}
+			a.finishRecordings(s)
+			if recs := s.Recordings(); len(recs) != tt.captures+2 || recs[tt.captures].Name != "recording-1" {
+				t.Errorf("after finishRecordings: %+v", recs)
+			}
+			for _, ext := range []string{".gif", ".cast"} {
+				if _, err := os.Stat(filepath.Join(dir, "recording-1"+ext)); err != nil {
+					t.Errorf("finishRecordings kept no %s: %v", ext, err)
+				}
+			}
+		})
+	}
+}
+
+// checkCastFile parses an asciicast v2 file line by line and returns its
+// events' output concatenated.
+func checkCastFile(t *testing.T, path string, cols, rows int) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	if !sc.Scan() {
+		t.Fatalf("%s: empty", path)
+	}
+	var h castHeader
+	if err := json.Unmarshal(sc.Bytes(), &h); err != nil {
+		t.Fatalf("header %q: %v", sc.Text(), err)
+	}
+	if h.Version != 2 || h.Width != cols || h.Height != rows || h.Env["TERM"] != "xterm-256color" || h.Timestamp == 0 {
+		t.Errorf("header %+v", h)
+	}
+	var out []byte
+	last := 0.0
+	for n := 2; sc.Scan(); n++ {
+		var ev []any
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil || len(ev) != 3 {
+			t.Fatalf("line %d %q: %v", n, sc.Text(), err)
+		}
+		sec, ok1 := ev[0].(float64)
+		kind, ok2 := ev[1].(string)
+		data, ok3 := ev[2].(string)
+		if !ok1 || !ok2 || !ok3 || (kind != "o" && kind != "r") {
+			t.Fatalf("line %d: bad event %q", n, sc.Text())
+		}
+		if sec < last {
+			t.Errorf("line %d: time %v goes back from %v", n, sec, last)
+		}
+		last = sec
+		if kind == "o" {
+			out = append(out, data...)
+		}
+	}
+	return out
+}
