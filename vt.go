@@ -1,11 +1,17 @@
 package main
 
-// vt.go: the terminal emulator. CONTRACT SKELETON: the types and method
-// signatures below are what the rest of the program uses; the VT work
-// replaces the bodies (and may add anything it likes) but keeps these
-// names and meanings.
+// vt.go: the terminal emulator's public face: cells, colours, the
+// Terminal type and the methods the rest of the program calls. The parser
+// state machine is in vt_parser.go, screen operations in vt_screen.go,
+// control-sequence dispatch in vt_dispatch.go, history in vt_history.go
+// and character widths in vt_width.go.
 
-import "io"
+//go:generate go run mkwidth.go -output vt_width_table.go
+
+import (
+	"io"
+	"strings"
+)
 
 // Color is a cell colour: ColorDefault, a palette index (0-255) or a direct
 // RGB colour. The zero value is the default foreground/background.
@@ -116,53 +122,507 @@ type Snapshot struct {
 	Generation uint64
 }
 
+// vtVersion is the program name and version XTVERSION reports.
+const vtVersion = "ttywright(0.1)"
+
 // Terminal is an xterm-compatible emulator: bytes in, screen model out.
 // It is not safe for concurrent use; callers hold their own lock.
+//
+// The zero value is not usable; call NewTerminal.
 type Terminal struct {
 	cols, rows int
 	reply      io.Writer
+	replyBuf   []byte // replies gathered during one Write, sent at its end
 	gen        uint64
+	dirty      bool // something visible changed during this Write
+
+	p vtParser
+
+	main, alt *vtScreen
+	scr       *vtScreen // the active one of main and alt
+	hist      vtHistory // lines scrolled off the top of the main screen
+
+	cur      vtCursor
+	pen      Cell // current rendition: Rune 0, Width 1
+	cs       vtCharsets
+	top, bot int    // scroll region, 0-based inclusive rows (DECSTBM)
+	tabs     []bool // tab stop at column i
+	blank    []Cell // one row of default blank cells, for fast clearing
+	scratch  []Cell // one row, for ICH/DCH shifting
+
+	autowrap    bool // DECAWM (?7)
+	origin      bool // DECOM (?6)
+	insert      bool // IRM (4)
+	reverseWrap bool // xterm ?45: BS at column 0 goes to the previous row's end
+	visible     bool // DECTCEM (?25)
+	shape       CursorShape
+	blink       bool // cursor blinking (?12, DECSCUSR odd values)
+	modes       Modes
+	mouseEnc    int  // 1005, 1006, 1015 or 0
+	focus       bool // ?1004 focus events
+
+	title    string
+	links    []string          // links[id-1] is the URI of OSC 8 link id
+	linkIDs  map[string]uint16 // URI (with its id= parameter) to link id
+	last     rune              // last graphic character printed (REP); 0 = none
+	fgColor  [3]uint8          // default colours reported by OSC 10/11
+	bgColor  [3]uint8
+	bells    int
+	unknowns int // sequences consumed without meaning (for tests)
 }
 
+// vtCursor is a cursor position with the pending-wrap flag: after a
+// character lands in the last column, the cursor stays there with wrap
+// set, and the next printable character wraps first.
+type vtCursor struct {
+	row, col int
+	wrap     bool
+}
+
+// vtCharsets are the G0-G3 designations ('B' ASCII, '0' DEC special
+// graphics, 'A' UK) and which one is shifted into GL.
+type vtCharsets struct {
+	g  [4]byte
+	gl uint8
+}
+
+// vtSaved is what DECSC saves and DECRC restores.
+type vtSaved struct {
+	cur      vtCursor
+	pen      Cell
+	cs       vtCharsets
+	origin   bool
+	autowrap bool
+	valid    bool
+}
+
+// vtScreen is one screen buffer (main or alternate): rows top to bottom.
+type vtScreen struct {
+	lines []*vtLine
+	saved vtSaved
+}
+
+// vtLine is one screen row.
+type vtLine struct {
+	cells   []Cell
+	marks   []vtMark // combining marks, usually nil
+	used    int      // cells[used:] are default blanks: bounds trimming and clearing
+	wrapped bool     // the row soft-wrapped into the next one
+}
+
+// vtMark holds the combining marks that follow the base character in
+// column col.
+type vtMark struct {
+	col int
+	s   string
+}
+
+// vtMaxMark bounds the combining marks kept per cell, in bytes.
+const vtMaxMark = 32
+
 // NewTerminal returns a cols x rows terminal keeping at most scrollback
-// lines of history (0 = none).
+// lines of history (0 = none). Sizes below 1 become 1.
 func NewTerminal(cols, rows, scrollback int) *Terminal {
-	return &Terminal{cols: cols, rows: rows}
+	cols, rows = max(cols, 1), max(rows, 1)
+	t := &Terminal{
+		fgColor: [3]uint8{0xe5, 0xe5, 0xe5},
+		bgColor: [3]uint8{0, 0, 0},
+	}
+	t.hist.max = max(scrollback, 0)
+	t.setSize(cols, rows)
+	t.main = t.newScreen()
+	t.alt = t.newScreen()
+	t.scr = t.main
+	t.reset()
+	return t
 }
 
 // SetReplyWriter sets where replies to queries (DSR, DA1, DA2, DECRQM,
-// XTVERSION, OSC 10/11) are written; nil discards them.
+// XTVERSION, OSC 10/11) are written; nil discards them. Replies are
+// written once per Write call, after the whole chunk was parsed.
 func (t *Terminal) SetReplyWriter(w io.Writer) { t.reply = w }
 
-// Write feeds program output to the terminal. It never fails.
-func (t *Terminal) Write(p []byte) (int, error) { return len(p), nil }
+// SetDefaultColors sets the colours OSC 10 and OSC 11 queries report as
+// the default foreground and background (the session's theme).
+func (t *Terminal) SetDefaultColors(fg, bg [3]uint8) { t.fgColor, t.bgColor = fg, bg }
 
-// Resize changes the screen size, reflowing nothing (xterm behaviour).
-func (t *Terminal) Resize(cols, rows int) { t.cols, t.rows = cols, rows }
+// Write feeds program output to the terminal. It never fails and always
+// consumes all of p; sequences and UTF-8 runes may be split across calls.
+func (t *Terminal) Write(p []byte) (int, error) {
+	t.feed(p)
+	if t.dirty {
+		t.gen++
+		t.dirty = false
+	}
+	if len(t.replyBuf) > 0 {
+		if t.reply != nil {
+			_, _ = t.reply.Write(t.replyBuf) // a closed PTY cannot take replies; nothing to do
+		}
+		t.replyBuf = t.replyBuf[:0]
+	}
+	return len(p), nil
+}
+
+// feed runs the parser over p.
+func (t *Terminal) feed(p []byte) {
+	tab := vtTransitions
+	for i := 0; i < len(p); {
+		b := p[i]
+		if t.p.state == stGround {
+			if t.p.utf8n > 0 {
+				if b >= t.p.utf8lo && b <= t.p.utf8hi {
+					t.p.utf8acc = t.p.utf8acc<<6 | rune(b&0x3F)
+					t.p.utf8lo, t.p.utf8hi = 0x80, 0xBF
+					t.p.utf8n--
+					if t.p.utf8n == 0 {
+						t.print(t.p.utf8acc)
+					}
+					i++
+					continue
+				}
+				// A broken sequence is one U+FFFD; the byte that broke
+				// it is read again on its own.
+				t.p.utf8n = 0
+				t.print(0xFFFD)
+				continue
+			}
+			if b >= 0x20 && b < 0x7F {
+				i += t.printASCII(p[i:])
+				continue
+			}
+			if b >= 0x80 {
+				t.utf8Start(b)
+				i++
+				continue
+			}
+		}
+		tr := tab[t.p.state][b]
+		a, next := vtAction(tr>>4), vtState(tr&0x0F)
+		if next != t.p.state {
+			t.exitState(b)
+		}
+		switch a {
+		case acExecute:
+			t.execute(b)
+		case acCollect:
+			t.p.collect(b)
+		case acParam:
+			t.p.param(b)
+		case acEscDispatch:
+			t.escDispatch(b)
+		case acCSIDispatch:
+			t.csiDispatch(b)
+		case acHook:
+			t.p.dcsKey = t.p.key(b)
+			t.p.dcs = t.p.dcs[:0]
+		case acPut:
+			if len(t.p.dcs) < vtMaxDCS {
+				t.p.dcs = append(t.p.dcs, b)
+			}
+		case acOSCPut:
+			if len(t.p.osc) < vtMaxOSC {
+				t.p.osc = append(t.p.osc, b)
+			}
+		}
+		if next != t.p.state {
+			t.p.state = next
+			switch next {
+			case stEscape, stCSIEntry, stDCSEntry:
+				t.p.clear()
+			case stOSC:
+				t.p.osc = t.p.osc[:0]
+			}
+		}
+		i++
+	}
+}
+
+// exitState runs the exit action of the current state before a
+// transition on byte b: an OSC or DCS string ends (ESC, or BEL for OSC)
+// and is dispatched, unless CAN or SUB cancelled it.
+func (t *Terminal) exitState(b byte) {
+	cancelled := b == 0x18 || b == 0x1A
+	switch t.p.state {
+	case stOSC:
+		if !cancelled {
+			t.p.oscBEL = b == 0x07
+			t.oscDispatch(t.p.osc)
+		}
+	case stDCSPass:
+		if !cancelled {
+			t.dcsDispatch(t.p.dcsKey, t.p.dcs)
+		}
+	}
+}
+
+// utf8Start begins a UTF-8 sequence with lead byte b; bytes that cannot
+// start one print U+FFFD. The accepted ranges of the first continuation
+// byte reject overlong forms, surrogates and values above U+10FFFF
+// (Unicode Table 3-7).
+func (t *Terminal) utf8Start(b byte) {
+	p := &t.p
+	p.utf8lo, p.utf8hi = 0x80, 0xBF
+	switch {
+	case b >= 0xC2 && b <= 0xDF:
+		p.utf8n, p.utf8acc = 1, rune(b&0x1F)
+	case b >= 0xE0 && b <= 0xEF:
+		p.utf8n, p.utf8acc = 2, rune(b&0x0F)
+		if b == 0xE0 {
+			p.utf8lo = 0xA0
+		} else if b == 0xED {
+			p.utf8hi = 0x9F
+		}
+	case b >= 0xF0 && b <= 0xF4:
+		p.utf8n, p.utf8acc = 3, rune(b&0x07)
+		if b == 0xF0 {
+			p.utf8lo = 0x90
+		} else if b == 0xF4 {
+			p.utf8hi = 0x8F
+		}
+	default:
+		t.print(0xFFFD)
+	}
+}
+
+// Resize changes the screen size, reflowing nothing (xterm behaviour):
+// rows keep their cells, cut or padded on the right. When the screen gets
+// shorter, rows above the cursor go to the scrollback first so the
+// cursor's row stays visible. The scroll region resets to the full screen.
+// Sizes below 1 become 1.
+func (t *Terminal) Resize(cols, rows int) {
+	cols, rows = max(cols, 1), max(rows, 1)
+	if cols == t.cols && rows == t.rows {
+		return
+	}
+	for _, s := range []*vtScreen{t.main, t.alt} {
+		// Shrinking: push rows off the top while the cursor would fall
+		// off the bottom, then drop rows from the bottom.
+		if rows < t.rows {
+			drop := 0
+			if t.cur.row >= rows {
+				drop = t.cur.row - rows + 1
+			}
+			for i := 0; i < drop; i++ {
+				if s == t.main {
+					t.hist.push(s.lines[i])
+				}
+			}
+			s.lines = s.lines[drop : drop+rows]
+			if s == t.scr {
+				// Only the active screen's cursor moves with it.
+				t.cur.row -= drop
+			} else {
+				s.saved.cur.row = max(s.saved.cur.row-drop, 0)
+			}
+		}
+		for _, l := range s.lines {
+			l.resize(cols)
+		}
+		for len(s.lines) < rows {
+			s.lines = append(s.lines, newLine(cols))
+		}
+	}
+	t.setSize(cols, rows)
+	t.cur.row = min(t.cur.row, rows-1)
+	t.cur.col = min(t.cur.col, cols-1)
+	t.cur.wrap = false
+	for _, s := range []*vtScreen{t.main, t.alt} {
+		s.saved.cur.row = min(s.saved.cur.row, rows-1)
+		s.saved.cur.col = min(s.saved.cur.col, cols-1)
+	}
+	t.dirty = true
+	t.gen++
+	t.dirty = false
+}
+
+// setSize sets the size and the per-width buffers (tab stops every 8
+// columns are kept where they were set, and added past the old width).
+func (t *Terminal) setSize(cols, rows int) {
+	old := len(t.tabs)
+	tabs := make([]bool, cols)
+	copy(tabs, t.tabs)
+	for c := old; c < cols; c++ {
+		tabs[c] = c%8 == 0 && c > 0
+	}
+	t.tabs = tabs
+	t.blank = make([]Cell, cols)
+	for i := range t.blank {
+		t.blank[i].Width = 1
+	}
+	t.scratch = make([]Cell, cols)
+	t.cols, t.rows = cols, rows
+	t.top, t.bot = 0, rows-1
+}
+
+// newScreen returns a blank screen of the current size.
+func (t *Terminal) newScreen() *vtScreen {
+	s := &vtScreen{lines: make([]*vtLine, t.rows)}
+	for i := range s.lines {
+		s.lines[i] = newLine(t.cols)
+	}
+	return s
+}
+
+// newLine returns a blank row of cols cells.
+func newLine(cols int) *vtLine {
+	l := &vtLine{cells: make([]Cell, cols)}
+	for i := range l.cells {
+		l.cells[i].Width = 1
+	}
+	return l
+}
+
+// resize cuts or pads the row to cols cells; a wide character cut in
+// half becomes a blank.
+func (l *vtLine) resize(cols int) {
+	n := len(l.cells)
+	switch {
+	case cols < n:
+		l.cells = l.cells[:cols:cols]
+		if l.cells[cols-1].Width == 2 {
+			l.cells[cols-1] = Cell{Width: 1, BG: l.cells[cols-1].BG}
+		}
+		l.used = min(l.used, cols)
+		l.dropMarks(cols, n)
+	case cols > n:
+		cells := make([]Cell, cols)
+		copy(cells, l.cells)
+		for i := n; i < cols; i++ {
+			cells[i].Width = 1
+		}
+		l.cells = cells
+	}
+	if l.wrapped && cols != n {
+		l.wrapped = false
+	}
+}
 
 // Size returns the screen size in cells.
 func (t *Terminal) Size() (cols, rows int) { return t.cols, t.rows }
 
-// Generation increases whenever anything visible changes.
+// Generation increases whenever anything visible changes (at most once
+// per Write call).
 func (t *Terminal) Generation() uint64 { return t.gen }
 
 // Cursor returns the cursor state.
-func (t *Terminal) Cursor() Cursor { return Cursor{} }
+func (t *Terminal) Cursor() Cursor {
+	return Cursor{Row: t.cur.row, Col: t.cur.col, Visible: t.visible, Shape: t.shape, PendingWrap: t.cur.wrap}
+}
 
 // Modes returns the current modes.
-func (t *Terminal) Modes() Modes { return Modes{} }
+func (t *Terminal) Modes() Modes {
+	m := t.modes
+	m.AltScreen = t.scr == t.alt
+	return m
+}
 
 // Title returns the window title set by OSC 0/2.
-func (t *Terminal) Title() string { return "" }
+func (t *Terminal) Title() string { return t.title }
 
 // Lines returns the visible rows as text: wide characters once, combining
 // marks after their base, trailing blanks trimmed; exactly rows entries.
-func (t *Terminal) Lines() []string { return make([]string, t.rows) }
+func (t *Terminal) Lines() []string {
+	out := make([]string, t.rows)
+	var b strings.Builder
+	for i, l := range t.scr.lines {
+		out[i] = l.text(&b)
+	}
+	return out
+}
+
+// Row returns visible row i (0-based) as text like Lines, or "" when i is
+// outside the screen.
+func (t *Terminal) Row(i int) string {
+	if i < 0 || i >= t.rows {
+		return ""
+	}
+	var b strings.Builder
+	return t.scr.lines[i].text(&b)
+}
+
+// CellAt returns the cell at 0-based row and col of the visible screen,
+// or a blank cell outside it.
+func (t *Terminal) CellAt(row, col int) Cell {
+	if row < 0 || row >= t.rows || col < 0 || col >= t.cols {
+		return Cell{Width: 1}
+	}
+	return t.scr.lines[row].cells[col]
+}
+
+// Wrapped reports whether visible row i soft-wrapped into the next row.
+func (t *Terminal) Wrapped(i int) bool {
+	return i >= 0 && i < t.rows && t.scr.lines[i].wrapped
+}
+
+// text renders the row as a string: blank cells as spaces, spacer halves
+// of wide characters skipped, marks after their base, trailing spaces
+// removed.
+func (l *vtLine) text(b *strings.Builder) string {
+	b.Reset()
+	m := 0
+	for c := 0; c < l.used; c++ {
+		cell := &l.cells[c]
+		if cell.Width == 0 {
+			continue
+		}
+		if cell.Rune == 0 {
+			b.WriteByte(' ')
+		} else if cell.Rune < 0x80 {
+			b.WriteByte(byte(cell.Rune))
+		} else {
+			b.WriteRune(cell.Rune)
+		}
+		for m < len(l.marks) && l.marks[m].col <= c {
+			if l.marks[m].col == c {
+				b.WriteString(l.marks[m].s)
+			}
+			m++
+		}
+	}
+	return strings.TrimRight(b.String(), " ")
+}
 
 // ScrollbackLines returns the history rows as text, oldest first.
-func (t *Terminal) ScrollbackLines() []string { return nil }
+func (t *Terminal) ScrollbackLines() []string {
+	out := make([]string, t.hist.n)
+	var b strings.Builder
+	for i := range out {
+		out[i] = t.hist.at(i).text(&b)
+	}
+	return out
+}
+
+// ScrollbackLen returns the number of history rows kept.
+func (t *Terminal) ScrollbackLen() int { return t.hist.n }
 
 // Snapshot copies the visible screen.
 func (t *Terminal) Snapshot() *Snapshot {
-	return &Snapshot{Cols: t.cols, Rows: t.rows, Cells: make([]Cell, t.cols*t.rows), Generation: t.gen}
+	s := &Snapshot{
+		Cols:       t.cols,
+		Rows:       t.rows,
+		Cells:      make([]Cell, t.cols*t.rows),
+		Cursor:     t.Cursor(),
+		Title:      t.title,
+		Modes:      t.Modes(),
+		Generation: t.gen,
+	}
+	for r, l := range t.scr.lines {
+		row := s.Cells[r*t.cols : (r+1)*t.cols]
+		copy(row, l.cells)
+		for _, m := range l.marks {
+			if s.Marks == nil {
+				s.Marks = make(map[int]string)
+			}
+			s.Marks[r*t.cols+m.col] = m.s
+		}
+		for c := 0; c < l.used; c++ {
+			if id := row[c].Link; id != 0 && int(id) <= len(t.links) {
+				if s.Links == nil {
+					s.Links = make(map[uint16]string)
+				}
+				s.Links[id] = t.links[id-1]
+			}
+		}
+	}
+	return s
 }

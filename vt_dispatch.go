@@ -1,0 +1,713 @@
+package main
+
+// vt_dispatch.go: what each complete escape sequence does. One switch per
+// family (ESC, CSI, OSC, DCS), cases named by their mnemonic in xterm's
+// ctlseqs ("XTerm Control Sequences"). Sequences not listed are consumed
+// and counted in Terminal.unknowns, never drawn.
+
+import (
+	"strconv"
+	"strings"
+)
+
+// attrProtected marks cells written while DECSCA 1 is on; DECSED and
+// DECSEL leave them alone. It rides in the pen and is not an SGR flag.
+const attrProtected Attr = 1 << 15
+
+// escDispatch runs ESC [intermediate] final.
+func (t *Terminal) escDispatch(final byte) {
+	p := &t.p
+	t.last = 0
+	if p.ninter > 1 {
+		t.unknowns++
+		return
+	}
+	switch p.inter {
+	case 0:
+		switch final {
+		case '7': // DECSC
+			t.saveCursor()
+		case '8': // DECRC
+			t.restoreCursor()
+		case 'D': // IND
+			t.index()
+		case 'E': // NEL
+			t.index()
+			t.cur.col = 0
+		case 'H': // HTS
+			t.tabs[t.cur.col] = true
+		case 'M': // RI
+			t.reverseIndex()
+		case 'c': // RIS
+			t.reset()
+		case '=': // DECKPAM
+			t.modes.AppKeypad = true
+		case '>': // DECKPNM
+			t.modes.AppKeypad = false
+		case 'n': // LS2
+			t.cs.gl = 2
+		case 'o': // LS3
+			t.cs.gl = 3
+		case 'Z': // DECID: answers like DA1
+			t.replyDA1()
+			return
+		case '\\': // ST: ends a string that was already dispatched
+			return
+		default:
+			t.unknowns++
+			return
+		}
+	case '#':
+		if final != '8' { // DECALN; DECDHL/DECSWL/DECDWL are not kept
+			t.unknowns++
+			return
+		}
+		t.decaln()
+	case '(', ')', '*', '+': // SCS: designate G0-G3
+		t.cs.g[p.inter-'('] = charsetID(final)
+	case '-', '.', '/': // SCS for 96-character sets: designate G1-G3
+		t.cs.g[p.inter-','] = charsetID(final)
+	default: // S7C1T, S8C1T, DOCS and friends: nothing to do in UTF-8
+		t.unknowns++
+		return
+	}
+	t.dirty = true
+}
+
+// charsetID reduces an SCS final byte to the sets this terminal draws:
+// '0' DEC special graphics, 'A' UK, anything else ASCII.
+func charsetID(final byte) byte {
+	switch final {
+	case '0', 'A':
+		return final
+	}
+	return 'B'
+}
+
+// csiDispatch runs CSI [prefix] params [intermediate] final.
+func (t *Terminal) csiDispatch(final byte) {
+	p := &t.p
+	n := p.get(0, 1) // the usual count parameter
+	if final != 'b' {
+		t.last = 0 // REP repeats only a character printed just before it
+	}
+	switch p.key(final) {
+	case seqKey(0, 0, '@'): // ICH
+		t.insertBlanks(n)
+	case seqKey(0, 0, 'A'): // CUU
+		t.cursorUp(n)
+	case seqKey(0, 0, 'B'): // CUD
+		t.cursorDown(n)
+	case seqKey(0, 0, 'e'): // VPR: not held by the margins (xterm)
+		t.setCursor(t.cur.row+n, t.cur.col)
+	case seqKey(0, 0, 'C'), seqKey(0, 0, 'a'): // CUF, HPR
+		t.setCursor(t.cur.row, t.cur.col+n)
+	case seqKey(0, 0, 'D'): // CUB
+		t.setCursor(t.cur.row, t.cur.col-n)
+	case seqKey(0, 0, 'E'): // CNL
+		t.cursorDown(n)
+		t.cur.col = 0
+	case seqKey(0, 0, 'F'): // CPL
+		t.cursorUp(n)
+		t.cur.col = 0
+	case seqKey(0, 0, 'G'), seqKey(0, 0, '`'): // CHA, HPA
+		t.setCursor(t.cur.row, n-1)
+	case seqKey(0, 0, 'H'), seqKey(0, 0, 'f'): // CUP, HVP
+		t.moveTo(n-1, p.get(1, 1)-1)
+	case seqKey(0, 0, 'I'): // CHT
+		t.tab(n)
+	case seqKey(0, 0, 'J'): // ED
+		t.eraseDisplay(p.raw(0), false)
+	case seqKey('?', 0, 'J'): // DECSED
+		t.eraseDisplay(p.raw(0), true)
+	case seqKey(0, 0, 'K'): // EL
+		t.eraseLine(p.raw(0), false)
+	case seqKey('?', 0, 'K'): // DECSEL
+		t.eraseLine(p.raw(0), true)
+	case seqKey(0, 0, 'L'): // IL
+		t.insertLines(n)
+	case seqKey(0, 0, 'M'): // DL
+		t.deleteLines(n)
+	case seqKey(0, 0, 'P'): // DCH
+		t.deleteChars(n)
+	case seqKey(0, 0, 'S'): // SU
+		t.scrollUp(t.top, t.bot, n, true)
+	case seqKey(0, 0, 'T'): // SD (five parameters would be xterm mouse highlight)
+		if p.count() == 1 {
+			t.scrollDown(t.top, t.bot, n)
+		}
+	case seqKey(0, 0, 'X'): // ECH
+		t.eraseChars(n)
+	case seqKey(0, 0, 'Z'): // CBT
+		t.backTab(n)
+	case seqKey(0, 0, 'b'): // REP
+		t.repeat(n)
+		return
+	case seqKey(0, 0, 'd'): // VPA
+		t.moveRow(n - 1)
+	case seqKey(0, 0, 'g'): // TBC
+		switch p.raw(0) {
+		case 0:
+			t.tabs[t.cur.col] = false
+		case 3:
+			clear(t.tabs)
+		}
+	case seqKey(0, 0, 'h'), seqKey(0, 0, 'l'): // SM, RM
+		for i := 0; i < p.count(); i++ {
+			t.setANSIMode(p.raw(i), final == 'h')
+		}
+	case seqKey('?', 0, 'h'), seqKey('?', 0, 'l'): // DECSET, DECRST
+		for i := 0; i < p.count(); i++ {
+			t.setDECMode(p.raw(i), final == 'h')
+		}
+	case seqKey(0, 0, 'm'): // SGR
+		t.sgr()
+	case seqKey(0, 0, 'r'): // DECSTBM
+		top, bot := p.get(0, 1)-1, p.get(1, t.rows)-1
+		bot = min(bot, t.rows-1)
+		if top < bot {
+			t.top, t.bot = top, bot
+			t.moveTo(0, 0)
+		}
+	case seqKey(0, 0, 's'): // SCOSC (DECSLRM when left/right margins are on: not supported)
+		t.saveCursor()
+	case seqKey(0, 0, 'u'): // SCORC
+		t.restoreCursor()
+	case seqKey(0, '\'', '}'): // DECIC
+		t.shiftColumns(t.cur.col, n)
+	case seqKey(0, '\'', '~'): // DECDC
+		t.shiftColumns(t.cur.col, -n)
+	case seqKey(0, ' ', '@'): // SL
+		t.shiftColumns(0, -n)
+	case seqKey(0, ' ', 'A'): // SR
+		t.shiftColumns(0, n)
+	case seqKey(0, ' ', 'q'): // DECSCUSR
+		t.setCursorStyle(p.raw(0))
+	case seqKey(0, '!', 'p'): // DECSTR
+		t.softReset()
+	case seqKey(0, '"', 'q'): // DECSCA
+		if p.raw(0) == 1 {
+			t.pen.Attr |= attrProtected
+		} else {
+			t.pen.Attr &^= attrProtected
+		}
+
+	// Queries: replies only, nothing visible changes.
+	case seqKey(0, 0, 'c'): // DA1
+		if p.raw(0) == 0 {
+			t.replyDA1()
+		}
+		return
+	case seqKey('>', 0, 'c'): // DA2: VT220-class, firmware version 10, no ROM cartridge
+		if p.raw(0) == 0 {
+			t.replyString("\x1b[>1;10;0c")
+		}
+		return
+	case seqKey(0, 0, 'n'): // DSR
+		switch p.raw(0) {
+		case 5: // operating status: OK
+			t.replyString("\x1b[0n")
+		case 6: // CPR
+			row, col := t.reportedPos()
+			t.replyf("\x1b[", row, ";", col, "R")
+		}
+		return
+	case seqKey('?', 0, 'n'): // DECDSR
+		if p.raw(0) == 6 { // DECXCPR
+			row, col := t.reportedPos()
+			t.replyf("\x1b[?", row, ";", col, "R")
+		}
+		return
+	case seqKey(0, '$', 'p'): // DECRQM (ANSI modes)
+		mode := p.raw(0)
+		t.replyf("\x1b[", mode, ";", t.ansiModeState(mode), "$y")
+		return
+	case seqKey('?', '$', 'p'): // DECRQM (DEC private modes)
+		mode := p.raw(0)
+		t.replyf("\x1b[?", mode, ";", t.decModeState(mode), "$y")
+		return
+	case seqKey('>', 0, 'q'): // XTVERSION
+		if p.raw(0) == 0 {
+			t.replyString("\x1bP>|" + vtVersion + "\x1b\\")
+		}
+		return
+	default:
+		// XTWINOPS (t), XTMODKEYS (> m), DECSLRM, mouse highlight and
+		// the rest: consumed, not drawn.
+		t.unknowns++
+		return
+	}
+	t.dirty = true
+}
+
+// reportedPos is the 1-based cursor position for CPR, relative to the
+// scroll region in origin mode.
+func (t *Terminal) reportedPos() (row, col int) {
+	row = t.cur.row + 1
+	if t.origin {
+		row -= t.top
+	}
+	return row, t.cur.col + 1
+}
+
+// replyDA1 answers Primary Device Attributes as a VT220 (62) with ANSI
+// colour (22), like xterm's answer shape.
+func (t *Terminal) replyDA1() { t.replyString("\x1b[?62;22c") }
+
+// replyString queues a reply for the end of this Write.
+func (t *Terminal) replyString(s string) { t.replyBuf = append(t.replyBuf, s...) }
+
+// replyf queues a reply made of strings and integers.
+func (t *Terminal) replyf(parts ...any) {
+	for _, x := range parts {
+		switch v := x.(type) {
+		case string:
+			t.replyBuf = append(t.replyBuf, v...)
+		case int:
+			t.replyBuf = strconv.AppendInt(t.replyBuf, int64(v), 10)
+		}
+	}
+}
+
+// setCursorStyle is DECSCUSR: 0-2 block, 3-4 underline, 5-6 bar; odd
+// values (and 0) blink.
+func (t *Terminal) setCursorStyle(ps int) {
+	switch ps {
+	case 0, 1, 2:
+		t.shape = CursorBlock
+	case 3, 4:
+		t.shape = CursorUnderline
+	case 5, 6:
+		t.shape = CursorBar
+	default:
+		return
+	}
+	t.blink = ps == 0 || ps%2 == 1
+}
+
+// setANSIMode is SM/RM: IRM (4) and LNM (20).
+func (t *Terminal) setANSIMode(mode int, on bool) {
+	switch mode {
+	case 4:
+		t.insert = on
+	case 20:
+		t.modes.LineFeedNL = on
+	}
+}
+
+// ansiModeState is the DECRPM value of an ANSI mode: 1 set, 2 reset,
+// 0 not recognised.
+func (t *Terminal) ansiModeState(mode int) int {
+	switch mode {
+	case 4:
+		return modeState(t.insert)
+	case 20:
+		return modeState(t.modes.LineFeedNL)
+	}
+	return 0
+}
+
+// modeState turns a flag into a DECRPM value.
+func modeState(on bool) int {
+	if on {
+		return 1
+	}
+	return 2
+}
+
+// setDECMode is DECSET/DECRST of one private mode.
+func (t *Terminal) setDECMode(mode int, on bool) {
+	switch mode {
+	case 1: // DECCKM
+		t.modes.AppCursor = on
+	case 6: // DECOM: homes the cursor either way
+		t.origin = on
+		t.moveTo(0, 0)
+	case 7: // DECAWM
+		t.autowrap = on
+		if !on {
+			t.cur.wrap = false
+		}
+	case 12: // cursor blink (att610)
+		t.blink = on
+	case 25: // DECTCEM
+		t.visible = on
+	case 45: // reverse wraparound
+		t.reverseWrap = on
+	case 66: // DECNKM
+		t.modes.AppKeypad = on
+	case 9, 1000, 1001, 1002, 1003: // mouse tracking
+		if on {
+			t.modes.Mouse = mode
+		} else if t.modes.Mouse == mode {
+			t.modes.Mouse = 0
+		}
+	case 1004: // focus events
+		t.focus = on
+	case 1005, 1006, 1015: // mouse encodings
+		if on {
+			t.mouseEnc = mode
+		} else if t.mouseEnc == mode {
+			t.mouseEnc = 0
+		}
+	case 47: // alternate screen, kept as it is
+		t.switchScreen(on)
+	case 1047: // alternate screen, cleared when leaving it
+		if !on && t.scr == t.alt {
+			t.clearScreen(t.alt)
+		}
+		t.switchScreen(on)
+	case 1048: // save / restore cursor
+		if on {
+			t.saveCursor()
+		} else {
+			t.restoreCursor()
+		}
+	case 1049: // save cursor, alternate screen, clear it; and back
+		if on {
+			if t.scr != t.alt {
+				t.saveCursor()
+				t.switchScreen(true)
+				t.clearScreen(t.alt)
+			}
+		} else if t.scr == t.alt {
+			t.switchScreen(false)
+			t.restoreCursor()
+		}
+	case 2004:
+		t.modes.BracketedPaste = on
+	case 2026:
+		t.modes.SyncOutput = on
+	default:
+		return
+	}
+	t.dirty = true
+}
+
+// decModeState is the DECRPM value of a private mode.
+func (t *Terminal) decModeState(mode int) int {
+	switch mode {
+	case 1:
+		return modeState(t.modes.AppCursor)
+	case 3, 5: // DECCOLM, DECSCNM: not supported, always reset
+		return 4
+	case 6:
+		return modeState(t.origin)
+	case 7:
+		return modeState(t.autowrap)
+	case 12:
+		return modeState(t.blink)
+	case 25:
+		return modeState(t.visible)
+	case 45:
+		return modeState(t.reverseWrap)
+	case 66:
+		return modeState(t.modes.AppKeypad)
+	case 9, 1000, 1001, 1002, 1003:
+		return modeState(t.modes.Mouse == mode)
+	case 1004:
+		return modeState(t.focus)
+	case 1005, 1006, 1015:
+		return modeState(t.mouseEnc == mode)
+	case 47, 1047, 1049:
+		return modeState(t.scr == t.alt)
+	case 1048:
+		return modeState(t.scr.saved.valid)
+	case 2004:
+		return modeState(t.modes.BracketedPaste)
+	case 2026:
+		return modeState(t.modes.SyncOutput)
+	}
+	return 0
+}
+
+// sgr is Select Graphic Rendition. Extended colours take both forms:
+// 38;5;n and 38;2;r;g;b, and 38:5:n, 38:2:r:g:b or 38:2:cs:r:g:b (ITU
+// T.416, colour-space id skipped); 4:n picks an underline style.
+func (t *Terminal) sgr() {
+	p := &t.p
+	pen := &t.pen
+	for i := 0; i < p.count(); i++ {
+		v := p.raw(i)
+		switch {
+		case v == 0:
+			link := pen.Link
+			*pen = Cell{Width: 1, Link: link, Attr: pen.Attr & attrProtected}
+		case v == 1:
+			pen.Attr |= AttrBold
+		case v == 2:
+			pen.Attr |= AttrDim
+		case v == 3:
+			pen.Attr |= AttrItalic
+		case v == 4:
+			style := 1
+			if p.isSub(i + 1) {
+				i++
+				style = p.raw(i)
+			}
+			pen.Attr &^= AttrUnderline | AttrULMask
+			if style >= 1 && style <= 5 {
+				pen.Attr |= AttrUnderline | Attr(style-1)<<AttrULShift
+			}
+		case v == 5 || v == 6:
+			pen.Attr |= AttrBlink
+		case v == 7:
+			pen.Attr |= AttrInverse
+		case v == 8:
+			pen.Attr |= AttrHidden
+		case v == 9:
+			pen.Attr |= AttrStrike
+		case v == 21:
+			// ECMA-48 double underline, xterm too; alacritty reads it as
+			// "not bold". Ignored: neither reading is safe.
+		case v == 22:
+			pen.Attr &^= AttrBold | AttrDim
+		case v == 23:
+			pen.Attr &^= AttrItalic
+		case v == 24:
+			pen.Attr &^= AttrUnderline | AttrULMask
+		case v == 25:
+			pen.Attr &^= AttrBlink
+		case v == 27:
+			pen.Attr &^= AttrInverse
+		case v == 28:
+			pen.Attr &^= AttrHidden
+		case v == 29:
+			pen.Attr &^= AttrStrike
+		case v >= 30 && v <= 37:
+			pen.FG = PaletteColor(uint8(v - 30))
+		case v == 38:
+			var c Color
+			c, i = t.sgrColor(i)
+			if c != badColor {
+				pen.FG = c
+			}
+		case v == 39:
+			pen.FG = ColorDefault
+		case v >= 40 && v <= 47:
+			pen.BG = PaletteColor(uint8(v - 40))
+		case v == 48:
+			var c Color
+			c, i = t.sgrColor(i)
+			if c != badColor {
+				pen.BG = c
+			}
+		case v == 49:
+			pen.BG = ColorDefault
+		case v == 53:
+			pen.Attr |= AttrOverline
+		case v == 55:
+			pen.Attr &^= AttrOverline
+		case v == 58:
+			var c Color
+			c, i = t.sgrColor(i)
+			if c != badColor {
+				pen.UL = c
+			}
+		case v == 59:
+			pen.UL = ColorDefault
+		case v >= 90 && v <= 97:
+			pen.FG = PaletteColor(uint8(v - 90 + 8))
+		case v >= 100 && v <= 107:
+			pen.BG = PaletteColor(uint8(v - 100 + 8))
+		}
+		// Sub-parameters a case did not use belong to it, not to the
+		// next attribute.
+		for p.isSub(i + 1) {
+			i++
+		}
+	}
+}
+
+// badColor is an impossible Color: the extended colour was malformed.
+const badColor Color = 0xFF << 24
+
+// sgrColor reads the extended colour whose selector (38, 48 or 58) is
+// parameter i; it returns the colour and the index of the last parameter
+// it used.
+func (t *Terminal) sgrColor(i int) (Color, int) {
+	p := &t.p
+	if p.isSub(i + 1) {
+		// Colon form: all the sub-parameters belong to this colour.
+		j := i + 1
+		for p.isSub(j + 1) {
+			j++
+		}
+		n := j - i // sub-parameters, the kind included
+		switch p.raw(i + 1) {
+		case 5:
+			if n >= 2 {
+				return PaletteColor(uint8(min(p.raw(i+2), 255))), j
+			}
+		case 2:
+			switch {
+			case n >= 5: // 2:cs:r:g:b
+				return rgbParams(p.raw(i+3), p.raw(i+4), p.raw(i+5)), j
+			case n == 4: // 2:r:g:b
+				return rgbParams(p.raw(i+2), p.raw(i+3), p.raw(i+4)), j
+			}
+		}
+		return badColor, j
+	}
+	switch p.raw(i + 1) {
+	case 5:
+		if i+2 <= p.nparams {
+			return PaletteColor(uint8(min(p.raw(i+2), 255))), i + 2
+		}
+		return badColor, p.nparams
+	case 2:
+		if i+4 <= p.nparams {
+			return rgbParams(p.raw(i+2), p.raw(i+3), p.raw(i+4)), i + 4
+		}
+		return badColor, p.nparams
+	}
+	return badColor, i + 1
+}
+
+// rgbParams builds a direct colour from parameters, clamping to 255.
+func rgbParams(r, g, b int) Color {
+	return RGBColor(uint8(min(r, 255)), uint8(min(g, 255)), uint8(min(b, 255)))
+}
+
+// oscDispatch runs an OSC string "Ps;Pt".
+func (t *Terminal) oscDispatch(s []byte) {
+	num, rest, _ := strings.Cut(string(s), ";")
+	switch num {
+	case "0", "2": // title (0 also sets the icon name)
+		t.title = rest
+		t.dirty = true
+	case "8": // hyperlink: 8;params;URI, an empty URI ends the link
+		params, uri, ok := strings.Cut(rest, ";")
+		if !ok {
+			return
+		}
+		t.pen.Link = t.linkID(params, uri)
+	case "10", "11": // dynamic colours: only queries are answered
+		if rest != "?" {
+			return
+		}
+		c := t.fgColor
+		if num == "11" {
+			c = t.bgColor
+		}
+		t.replyString("\x1b]" + num + ";" + rgbSpec(c))
+		if t.p.oscBEL {
+			t.replyString("\x07")
+		} else {
+			t.replyString("\x1b\\")
+		}
+	default:
+		t.unknowns++
+	}
+}
+
+// rgbSpec formats a colour the way xterm reports it: rgb:rrrr/gggg/bbbb.
+func rgbSpec(c [3]uint8) string {
+	const hex = "0123456789abcdef"
+	b := []byte("rgb:")
+	for i, v := range c {
+		if i > 0 {
+			b = append(b, '/')
+		}
+		b = append(b, hex[v>>4], hex[v&15], hex[v>>4], hex[v&15])
+	}
+	return string(b)
+}
+
+// vtMaxLinks bounds the hyperlink table; later links are not kept.
+const vtMaxLinks = 4096
+
+// linkID returns the id of the link (params carries OSC 8's id=),
+// registering it; an empty URI is no link.
+func (t *Terminal) linkID(params, uri string) uint16 {
+	if uri == "" {
+		return 0
+	}
+	key := params + ";" + uri
+	if id, ok := t.linkIDs[key]; ok {
+		return id
+	}
+	if len(t.links) >= vtMaxLinks {
+		return 0
+	}
+	if t.linkIDs == nil {
+		t.linkIDs = make(map[string]uint16)
+	}
+	t.links = append(t.links, uri)
+	id := uint16(len(t.links))
+	t.linkIDs[key] = id
+	return id
+}
+
+// dcsDispatch runs a finished DCS string: only DECRQSS (DCS $ q Pt ST)
+// is answered.
+func (t *Terminal) dcsDispatch(key uint32, data []byte) {
+	if key != seqKey(0, '$', 'q') {
+		t.unknowns++
+		return
+	}
+	var v string
+	switch string(data) {
+	case "m": // SGR
+		v = t.sgrString() + "m"
+	case "r": // DECSTBM
+		v = strconv.Itoa(t.top+1) + ";" + strconv.Itoa(t.bot+1) + "r"
+	case " q": // DECSCUSR
+		ps := 2 * (int(t.shape) + 1)
+		if t.blink {
+			ps--
+		}
+		v = strconv.Itoa(ps) + " q"
+	case "\"q": // DECSCA
+		ps := 2
+		if t.pen.Attr&attrProtected != 0 {
+			ps = 1
+		}
+		v = strconv.Itoa(ps) + "\"q"
+	default:
+		t.replyString("\x1bP0$r\x1b\\")
+		return
+	}
+	t.replyString("\x1bP1$r" + v + "\x1b\\")
+}
+
+// sgrString describes the pen as SGR parameters (for DECRQSS).
+func (t *Terminal) sgrString() string {
+	var parts []string
+	a := t.pen.Attr
+	flags := []struct {
+		a Attr
+		s string
+	}{{AttrBold, "1"}, {AttrDim, "2"}, {AttrItalic, "3"}, {AttrUnderline, "4"}, {AttrBlink, "5"},
+		{AttrInverse, "7"}, {AttrHidden, "8"}, {AttrStrike, "9"}, {AttrOverline, "53"}}
+	for _, f := range flags {
+		if a&f.a != 0 {
+			s := f.s
+			if f.a == AttrUnderline && a&AttrULMask != 0 {
+				s = "4:" + strconv.Itoa(int((a&AttrULMask)>>AttrULShift)+1)
+			}
+			parts = append(parts, s)
+		}
+	}
+	color := func(c Color, base, bright, ext int) {
+		if i, ok := c.Palette(); ok {
+			switch {
+			case i < 8 && base > 0:
+				parts = append(parts, strconv.Itoa(base+int(i)))
+			case i < 16 && bright > 0:
+				parts = append(parts, strconv.Itoa(bright+int(i)-8))
+			default:
+				parts = append(parts, strconv.Itoa(ext)+":5:"+strconv.Itoa(int(i)))
+			}
+		} else if r, g, b, ok := c.RGB(); ok {
+			parts = append(parts, strconv.Itoa(ext)+":2:"+strconv.Itoa(int(r))+":"+strconv.Itoa(int(g))+":"+strconv.Itoa(int(b)))
+		}
+	}
+	color(t.pen.FG, 30, 90, 38)
+	color(t.pen.BG, 40, 100, 48)
+	color(t.pen.UL, 0, 0, 58)
+	if len(parts) == 0 {
+		return "0"
+	}
+	return strings.Join(parts, ";")
+}

@@ -1,0 +1,818 @@
+package main
+
+// vt_screen.go: the screen operations the parser's actions call: drawing
+// characters, C0 controls, cursor motion, erasing, scrolling, insert and
+// delete. Cursor coordinates are clamped here and nowhere else.
+
+// reset puts the terminal in its power-on state (RIS): both screens
+// blank, main screen active, modes and pen at defaults, tab stops every 8
+// columns, title cleared. The scrollback is kept, as in xterm.
+func (t *Terminal) reset() {
+	t.scr = t.main
+	for _, s := range []*vtScreen{t.main, t.alt} {
+		for _, l := range s.lines {
+			l.clear(t.blank)
+		}
+		s.saved = vtSaved{}
+	}
+	for c := range t.tabs {
+		t.tabs[c] = c%8 == 0 && c > 0
+	}
+	t.cur = vtCursor{}
+	t.pen = Cell{Width: 1}
+	t.cs = vtCharsets{g: [4]byte{'B', 'B', 'B', 'B'}}
+	t.top, t.bot = 0, t.rows-1
+	t.autowrap = true
+	t.origin = false
+	t.insert = false
+	t.reverseWrap = false
+	t.visible = true
+	t.shape = CursorBlock
+	t.blink = false
+	t.modes = Modes{}
+	t.mouseEnc = 0
+	t.focus = false
+	t.title = ""
+	t.last = 0
+	t.links = nil
+	t.linkIDs = nil
+	t.p.utf8n = 0
+	t.dirty = true
+}
+
+// softReset is DECSTR: modes and pen to defaults, screen untouched.
+func (t *Terminal) softReset() {
+	t.visible = true
+	t.insert = false
+	t.origin = false
+	t.autowrap = true
+	t.modes.AppCursor = false
+	t.modes.AppKeypad = false
+	t.top, t.bot = 0, t.rows-1
+	t.pen = Cell{Width: 1}
+	t.cs = vtCharsets{g: [4]byte{'B', 'B', 'B', 'B'}}
+	t.scr.saved = vtSaved{}
+	t.cur.wrap = false
+}
+
+// eraseCell is the blank an erase leaves: the current background colour
+// (BCE, as xterm), nothing else.
+func (t *Terminal) eraseCell() Cell { return Cell{BG: t.pen.BG, Width: 1} }
+
+// clear blanks the whole row with the default blank cells.
+func (l *vtLine) clear(blank []Cell) {
+	copy(l.cells[:l.used], blank)
+	l.used = 0
+	l.marks = nil
+	l.wrapped = false
+}
+
+// fill sets cells [from, to) to c (a blank) and removes their marks.
+func (l *vtLine) fill(from, to int, c Cell) {
+	if from >= to {
+		return
+	}
+	if c == (Cell{Width: 1}) {
+		if from >= l.used {
+			return
+		}
+		if to >= l.used {
+			to, l.used = l.used, from
+		}
+	} else if to > l.used {
+		l.used = to
+	}
+	cells := l.cells[from:to]
+	for i := range cells {
+		cells[i] = c
+	}
+	l.dropMarks(from, to)
+}
+
+// dropMarks removes the combining marks of columns [from, to).
+func (l *vtLine) dropMarks(from, to int) {
+	if l.marks == nil {
+		return
+	}
+	k := l.marks[:0]
+	for _, m := range l.marks {
+		if m.col < from || m.col >= to {
+			k = append(k, m)
+		}
+	}
+	if len(k) == 0 {
+		k = nil
+	}
+	l.marks = k
+}
+
+// breakWide blanks the other half of a wide character that a write or
+// erase at column c is about to split.
+func (l *vtLine) breakWide(c int, blank Cell) {
+	cells := l.cells
+	switch cells[c].Width {
+	case 0:
+		if c > 0 && cells[c-1].Width == 2 {
+			cells[c-1] = blank
+		}
+	case 2:
+		if c+1 < len(cells) {
+			cells[c+1] = blank
+		}
+	}
+}
+
+// line returns the row under the cursor.
+func (t *Terminal) line() *vtLine { return t.scr.lines[t.cur.row] }
+
+// printASCII draws a run of printable ASCII bytes from the start of p and
+// returns how many it consumed (at least 1). This is the fast path of the
+// byte loop: no width lookup, no decoding.
+func (t *Terminal) printASCII(p []byte) int {
+	if t.insert || t.cs.g[t.cs.gl] != 'B' {
+		t.print(rune(p[0]))
+		return 1
+	}
+	i := 0
+	for i < len(p) {
+		if t.cur.wrap {
+			if !t.autowrap {
+				t.cur.wrap = false
+			} else {
+				t.wrapLine()
+			}
+		}
+		l := t.scr.lines[t.cur.row]
+		cells := l.cells
+		col := t.cur.col
+		pen := t.pen
+		start := col
+		for i < len(p) && col < len(cells) {
+			b := p[i]
+			if b < 0x20 || b >= 0x7F {
+				break
+			}
+			c := &cells[col]
+			if c.Width != 1 {
+				l.breakWide(col, t.eraseCell())
+			}
+			*c = pen
+			c.Rune = rune(b)
+			col++
+			i++
+		}
+		if col == start {
+			break
+		}
+		t.last = rune(p[i-1])
+		if l.marks != nil {
+			l.dropMarks(start, col)
+		}
+		if col > l.used {
+			l.used = col
+		}
+		t.dirty = true
+		if col >= len(cells) {
+			t.cur.col = len(cells) - 1
+			t.cur.wrap = t.autowrap
+		} else {
+			t.cur.col = col
+			break
+		}
+		if i < len(p) && (p[i] < 0x20 || p[i] >= 0x7F) {
+			break
+		}
+	}
+	if i == 0 {
+		// Nothing drawn (cannot happen for a printable byte, but never
+		// stall the loop).
+		return 1
+	}
+	return i
+}
+
+// wrapLine performs the deferred wrap: mark the row soft-wrapped, go to
+// column 0 of the next row, scrolling at the bottom margin.
+func (t *Terminal) wrapLine() {
+	t.line().wrapped = true
+	t.cur.col = 0
+	t.cur.wrap = false
+	t.index()
+}
+
+// print draws one character at the cursor after charset translation:
+// width 2 takes two cells, width 0 attaches to the previous character.
+func (t *Terminal) print(r rune) {
+	if r < 0x80 && t.cs.g[t.cs.gl] != 'B' {
+		r = translateCharset(t.cs.g[t.cs.gl], r)
+	}
+	w := runeWidth(r)
+	if w == 0 {
+		t.addMark(r)
+		return
+	}
+	t.dirty = true
+	if t.cur.wrap {
+		if t.autowrap {
+			t.wrapLine()
+		} else {
+			t.cur.wrap = false
+		}
+	}
+	if w == 2 && t.cur.col == t.cols-1 {
+		if !t.autowrap || t.cols < 2 {
+			return // cannot fit, cannot wrap: dropped, as xterm does
+		}
+		// A wide character does not fit in the last column: it wraps
+		// early, leaving the last cell as it was.
+		t.wrapLine()
+	}
+	if t.insert {
+		t.insertBlanks(w)
+	}
+	l := t.line()
+	col := t.cur.col
+	blank := t.eraseCell()
+	l.breakWide(col, blank)
+	c := t.pen
+	c.Rune = r
+	c.Width = uint8(w)
+	l.cells[col] = c
+	if w == 2 {
+		l.breakWide(col+1, blank)
+		c.Rune, c.Width = 0, 0
+		l.cells[col+1] = c
+	}
+	if l.marks != nil {
+		l.dropMarks(col, col+w)
+	}
+	if col+w > l.used {
+		l.used = col + w
+	}
+	t.last = r
+	if col+w >= t.cols {
+		t.cur.col = t.cols - 1
+		t.cur.wrap = t.autowrap
+	} else {
+		t.cur.col = col + w
+	}
+}
+
+// addMark attaches a zero-width character to the character before the
+// cursor (or under it, when a wrap is pending). With nothing before the
+// cursor on the row, it is dropped.
+func (t *Terminal) addMark(r rune) {
+	col := t.cur.col - 1
+	if t.cur.wrap {
+		col = t.cur.col
+	}
+	if col < 0 {
+		return
+	}
+	l := t.line()
+	if l.cells[col].Width == 0 && col > 0 {
+		col--
+	}
+	t.dirty = true
+	for i := range l.marks {
+		if l.marks[i].col == col {
+			if len(l.marks[i].s)+4 <= vtMaxMark {
+				l.marks[i].s += string(r)
+			}
+			return
+		}
+	}
+	// Keep marks sorted by column for text().
+	m := vtMark{col: col, s: string(r)}
+	i := len(l.marks)
+	l.marks = append(l.marks, m)
+	for i > 0 && l.marks[i-1].col > col {
+		l.marks[i] = l.marks[i-1]
+		i--
+	}
+	l.marks[i] = m
+	if col+1 > l.used {
+		l.used = col + 1
+	}
+}
+
+// decSpecial maps 0x5F-0x7E to the DEC Special Graphics characters (VT100
+// line drawing); 0x5F is a blank as in xterm.
+var decSpecial = [32]rune{
+	' ', '◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼',
+	'⎺', '⎻', '─', '⎼', '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
+}
+
+// translateCharset maps an ASCII character through charset cs.
+func translateCharset(cs byte, r rune) rune {
+	switch cs {
+	case '0':
+		if r >= 0x5F && r <= 0x7E {
+			return decSpecial[r-0x5F]
+		}
+	case 'A':
+		if r == '#' {
+			return '£'
+		}
+	}
+	return r
+}
+
+// execute runs a C0 control.
+func (t *Terminal) execute(b byte) {
+	t.last = 0
+	switch b {
+	case 0x07: // BEL
+		t.bells++
+	case 0x08: // BS
+		t.backspace()
+	case 0x09: // HT
+		t.tab(1)
+	case 0x0A: // LF: a pending wrap stays pending (vt100-rust, tmux)
+		wrap := t.cur.wrap
+		t.index()
+		t.cur.wrap = wrap
+		if t.modes.LineFeedNL {
+			t.cur.col = 0
+			t.cur.wrap = false
+		}
+	case 0x0B, 0x0C: // VT, FF: like LF, but xterm drops a pending wrap
+		t.index()
+		if t.modes.LineFeedNL {
+			t.cur.col = 0
+		}
+	case 0x0D: // CR
+		t.cur.col = 0
+		t.cur.wrap = false
+	case 0x0E: // SO: G1 into GL
+		t.cs.gl = 1
+	case 0x0F: // SI: G0 into GL
+		t.cs.gl = 0
+	default:
+		return
+	}
+	t.dirty = true
+}
+
+// backspace moves left one column; at column 0 with reverse wrap on
+// (?45 with ?7), it goes to the end of the previous row.
+func (t *Terminal) backspace() {
+	t.cur.wrap = false
+	if t.cur.col > 0 {
+		t.cur.col--
+		return
+	}
+	if t.reverseWrap && t.autowrap {
+		if t.cur.row == t.top {
+			t.cur.row = t.bot
+		} else if t.cur.row > 0 {
+			t.cur.row--
+		} else {
+			t.cur.row = t.rows - 1
+		}
+		t.cur.col = t.cols - 1
+	}
+}
+
+// tab moves to the n-th next tab stop (CHT, HT), or the last column.
+func (t *Terminal) tab(n int) {
+	c := t.cur.col
+	for ; n > 0 && c < t.cols-1; n-- {
+		c++
+		for c < t.cols-1 && !t.tabs[c] {
+			c++
+		}
+	}
+	t.cur.col = c
+}
+
+// backTab moves to the n-th previous tab stop (CBT), or column 0.
+func (t *Terminal) backTab(n int) {
+	c := t.cur.col
+	for ; n > 0 && c > 0; n-- {
+		c--
+		for c > 0 && !t.tabs[c] {
+			c--
+		}
+	}
+	t.cur.col = c
+	t.cur.wrap = false
+}
+
+// index moves down one row, scrolling the region up at its bottom margin
+// (IND, LF). Below the region it stops at the last row.
+func (t *Terminal) index() {
+	t.cur.wrap = false
+	switch {
+	case t.cur.row == t.bot:
+		t.scrollUp(t.top, t.bot, 1, true)
+	case t.cur.row < t.rows-1:
+		t.cur.row++
+	}
+}
+
+// reverseIndex moves up one row, scrolling the region down at its top
+// margin (RI).
+func (t *Terminal) reverseIndex() {
+	t.cur.wrap = false
+	switch {
+	case t.cur.row == t.top:
+		t.scrollDown(t.top, t.bot, 1)
+	case t.cur.row > 0:
+		t.cur.row--
+	}
+}
+
+// rotate moves lines[n:] to the front of lines and lines[:n] to its end,
+// without allocating.
+func rotate(lines []*vtLine, n int) {
+	reverse := func(a []*vtLine) {
+		for i, j := 0, len(a)-1; i < j; i, j = i+1, j-1 {
+			a[i], a[j] = a[j], a[i]
+		}
+	}
+	reverse(lines[:n])
+	reverse(lines[n:])
+	reverse(lines)
+}
+
+// scrollUp moves rows top..bot (inclusive) up by n, blanking n rows at
+// the bottom. With toHistory set, on the main screen and a region that
+// starts at the top row, the rows leaving the screen go to the scrollback.
+func (t *Terminal) scrollUp(top, bot, n int, toHistory bool) {
+	h := bot - top + 1
+	if n <= 0 || h <= 0 {
+		return
+	}
+	n = min(n, h)
+	lines := t.scr.lines[top : bot+1]
+	if toHistory && top == 0 && t.scr == t.main && t.hist.max > 0 {
+		for _, l := range lines[:n] {
+			t.hist.push(l)
+		}
+	}
+	if n == 1 {
+		first := lines[0]
+		copy(lines, lines[1:])
+		lines[h-1] = first
+	} else {
+		rotate(lines, n)
+	}
+	blank := t.eraseCell()
+	for _, l := range lines[h-n:] {
+		l.clear(t.blank)
+		if blank.BG != 0 {
+			l.fill(0, t.cols, blank)
+		}
+	}
+	t.dirty = true
+}
+
+// scrollDown moves rows top..bot down by n, blanking n rows at the top.
+func (t *Terminal) scrollDown(top, bot, n int) {
+	h := bot - top + 1
+	if n <= 0 || h <= 0 {
+		return
+	}
+	n = min(n, h)
+	lines := t.scr.lines[top : bot+1]
+	rotate(lines, h-n)
+	blank := t.eraseCell()
+	for _, l := range lines[:n] {
+		l.clear(t.blank)
+		if blank.BG != 0 {
+			l.fill(0, t.cols, blank)
+		}
+	}
+	t.dirty = true
+}
+
+// setCursor moves the cursor to an absolute screen position, clamped to
+// the screen; it clears the pending wrap.
+func (t *Terminal) setCursor(row, col int) {
+	t.cur.row = min(max(row, 0), t.rows-1)
+	t.cur.col = min(max(col, 0), t.cols-1)
+	t.cur.wrap = false
+}
+
+// moveTo is CUP: 0-based row and col, relative to the scroll region and
+// kept inside it in origin mode (DECOM).
+func (t *Terminal) moveTo(row, col int) {
+	if t.origin {
+		row = min(max(row+t.top, t.top), t.bot)
+	}
+	t.setCursor(row, col)
+}
+
+// moveRow is VPA: like moveTo for the row only.
+func (t *Terminal) moveRow(row int) { t.moveTo(row, t.cur.col) }
+
+// cursorUp is CUU: up n rows, stopping at the top margin when the cursor
+// starts inside the region.
+func (t *Terminal) cursorUp(n int) {
+	lim := 0
+	if t.cur.row >= t.top {
+		lim = t.top
+	}
+	t.setCursor(max(t.cur.row-n, lim), t.cur.col)
+}
+
+// cursorDown is CUD: down n rows, stopping at the bottom margin when the
+// cursor starts inside the region.
+func (t *Terminal) cursorDown(n int) {
+	lim := t.rows - 1
+	if t.cur.row <= t.bot {
+		lim = t.bot
+	}
+	t.setCursor(min(t.cur.row+n, lim), t.cur.col)
+}
+
+// eraseDisplay is ED (and DECSED when selective): 0 below, 1 above,
+// 2 all, 3 the scrollback.
+func (t *Terminal) eraseDisplay(mode int, selective bool) {
+	switch mode {
+	case 0:
+		t.eraseLine(0, selective)
+		for r := t.cur.row + 1; r < t.rows; r++ {
+			t.eraseRow(t.scr.lines[r], 0, t.cols, selective)
+		}
+	case 1:
+		for r := 0; r < t.cur.row; r++ {
+			t.eraseRow(t.scr.lines[r], 0, t.cols, selective)
+		}
+		t.eraseLine(1, selective)
+	case 2:
+		for _, l := range t.scr.lines {
+			t.eraseRow(l, 0, t.cols, selective)
+		}
+	case 3:
+		t.hist.clear()
+	default:
+		return
+	}
+	t.dirty = true
+}
+
+// eraseLine is EL (and DECSEL): 0 to the right, 1 to the left, 2 all.
+func (t *Terminal) eraseLine(mode int, selective bool) {
+	l := t.line()
+	switch mode {
+	case 0:
+		// With a wrap pending, the cursor is logically past the last
+		// column: nothing to erase, and the wrap stays pending (as
+		// alacritty and xterm.js; xterm erases the last cell).
+		if !t.cur.wrap {
+			t.eraseRow(l, t.cur.col, t.cols, selective)
+		}
+	case 1:
+		t.eraseRow(l, 0, t.cur.col+1, selective)
+	case 2:
+		t.eraseRow(l, 0, t.cols, selective)
+	default:
+		return
+	}
+	t.dirty = true
+}
+
+// eraseRow blanks columns [from, to) of l; selective erases skip cells
+// protected by DECSCA.
+func (t *Terminal) eraseRow(l *vtLine, from, to int, selective bool) {
+	from, to = max(from, 0), min(to, t.cols)
+	if from >= to {
+		return
+	}
+	blank := t.eraseCell()
+	if selective {
+		for c := from; c < to; c++ {
+			if l.cells[c].Attr&attrProtected == 0 {
+				l.breakWide(c, blank)
+				l.fill(c, c+1, blank)
+			}
+		}
+		return
+	}
+	l.breakWide(from, blank)
+	if to < t.cols {
+		l.breakWide(to-1, blank)
+	}
+	l.fill(from, to, blank)
+	if from == 0 && to == t.cols {
+		l.wrapped = false
+	}
+}
+
+// insertBlanks is ICH: shift the cells from the cursor right by n,
+// dropping those pushed past the edge, and blank the gap.
+func (t *Terminal) insertBlanks(n int) {
+	t.insertCells(t.line(), t.cur.col, n)
+	t.cur.wrap = false
+	t.dirty = true
+}
+
+// insertCells shifts the cells of l from col right by n and blanks the
+// gap (ICH, DECIC, SR).
+func (t *Terminal) insertCells(l *vtLine, col, n int) {
+	n = min(n, t.cols-col)
+	if n <= 0 {
+		return
+	}
+	blank := t.eraseCell()
+	if l.cells[col].Width == 0 {
+		// Inserting inside a wide character splits it.
+		l.cells[col-1] = blank
+		l.cells[col] = blank
+	}
+	// The cell that becomes the last one must not be a left half.
+	if l.cells[t.cols-n-1].Width == 2 {
+		l.cells[t.cols-n-1] = blank
+	}
+	copy(l.cells[col+n:], l.cells[col:t.cols-n])
+	l.shiftMarks(col, n)
+	for c := col; c < col+n; c++ {
+		l.cells[c] = blank
+	}
+	l.used = t.cols
+}
+
+// deleteChars is DCH: remove n cells at the cursor, shifting the rest of
+// the row left and blanking the end.
+func (t *Terminal) deleteChars(n int) {
+	t.deleteCells(t.line(), t.cur.col, n)
+	t.cur.wrap = false
+	t.dirty = true
+}
+
+// deleteCells removes n cells of l at col, shifting the rest left and
+// blanking the end (DCH, DECDC, SL).
+func (t *Terminal) deleteCells(l *vtLine, col, n int) {
+	n = min(n, t.cols-col)
+	if n <= 0 {
+		return
+	}
+	blank := t.eraseCell()
+	l.breakWide(col, blank)
+	if col+n < t.cols && l.cells[col+n].Width == 0 {
+		l.cells[col+n] = blank // its left half is deleted
+	}
+	l.dropMarks(col, col+n)
+	copy(l.cells[col:], l.cells[col+n:])
+	l.shiftMarks(col+n, -n)
+	for c := t.cols - n; c < t.cols; c++ {
+		l.cells[c] = blank
+	}
+	l.used = t.cols
+}
+
+// shiftColumns inserts (n > 0) or deletes (n < 0) columns at col in every
+// row of the scroll region: DECIC, DECDC, SR and SL. Like xterm, they do
+// nothing while the cursor is outside the region.
+func (t *Terminal) shiftColumns(col, n int) {
+	if t.cur.row < t.top || t.cur.row > t.bot {
+		return
+	}
+	for r := t.top; r <= t.bot; r++ {
+		if n > 0 {
+			t.insertCells(t.scr.lines[r], col, n)
+		} else {
+			t.deleteCells(t.scr.lines[r], col, -n)
+		}
+	}
+	t.dirty = true
+}
+
+// shiftMarks moves the marks at columns >= from by d, dropping those
+// that leave the row.
+func (l *vtLine) shiftMarks(from, d int) {
+	if l.marks == nil {
+		return
+	}
+	k := l.marks[:0]
+	for _, m := range l.marks {
+		if m.col >= from {
+			m.col += d
+		}
+		if m.col >= 0 && m.col < len(l.cells) {
+			k = append(k, m)
+		}
+	}
+	if len(k) == 0 {
+		k = nil
+	}
+	l.marks = k
+}
+
+// eraseChars is ECH: blank n cells from the cursor without shifting.
+func (t *Terminal) eraseChars(n int) {
+	l := t.line()
+	to := min(t.cur.col+n, t.cols)
+	t.eraseRow(l, t.cur.col, to, false)
+	t.cur.wrap = false
+	t.dirty = true
+}
+
+// insertLines is IL: inside the scroll region, push the rows from the
+// cursor down by n; the cursor goes to column 0 (xterm).
+func (t *Terminal) insertLines(n int) {
+	if t.cur.row < t.top || t.cur.row > t.bot {
+		return
+	}
+	t.scrollDown(t.cur.row, t.bot, n)
+	t.cur.col = 0
+	t.cur.wrap = false
+}
+
+// deleteLines is DL: inside the scroll region, remove n rows at the
+// cursor, pulling the rest up; the cursor goes to column 0 (xterm).
+func (t *Terminal) deleteLines(n int) {
+	if t.cur.row < t.top || t.cur.row > t.bot {
+		return
+	}
+	t.scrollUp(t.cur.row, t.bot, n, false)
+	t.cur.col = 0
+	t.cur.wrap = false
+}
+
+// repeat is REP: print the last graphic character n more times.
+func (t *Terminal) repeat(n int) {
+	if t.last == 0 {
+		return
+	}
+	n = min(n, t.cols*t.rows) // more cannot change the screen further
+	r := t.last
+	for ; n > 0; n-- {
+		if r < 0x80 {
+			// Already translated: print without charset mapping.
+			t.printTranslated(r)
+		} else {
+			t.print(r)
+		}
+	}
+}
+
+// printTranslated prints an ASCII rune bypassing charset translation.
+func (t *Terminal) printTranslated(r rune) {
+	g := t.cs.g[t.cs.gl]
+	t.cs.g[t.cs.gl] = 'B'
+	t.print(r)
+	t.cs.g[t.cs.gl] = g
+}
+
+// decaln is DECALN (ESC # 8): fill the screen with E, reset the margins
+// and home the cursor.
+func (t *Terminal) decaln() {
+	t.top, t.bot = 0, t.rows-1
+	for _, l := range t.scr.lines {
+		l.marks = nil
+		l.wrapped = false
+		for c := range l.cells {
+			l.cells[c] = Cell{Rune: 'E', Width: 1}
+		}
+		l.used = t.cols
+	}
+	t.setCursor(0, 0)
+	t.dirty = true
+}
+
+// saveCursor is DECSC: position, pen, charsets, origin and wrap modes.
+func (t *Terminal) saveCursor() {
+	t.scr.saved = vtSaved{
+		cur: t.cur, pen: t.pen, cs: t.cs, origin: t.origin,
+		autowrap: t.autowrap, valid: true,
+	}
+}
+
+// restoreCursor is DECRC; without a saved state it homes the cursor and
+// resets the pen, as xterm does.
+func (t *Terminal) restoreCursor() {
+	s := t.scr.saved
+	if !s.valid {
+		s = vtSaved{pen: Cell{Width: 1}, cs: vtCharsets{g: [4]byte{'B', 'B', 'B', 'B'}}, autowrap: t.autowrap}
+	}
+	t.pen, t.cs, t.origin, t.autowrap = s.pen, s.cs, s.origin, s.autowrap
+	// xterm does not restore a pending wrap: the next character
+	// overwrites the last column.
+	t.setCursor(s.cur.row, s.cur.col)
+	t.dirty = true
+}
+
+// switchScreen activates the alternate (alt) or main screen.
+func (t *Terminal) switchScreen(alt bool) {
+	s := t.main
+	if alt {
+		s = t.alt
+	}
+	if t.scr == s {
+		return
+	}
+	// The cursor stays where it is (xterm); ?1049 saves and restores it.
+	t.scr = s
+	t.dirty = true
+}
+
+// clearScreen blanks every row of s with default blanks.
+func (t *Terminal) clearScreen(s *vtScreen) {
+	for _, l := range s.lines {
+		l.clear(t.blank)
+	}
+	t.dirty = true
+}
