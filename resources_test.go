@@ -32,9 +32,13 @@ type resFixture struct {
 
 func newResFixture(t testing.TB) *resFixture {
 	t.Helper()
-	dir := t.TempDir()
-	f := &resFixture{dir: dir, files: map[string][]byte{}}
-	f.app = &App{cfg: Config{OutputDir: dir, Cols: 80, Rows: 24, Theme: "one-dark"}, sessions: map[string]*Session{}}
+	return fillResFixture(t, newApp(Config{OutputDir: t.TempDir(), Cols: 80, Rows: 24, Theme: "one-dark"}))
+}
+
+// fillResFixture adds the fixture's session and captures to app.
+func fillResFixture(t testing.TB, app *App) *resFixture {
+	t.Helper()
+	f := &resFixture{app: app, dir: app.cfg.OutputDir, files: map[string][]byte{}}
 	f.sess = f.addSession(t, "s1", time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC))
 	f.addScreenshot(t, f.sess, "first", 16, 32)
 	f.addScreenshot(t, f.sess, "second", 24, 32)
@@ -804,5 +808,110 @@ func BenchmarkResourceReadBlob(b *testing.B) {
 		if _, err := json.Marshal(v); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestResourcesProtocol drives the resource methods through the JSON-RPC
+// loop: capabilities, list, read, errors with their codes and data,
+// subscribe, notifications, unsubscribe, prompts and completion.
+func TestResourcesProtocol(t *testing.T) {
+	var f *resFixture
+	c := startServerWith(t, func(s *Server) {
+		f = fillResFixture(t, s.app)
+		s.app.res.interval = 20 * time.Millisecond
+	})
+	init := c.initialize("2025-06-18")
+	caps, _ := init["capabilities"].(map[string]any)
+	res, _ := caps["resources"].(map[string]any)
+	if res["subscribe"] != true || res["listChanged"] != true || caps["prompts"] == nil || caps["completions"] == nil {
+		t.Errorf("capabilities %v: want resources {subscribe, listChanged}, prompts, completions", caps)
+	}
+
+	id := 1
+	req := func(method string, params any) reply {
+		t.Helper()
+		id++
+		return c.request(id, method, params)
+	}
+	var list struct{ Resources []struct{ URI, MimeType string } }
+	r := req("resources/list", nil)
+	if r.Error != nil || json.Unmarshal(r.Result, &list) != nil {
+		t.Fatalf("resources/list: %+v", r)
+	}
+	var uris []string
+	for _, x := range list.Resources {
+		uris = append(uris, x.URI)
+	}
+	for uri := range f.files {
+		if !slices.Contains(uris, uri) {
+			t.Errorf("resources/list lacks %s: %q", uri, uris)
+		}
+	}
+
+	r = req("resources/read", map[string]string{"uri": "session://s1/recordings/demo"})
+	var rd readResult
+	if r.Error != nil || json.Unmarshal(r.Result, &rd) != nil || len(rd.Contents) != 1 {
+		t.Fatalf("resources/read: %+v", r)
+	}
+	if b, err := base64.StdEncoding.DecodeString(rd.Contents[0].Blob); err != nil || !bytes.Equal(b, f.files["session://s1/recordings/demo"]) || rd.Contents[0].MimeType != "image/gif" {
+		t.Errorf("recording blob: %v, mimeType %q", err, rd.Contents[0].MimeType)
+	}
+
+	for _, tc := range []struct {
+		method string
+		params any
+		code   int
+	}{
+		{"resources/read", map[string]string{"uri": "session://x/screenshots/../../etc"}, codeResourceNotFound},
+		{"resources/read", map[string]string{"uri": "session://nope/buffer"}, codeResourceNotFound},
+		{"resources/list", map[string]string{"cursor": "bogus"}, codeInvalidParams},
+		{"prompts/get", map[string]string{"name": "vim-edit"}, codeInvalidParams},
+		{"completion/complete", map[string]any{"ref": map[string]string{"type": "ref/nope"}}, codeInvalidParams},
+	} {
+		r := req(tc.method, tc.params)
+		if r.Error == nil || r.Error.Code != tc.code {
+			t.Errorf("%s %v: %+v, want error %d", tc.method, tc.params, r.Error, tc.code)
+			continue
+		}
+		if tc.code == codeResourceNotFound {
+			d, _ := r.Error.Data.(map[string]any)
+			if d["uri"] != tc.params.(map[string]string)["uri"] {
+				t.Errorf("%s: error data %v, want the uri", tc.method, r.Error.Data)
+			}
+		}
+	}
+
+	// Subscribe, change, get exactly the notification.
+	const buf = "session://s1/buffer"
+	if r := req("resources/subscribe", map[string]string{"uri": buf}); r.Error != nil {
+		t.Fatalf("subscribe: %+v", r.Error)
+	}
+	f.app.resourceUpdated(buf)
+	if n := c.recvResponse(); n.Method != "notifications/resources/updated" || !strings.Contains(string(n.Params), buf) {
+		t.Errorf("after a change: %s %s, want notifications/resources/updated for %s", n.Method, n.Params, buf)
+	}
+	f.app.resourceListChanged()
+	if n := c.recvResponse(); n.Method != "notifications/resources/list_changed" {
+		t.Errorf("after a list change: %s %s, want notifications/resources/list_changed", n.Method, n.Params)
+	}
+	if r := req("resources/unsubscribe", map[string]string{"uri": buf}); r.Error != nil {
+		t.Fatalf("unsubscribe: %+v", r.Error)
+	}
+	f.app.resourceUpdated(buf)
+	time.Sleep(3 * f.app.res.interval)
+	if r := req("ping", nil); r.Error != nil {
+		t.Errorf("ping after unsubscribe: %+v", r)
+	}
+
+	var pr promptResult
+	r = req("prompts/get", map[string]any{"name": "vim-edit", "arguments": map[string]string{"filename": "a.txt"}})
+	if r.Error != nil || json.Unmarshal(r.Result, &pr) != nil || len(pr.Messages) != 1 {
+		t.Errorf("prompts/get: %+v", r)
+	}
+	var comp completion
+	r = req("completion/complete", map[string]any{"ref": map[string]string{"type": "ref/resource", "uri": "session://{id}/info"},
+		"argument": map[string]string{"name": "id", "value": "s"}})
+	if r.Error != nil || json.Unmarshal(r.Result, &comp) != nil || !slices.Equal(comp.Completion.Values, []string{"s1"}) {
+		t.Errorf("completion/complete: %+v %s", r.Error, r.Result)
 	}
 }
