@@ -833,7 +833,9 @@ func TestResourcesProtocol(t *testing.T) {
 		id++
 		return c.request(id, method, params)
 	}
-	var list struct{ Resources []struct{ URI, MimeType string } }
+	var list struct {
+		Resources []struct{ URI, MimeType string }
+	}
 	r := req("resources/list", nil)
 	if r.Error != nil || json.Unmarshal(r.Result, &list) != nil {
 		t.Fatalf("resources/list: %+v", r)
