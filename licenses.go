@@ -1,11 +1,28 @@
 package main
 
-// licenses.go: PLACEHOLDER for ttywright --licenses. The rendering work
-// replaces this file with licenseText in font.go, which returns the
-// LICENSES/ texts of the embedded fonts (Terminus and GNU Unifont, SIL
-// OFL 1.1); delete this file then.
+// licenses.go: the licences of the embedded font, readable from the binary
+// (OFL condition 2 wants them to travel with every copy, and `go install`
+// users get only the binary).
 
-// licenseText returns the licences and copyright notices of embedded data.
+import (
+	"embed"
+	"strings"
+)
+
+//go:embed LICENSES/FONTS.txt LICENSES/OFL-1.1.txt
+var licenseFiles embed.FS
+
+// licenseText returns the font notices (LICENSES/FONTS.txt) followed by
+// the SIL Open Font License 1.1 text (LICENSES/OFL-1.1.txt), as printed
+// by `ttywright --licenses`.
 func licenseText() string {
-	return "ttywright embeds no third-party data yet: the font licences (SIL OFL 1.1) arrive with the font.\n"
+	var b strings.Builder
+	for _, name := range []string{"LICENSES/FONTS.txt", "LICENSES/OFL-1.1.txt"} {
+		data, _ := licenseFiles.ReadFile(name) // embedded: cannot fail
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.Write(data)
+	}
+	return b.String()
 }

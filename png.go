@@ -268,26 +268,10 @@ func (r *raster) resolve() {
 			r.cellInks[i] = lastInk // runs of equally styled cells are the common case
 			continue
 		}
-		fg, bg := th.FG(c.FG), th.BG(c.BG)
-		if p, ok := c.FG.Palette(); ok && p < 8 && c.Attr&AttrBold != 0 {
-			fg = th.ANSI[p+8]
-		}
-		if c.Attr&AttrInverse != 0 {
-			fg, bg = bg, fg
-		}
-		if c.Attr&AttrDim != 0 {
-			fg = mix(fg, bg, 128)
-		}
-		ul := fg
-		if !c.UL.IsDefault() {
-			ul = th.Resolve(c.UL, fg)
-		}
-		if cursorHere {
+		fg, bg, ul := cellColors(th, c)
+		if cursorHere { // text under a block cursor takes the cell's background colour
 			fg, bg = bg, th.Cursor
 			ul = fg
-		}
-		if c.Attr&AttrHidden != 0 {
-			fg, ul = bg, bg
 		}
 		switch c.Rune {
 		case 0x2591: // ░ ▒ ▓ are drawn as full blocks in a mixed colour

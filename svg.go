@@ -1,0 +1,348 @@
+package main
+
+// svg.go: the text forms of a screenshot, written beside the PNG: SVG
+// (text over a cell grid, for docs that want selectable, scalable text),
+// ANSI (the screen re-encoded as SGR sequences, for `cat` in a terminal)
+// and plain text.
+
+import (
+	"fmt"
+	"image/color"
+	"strconv"
+	"strings"
+)
+
+// cellColors resolves a cell's foreground, background and underline
+// colours the way the PNG renderer does: bold palette colours 0-7
+// brighten, inverse swaps, dim mixes the foreground halfway to the
+// background, hidden paints the foreground in the background colour.
+func cellColors(th *Theme, c Cell) (fg, bg, ul color.RGBA) {
+	fg, bg = th.FG(c.FG), th.BG(c.BG)
+	if p, ok := c.FG.Palette(); ok && p < 8 && c.Attr&AttrBold != 0 {
+		fg = th.ANSI[p+8]
+	}
+	if c.Attr&AttrInverse != 0 {
+		fg, bg = bg, fg
+	}
+	if c.Attr&AttrDim != 0 {
+		fg = mix(fg, bg, 128)
+	}
+	ul = fg
+	if !c.UL.IsDefault() {
+		ul = th.Resolve(c.UL, fg)
+	}
+	if c.Attr&AttrHidden != 0 {
+		fg, ul = bg, bg
+	}
+	return fg, bg, ul
+}
+
+// SVG cell geometry: a 10x20 cell with a 16.5 px monospace font, whose
+// advance (about 0.6 em) is close to 10; every run also gets textLength,
+// so the grid holds whatever font the viewer picks.
+const (
+	svgCellW   = 10
+	svgCellH   = 20
+	svgFont    = 16.5
+	svgBase    = 15 // baseline offset within a cell
+	svgFrameH  = 32 // title bar height with a border
+	svgFramePd = 12 // padding around the grid with a border
+)
+
+func svgColor(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
+
+// snapshotSVG draws s as an SVG document: a background rectangle, one
+// rectangle per run of non-default background, one <text> per run of
+// equally styled characters, the cursor, and the frame when border is set.
+func snapshotSVG(s *Snapshot, th *Theme, border *Border) string {
+	if th == nil {
+		th = themeList[0]
+	}
+	gw, gh := s.Cols*svgCellW, s.Rows*svgCellH
+	ox, oy, w, h := 0, 0, gw, gh
+	if border != nil {
+		ox, oy = svgFramePd, svgFrameH+svgFramePd/2
+		w, h = gw+2*svgFramePd, gh+svgFrameH+svgFramePd*3/2
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", w, h, w, h)
+	fmt.Fprintf(&b, `<style>text{font-family:"DejaVu Sans Mono",Menlo,Consolas,"Liberation Mono",monospace;font-size:%gpx;white-space:pre}</style>`+"\n", svgFont)
+	if border != nil {
+		fmt.Fprintf(&b, `<rect width="%d" height="%d" rx="10" fill="%s"/>`+"\n", w, h, svgColor(th.Background))
+		toward := color.RGBA{0xff, 0xff, 0xff, 0xff}
+		if th.Type == "light" {
+			toward = color.RGBA{0, 0, 0, 0xff}
+		}
+		bar := mix(th.Background, toward, 20)
+		fmt.Fprintf(&b, `<path d="M0 %d V10 A10 10 0 0 1 10 0 H%d A10 10 0 0 1 %d 10 V%d Z" fill="%s"/>`+"\n",
+			svgFrameH, w-10, w, svgFrameH, svgColor(bar))
+		for i, c := range []string{"#ff5f57", "#febc2e", "#28c840"} {
+			fmt.Fprintf(&b, `<circle cx="%d" cy="%d" r="6" fill="%s"/>`+"\n", 20+20*i, svgFrameH/2, c)
+		}
+		title := border.Title
+		if title == "" {
+			title = s.Title
+		}
+		if title != "" {
+			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" fill="%s">%s</text>`+"\n",
+				w/2, svgFrameH/2+5, svgColor(mix(bar, th.Foreground, 200)), svgEscape(title))
+		}
+	} else {
+		fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="%s"/>`+"\n", w, h, svgColor(th.Background))
+	}
+	fmt.Fprintf(&b, `<g transform="translate(%d %d)">`+"\n", ox, oy)
+
+	cell := func(i int) Cell {
+		if i < len(s.Cells) {
+			return s.Cells[i]
+		}
+		return Cell{Width: 1}
+	}
+	cur := s.Cursor
+	cursorAt := func(row, col int) bool {
+		return cur.Visible && cur.Shape == CursorBlock && row == cur.Row && col == cur.Col
+	}
+	for row := 0; row < s.Rows; row++ {
+		// Backgrounds, merged into runs.
+		for col := 0; col < s.Cols; {
+			_, bg, _ := cellColors(th, cell(row*s.Cols+col))
+			end := col + 1
+			for end < s.Cols {
+				if _, b2, _ := cellColors(th, cell(row*s.Cols+end)); b2 != bg {
+					break
+				}
+				end++
+			}
+			if bg != th.Background {
+				fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`+"\n",
+					col*svgCellW, row*svgCellH, (end-col)*svgCellW, svgCellH, svgColor(bg))
+			}
+			col = end
+		}
+		// Text, in runs of one style.
+		for col := 0; col < s.Cols; {
+			c := cell(row*s.Cols + col)
+			if c.Width == 0 || c.Rune == 0 || c.Rune == ' ' || c.Attr&AttrHidden != 0 {
+				col++
+				continue
+			}
+			style := svgTextStyle(th, c, cursorAt(row, col))
+			var text strings.Builder
+			start, cells := col, 0
+			for col < s.Cols {
+				c2 := cell(row*s.Cols + col)
+				if c2.Width == 0 {
+					col++
+					cells++
+					continue
+				}
+				if c2.Rune == 0 || c2.Attr&AttrHidden != 0 || svgTextStyle(th, c2, cursorAt(row, col)) != style {
+					break
+				}
+				text.WriteRune(c2.Rune)
+				text.WriteString(s.Marks[row*s.Cols+col])
+				col++
+				cells++
+			}
+			t := strings.TrimRight(text.String(), " ")
+			n := cells - (len(text.String()) - len(t)) // trailing spaces are one cell each
+			if t == "" {
+				continue
+			}
+			fmt.Fprintf(&b, `<text x="%d" y="%d" textLength="%d" lengthAdjust="spacingAndGlyphs"%s>%s</text>`+"\n",
+				start*svgCellW, row*svgCellH+svgBase, n*svgCellW, style, svgEscape(t))
+		}
+	}
+	if cur.Visible && cur.Row >= 0 && cur.Row < s.Rows && cur.Col >= 0 && cur.Col < s.Cols {
+		x, y := cur.Col*svgCellW, cur.Row*svgCellH
+		switch cur.Shape {
+		case CursorUnderline:
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="2" fill="%s"/>`+"\n", x, y+svgCellH-2, svgCellW, svgColor(th.Cursor))
+		case CursorBar:
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="2" height="%d" fill="%s"/>`+"\n", x, y, svgCellH, svgColor(th.Cursor))
+		default:
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s" fill-opacity="0.7"/>`+"\n", x, y, svgCellW, svgCellH, svgColor(th.Cursor))
+		}
+	}
+	b.WriteString("</g>\n</svg>\n")
+	return b.String()
+}
+
+// svgTextStyle is the attribute string of a text run: fill, weight,
+// style, decorations.
+func svgTextStyle(th *Theme, c Cell, underCursor bool) string {
+	fg, bg, _ := cellColors(th, c)
+	if underCursor {
+		fg = bg
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, ` fill="%s"`, svgColor(fg))
+	if c.Attr&AttrBold != 0 {
+		b.WriteString(` font-weight="bold"`)
+	}
+	if c.Attr&AttrItalic != 0 {
+		b.WriteString(` font-style="italic"`)
+	}
+	var deco []string
+	if c.Attr&AttrUnderline != 0 {
+		deco = append(deco, "underline")
+	}
+	if c.Attr&AttrStrike != 0 {
+		deco = append(deco, "line-through")
+	}
+	if c.Attr&AttrOverline != 0 {
+		deco = append(deco, "overline")
+	}
+	if len(deco) > 0 {
+		fmt.Fprintf(&b, ` text-decoration="%s"`, strings.Join(deco, " "))
+	}
+	return b.String()
+}
+
+// svgEscape escapes XML text and drops characters XML 1.0 forbids.
+func svgEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '"':
+			b.WriteString("&quot;")
+		case r < 0x20 && r != '\t', r >= 0xD800 && r <= 0xDFFF, r == 0xFFFE, r == 0xFFFF:
+			b.WriteRune(0xFFFD)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// snapshotText returns the screen as plain text: one line a row, wide
+// characters once, combining marks after their base, trailing blanks and
+// trailing empty rows removed, each line ending in "\n".
+func snapshotText(s *Snapshot) string {
+	lines := make([]string, s.Rows)
+	for row := range lines {
+		var b strings.Builder
+		for col := 0; col < s.Cols; col++ {
+			i := row*s.Cols + col
+			if i >= len(s.Cells) {
+				break
+			}
+			c := s.Cells[i]
+			if c.Width == 0 {
+				continue
+			}
+			r := c.Rune
+			if r == 0 {
+				r = ' '
+			}
+			b.WriteRune(r)
+			b.WriteString(s.Marks[i])
+		}
+		lines[row] = strings.TrimRight(b.String(), " ")
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// screenANSI re-encodes the screen as text with SGR sequences (xterm
+// ctlseqs: SGR 1-9, 53, 4:n underline styles, 30-37/90-97 and 38;5;n or
+// 38;2;r;g;b colours, 58 underline colour), one line a row, each ending
+// with SGR 0. Cells keep their palette colours, so the output takes the
+// colours of the terminal it is printed in.
+func screenANSI(s *Snapshot) string {
+	var b strings.Builder
+	for row := 0; row < s.Rows; row++ {
+		// Trailing cells that print as nothing are dropped.
+		end := s.Cols
+		for end > 0 {
+			i := row*s.Cols + end - 1
+			if i < len(s.Cells) {
+				c := s.Cells[i]
+				if (c.Rune != 0 && c.Rune != ' ') || !c.BG.IsDefault() || c.Attr&(AttrInverse|AttrUnderline|AttrStrike|AttrOverline) != 0 {
+					break
+				}
+			}
+			end--
+		}
+		cur := Cell{}
+		for col := 0; col < end; col++ {
+			i := row*s.Cols + col
+			if i >= len(s.Cells) {
+				break
+			}
+			c := s.Cells[i]
+			if c.Width == 0 {
+				continue
+			}
+			if c.FG != cur.FG || c.BG != cur.BG || c.UL != cur.UL || c.Attr != cur.Attr {
+				b.WriteString(sgrFor(c))
+				cur = c
+			}
+			r := c.Rune
+			if r == 0 {
+				r = ' '
+			}
+			b.WriteRune(r)
+			b.WriteString(s.Marks[i])
+		}
+		if cur.FG != 0 || cur.BG != 0 || cur.UL != 0 || cur.Attr != 0 {
+			b.WriteString("\x1b[0m")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// sgrFor returns one SGR sequence that sets exactly c's rendition,
+// starting from a reset.
+func sgrFor(c Cell) string {
+	p := []string{"0"}
+	for _, a := range []struct {
+		attr Attr
+		code string
+	}{{AttrBold, "1"}, {AttrDim, "2"}, {AttrItalic, "3"}, {AttrBlink, "5"}, {AttrInverse, "7"}, {AttrHidden, "8"}, {AttrStrike, "9"}, {AttrOverline, "53"}} {
+		if c.Attr&a.attr != 0 {
+			p = append(p, a.code)
+		}
+	}
+	if c.Attr&AttrUnderline != 0 {
+		if st := (c.Attr & AttrULMask) >> AttrULShift; st != 0 {
+			p = append(p, "4:"+strconv.Itoa(int(st)+1))
+		} else {
+			p = append(p, "4")
+		}
+	}
+	p = append(p, sgrColor(c.FG, 30)...)
+	p = append(p, sgrColor(c.BG, 40)...)
+	p = append(p, sgrColor(c.UL, 50)...)
+	return "\x1b[" + strings.Join(p, ";") + "m"
+}
+
+// sgrColor encodes a colour for base 30 (foreground), 40 (background) or
+// 50 (underline, SGR 58, which has no 8-colour form).
+func sgrColor(c Color, base int) []string {
+	if i, ok := c.Palette(); ok {
+		switch {
+		case base != 50 && i < 8:
+			return []string{strconv.Itoa(base + int(i))}
+		case base != 50 && i < 16:
+			return []string{strconv.Itoa(base + 60 + int(i) - 8)}
+		}
+		return []string{strconv.Itoa(base + 8), "5", strconv.Itoa(int(i))}
+	}
+	if r, g, bl, ok := c.RGB(); ok {
+		return []string{strconv.Itoa(base + 8), "2", strconv.Itoa(int(r)), strconv.Itoa(int(g)), strconv.Itoa(int(bl))}
+	}
+	return nil
+}
