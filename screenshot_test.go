@@ -133,7 +133,7 @@ func TestScreenshotBadInput(t *testing.T) {
 		{`{"session_id":"s1","scale":0}`, "1 to 4"},
 		{`{"session_id":"s1","scale":5}`, "1 to 4"},
 		{`{"session_id":"s1","border":{"style":"windows"}}`, `"macos"`},
-		{`{"session_id":"s1","scale":"big"}`, "bad arguments"},
+		{`{"session_id":"s1","scale":"big"}`, "integer"},
 	} {
 		r := renderCall(t, a, tc.args)
 		if !r.IsError || !strings.Contains(r.Text, tc.want) {
