@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -32,6 +33,7 @@ const (
 	maxSubscriptions      = 4096                   // distinct subscribed URIs; more is -32602
 	maxURILen             = 2048                   // longer URIs are not found without parsing
 	maxBlobBytes          = 64 << 20               // larger capture files are refused, not base64'd
+	maxGoneSessions       = 64                     // stopped sessions whose resources stay readable
 )
 
 // resState is the resources part of App: subscriptions and the debouncers
@@ -46,6 +48,13 @@ type resState struct {
 	mu   sync.Mutex
 	subs map[string]*debouncer // subscribed URI -> its debouncer
 	list debouncer             // notifications/resources/list_changed
+
+	// known is App.sessions as of the last list change; gone keeps the
+	// sessions shell_stop has since removed from it (oldest first, at
+	// most maxGoneSessions), so that their info, buffer and captures stay
+	// readable: an agent stops a session and then fetches its recording.
+	known map[string]*Session
+	gone  []*Session
 
 	// sendMu is held while a notification is checked and sent, so that
 	// once unsubscribe returns no updated for that URI can still be on
@@ -137,7 +146,19 @@ func (a *App) fireUpdated(uri string, d *debouncer) {
 // are what changed. Called on shell_start, screenshot, record stop, stop.
 func (a *App) resourceListChanged() {
 	r := &a.res
+	a.mu.Lock()
+	live := maps.Clone(a.sessions)
+	a.mu.Unlock()
 	r.mu.Lock()
+	for id, s := range r.known {
+		if live[id] != s && !slices.Contains(r.gone, s) {
+			r.gone = append(r.gone, s)
+		}
+	}
+	if n := len(r.gone) - maxGoneSessions; n > 0 {
+		r.gone = slices.Delete(r.gone, 0, n)
+	}
+	r.known = live
 	if delay, ok := r.due(&r.list); ok {
 		time.AfterFunc(delay, a.fireListChanged)
 	}
@@ -358,8 +379,9 @@ func paginate[T any](items []T, cursor string, size int) ([]T, string, error) {
 	return items[off:end], next, nil
 }
 
-// resSessions returns every session, live or exited, oldest first. The
-// App lock is held only to copy the pointers.
+// resSessions returns every session, live, exited or stopped (see
+// resState.gone), oldest first. The App lock is held only to copy the
+// pointers.
 func (a *App) resSessions() []*Session {
 	a.mu.Lock()
 	ss := make([]*Session, 0, len(a.sessions))
@@ -367,6 +389,13 @@ func (a *App) resSessions() []*Session {
 		ss = append(ss, s)
 	}
 	a.mu.Unlock()
+	a.res.mu.Lock()
+	for _, s := range a.res.gone {
+		if !slices.ContainsFunc(ss, func(x *Session) bool { return x.ID == s.ID }) {
+			ss = append(ss, s)
+		}
+	}
+	a.res.mu.Unlock()
 	slices.SortFunc(ss, func(x, y *Session) int {
 		if c := x.Started.Compare(y.Started); c != 0 {
 			return c
@@ -742,11 +771,23 @@ func (a *App) readResource(uri string) (resourceContents, error) {
 	return out, nil
 }
 
-// resSession returns the session with the given id, or nil.
+// resSession returns the session with the given id (live first, then
+// the most recently stopped), or nil.
 func (a *App) resSession(id string) *Session {
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.sessions[id]
+	s := a.sessions[id]
+	a.mu.Unlock()
+	if s != nil {
+		return s
+	}
+	a.res.mu.Lock()
+	defer a.res.mu.Unlock()
+	for i := len(a.res.gone) - 1; i >= 0; i-- {
+		if a.res.gone[i].ID == id {
+			return a.res.gone[i]
+		}
+	}
+	return nil
 }
 
 // capturePathInRoot returns c's file as a path relative to the output

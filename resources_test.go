@@ -917,3 +917,40 @@ func TestResourcesProtocol(t *testing.T) {
 		t.Errorf("completion/complete: %+v %s", r.Error, r.Result)
 	}
 }
+
+// TestResourcesAfterStop: a session that shell_stop removed from the App
+// keeps its info, buffer and captures readable, and stays listed.
+func TestResourcesAfterStop(t *testing.T) {
+	f := newResFixture(t)
+	f.app.resourceListChanged() // shell_start reports the new session
+	f.app.mu.Lock()
+	delete(f.app.sessions, "s1") // shell_stop forgets it ...
+	f.app.mu.Unlock()
+	f.app.resourceListChanged() // ... and reports the change
+	for _, uri := range []string{"session://s1/info", "session://s1/buffer", "session://s1/recordings/demo"} {
+		if _, err := f.call(t, "resources/read", map[string]string{"uri": uri}); err != nil {
+			t.Errorf("read %s after stop: %v", uri, err)
+		}
+	}
+	var list struct{ Resources []struct{ URI string } }
+	f.mustCall(t, "resources/list", nil, &list)
+	if !slices.ContainsFunc(list.Resources, func(r struct{ URI string }) bool { return r.URI == "session://s1/screenshots/first" }) {
+		t.Errorf("stopped session's screenshot not listed: %v", list.Resources)
+	}
+	// The record is bounded.
+	for i := range maxGoneSessions + 10 {
+		id := "g" + strconv.Itoa(i)
+		f.addSession(t, id, f.sess.Started.Add(time.Duration(i+1)))
+		f.app.resourceListChanged()
+		f.app.mu.Lock()
+		delete(f.app.sessions, id)
+		f.app.mu.Unlock()
+	}
+	f.app.resourceListChanged()
+	if n := len(f.app.resSessions()); n != maxGoneSessions {
+		t.Errorf("%d sessions kept after %d stops, want %d", n, maxGoneSessions+11, maxGoneSessions)
+	}
+	if f.app.resSession("s1") != nil {
+		t.Error("the oldest stopped session was not dropped")
+	}
+}
