@@ -32,6 +32,10 @@ const maxFrame = 64 << 20
 // to finish before they are cancelled.
 const eofGrace = 2 * time.Second
 
+// stopGrace is how long cancelled requests may take to return before
+// Serve gives up on them.
+const stopGrace = 5 * time.Second
+
 // errFrameTooLarge reports a line longer than the limit (already skipped).
 var errFrameTooLarge = errors.New("jsonrpc: frame too large")
 
@@ -179,8 +183,9 @@ type inflight struct {
 // Serve reads messages from r and writes responses and notifications to w
 // until r ends (stdin EOF) or ctx is done. On EOF, requests still running
 // get eofGrace to finish before they are cancelled; when ctx ends they are
-// cancelled at once. Serve returns after every handler has returned; the
-// error is nil on EOF and cancellation, else the read error.
+// cancelled at once. Serve returns once every handler has returned, or
+// stopGrace after cancelling them; the error is nil on EOF and
+// cancellation, else the read error.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	s.out.setOutput(w)
 	ctx, cancelAll := context.WithCancel(ctx)
@@ -215,7 +220,11 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	case <-ctx.Done():
 		cancelAll()
 	}
-	s.wg.Wait()
+	if !s.waitTimeout(stopGrace) {
+		// A handler that ignores its context must not keep the process
+		// (and the programs it started) alive.
+		log.Printf("requests still running %v after shutdown began; exiting anyway", stopGrace)
+	}
 	return err
 }
 

@@ -157,9 +157,14 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 		fmt.Fprint(stderr, hint)
 	}
 
+	// With SIGPIPE caught, a write to a closed stdout fails with EPIPE
+	// instead of killing the process before it can stop its sessions. (Not
+	// signal.Ignore: an ignored SIGPIPE would be inherited by programs
+	// started in sessions.)
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	defer stop()
 	err = srv.Serve(ctx, stdin, stdout)
+	stop() // a second Ctrl-C now ends the process even if cleanup hangs
 	a.shutdown()
 	if err != nil {
 		log.Printf("reading stdin: %v", err)

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -137,11 +138,18 @@ func buildBinary(t *testing.T) string {
 	return bin
 }
 
-// TestBinaryStdio runs the built server over real pipes: a scripted
-// session with a large request, garbage and a batch; stdout must hold only
-// JSON lines, one response per request; EOF ends the process with 0.
-func TestBinaryStdio(t *testing.T) {
+// TestBinary builds ttywright once and runs it over real stdio.
+func TestBinary(t *testing.T) {
 	bin := buildBinary(t)
+	t.Run("stdio", func(t *testing.T) { testBinaryStdio(t, bin) })
+	t.Run("signals", func(t *testing.T) { testBinarySignals(t, bin) })
+	t.Run("closed stdout", func(t *testing.T) { testBinaryClosedStdout(t, bin) })
+}
+
+// testBinaryStdio runs a scripted session with a large request, garbage
+// and a batch; stdout must hold only JSON lines, one response per
+// request; EOF ends the process with 0.
+func testBinaryStdio(t *testing.T, bin string) {
 	cmd := exec.Command(bin, "--output-dir", t.TempDir())
 	stdin, _ := cmd.StdinPipe()
 	stdoutPipe, _ := cmd.StdoutPipe()
@@ -200,9 +208,8 @@ func TestBinaryStdio(t *testing.T) {
 	}
 }
 
-// TestBinarySignals: SIGTERM and SIGINT end a serving process with 0.
-func TestBinarySignals(t *testing.T) {
-	bin := buildBinary(t)
+// testBinarySignals: SIGTERM and SIGINT end a serving process with 0.
+func testBinarySignals(t *testing.T, bin string) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		cmd := exec.Command(bin, "--output-dir", t.TempDir())
 		stdin, _ := cmd.StdinPipe() // kept open: only the signal ends it
@@ -228,5 +235,24 @@ func TestBinarySignals(t *testing.T) {
 			cmd.Process.Kill()
 			t.Errorf("%v: the server did not exit", sig)
 		}
+	}
+}
+
+// testBinaryClosedStdout: a client that stops reading does not kill the
+// server with SIGPIPE; it still exits cleanly on EOF.
+func testBinaryClosedStdout(t *testing.T, bin string) {
+	cmd := exec.Command(bin, "--output-dir", t.TempDir())
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Close()
+	for i := range 3 {
+		fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i)
+	}
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("exit: %v, want 0", err)
 	}
 }
