@@ -203,7 +203,7 @@ func appendJSONString(b, p []byte) []byte {
 // snapshotANSI returns bytes that draw snap on a fresh xterm-compatible
 // terminal of the same size: the alternate screen when it is active, every
 // cell with its colours and attributes, the title, the cursor position,
-// shape and visibility.
+// shape and visibility. OSC 8 hyperlinks are kept.
 func snapshotANSI(s *Snapshot) []byte {
 	var b []byte
 	if s.Modes.AltScreen {
@@ -238,7 +238,13 @@ func snapshotANSI(s *Snapshot) []byte {
 			}
 			if c.FG != cur.FG || c.BG != cur.BG || c.UL != cur.UL || c.Attr != cur.Attr {
 				b = appendSGR(b, c)
-				cur = c
+				cur.FG, cur.BG, cur.UL, cur.Attr = c.FG, c.BG, c.UL, c.Attr
+			}
+			if c.Link != cur.Link {
+				b = append(b, "\x1b]8;;"...) // OSC 8 hyperlink (kept by players, not drawn)
+				b = append(b, sanitizeTitle(s.Links[c.Link])...)
+				b = append(b, "\x1b\\"...)
+				cur.Link = c.Link
 			}
 			r := c.Rune
 			if r == 0 {
@@ -249,6 +255,9 @@ func snapshotANSI(s *Snapshot) []byte {
 				b = append(b, m...)
 			}
 		}
+	}
+	if cur.Link != 0 {
+		b = append(b, "\x1b]8;;\x1b\\"...)
 	}
 	b = append(b, "\x1b[0m"...)
 	b = fmt.Appendf(b, "\x1b[%d;%dH", s.Cursor.Row+1, s.Cursor.Col+1)

@@ -56,6 +56,7 @@ type recorder struct {
 	canvas    *image.RGBA // the frame size fixed at start; later sizes are cropped or padded
 	cols      int         // screen size last seen, for cast resize events
 	rows      int
+	gen       uint64 // generation of the first frame
 	cancel    context.CancelFunc
 	done      chan struct{} // closed when the goroutine has finalised both files
 	stopOnce  sync.Once
@@ -310,9 +311,9 @@ func (s *Session) IsRecording() bool {
 	return s.recorder != nil
 }
 
-// start creates the files, draws the first frame, attaches the output
-// listener and starts the capture goroutine.
-func (r *recorder) start() (err error) {
+// open creates the files, draws the first frame and attaches the output
+// listener.
+func (r *recorder) open() (err error) {
 	id := r.sess.ID
 	if r.gifFile, err = r.app.createCapture(id, r.name+".gif.part"); err != nil {
 		return err
@@ -341,7 +342,7 @@ func (r *recorder) start() (err error) {
 	armed = true
 	r.sess.mu.Unlock()
 
-	r.cols, r.rows = first.Cols, first.Rows
+	r.cols, r.rows, r.gen = first.Cols, first.Rows, first.Generation
 	img := r.render(first)
 	r.canvas = image.NewRGBA(img.Rect)
 	r.gif.add(img, r.started)
@@ -350,10 +351,22 @@ func (r *recorder) start() (err error) {
 		r.abort()
 		return fmt.Errorf("writing %s: %w", r.gifFile.Name(), err)
 	}
+	return nil
+}
+
+// start opens the recording and starts its capture goroutine.
+func (r *recorder) start() error {
+	if err := r.open(); err != nil {
+		return err
+	}
+	gen := r.gen
 	ctx, cancel := context.WithCancel(context.Background())
 	r.cancel = cancel
 	r.done = make(chan struct{})
-	go r.run(ctx, first.Generation)
+	go func() {
+		defer close(r.done)
+		r.run(ctx, gen)
+	}()
 	return nil
 }
 
@@ -384,7 +397,6 @@ func (r *recorder) render(snap *Snapshot) *image.RGBA {
 // run captures frames until ctx ends or a limit is reached, then finalises
 // both files (the final screen is always captured).
 func (r *recorder) run(ctx context.Context, gen uint64) {
-	defer close(r.done)
 	interval := time.Second / time.Duration(r.fps)
 	last := r.started
 	var syncSince time.Time // when a held-back synchronized update began

@@ -14,7 +14,7 @@ import (
 )
 
 // newRecApp returns an App writing captures under a temporary directory.
-func newRecApp(t *testing.T) *App {
+func newRecApp(t testing.TB) *App {
 	t.Helper()
 	return &App{
 		cfg:      Config{Theme: "one-dark", Cols: 80, Rows: 24, Scale: 2, OutputDir: filepath.Join(t.TempDir(), "out")},
