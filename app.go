@@ -281,8 +281,7 @@ func (c Content) MarshalJSON() ([]byte, error) {
 		type plain Content // without this method
 		v = plain(c)
 	}
-	b, err := encodeLine(v)
-	return bytes.TrimSuffix(b, []byte("\n")), err
+	return marshalJSON(v)
 }
 
 // ToolResult is what a handler returns. The protocol layer turns

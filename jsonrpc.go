@@ -101,7 +101,7 @@ func (lw *lineWriter) write(line []byte) error {
 }
 
 // encodeLine marshals v as one line of JSON ending in '\n'. HTML escaping
-// is off: '<' stays '<', which keeps screen text readable in logs.
+// is off: '<' stays '<', which keeps screen text readable for a model.
 func encodeLine(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -110,6 +110,12 @@ func encodeLine(v any) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// marshalJSON is json.Marshal without HTML escaping.
+func marshalJSON(v any) ([]byte, error) {
+	b, err := encodeLine(v)
+	return bytes.TrimSuffix(b, []byte("\n")), err
 }
 
 // wireMessage is any incoming message, fields kept raw and classified by

@@ -80,6 +80,11 @@
 // session://{id}/recordings and .../recordings/{name}, themes://list and
 // theme://{name}. Clients may subscribe to any of them.
 //
+// # Prompts
+//
+// terminal-basics, vim-edit, record-session and theme-selection are short
+// guides to these tools that a client can offer its user.
+//
 // # Example
 //
 // Register the server with Claude Code, then ask for a screenshot:

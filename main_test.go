@@ -25,6 +25,45 @@ import (
 // against them: go test -run TestX -update.
 var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
+// A scenario is a protocol conversation kept in testdata: a prose header
+// saying what it pins, then "-- client --" lines sent one at a time and
+// "-- server --" lines expected back, in order.
+type scenario struct {
+	header         string
+	client, server []string
+}
+
+// parseScenario reads the txtar-like scenario format. Blank lines and
+// lines starting with '#' inside the sections are ignored.
+func parseScenario(data string) (scenario, error) {
+	var sc scenario
+	head, rest, ok := strings.Cut(data, "-- client --\n")
+	if !ok {
+		return sc, fmt.Errorf("no \"-- client --\" line")
+	}
+	client, server, ok := strings.Cut(rest, "-- server --\n")
+	if !ok {
+		return sc, fmt.Errorf("no \"-- server --\" line")
+	}
+	sc.header = head
+	for _, l := range strings.Split(client, "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			sc.client = append(sc.client, l)
+		}
+	}
+	for _, l := range strings.Split(server, "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			sc.server = append(sc.server, l)
+		}
+	}
+	return sc, nil
+}
+
+// format writes the scenario back with the given server lines.
+func (sc scenario) format(server []string) string {
+	return sc.header + "-- client --\n" + strings.Join(sc.client, "\n") + "\n-- server --\n" + strings.Join(server, "\n") + "\n"
+}
+
 func TestParseConfig(t *testing.T) {
 	defaults := Config{Theme: "one-dark", Cols: 120, Rows: 40, OutputDir: filepath.Join(os.TempDir(), "ttywright"),
 		Scale: 2, MaxSessions: 16, Scrollback: 10000}
@@ -98,7 +137,7 @@ func TestRunExitStatus(t *testing.T) {
 		stderrLine bool   // exactly one line on stderr
 	}{
 		{[]string{"--version"}, 0, "ttywright ", false},
-		{[]string{"--licenses"}, 0, "", false},
+		{[]string{"--licenses"}, 0, "", false}, // text checked below
 		{[]string{"--cols", "x"}, 2, "", true},
 		{[]string{"--theme", "nope"}, 2, "", true},
 		{[]string{"--log-path", "/nonexistent-dir/x.jsonl"}, 2, "", true},
@@ -113,6 +152,12 @@ func TestRunExitStatus(t *testing.T) {
 			t.Errorf("%v: stderr %q, want one line", tt.args, stderr.String())
 		}
 	}
+	var licences bytes.Buffer
+	run([]string{"--licenses"}, func(string) string { return "" }, strings.NewReader(""), &licences, io.Discard)
+	if !strings.Contains(strings.ToUpper(licences.String()), "SIL OPEN FONT LICENSE") {
+		t.Errorf("--licenses does not print the OFL: %.200q", licences.String())
+	}
+
 	// Serving: EOF on stdin ends it cleanly, and stdout gets only JSON.
 	var stdout, stderr bytes.Buffer
 	in := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"

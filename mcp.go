@@ -365,7 +365,7 @@ func (s *Server) renderResult(res *ToolResult) *callResult {
 	out := &callResult{Content: []Content{}, IsError: res.IsError}
 	newer := s.atLeast("2025-06-18")
 	if res.Structured != nil {
-		b, err := json.Marshal(res.Structured)
+		b, err := marshalJSON(res.Structured)
 		if err != nil {
 			return &callResult{Content: []Content{{Type: "text", Text: "internal error: cannot encode the tool result: " + err.Error()}}, IsError: true}
 		}

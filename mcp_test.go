@@ -352,3 +352,60 @@ func TestProtocolVersionsSorted(t *testing.T) {
 		t.Errorf("protocolVersions not in order: %v", protocolVersions)
 	}
 }
+
+// TestScenarios replays the conversations in testdata/protocol/*.txt
+// against a server with the test tools only (so the goldens do not change
+// when the real tools do). Each client line is handled to completion
+// before the next, so the server stream is deterministic. Regenerate with
+// -update.
+func TestScenarios(t *testing.T) {
+	files, _ := filepath.Glob("testdata/protocol/*.txt")
+	if len(files) == 0 {
+		t.Fatal("no scenarios in testdata/protocol")
+	}
+	linkTool := &Tool{Name: "test_link", Title: "Link", Description: "returns a resource link",
+		Output: map[string]any{"type": "object"}, Destructive: true,
+		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+			return &ToolResult{Structured: map[string]any{"ok": true}, Extra: []Content{
+				{Type: "resource_link", URI: "session://s1/screenshots/a", Name: "a", MimeType: "image/png"}}}
+		}}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, err := parseScenario(string(data))
+			if err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			var out bytes.Buffer
+			srv := newServer(newApp(Config{}))
+			srv.tools = []*Tool{echoTool, progressTool, panicTool, linkTool}
+			srv.out.setOutput(&out)
+			for _, line := range sc.client {
+				srv.handleLine(context.Background(), []byte(line))
+				srv.wg.Wait()
+			}
+			got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+			if *update {
+				if err := os.WriteFile(file, []byte(sc.format(got)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			for i := range max(len(got), len(sc.server)) {
+				var g, w string
+				if i < len(got) {
+					g = got[i]
+				}
+				if i < len(sc.server) {
+					w = sc.server[i]
+				}
+				if g != w {
+					t.Errorf("%s: server line %d:\ngot  %s\nwant %s", file, i+1, g, w)
+				}
+			}
+		})
+	}
+}
