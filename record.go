@@ -44,9 +44,12 @@ type recorder struct {
 	theme   *Theme
 	started time.Time
 
-	// frame sources; the session's, replaced in tests.
-	snapshot   func() *Snapshot
-	waitChange func(ctx context.Context, since uint64) (uint64, error)
+	// Frame sources: the session's, replaced in tests. snapshotLocked is
+	// called with sess.mu held (the first frame, taken atomically with
+	// attaching the cast listener).
+	snapshot       func() *Snapshot
+	snapshotLocked func() *Snapshot
+	waitChange     func(ctx context.Context, since uint64) (uint64, error)
 
 	gifFile   *os.File
 	castFile  *os.File
@@ -219,6 +222,7 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 	}
 	r := &recorder{app: a, sess: s, name: name, fps: fps, scale: scale, border: args.Border, theme: theme,
 		snapshot: s.Snapshot, waitChange: s.WaitChange}
+	r.snapshotLocked = func() *Snapshot { return s.term.Snapshot() }
 
 	s.mu.Lock()
 	busy := s.recorder
@@ -337,7 +341,7 @@ func (r *recorder) open() (err error) {
 	})
 	r.sess.mu.Lock()
 	r.started = time.Now()
-	first = r.sess.term.Snapshot()
+	first = r.snapshotLocked()
 	r.cast = newCastWriter(r.castFile, r.started, first)
 	armed = true
 	r.sess.mu.Unlock()

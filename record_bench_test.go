@@ -42,7 +42,8 @@ func listingScreen(cols, rows, step int) *Snapshot {
 // before r.finish, all on one goroutine.
 func fakeRecorder(t testing.TB, a *App, s *Session, fps int) *recorder {
 	t.Helper()
-	r := &recorder{app: a, sess: s, name: "bench", fps: fps, scale: 1, theme: themeList[0], snapshot: s.Snapshot}
+	r := &recorder{app: a, sess: s, name: "bench", fps: fps, scale: 1, theme: themeList[0],
+		snapshot: s.Snapshot, snapshotLocked: func() *Snapshot { return s.term.Snapshot() }}
 	s.mu.Lock()
 	s.recorder = r
 	s.mu.Unlock()

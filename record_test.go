@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"image"
 	"image/gif"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -228,4 +230,144 @@ func checkCastFile(t *testing.T, path string, cols, rows int) []byte {
 		}
 	}
 	return out
+}
+
+// fakeScreen is a frame source for the capture goroutine that the test
+// changes step by step (listingScreen content), with mode 2026 under its
+// control.
+type fakeScreen struct {
+	mu      sync.Mutex
+	step    int
+	gen     uint64
+	sync    bool
+	changed chan struct{}
+}
+
+func newFakeScreen() *fakeScreen { return &fakeScreen{changed: make(chan struct{})} }
+
+// set shows screen step; sync is mode 2026; bump says whether anything
+// visible changed (the generation moves).
+func (f *fakeScreen) set(step int, sync, bump bool) {
+	f.mu.Lock()
+	f.step, f.sync = step, sync
+	if bump {
+		f.gen++
+		close(f.changed)
+		f.changed = make(chan struct{})
+	}
+	f.mu.Unlock()
+}
+
+func (f *fakeScreen) snapshot() *Snapshot {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s := listingScreen(40, 8, f.step)
+	s.Generation, s.Modes.SyncOutput = f.gen, f.sync
+	return s
+}
+
+func (f *fakeScreen) waitChange(ctx context.Context, since uint64) (uint64, error) {
+	for {
+		f.mu.Lock()
+		gen, ch := f.gen, f.changed
+		f.mu.Unlock()
+		if gen > since {
+			return gen, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return gen, ctx.Err()
+		}
+	}
+}
+
+// recordFake runs a real capture goroutine on a fakeScreen through script
+// and returns the decoded GIF's frames as shown.
+func recordFake(t *testing.T, fps int, script func(f *fakeScreen)) []*image.RGBA {
+	t.Helper()
+	a := newRecApp(t)
+	s := addRecSession(a, "s1", 40, 8)
+	f := newFakeScreen()
+	r := &recorder{app: a, sess: s, name: "fake", fps: fps, scale: 1, theme: themeList[0],
+		snapshot: f.snapshot, snapshotLocked: f.snapshot, waitChange: f.waitChange}
+	s.recorder = r
+	if err := r.start(); err != nil {
+		t.Fatal(err)
+	}
+	script(f)
+	res, err := r.finish("gif", "fake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(res.GIFPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := gif.DecodeAll(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Image) != res.FrameCount {
+		t.Errorf("frame_count %d, GIF has %d", res.FrameCount, len(g.Image))
+	}
+	return composite(t, g)
+}
+
+// frameOf renders listing step as the recorder would.
+func frameOf(step int) *image.RGBA {
+	return Render(listingScreen(40, 8, step), RenderOptions{Theme: themeList[0], Scale: 1})
+}
+
+func TestRecorderCapture(t *testing.T) {
+	t.Run("burst keeps the final state", func(t *testing.T) {
+		shown := recordFake(t, 10, func(f *fakeScreen) {
+			for i := 1; i <= 40; i++ {
+				f.set(i, false, true)
+				time.Sleep(2 * time.Millisecond)
+			}
+			time.Sleep(300 * time.Millisecond)
+		})
+		// 40 changes in ~80 ms at 10 fps: a handful of frames, not 40.
+		if len(shown) > 6 {
+			t.Errorf("%d frames for a 0.4 s burst at 10 fps", len(shown))
+		}
+		if d := pixelDiff(shown[len(shown)-1], frameOf(40)); d != 0 {
+			t.Errorf("last frame is not the final screen: %d pixels differ", d)
+		}
+		for i := 1; i < len(shown); i++ {
+			if bytes.Equal(shown[i].Pix, shown[i-1].Pix) {
+				t.Errorf("frames %d and %d identical", i-1, i)
+			}
+		}
+	})
+	t.Run("synchronized update held back", func(t *testing.T) {
+		shown := recordFake(t, 30, func(f *fakeScreen) {
+			time.Sleep(50 * time.Millisecond)
+			f.set(1, true, true) // inside a 2026 update: half-drawn screens
+			time.Sleep(60 * time.Millisecond)
+			f.set(2, true, true)
+			time.Sleep(60 * time.Millisecond)
+			f.set(3, false, false) // the update ends; nothing else changes
+			time.Sleep(300 * time.Millisecond)
+		})
+		want3 := frameOf(3)
+		for i, fr := range shown {
+			if pixelDiff(fr, frameOf(1)) == 0 || pixelDiff(fr, frameOf(2)) == 0 {
+				t.Errorf("frame %d shows a screen from inside the synchronized update", i)
+			}
+		}
+		if d := pixelDiff(shown[len(shown)-1], want3); d != 0 {
+			t.Errorf("the screen after the update is missing: %d pixels differ", d)
+		}
+	})
+	t.Run("stop captures the state during an update", func(t *testing.T) {
+		shown := recordFake(t, 10, func(f *fakeScreen) {
+			f.set(5, true, true)
+			time.Sleep(50 * time.Millisecond)
+		})
+		if d := pixelDiff(shown[len(shown)-1], frameOf(5)); d != 0 {
+			t.Errorf("final frame: %d pixels differ", d)
+		}
+	})
 }
