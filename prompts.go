@@ -18,6 +18,7 @@ type promptArg struct {
 	Required    bool   `json:"required,omitempty"`
 
 	complete func(a *App) []string // completion/complete values; nil = none
+	check    func(v string) error  // validates a given value; nil = any
 }
 
 // prompt is one MCP prompt: what prompts/list shows, and text, which
@@ -63,7 +64,8 @@ func (a *App) prompts() []*prompt {
 			Description: "Record a task in a terminal as an animated GIF (or asciicast) and fetch it through its resource.",
 			Arguments: []promptArg{
 				{Name: "task", Description: "What to show in the recording, e.g. \"run the test suite\"."},
-				{Name: "theme", Description: "The colour theme for the recording; see themes://list.", complete: themeNames},
+				{Name: "theme", Description: "The colour theme for the recording; see themes://list.", complete: themeNames,
+					check: func(v string) error { _, err := lookupTheme(v); return err }},
 			},
 			text: a.recordSession,
 		},
@@ -132,6 +134,13 @@ func (a *App) promptsGet(ctx context.Context, params json.RawMessage) (any, erro
 			return nil, invalidParams("prompt %s has no argument %q (it takes: %s)", pr.Name, k, argNames(pr.Arguments))
 		}
 		args[k] = strings.TrimSpace(v)
+	}
+	for _, arg := range pr.Arguments {
+		if v := args[arg.Name]; v != "" && arg.check != nil {
+			if err := arg.check(v); err != nil {
+				return nil, invalidParams("prompt %s, argument %s: %v", pr.Name, arg.Name, err)
+			}
+		}
 	}
 	for _, arg := range pr.Arguments {
 		if arg.Required && args[arg.Name] == "" {

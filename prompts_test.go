@@ -123,6 +123,7 @@ func TestPromptsGetErrors(t *testing.T) {
 		{"missing required", map[string]any{"name": "vim-edit"}},
 		{"blank required", map[string]any{"name": "vim-edit", "arguments": map[string]string{"filename": "  "}}},
 		{"unknown argument", map[string]any{"name": "terminal-basics", "arguments": map[string]string{"x": "1"}}},
+		{"unknown theme", map[string]any{"name": "record-session", "arguments": map[string]string{"theme": "neon"}}},
 		{"argument not a string", map[string]any{"name": "vim-edit", "arguments": map[string]any{"filename": 3}}},
 	} {
 		if _, err := f.call(t, "prompts/get", tc.params); rpcCode(err) != codeInvalidParams {

@@ -840,6 +840,9 @@ func (a *App) resourcesSubscribe(ctx context.Context, params json.RawMessage) (a
 	if err := bindParams(params, &p); err != nil {
 		return nil, err
 	}
+	if p.URI == "" {
+		return nil, invalidParams("uri is missing: pass a URI from resources/list or a template, e.g. session://{id}/buffer")
+	}
 	if _, err := parseResourceURI(p.URI); err != nil {
 		return nil, notFound(p.URI)
 	}

@@ -644,6 +644,9 @@ func TestResourceSubscribeErrors(t *testing.T) {
 	if _, err := f.call(t, "resources/subscribe", map[string]string{"uri": "session://x/screenshots/../../etc"}); rpcCode(err) != codeResourceNotFound {
 		t.Errorf("subscribe to a bad URI: %v, want -32002", err)
 	}
+	if _, err := f.call(t, "resources/subscribe", map[string]string{}); rpcCode(err) != codeInvalidParams {
+		t.Errorf("subscribe without a uri: %v, want -32602", err)
+	}
 	// A session that does not exist yet may be subscribed to.
 	subscribe(t, f, "resources/subscribe", "session://s9/buffer")
 	subscribe(t, f, "resources/unsubscribe", "session://never/buffer")
