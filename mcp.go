@@ -91,21 +91,26 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 	case "initialize":
 		return s.initialize(params)
 	}
-	if s.negotiated() == "" {
-		return nil, &RPCError{Code: codeInvalidRequest, Message: fmt.Sprintf("%s before initialize: send initialize first", method)}
-	}
+	var m Method
 	switch method {
 	case "logging/setLevel":
-		return s.setLevel(params)
+		m = func(_ context.Context, params json.RawMessage) (any, error) { return s.setLevel(params) }
 	case "tools/list":
-		return s.toolsList(params)
+		m = func(_ context.Context, params json.RawMessage) (any, error) { return s.toolsList(params) }
 	case "tools/call":
-		return s.toolsCall(ctx, params)
+		m = s.toolsCall
+	default:
+		m = s.methods[method]
 	}
-	if m := s.methods[method]; m != nil {
-		return m(ctx, params)
+	switch {
+	case m == nil:
+		// Also before initialize: a client probing for a newer method
+		// (the Go SDK's server/discover) falls back on "not found".
+		return nil, &RPCError{Code: codeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)}
+	case s.negotiated() == "":
+		return nil, &RPCError{Code: codeInvalidRequest, Message: fmt.Sprintf("%s before initialize: send initialize first", method)}
 	}
-	return nil, &RPCError{Code: codeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)}
+	return m(ctx, params)
 }
 
 // notification handles a message without an id. Unknown ones are ignored.
