@@ -124,9 +124,15 @@ func (p *pngBuffers) Put(b *png.EncoderBuffer) { p.Pool.Put(b) }
 var pngEncoder = &png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngBuffers{}}
 
 // encodePNG writes img as PNG with fast compression (screens are mostly
-// flat colour, so BestSpeed costs little in size). The same image always
-// gives the same bytes with the same Go version.
-func encodePNG(w io.Writer, img image.Image) error { return pngEncoder.Encode(w, img) }
+// flat colour, so BestSpeed costs little in size): paletted images with
+// writePalettedPNG, others with image/png. The same image always gives the
+// same bytes with the same Go version.
+func encodePNG(w io.Writer, img image.Image) error {
+	if p, ok := img.(*image.Paletted); ok {
+		return writePalettedPNG(w, p)
+	}
+	return pngEncoder.Encode(w, img)
+}
 
 // Geometry of the macOS-style frame, in font pixels (multiplied by the scale).
 const (

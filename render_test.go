@@ -408,3 +408,31 @@ func TestLicenseText(t *testing.T) {
 		}
 	}
 }
+
+// TestPalettedPNG: writePalettedPNG's output decodes (with image/png) to
+// the same pixels for every bit depth, odd widths, transparency and sizes
+// that span several bands.
+func TestPalettedPNG(t *testing.T) {
+	for _, tc := range []struct{ w, h, colours int }{
+		{1, 1, 1}, {7, 3, 2}, {9, 5, 3}, {13, 7, 4}, {15, 9, 16}, {17, 2, 17}, {301, 1999, 200}, {1920, 300, 5},
+	} {
+		pal := make(color.Palette, tc.colours)
+		for i := range pal {
+			pal[i] = color.RGBA{uint8(i * 37), uint8(i * 11), uint8(255 - i), 255}
+		}
+		pal[0] = color.RGBA{} // transparent
+		m := image.NewPaletted(image.Rect(0, 0, tc.w, tc.h), pal)
+		for i := range m.Pix {
+			m.Pix[i] = uint8((i*7 + i/tc.w) % tc.colours)
+		}
+		var buf bytes.Buffer
+		if err := writePalettedPNG(&buf, m); err != nil {
+			t.Fatal(err)
+		}
+		got, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatalf("%dx%d, %d colours: %v", tc.w, tc.h, tc.colours, err)
+		}
+		renderSamePixels(t, got, m)
+	}
+}
