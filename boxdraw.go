@@ -127,10 +127,10 @@ func (p *painter[P]) boxDrawing(ru rune, x, y int, ink uint16) {
 		th := g.thick(left)
 		end := g.sx(th) + th // to the centre when nothing crosses
 		switch {
-		case vertDouble && right != '.':
-			end = g.dx2() + g.t // through a double line to the arm beyond
+		case vertDouble && up != '.' && down != '.' && right == '.':
+			end = g.dx1() + g.t // a T: stop at the nearer line
 		case vertDouble:
-			end = g.dx1() + g.t // stop at the nearer line
+			end = g.dx2() + g.t // a corner, or crossing: to the farther line
 		case up != '.' || down != '.':
 			end = vertFar
 		}
@@ -140,10 +140,10 @@ func (p *painter[P]) boxDrawing(ru rune, x, y int, ink uint16) {
 		th := g.thick(right)
 		start := g.sx(th)
 		switch {
-		case vertDouble && left != '.':
-			start = g.dx1()
-		case vertDouble:
+		case vertDouble && up != '.' && down != '.' && left == '.':
 			start = g.dx2()
+		case vertDouble:
+			start = g.dx1()
 		case up != '.' || down != '.':
 			start = vertNear
 		}
@@ -153,10 +153,10 @@ func (p *painter[P]) boxDrawing(ru rune, x, y int, ink uint16) {
 		th := g.thick(up)
 		end := g.sy(th) + th
 		switch {
-		case horzDouble && down != '.':
-			end = g.dy2() + g.t
-		case horzDouble:
+		case horzDouble && left != '.' && right != '.' && down == '.':
 			end = g.dy1() + g.t
+		case horzDouble:
+			end = g.dy2() + g.t
 		case left != '.' || right != '.':
 			end = horzFar
 		}
@@ -166,10 +166,10 @@ func (p *painter[P]) boxDrawing(ru rune, x, y int, ink uint16) {
 		th := g.thick(down)
 		start := g.sy(th)
 		switch {
-		case horzDouble && up != '.':
-			start = g.dy1()
-		case horzDouble:
+		case horzDouble && left != '.' && right != '.' && up == '.':
 			start = g.dy2()
+		case horzDouble:
+			start = g.dy1()
 		case left != '.' || right != '.':
 			start = horzNear
 		}

@@ -65,7 +65,8 @@ func Render(s *Snapshot, opt RenderOptions) *image.RGBA {
 // the bold face of the font, or the regular glyph overstruck one pixel to
 // the right where the bold face lacks it (never for box drawing, blocks,
 // braille or Powerline glyphs); bold text in palette colours 0-7 is also
-// drawn in the bright colour 8-15, as xterm does; dim as the foreground
+// drawn in the bright colour 8-15, as xterm does (except in themes with
+// PlainBold); dim as the foreground
 // mixed halfway to the background; italic as glyph rows slanted right;
 // underline (single, double, curly, dotted, dashed, in the SGR 58 colour
 // when set); strikethrough; overline; inverse; hidden (background only);

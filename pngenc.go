@@ -82,6 +82,7 @@ func writePalettedPNG(w io.Writer, m *image.Paletted) error {
 			raw := (*rawp)[:(y1-y0)*rowBytes]
 			bd.z.Grow(len(raw) / 8)
 			for y := y0; y < y1; y++ {
+				raw[(y-y0)*rowBytes] = 0 // filter type None
 				packRow(raw[(y-y0)*rowBytes+1:(y-y0+1)*rowBytes], m.Pix[(y+b.Min.Y-m.Rect.Min.Y)*m.Stride+(b.Min.X-m.Rect.Min.X):], width, depth)
 			}
 			bd.adler, bd.n = adler32.Checksum(raw), len(raw)

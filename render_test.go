@@ -122,7 +122,16 @@ func renderPut(s *Snapshot, row, col int, text string, fg, bg Color, attr Attr) 
 	}
 }
 
-// renderGoldens are the screens whose renders are kept in testdata/render.
+// renderScreen feeds program output to a fresh cols x rows terminal and
+// returns its snapshot.
+func renderScreen(cols, rows int, output string) *Snapshot {
+	t := NewTerminal(cols, rows, 0)
+	t.Write([]byte(output))
+	return t.Snapshot()
+}
+
+// renderGoldens are the screens whose renders are kept in testdata/render,
+// each built from the bytes a program would write.
 func renderGoldens() map[string]struct {
 	snap *Snapshot
 	opt  RenderOptions
@@ -135,49 +144,55 @@ func renderGoldens() map[string]struct {
 	dark, _ := lookupTheme("one-dark")
 
 	// Colours and attributes.
-	s := renderBlank(48, 14)
-	renderPut(s, 0, 0, "plain bold dim italic", 0, 0, 0)
-	renderPut(s, 0, 6, "bold", 0, 0, AttrBold)
-	renderPut(s, 0, 11, "dim", 0, 0, AttrDim)
-	renderPut(s, 0, 15, "italic", 0, 0, AttrItalic)
-	renderPut(s, 1, 0, "under", 0, 0, AttrUnderline)
-	renderPut(s, 1, 6, "double", 0, 0, AttrUnderline|1<<AttrULShift)
-	renderPut(s, 1, 13, "curly", PaletteColor(1), 0, AttrUnderline|2<<AttrULShift)
-	renderPut(s, 1, 19, "dotted", 0, 0, AttrUnderline|3<<AttrULShift)
-	renderPut(s, 1, 26, "dashed", 0, 0, AttrUnderline|4<<AttrULShift)
-	renderPut(s, 1, 33, "strike", 0, 0, AttrStrike)
-	renderPut(s, 1, 40, "inverse", 0, 0, AttrInverse)
-	renderPut(s, 2, 0, "hidden:", 0, 0, 0)
-	renderPut(s, 2, 7, "secret", 0, 0, AttrHidden)
-	renderPut(s, 2, 14, "overline", 0, 0, AttrOverline)
-	renderPut(s, 2, 23, "bold italic", PaletteColor(4), 0, AttrBold|AttrItalic)
+	var b strings.Builder
+	b.WriteString("plain \x1b[1mbold\x1b[0m \x1b[2mdim\x1b[0m \x1b[3mitalic\x1b[0m \x1b[1;3;34mbold italic\x1b[0m \x1b[5mblink\x1b[0m\r\n")
+	b.WriteString("\x1b[4munder\x1b[0m \x1b[4:2mdouble\x1b[0m \x1b[31;4:3mcurly\x1b[0m \x1b[4:4mdotted\x1b[0m \x1b[4:5mdashed\x1b[0m " +
+		"\x1b[9mstrike\x1b[0m \x1b[7minverse\x1b[0m\r\n")
+	b.WriteString("hidden:\x1b[8msecret\x1b[0m \x1b[53moverline\x1b[0m \x1b[4;58;5;208mul colour\x1b[0m \x1b[4:3;58:2::255:0:255mcurly rgb\x1b[0m\r\n")
 	for i := 0; i < 16; i++ {
-		renderPut(s, 3+i/8, (i%8)*6, fmt.Sprintf(" %2d  ", i), 0, PaletteColor(uint8(i)), 0)
-		renderPut(s, 5+i/8, (i%8)*6, fmt.Sprintf("fg%2d", i), PaletteColor(uint8(i)), 0, 0)
-		renderPut(s, 7+i/8, (i%8)*6, fmt.Sprintf("bd%2d", i), PaletteColor(uint8(i)), 0, AttrBold)
+		fmt.Fprintf(&b, "\x1b[48;5;%dm %2d  \x1b[0m", i, i)
+		if i%8 == 7 {
+			b.WriteString("\r\n")
+		}
+	}
+	for _, attr := range []string{"", "1;"} {
+		for i := 0; i < 16; i++ {
+			code := 30 + i
+			if i >= 8 {
+				code = 90 + i - 8
+			}
+			fmt.Fprintf(&b, "\x1b[%s%dmfg%2d\x1b[0m  ", attr, code, i)
+			if i%8 == 7 {
+				b.WriteString("\r\n")
+			}
+		}
 	}
 	for i := 0; i < 48; i++ {
-		renderPut(s, 9, i, " ", 0, PaletteColor(uint8(16+i*216/48)), 0)
-		renderPut(s, 10, i, " ", 0, PaletteColor(uint8(232+i/2)), 0)
-		renderPut(s, 11, i, "▀", RGBColor(uint8(i*5), 80, 255-uint8(i*5)), RGBColor(255-uint8(i*5), uint8(i*5), 80), 0)
+		fmt.Fprintf(&b, "\x1b[48;5;%dm ", 16+i*216/48)
 	}
-	renderPut(s, 12, 0, "Greek αβγ Cyrillic Жя € ± ≠ → ✓ ✗ ⚠ ★ ❯", 0, 0, 0)
-	renderPut(s, 13, 0, "e\u0301 a\u0308 n\u0303  $ ", PaletteColor(2), 0, 0)
-	s.Cursor = Cursor{Row: 13, Col: 12, Visible: true}
-	out["attributes"] = golden{s, RenderOptions{Theme: dark, Scale: 1}}
+	b.WriteString("\x1b[0m\r\n")
+	for i := 0; i < 48; i++ {
+		fmt.Fprintf(&b, "\x1b[48;5;%dm ", 232+i/2)
+	}
+	b.WriteString("\x1b[0m\r\n")
+	for i := 0; i < 48; i++ {
+		fmt.Fprintf(&b, "\x1b[38;2;%d;80;%dm\x1b[48:2::%d:%d:80m▀", i*5, 255-i*5, 255-i*5, i*5)
+	}
+	b.WriteString("\x1b[0m\r\n")
+	b.WriteString("Greek αβγ Cyrillic Жя € ± ≠ → ✓ ✗ ⚠ ★ ❯\r\n")
+	b.WriteString("\x1b[32me\u0301 a\u0308 n\u0303 \x1b[0m$ ")
+	out["attributes"] = golden{renderScreen(48, 14, b.String()), RenderOptions{Theme: dark, Scale: 1}}
 
-	// Wide characters, emoji (not in the font: a box), and the cursor shapes.
-	s = renderBlank(40, 5)
-	renderPut(s, 0, 0, "中文字符 日本語 かな 한국어", 0, 0, 0)
-	renderPut(s, 1, 0, "ｆｕｌｌ　ｗｉｄｔｈ and narrow", PaletteColor(3), 0, 0)
-	renderPut(s, 2, 0, "emoji 😀 🎉 end", 0, 0, 0)
-	renderPut(s, 3, 0, "bar cursor> ", 0, 0, 0)
-	renderPut(s, 4, 0, "中文 on colour", PaletteColor(0), PaletteColor(6), 0)
-	s.Cursor = Cursor{Row: 3, Col: 12, Visible: true, Shape: CursorBar}
-	out["wide"] = golden{s, RenderOptions{Theme: dark, Scale: 2}}
+	// Wide characters, emoji (not in the font: a box), and a bar cursor.
+	out["wide"] = golden{renderScreen(40, 5,
+		"中文字符 日本語 かな 한국어\r\n"+
+			"\x1b[33mｆｕｌｌ　ｗｉｄｔｈ and narrow\x1b[0m\r\n"+
+			"emoji 😀 🎉 end\r\n"+
+			"\x1b[30;46m中文 on colour\x1b[0m\r\n"+
+			"bar cursor> \x1b[6 q"), RenderOptions{Theme: dark, Scale: 2}}
 
-	// Box drawing and blocks joining across cells.
-	s = renderBlank(44, 12)
+	// Box drawing and blocks joining across cells; the cursor hidden.
+	b.Reset()
 	for i, l := range []string{
 		"┌──┬──┐ ┏━━┳━━┓ ╔══╦══╗ ╭──╮ ╒══╤══╕ ╓──╥──╖",
 		"│  │  │ ┃  ┃  ┃ ║  ║  ║ │  │ │  │  │ ║  ║  ║",
@@ -185,47 +200,42 @@ func renderGoldens() map[string]struct {
 		"└──┴──┘ ┗━━┻━━┛ ╚══╩══╝ ╱╲╳  ╘══╧══╛ ╙──╨──╜",
 		"┄┄┅┅┈┈┉┉╌╌╍╍ ┆┇┊┋╎╏ ╴╵╶╷╸╹╺╻╼╽╾╿ ┍┑┕┙┝┥┿╋",
 		"▁▂▃▄▅▆▇█▉▊▋▌▍▎▏▐ ░▒▓ ▔▕ ▖▗▘▙▚▛▜▝▞▟ ▀▄█",
-		"⣿⣶⣤⣀ ⠁⠂⠄⡀⢀⠠⠐⠈ Powerline  main ",
+		"⣿⣶⣤⣀ ⠁⠂⠄⡀⢀⠠⠐⠈ Powerline \x1b[34m\ue0b0\x1b[30;44m main \x1b[0;34m\ue0b0",
 		"┃ btop-like ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┃",
-		"╭─ rounded ─────────────────────────────────╮",
-		"│ █████████▌     progress 62%               │",
-		"╰───────────────────────────────────────────╯",
+		"╭─ rounded ────────────────────────────────╮",
+		"│ █████████▌     progress 62%              │",
+		"╰──────────────────────────────────────────╯",
+		"\x1b[1mbold box ┼━│ stays thin\x1b[0m",
 	} {
-		renderPut(s, i, 0, l, PaletteColor(uint8(7-i%3)), 0, 0)
+		fmt.Fprintf(&b, "\x1b[%dm%s\x1b[0m", 37-i%3, l)
+		if i < 11 {
+			b.WriteString("\r\n")
+		}
 	}
-	renderPut(s, 6, 25, "\ue0b0", PaletteColor(4), 0, 0)
-	renderPut(s, 6, 26, " main ", 0, PaletteColor(4), 0)
-	renderPut(s, 6, 32, "\ue0b0", PaletteColor(4), 0, 0)
-	renderPut(s, 11, 0, "bold box ┼━│ stays thin", 0, 0, AttrBold)
-	out["boxes"] = golden{s, RenderOptions{Theme: dark, Scale: 2}}
+	b.WriteString("\x1b[?25l")
+	out["boxes"] = golden{renderScreen(44, 12, b.String()), RenderOptions{Theme: dark, Scale: 2}}
 
 	// Each theme on the same small screen.
-	for _, th := range themeList {
-		s := renderBlank(32, 6)
-		renderPut(s, 0, 0, "$ ls --color", 0, 0, AttrBold)
-		renderPut(s, 1, 0, "bin", PaletteColor(4), 0, AttrBold)
-		renderPut(s, 1, 8, "run.sh", PaletteColor(2), 0, AttrBold)
-		renderPut(s, 1, 16, "link", PaletteColor(6), 0, 0)
-		renderPut(s, 2, 0, "error:", PaletteColor(1), 0, AttrBold)
-		renderPut(s, 2, 7, "warning", PaletteColor(3), 0, 0)
-		renderPut(s, 2, 15, "note", PaletteColor(5), 0, 0)
-		for i := 0; i < 16; i++ {
-			renderPut(s, 3+i/8, (i%8)*4, "██▌", PaletteColor(uint8(i)), 0, 0)
+	b.Reset()
+	b.WriteString("\x1b[1m$ ls --color\x1b[0m\r\n")
+	b.WriteString("\x1b[1;34mbin\x1b[0m     \x1b[1;32mrun.sh\x1b[0m  \x1b[36mlink\x1b[0m\r\n")
+	b.WriteString("\x1b[1;31merror:\x1b[0m \x1b[33mwarning\x1b[0m \x1b[35mnote\x1b[0m \x1b[2mdim\x1b[0m\r\n")
+	for i := 0; i < 16; i++ {
+		fmt.Fprintf(&b, "\x1b[38;5;%dm██▌ ", i)
+		if i%8 == 7 {
+			b.WriteString("\x1b[0m\r\n")
 		}
-		renderPut(s, 5, 0, "$ ", 0, 0, 0)
-		s.Cursor = Cursor{Row: 5, Col: 2, Visible: true}
-		out["theme-"+th.Name] = golden{s, RenderOptions{Theme: th, Scale: 1}}
+	}
+	b.WriteString("$ ")
+	for _, th := range themeList {
+		out["theme-"+th.Name] = golden{renderScreen(32, 6, b.String()), RenderOptions{Theme: th, Scale: 1}}
 	}
 
-	// The macOS frame.
-	s = renderBlank(40, 6)
-	renderPut(s, 0, 0, "$ echo hello, world", 0, 0, 0)
-	renderPut(s, 1, 0, "hello, world", 0, 0, 0)
-	renderPut(s, 2, 0, "$ ", 0, 0, 0)
-	s.Cursor = Cursor{Row: 2, Col: 2, Visible: true, Shape: CursorUnderline}
-	s.Title = "ignored: the border title wins"
+	// The macOS frame, with an underline cursor.
+	s := renderScreen(40, 6, "\x1b]2;ignored: the border title wins\x07$ echo hello, world\r\nhello, world\r\n$ \x1b[4 q")
 	out["border"] = golden{s, RenderOptions{Theme: dark, Scale: 2, Border: &Border{Style: "macos", Title: "ttywright — bash"}}}
 	light, _ := lookupTheme("one-light")
+	s = renderScreen(40, 4, "\x1b]2;vim notes.txt\x07\x1b[7m NORMAL \x1b[0m notes.txt\r\n~\r\n~")
 	out["border-light"] = golden{s, RenderOptions{Theme: light, Scale: 1, Border: &Border{Style: "macos"}}}
 	return out
 }

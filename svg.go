@@ -14,11 +14,11 @@ import (
 
 // cellColors resolves a cell's foreground, background and underline
 // colours the way the PNG renderer does: bold palette colours 0-7
-// brighten, inverse swaps, dim mixes the foreground halfway to the
+// brighten (unless th.PlainBold), inverse swaps, dim mixes the foreground halfway to the
 // background, hidden paints the foreground in the background colour.
 func cellColors(th *Theme, c Cell) (fg, bg, ul color.RGBA) {
 	fg, bg = th.FG(c.FG), th.BG(c.BG)
-	if p, ok := c.FG.Palette(); ok && p < 8 && c.Attr&AttrBold != 0 {
+	if p, ok := c.FG.Palette(); ok && p < 8 && c.Attr&AttrBold != 0 && !th.PlainBold {
 		fg = th.ANSI[p+8]
 	}
 	if c.Attr&AttrInverse != 0 {

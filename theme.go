@@ -21,6 +21,10 @@ type Theme struct {
 	Foreground  color.RGBA
 	Cursor      color.RGBA
 	ANSI        [16]color.RGBA
+	// PlainBold turns off drawing bold text in palette colours 0-7 in
+	// the bright colour 8-15 (Solarized's bright colours are its grey
+	// content tones, so brightening would grey out bold text).
+	PlainBold bool
 }
 
 // themeHex parses "#rrggbb"; the theme table below is its only caller.
@@ -41,6 +45,9 @@ func newTheme(name, typ, desc, tip, bg, fg, cursor string, ansi [16]string) *The
 	}
 	return t
 }
+
+// plainBold sets t.PlainBold.
+func plainBold(t *Theme) *Theme { t.PlainBold = true; return t }
 
 // themeList holds every theme, default first. Colours follow each theme's
 // published terminal palette (Atom One Dark/One Light, draculatheme.com,
@@ -64,12 +71,12 @@ var themeList = []*Theme{
 		"#282a36", "#f8f8f2", "#f8f8f2", [16]string{
 			"#21222c", "#ff5555", "#50fa7b", "#f1fa8c", "#bd93f9", "#ff79c6", "#8be9fd", "#f8f8f2",
 			"#6272a4", "#ff6e6e", "#69ff94", "#ffffa5", "#d6acff", "#ff92df", "#a4ffff", "#ffffff"}),
-	newTheme("solarized-dark", "dark",
+	plainBold(newTheme("solarized-dark", "dark",
 		"Solarized Dark: low-contrast, carefully balanced colours on deep blue-green.",
 		"For long reading and for audiences used to Solarized; colours stay distinguishable in print.",
 		"#002b36", "#839496", "#93a1a1", [16]string{
 			"#073642", "#dc322f", "#859900", "#b58900", "#268bd2", "#d33682", "#2aa198", "#eee8d5",
-			"#002b36", "#cb4b16", "#586e75", "#657b83", "#839496", "#6c71c4", "#93a1a1", "#fdf6e3"}),
+			"#002b36", "#cb4b16", "#586e75", "#657b83", "#839496", "#6c71c4", "#93a1a1", "#fdf6e3"})),
 	newTheme("nord", "dark",
 		"Nord: cool arctic blues on a dark slate background.",
 		"For calm, muted screenshots that sit well next to blue-grey UI.",
