@@ -581,3 +581,50 @@ func FuzzJSONRPC(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrentRequests: many blocked calls, some cancelled, with pings
+// in between: every ping is answered while the calls wait, each call that
+// was not cancelled gets exactly one response once released, and the
+// cancelled ones get none.
+func TestConcurrentRequests(t *testing.T) {
+	release := make(chan struct{})
+	wait := &Tool{Name: "test_wait", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+		select {
+		case <-release:
+			return &ToolResult{Text: "released"}
+		case <-ctx.Done():
+			return &ToolResult{Text: "cancelled", IsError: true}
+		}
+	}}
+	c := startServer(t, wait)
+	c.initialize("2025-06-18")
+	const calls = 100
+	for i := range calls {
+		c.sendf(`{"jsonrpc":"2.0","id":"w%d","method":"tools/call","params":{"name":"test_wait"}}`, i)
+	}
+	for i := 0; i < calls; i += 5 {
+		c.sendf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w%d"}}`, i)
+	}
+	for i := range calls {
+		if r := c.request(i, "ping", nil); r.Error != nil {
+			t.Fatalf("ping %d: %+v", i, r.Error)
+		}
+	}
+	close(release)
+	got := map[string]int{}
+	for _, line := range c.close() {
+		var r reply
+		json.Unmarshal(line, &r)
+		got[string(r.ID)]++
+	}
+	for i := range calls {
+		id := fmt.Sprintf(`"w%d"`, i)
+		if want := map[bool]int{true: 0, false: 1}[i%5 == 0]; got[id] != want {
+			t.Errorf("call %s: %d responses, want %d", id, got[id], want)
+		}
+		delete(got, id)
+	}
+	if len(got) != 0 {
+		t.Errorf("unexpected responses: %v", got)
+	}
+}
