@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -364,12 +365,18 @@ func feedWhole(c *vtCase, in []byte) *Terminal {
 // runs: text, cells, marks, links, cursor, modes, title and scrollback.
 func screenKey(term *Terminal) string {
 	s := term.Snapshot()
-	var b strings.Builder
+	b := make([]byte, 0, len(s.Cells)*20+256)
 	for _, c := range s.Cells {
-		fmt.Fprintf(&b, "%x,%x,%x,%x,%x,%d,%d;", c.Rune, c.FG, c.BG, c.UL, c.Attr, c.Width, c.Link)
+		b = binary.LittleEndian.AppendUint32(b, uint32(c.Rune))
+		b = binary.LittleEndian.AppendUint32(b, uint32(c.FG))
+		b = binary.LittleEndian.AppendUint32(b, uint32(c.BG))
+		b = binary.LittleEndian.AppendUint32(b, uint32(c.UL))
+		b = binary.LittleEndian.AppendUint16(b, uint16(c.Attr))
+		b = binary.LittleEndian.AppendUint16(b, c.Link)
+		b = append(b, c.Width)
 	}
-	fmt.Fprintf(&b, "\n%v %v %+v %+v %q %q", s.Marks, s.Links, s.Cursor, s.Modes, s.Title, term.ScrollbackLines())
-	return b.String()
+	b = fmt.Appendf(b, "\n%v %v %+v %+v %q %q", s.Marks, s.Links, s.Cursor, s.Modes, s.Title, term.ScrollbackLines())
+	return string(b)
 }
 
 // TestVTCaseDebug prints one case's screen: go test -run TestVTCaseDebug -vtcase=ID -v.
