@@ -213,7 +213,7 @@ func TestVTCharsetsAndSave(t *testing.T) {
 		{"DECRC restores the charset", "\x1b(0\x1b7\x1b(B\x1b8q", []string{"─▮"}, 0, 0},
 		{"RIS", "ab\x1b[?7l\x1bc", []string{"▮"}, 0, 0},
 		{"alternate screen 1049 and back", "main\x1b[?1049halt\x1b[?1049l", []string{"main▮"}, 0, 0},
-		{"47 keeps the alternate contents", "m\x1b[?47ha\x1b[?47l\x1b[?47h",  []string{" a▮"}, 0, 0},
+		{"47 keeps the alternate contents", "m\x1b[?47ha\x1b[?47l\x1b[?47h", []string{" a▮"}, 0, 0},
 		{"1047 clears it when leaving", "m\x1b[?1047ha\x1b[?1047l\x1b[?1047h", []string{"  ▮"}, 0, 0},
 	})
 }
@@ -257,7 +257,7 @@ func TestVTSGR(t *testing.T) {
 		{"\x1b[53;5;8m", Cell{Attr: AttrOverline | AttrBlink | AttrHidden}},
 		{"\x1b[31;1m\x1b[m", Cell{}},
 		{"\x1b[31;1m\x1b[39;22m", Cell{}},
-		{"\x1b[38;5m", Cell{}},  // truncated: ignored
+		{"\x1b[38;5m", Cell{}},   // truncated: ignored
 		{"\x1b[38;2;1m", Cell{}}, // truncated: ignored
 	}
 	for _, tc := range tests {
