@@ -198,8 +198,37 @@ type vtSaved struct {
 
 // vtScreen is one screen buffer (main or alternate): rows top to bottom.
 type vtScreen struct {
-	lines []*vtLine
+	lines []*vtLine // rows top to bottom: a window into buf
+	buf   []*vtLine // lines plus room to slide the window down on scrolls
+	start int       // lines == buf[start : start+rows]
 	saved vtSaved
+}
+
+// vtSlide is how far the window of a screen's rows can slide before it is
+// copied back to the start of its buffer: a full-screen scroll moves one
+// pointer instead of rows pointers.
+const vtSlide = 1024
+
+// setLines makes lines the screen's rows, with fresh room to slide.
+func (s *vtScreen) setLines(lines []*vtLine) {
+	s.buf = make([]*vtLine, len(lines)+vtSlide)
+	copy(s.buf, lines)
+	s.start = 0
+	s.lines = s.buf[:len(lines)]
+}
+
+// rotateUp moves the top row to the bottom and every other row up one.
+func (s *vtScreen) rotateUp() {
+	rows := len(s.lines)
+	first := s.lines[0]
+	if s.start+rows >= len(s.buf) {
+		copy(s.buf, s.lines[1:])
+		s.start = 0
+	} else {
+		s.start++
+	}
+	s.lines = s.buf[s.start : s.start+rows]
+	s.lines[rows-1] = first
 }
 
 // vtLine is one screen row.
@@ -290,6 +319,14 @@ func (t *Terminal) feed(p []byte) {
 				i += t.printASCII(p[i:])
 				continue
 			}
+			if b == '\r' { // CR and LF skip the table: the commonest controls
+				t.cur.col = 0
+				t.cur.wrap = false
+				t.last = 0
+				t.dirty = true
+				i++
+				continue
+			}
 			if b >= 0x80 {
 				t.utf8Start(b)
 				i++
@@ -298,7 +335,7 @@ func (t *Terminal) feed(p []byte) {
 		}
 		tr := tab[t.p.state][b]
 		a, next := vtAction(tr>>4), vtState(tr&0x0F)
-		if next != t.p.state {
+		if next != t.p.state && (t.p.state == stOSC || t.p.state == stDCSPass) {
 			t.exitState(b)
 		}
 		switch a {
@@ -308,6 +345,17 @@ func (t *Terminal) feed(p []byte) {
 			t.p.collect(b)
 		case acParam:
 			t.p.param(b)
+			// Fast path: the digits and separators that follow stay in
+			// the param state with the same action; take them without
+			// table lookups.
+			for i+1 < len(p) {
+				c := p[i+1]
+				if c-'0' > 9 && c != ';' && c != ':' {
+					break
+				}
+				t.p.param(c)
+				i++
+			}
 		case acEscDispatch:
 			t.escDispatch(b)
 		case acCSIDispatch:
@@ -407,7 +455,7 @@ func (t *Terminal) Resize(cols, rows int) {
 					t.hist.push(s.lines[i])
 				}
 			}
-			s.lines = s.lines[drop : drop+rows]
+			s.setLines(s.lines[drop : drop+rows])
 			if s == t.scr {
 				// Only the active screen's cursor moves with it.
 				t.cur.row -= drop
@@ -418,8 +466,12 @@ func (t *Terminal) Resize(cols, rows int) {
 		for _, l := range s.lines {
 			l.resize(cols)
 		}
-		for len(s.lines) < rows {
-			s.lines = append(s.lines, newLine(cols))
+		if len(s.lines) < rows {
+			lines := s.lines
+			for len(lines) < rows {
+				lines = append(lines, newLine(cols))
+			}
+			s.setLines(lines)
 		}
 	}
 	t.setSize(cols, rows)
@@ -456,10 +508,12 @@ func (t *Terminal) setSize(cols, rows int) {
 
 // newScreen returns a blank screen of the current size.
 func (t *Terminal) newScreen() *vtScreen {
-	s := &vtScreen{lines: make([]*vtLine, t.rows)}
-	for i := range s.lines {
-		s.lines[i] = newLine(t.cols)
+	lines := make([]*vtLine, t.rows)
+	for i := range lines {
+		lines[i] = newLine(t.cols)
 	}
+	s := &vtScreen{}
+	s.setLines(lines)
 	return s
 }
 

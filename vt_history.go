@@ -1,29 +1,55 @@
 package main
 
-// vt_history.go: the scrollback, a ring of rows stored compactly: one
-// rune per cell up to the row's last non-blank cell, and the styles as
-// runs (none at all for a row in the default style). A 120-column row of
-// plain text costs about 500 bytes instead of 120 Cells (2,880 bytes).
+// vt_history.go: the scrollback, rows stored compactly: one rune per cell
+// up to the row's last non-blank cell, and the styles as runs (none at all
+// for a row in the default style). A 120-column row of plain text costs
+// about 500 bytes instead of 120 Cells (2,880 bytes).
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // vtSpacer stands for the right half of a wide character in a histLine.
 const vtSpacer rune = -1
 
-// vtHistory is a bounded ring of rows that scrolled off the main screen.
-// Its zero value keeps nothing (max 0).
+// vtHistory is a bounded list of rows that scrolled off the main screen,
+// stored in blocks of histBlockRows rows whose runes and style runs are
+// packed back to back: pushing a row appends to a buffer sequentially
+// (cheap even when the memory is cold), and dropping the oldest rows drops
+// a whole block, which the next block then reuses. Its zero value keeps
+// nothing (max 0).
 type vtHistory struct {
-	lines []histLine // ring storage, grows up to max entries
-	start int        // index of the oldest row in lines
-	n     int        // rows held
-	max   int        // capacity in rows
+	blocks []*histBlock // oldest first; all full but the last
+	skip   int          // rows at the start of blocks[0] already dropped
+	n      int          // rows held
+	max    int          // capacity in rows
+	spare  *histBlock   // a dropped block, kept for reuse
 }
 
-// histLine is one history row.
+// histBlockRows is the number of rows per block.
+const histBlockRows = 256
+
+// histBlock holds up to histBlockRows consecutive history rows.
+type histBlock struct {
+	rows  []histRow
+	runes []rune    // per cell, trailing blanks trimmed; 0 = blank, vtSpacer = wide right half
+	runs  []histRun // style runs in column order; a row in the default style has none
+	marks map[int][]vtMark
+}
+
+// histRow locates one row in its block.
+type histRow struct {
+	runeOff, runOff uint32
+	nrunes, nruns   uint16
+	wrapped         bool
+}
+
+// histLine is a view of one history row (slices into its block).
 type histLine struct {
-	runes   []rune    // per cell, trailing blanks trimmed; 0 = blank, vtSpacer = wide right half
-	runs    []histRun // style runs in column order; nil = all default
-	marks   []vtMark  // combining marks, usually nil
+	runes   []rune
+	runs    []histRun
+	marks   []vtMark
 	wrapped bool
 }
 
@@ -35,70 +61,88 @@ type histRun struct {
 	col        uint16
 }
 
-// push appends a copy of screen row l, evicting the oldest row when full
-// (and reusing its memory).
+// push appends a copy of screen row l, dropping the oldest row when full.
 func (h *vtHistory) push(l *vtLine) {
 	if h.max <= 0 {
 		return
 	}
-	var d *histLine
-	if len(h.lines) < h.max {
-		h.lines = append(h.lines, histLine{})
-		d = &h.lines[len(h.lines)-1]
-		h.n++
+	var b *histBlock
+	if k := len(h.blocks); k > 0 && len(h.blocks[k-1].rows) < histBlockRows {
+		b = h.blocks[k-1]
 	} else {
-		d = &h.lines[h.start]
-		h.start++
-		if h.start == h.max {
-			h.start = 0
+		b = h.spare
+		h.spare = nil
+		if b == nil {
+			b = &histBlock{rows: make([]histRow, 0, histBlockRows)}
 		}
-		if h.n < h.max {
-			h.n++
-		}
+		h.blocks = append(h.blocks, b)
 	}
 	n := l.used
-	for n > 0 && l.cells[n-1] == (Cell{Width: 1}) {
+	cells := l.cells
+	for n > 0 && cells[n-1] == (Cell{Width: 1}) {
 		n--
 	}
-	runes := d.runes[:0]
-	runs := d.runs[:0]
+	row := histRow{runeOff: uint32(len(b.runes)), runOff: uint32(len(b.runs)), nrunes: uint16(n), wrapped: l.wrapped}
+	b.runes = slices.Grow(b.runes, n)
+	runes := b.runes[len(b.runes) : len(b.runes)+n]
 	var cur histRun
-	for c, cell := range l.cells[:n] {
+	for c := range runes {
+		cell := &cells[c]
 		r := cell.Rune
 		if cell.Width == 0 {
 			r = vtSpacer
 		}
-		runes = append(runes, r)
-		if cell.FG != cur.fg || cell.BG != cur.bg || cell.UL != cur.ul || cell.Attr != cur.attr || cell.Link != cur.link {
+		runes[c] = r
+		if cell.FG != cur.fg || cell.BG != cur.bg || cell.Attr != cur.attr || cell.UL != cur.ul || cell.Link != cur.link {
 			cur = histRun{fg: cell.FG, bg: cell.BG, ul: cell.UL, attr: cell.Attr, link: cell.Link, col: uint16(c)}
-			runs = append(runs, cur)
+			b.runs = append(b.runs, cur)
 		}
 	}
-	d.runes = runes
-	d.runs = runs
-	d.marks = nil
+	b.runes = b.runes[:len(b.runes)+n]
+	row.nruns = uint16(len(b.runs) - int(row.runOff))
 	if l.marks != nil {
-		d.marks = append([]vtMark(nil), l.marks...)
+		if b.marks == nil {
+			b.marks = make(map[int][]vtMark)
+		}
+		b.marks[len(b.rows)] = append([]vtMark(nil), l.marks...)
 	}
-	d.wrapped = l.wrapped
+	b.rows = append(b.rows, row)
+	h.n++
+	if h.n > h.max {
+		h.n--
+		h.skip++
+		if h.skip == histBlockRows {
+			old := h.blocks[0]
+			copy(h.blocks, h.blocks[1:])
+			h.blocks[len(h.blocks)-1] = nil
+			h.blocks = h.blocks[:len(h.blocks)-1]
+			h.skip = 0
+			old.rows, old.runes, old.runs, old.marks = old.rows[:0], old.runes[:0], old.runs[:0], nil
+			h.spare = old
+		}
+	}
 }
 
 // at returns history row i, 0 being the oldest.
-func (h *vtHistory) at(i int) *histLine {
-	j := h.start + i
-	if j >= len(h.lines) {
-		j -= len(h.lines)
+func (h *vtHistory) at(i int) histLine {
+	i += h.skip
+	b := h.blocks[i/histBlockRows]
+	r := b.rows[i%histBlockRows]
+	return histLine{
+		runes:   b.runes[r.runeOff : r.runeOff+uint32(r.nrunes)],
+		runs:    b.runs[r.runOff : r.runOff+uint32(r.nruns)],
+		marks:   b.marks[i%histBlockRows],
+		wrapped: r.wrapped,
 	}
-	return &h.lines[j]
 }
 
 // clear drops every row (ED 3) and releases the memory.
 func (h *vtHistory) clear() {
-	h.lines, h.start, h.n = nil, 0, 0
+	h.blocks, h.skip, h.n, h.spare = nil, 0, 0, nil
 }
 
 // text renders the row like vtLine.text.
-func (l *histLine) text(b *strings.Builder) string {
+func (l histLine) text(b *strings.Builder) string {
 	b.Reset()
 	m := 0
 	for c, r := range l.runes {
@@ -121,7 +165,7 @@ func (l *histLine) text(b *strings.Builder) string {
 }
 
 // cells expands the row back into cols cells.
-func (l *histLine) cells(cols int) []Cell {
+func (l histLine) cells(cols int) []Cell {
 	out := make([]Cell, cols)
 	run := 0
 	var st histRun

@@ -451,11 +451,15 @@ func (t *Terminal) scrollUp(top, bot, n int, toHistory bool) {
 			t.hist.push(l)
 		}
 	}
-	if n == 1 {
+	switch {
+	case n == 1 && h == t.rows:
+		t.scr.rotateUp()
+		lines = t.scr.lines
+	case n == 1:
 		first := lines[0]
 		copy(lines, lines[1:])
 		lines[h-1] = first
-	} else {
+	default:
 		rotate(lines, n)
 	}
 	blank := t.eraseCell()
