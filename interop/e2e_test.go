@@ -73,6 +73,9 @@ func TestE2EBash(t *testing.T) {
 	if r["exited"] != true || r["exit_code"] != 7.0 {
 		t.Errorf("after exit 7: shell_wait = %v, want exited true and exit_code 7", r)
 	}
+	if info, _ := readJSON(t, s, "session://"+id+"/info").(map[string]any); info["exited"] != true || info["exit_code"] != 7.0 {
+		t.Errorf("session info after exit 7 = %v, want exited true and exit_code 7", info)
+	}
 	// A command that fails on its own, as a session: exit code 2.
 	id2 := s.start("/bin/ls", []string{"/nonexistent-ttywright"}, nil)
 	r = s.call("shell_wait", map[string]any{"session_id": id2, "wait_for": "/never-printed-\\d/", "timeout_ms": 5000})
