@@ -96,7 +96,7 @@ func TestE2EVim(t *testing.T) {
 		"cwd": dir, "cols": 80, "rows": 24,
 		"env": map[string]any{"PS1": prompt, "HISTFILE": "/dev/null", "LC_ALL": "C.UTF-8"},
 	})
-	s.wait(id, prompt)
+	s.wait(id, promptWait)
 	s.send(id, `vim --clean -n notes.txt\r`, "[New")
 	s.settle(id, 300)
 	if txt := s.shotText(id, "vim-normal"); strings.Contains(txt, "-- INSERT --") {
@@ -127,7 +127,7 @@ func TestE2EVim(t *testing.T) {
 		t.Errorf("after Escape the screenshot shows -- INSERT -- or lacks the text:\n%s", txt)
 	}
 
-	s.send(id, `:wq\r`, prompt)
+	s.send(id, `:wq\r`, promptWait)
 	got, err := os.ReadFile(filepath.Join(dir, "notes.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -202,6 +202,7 @@ func checkTypingGIF(t *testing.T, path string, cols int, lines []string) {
 		}
 		prev0 = i0
 	}
+	t.Logf("%d frames at scale %d; text on row 0 grew through %v", len(frames), scale, levels)
 	if len(levels) < 5 {
 		t.Errorf("row 0 text grew in %d steps over %d frames, want the typing visible in many frames", len(levels), len(frames))
 	}
@@ -279,7 +280,7 @@ func TestE2ELess(t *testing.T) {
 		"cwd": dir, "cols": 80, "rows": 24,
 		"env": map[string]any{"PS1": prompt, "HISTFILE": "/dev/null", "LESS": "", "LESSHISTFILE": "-"},
 	})
-	s.wait(id, prompt)
+	s.wait(id, promptWait)
 	s.send(id, `echo before-less-$((2+2))\r`, "before-less-4")
 	before := s.screen(id)
 
@@ -295,7 +296,7 @@ func TestE2ELess(t *testing.T) {
 	s.keys(id, []string{"Space"}, "line 0069")
 	s.send(id, "q", "")
 	s.waitAbsent(id, "line 0069")
-	s.wait(id, prompt)
+	s.wait(id, promptWait)
 	after := s.screen(id)
 	if strings.Contains(after, "line 00") || !strings.Contains(after, "before-less-4") {
 		t.Errorf("after q the shell screen is not restored:\n%s", after)
@@ -315,7 +316,7 @@ func TestE2EHtop(t *testing.T) {
 		"cols": 100, "rows": 30,
 		"env": map[string]any{"PS1": prompt, "HISTFILE": "/dev/null", "HOME": t.TempDir()},
 	})
-	s.wait(id, prompt)
+	s.wait(id, promptWait)
 	s.send(id, `echo before-htop-$((1+2))\r`, "before-htop-3")
 	s.send(id, `htop\r`, "F10")
 	s.settle(id, 300)
@@ -327,7 +328,7 @@ func TestE2EHtop(t *testing.T) {
 	}
 	s.send(id, "q", "")
 	s.waitAbsent(id, "F10")
-	s.wait(id, prompt)
+	s.wait(id, promptWait)
 	if scr := s.screen(id); !strings.Contains(scr, "before-htop-3") || !strings.Contains(scr, "tw$ htop") {
 		t.Errorf("after q the shell screen is not restored:\n%s", scr)
 	}
@@ -394,5 +395,19 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestWaitForTrailingSpace: an agent waits for a prompt such as "$ " that
+// is already on the screen. The screen text has trailing blanks trimmed, so
+// the wait must still find the text the program printed (SPEC §3: wait_for
+// returns as soon as the screen contains the text).
+func TestWaitForTrailingSpace(t *testing.T) {
+	s := startServer(t)
+	id := s.startBash("")
+	s.settle(id, 300) // the prompt is printed before the wait begins
+	r := s.call("shell_wait", map[string]any{"session_id": id, "wait_for": prompt, "timeout_ms": 3000})
+	if r["matched"] != true {
+		t.Errorf("shell_wait for %q with the prompt on screen = %v, want matched", prompt, r)
 	}
 }

@@ -25,10 +25,15 @@ import (
 )
 
 // binPath is the ttywright binary built once by TestMain from the parent
-// directory (the product module).
+// directory (the product module), or $TTYWRIGHT_BIN when set.
 var binPath string
 
 func TestMain(m *testing.M) {
+	if p := os.Getenv("TTYWRIGHT_BIN"); p != "" {
+		// A prebuilt binary, e.g. one built with -race or from another tree.
+		binPath = p
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "ttywright-interop-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -281,13 +286,18 @@ func (s *server) startBash(cwd string) string {
 		extra["cwd"] = cwd
 	}
 	id := s.start("/bin/bash", []string{"--norc", "--noprofile", "-i"}, extra)
-	s.wait(id, prompt)
+	s.wait(id, promptWait)
 	return id
 }
 
 // prompt is the PS1 of startBash sessions: distinctive, so that waiting for
 // it never matches program output by accident.
 const prompt = "tw$ "
+
+// promptWait is what tests wait for to see the prompt: the screen text has
+// trailing blanks trimmed, so the space after the $ is not always there
+// (TestWaitForTrailingSpace covers that case on its own).
+const promptWait = "tw$"
 
 // send types input (escapes as the spec defines) and waits for waitFor
 // (text or /regex/) when non-empty; it fails the test when the text never

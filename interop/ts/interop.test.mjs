@@ -22,6 +22,7 @@ import {
 const bin = process.env.TTYWRIGHT_BIN;
 const WAIT_MS = 15000;
 const PROMPT = 'tw$ ';
+const PROMPT_WAIT = 'tw$'; // the screen text has trailing blanks trimmed
 
 const TOOLS = ['shell_start', 'shell_send', 'shell_read', 'shell_wait', 'shell_screenshot',
   'shell_record_start', 'shell_record_stop', 'shell_resize', 'shell_stop'];
@@ -88,6 +89,15 @@ test('official TypeScript SDK client', { timeout: 120000 }, async (t) => {
     if (name === 'shell_start') pids.push(s.pid);
     return s;
   };
+  // waitFor waits for text on the screen and shows the screen when it never comes.
+  const waitFor = async (id, text) => {
+    const r = await call('shell_wait', { session_id: id, wait_for: text, timeout_ms: WAIT_MS });
+    if (r.matched !== true) {
+      const screen = await client.callTool({ name: 'shell_read', arguments: { session_id: id, raw: true } });
+      assert.fail(`${text} never appeared: ${JSON.stringify(r)}; raw output: ${JSON.stringify(textOf(screen))}`);
+    }
+    return r;
+  };
   const until = async (what, cond) => {
     const end = Date.now() + WAIT_MS;
     while (!cond()) {
@@ -124,8 +134,7 @@ test('official TypeScript SDK client', { timeout: 120000 }, async (t) => {
       id = st.shell_session_id;
       assert.equal(st.cols, 90);
       assert.equal(st.theme, 'dracula');
-      let r = await call('shell_wait', { session_id: id, wait_for: PROMPT, timeout_ms: WAIT_MS });
-      assert.equal(r.matched, true);
+      let r = await waitFor(id, PROMPT_WAIT);
       r = await call('shell_send', { session_id: id, input: 'echo ts-$((40+2))\\r', wait_for: 'ts-42', timeout_ms: WAIT_MS });
       assert.equal(r.matched, true);
       const read = await client.callTool({ name: 'shell_read', arguments: { session_id: id } });
