@@ -296,11 +296,6 @@ type ToolResult struct {
 	IsError    bool
 }
 
-// shutdown stops every session (SIGHUP, then SIGKILL) and reaps them.
-// main calls it on stdin EOF, SIGTERM and SIGINT. PLACEHOLDER until
-// session.go defines it: the pty work moves it there.
-func (a *App) shutdown() {}
-
 // toolErrorf returns an isError result whose text names the problem and
 // the fix.
 func toolErrorf(format string, a ...any) *ToolResult {

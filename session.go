@@ -1,14 +1,55 @@
 package main
 
-// session.go: a program running in a PTY with its emulator. CONTRACT
-// SKELETON: the PTY work fills this in and keeps these names.
+// session.go: a program running in a pseudo-terminal with its emulator.
+// Three goroutines serve each session: the reader copies output from the
+// PTY master into a queue, the feeder hands it to the Terminal under the
+// session lock (so a slow screen update never stops the kernel buffer from
+// draining), and the waiter reaps the process and reports its exit only
+// after every byte it wrote has been fed. A fourth writes the emulator's
+// replies back to the program, so no PTY write happens under the lock.
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 )
+
+// Session limits and timings.
+const (
+	rawTailCap     = 1 << 20                // bytes of raw output kept for shell_read raw
+	readBufSize    = 32 << 10               // one PTY read at most
+	feedBatch      = 256 << 10              // bytes fed under one lock acquisition at most
+	queueChunks    = 16                     // reads queued between reader and feeder
+	killGrace      = 2 * time.Second        // SIGHUP (or the chosen signal) to SIGKILL
+	exitDrainGrace = 250 * time.Millisecond // how long an exit report waits for EIO when another process still holds the terminal
+	settleMax      = time.Second            // how long a read waits for output written before it began
+	replyQueueCap  = 64 << 10               // bytes of unsent emulator replies kept at most
+	maxCols        = 1000                   // screen bounds accepted by shell_start and shell_resize
+	maxRows        = 500
+	minCols        = 2
+	minRows        = 1
+)
+
+// StartOptions describe a program to start in a session. Zero fields take
+// the server's defaults.
+type StartOptions struct {
+	Command string            // program name (looked up in PATH) or path; "" = $SHELL, else bash
+	Args    []string          // arguments after the program name
+	Cols    int               // screen width in cells; 0 = Config.Cols
+	Rows    int               // screen height in cells; 0 = Config.Rows
+	Theme   string            // theme name; "" = Config.Theme
+	Cwd     string            // working directory; "" = the server's
+	Env     map[string]string // variables added to (and overriding) the inherited environment
+}
 
 // Capture describes one screenshot or recording of a session.
 type Capture struct {
@@ -24,23 +65,72 @@ type Capture struct {
 	DurationMS int64     // recordings
 }
 
-// Session is one program in a pseudo-terminal plus its emulator.
+// Session is one program in a pseudo-terminal plus its emulator. The
+// exported fields are set at start and never change; the rest is guarded
+// by mu.
 type Session struct {
 	ID      string
-	Command string
+	Command string // as given (or the default shell)
 	Args    []string
-	Cwd     string
+	Cwd     string // absolute
 	Theme   string
 	Started time.Time
 
 	mu          sync.Mutex
 	term        *Terminal
 	pid         int
-	exited      bool
-	exitCode    int
+	exited      bool   // the process is reaped and its output drained
+	exitCode    int    // exit status, or 128+signal number when killed
+	exitSignal  string // "SIGKILL" etc. when a signal ended it, else ""
 	screenshots []Capture
 	recordings  []Capture
 	recorder    *recorder // the running recording (record.go), nil when none
+
+	changed    chan struct{} // closed and replaced on every output batch, resize and exit
+	fed        int64         // bytes of output fed to term so far
+	lastOutput time.Time     // when the last output was fed (Started before any)
+	raw        []byte        // the last rawTailCap bytes of output or more (trimmed lazily)
+	listeners  map[int]func(p []byte, at time.Time)
+	nextListen int
+
+	app     *App
+	cmd     *exec.Cmd
+	master  *os.File
+	queued  atomic.Int64  // bytes read from the master and not yet fed (decremented under mu)
+	chunks  chan []byte   // reader to feeder
+	drained chan struct{} // closed when the reader hit the end (EIO) and all was fed
+	reaped  chan struct{} // closed when the process has been waited for
+	done    chan struct{} // closed when the exit is reported (exited is true)
+	closed  chan struct{} // closed by release: the PTY is closed
+	relOne  sync.Once
+	stopMu  sync.Mutex // one stop at a time
+
+	writeMu  sync.Mutex // one input write at a time (deadlines are per file)
+	replyMu  sync.Mutex
+	replyBuf []byte
+	replyCh  chan struct{} // capacity 1: replies are waiting
+}
+
+// SessionStatus is a consistent view of a session's process and screen.
+type SessionStatus struct {
+	Pid      int
+	Cols     int
+	Rows     int
+	Exited   bool   // the program has ended and all its output was read
+	ExitCode int    // valid when Exited: the exit status, or 128+N after signal N
+	Signal   string // when Exited by a signal: its name, e.g. "SIGHUP"
+}
+
+// Status returns the session's process state and screen size.
+func (s *Session) Status() SessionStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.statusLocked()
+}
+
+func (s *Session) statusLocked() SessionStatus {
+	cols, rows := s.term.Size()
+	return SessionStatus{Pid: s.pid, Cols: cols, Rows: rows, Exited: s.exited, ExitCode: s.exitCode, Signal: s.exitSignal}
 }
 
 // Snapshot copies the session's visible screen.
@@ -50,18 +140,93 @@ func (s *Session) Snapshot() *Snapshot {
 	return s.term.Snapshot()
 }
 
+// Modes returns the terminal modes the program has set (DECCKM, ...).
+func (s *Session) Modes() Modes {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.term.Modes()
+}
+
+// Text returns the screen as plain text: the visible rows joined by
+// newlines with trailing blank rows dropped, preceded by the scrollback
+// history when scrollback is true (session://{id}/buffer, shell_read).
+func (s *Session) Text(scrollback bool) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.textLocked(scrollback)
+}
+
+func (s *Session) textLocked(scrollback bool) string {
+	lines := s.term.Lines()
+	end := len(lines)
+	for end > 0 && lines[end-1] == "" {
+		end--
+	}
+	if cur := s.term.Cursor(); cur.Row+1 > end && cur.Row < len(lines) {
+		end = cur.Row + 1 // keep the cursor's (empty) row: the prompt line may be there
+	}
+	lines = lines[:end]
+	if scrollback {
+		if hist := s.term.ScrollbackLines(); len(hist) > 0 {
+			lines = append(hist[:len(hist):len(hist)], lines...)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// RawTail returns at most max bytes of the most recent raw output (escape
+// sequences kept) and whether older output was left out.
+func (s *Session) RawTail(max int) (p []byte, cut bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.raw
+	if len(r) > rawTailCap {
+		r = r[len(r)-rawTailCap:]
+	}
+	cut = int64(len(r)) < s.fed
+	if len(r) > max {
+		r, cut = r[len(r)-max:], true
+	}
+	return append([]byte(nil), r...), cut
+}
+
 // WaitChange blocks until the screen generation exceeds since, the program
-// exits, or ctx ends; it returns the current generation.
+// has exited, or ctx ends; it returns the current generation. After the
+// program exits it returns at once, so loops must stop on Status().Exited.
 func (s *Session) WaitChange(ctx context.Context, since uint64) (uint64, error) {
-	<-ctx.Done()
-	return since, ctx.Err()
+	for {
+		s.mu.Lock()
+		gen, exited, ch := s.term.Generation(), s.exited, s.changed
+		s.mu.Unlock()
+		if gen > since || exited {
+			return gen, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return gen, ctx.Err()
+		}
+	}
 }
 
 // AddOutputListener calls fn with every chunk of program output, after
 // the emulator has consumed it, under the session lock (fn must not block
-// or call back into the session). The returned func removes it.
+// or call back into the session). fn may keep p. The returned func removes
+// it.
 func (s *Session) AddOutputListener(fn func(p []byte, at time.Time)) (remove func()) {
-	return func() {}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.listeners == nil {
+		s.listeners = make(map[int]func([]byte, time.Time))
+	}
+	id := s.nextListen
+	s.nextListen++
+	s.listeners[id] = fn
+	return func() {
+		s.mu.Lock()
+		delete(s.listeners, id)
+		s.mu.Unlock()
+	}
 }
 
 // AddScreenshot and AddRecording record a capture (kept after exit).
@@ -100,5 +265,624 @@ func (a *App) session(id string) (*Session, error) {
 	if s, ok := a.sessions[id]; ok {
 		return s, nil
 	}
+	if id == "" {
+		return nil, errors.New("session_id is missing: pass the shell_session_id that shell_start returned")
+	}
 	return nil, fmt.Errorf("no session %q: start one with shell_start, or read sessions://list for the ids", id)
+}
+
+// listSessions returns every session (running or exited, not yet
+// stopped), oldest first.
+func (a *App) listSessions() []*Session {
+	a.mu.Lock()
+	list := make([]*Session, 0, len(a.sessions))
+	for _, s := range a.sessions {
+		list = append(list, s)
+	}
+	a.mu.Unlock()
+	sort.Slice(list, func(i, j int) bool {
+		if !list[i].Started.Equal(list[j].Started) {
+			return list[i].Started.Before(list[j].Started)
+		}
+		return list[i].ID < list[j].ID
+	})
+	return list
+}
+
+// maxSessions is the configured session limit (16 when unset).
+func (a *App) maxSessions() int {
+	if a.cfg.MaxSessions > 0 {
+		return a.cfg.MaxSessions
+	}
+	return 16
+}
+
+// startSession validates opts, starts the program in a new PTY and
+// registers the session. Errors name the problem and the fix, ready for a
+// tool result.
+func (a *App) startSession(opts StartOptions) (*Session, error) {
+	s := &Session{
+		Command: opts.Command,
+		Args:    append([]string(nil), opts.Args...),
+		Theme:   opts.Theme,
+		changed: make(chan struct{}),
+		chunks:  make(chan []byte, queueChunks),
+		drained: make(chan struct{}),
+		reaped:  make(chan struct{}),
+		done:    make(chan struct{}),
+		closed:  make(chan struct{}),
+		replyCh: make(chan struct{}, 1),
+		app:     a,
+	}
+	cols, rows := opts.Cols, opts.Rows
+	if cols == 0 {
+		cols = a.cfg.Cols
+	}
+	if rows == 0 {
+		rows = a.cfg.Rows
+	}
+	if cols == 0 {
+		cols = 120
+	}
+	if rows == 0 {
+		rows = 40
+	}
+	if err := checkSize(cols, rows); err != nil {
+		return nil, err
+	}
+	if s.Theme == "" {
+		s.Theme = a.cfg.Theme
+	}
+	if s.Theme == "" {
+		s.Theme = themeList[0].Name
+	}
+	if _, err := lookupTheme(s.Theme); err != nil {
+		names := make([]string, len(themeList))
+		for i, t := range themeList {
+			names[i] = t.Name
+		}
+		return nil, fmt.Errorf("unknown theme %q: use one of %s (see themes://list)", s.Theme, strings.Join(names, ", "))
+	}
+
+	cwd := opts.Cwd
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("the server's working directory is unusable (%v): pass cwd", err)
+		}
+		cwd = wd
+	}
+	cwd, err := filepath.Abs(cwd)
+	if err != nil {
+		return nil, fmt.Errorf("cwd %q: %v: pass an absolute directory", opts.Cwd, err)
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("cwd %q is not an existing directory: pass one that exists, e.g. %q", opts.Cwd, os.TempDir())
+	}
+	s.Cwd = cwd
+
+	env, err := childEnv(os.Environ(), cwd, opts.Env)
+	if err != nil {
+		return nil, err
+	}
+	if s.Command == "" {
+		s.Command = envValue(env, "SHELL")
+		if s.Command == "" {
+			s.Command = "bash"
+			if _, err := lookPath("bash", cwd, envValue(env, "PATH")); err != nil {
+				s.Command = "sh"
+			}
+		}
+	}
+	path, err := lookPath(s.Command, cwd, envValue(env, "PATH"))
+	if err != nil {
+		hint := "give a program name found in PATH or an absolute path"
+		if strings.ContainsAny(s.Command, " \t") && len(s.Args) == 0 {
+			f := strings.Fields(s.Command)
+			hint = fmt.Sprintf("put the arguments in args: command %q, args %q", f[0], f[1:])
+		}
+		return nil, fmt.Errorf("command %q: %v: %s", s.Command, err, hint)
+	}
+	if !a.commandAllowed(s.Command, path, cwd, envValue(env, "PATH")) {
+		return nil, fmt.Errorf("command %q is not allowed on this server: it accepts only %s (--allow-command)", s.Command, strings.Join(a.cfg.AllowCommands, ", "))
+	}
+
+	s.term = NewTerminal(cols, rows, max(a.cfg.Scrollback, 0))
+	s.term.SetReplyWriter(replyWriter{s})
+	s.cmd = &exec.Cmd{Path: path, Args: append([]string{s.Command}, s.Args...), Env: env, Dir: cwd}
+
+	if err := a.register(s, cols, rows); err != nil {
+		return nil, err
+	}
+	go s.readLoop()
+	go s.feedLoop()
+	go s.waitLoop()
+	go s.replyLoop()
+	a.resourceListChanged()
+	return s, nil
+}
+
+// register starts s's program and adds s to the sessions under one hold
+// of a.mu, so concurrent starts cannot exceed --max-sessions.
+func (a *App) register(s *Session, cols, rows int) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if n := len(a.sessions); n >= a.maxSessions() {
+		var ended []string
+		for id, o := range a.sessions {
+			if o.Status().Exited {
+				ended = append(ended, id)
+			}
+		}
+		sort.Strings(ended)
+		fix := "stop one with shell_stop"
+		if len(ended) > 0 {
+			fix = "these have exited and can be stopped with shell_stop: " + strings.Join(ended, ", ")
+		}
+		return fmt.Errorf("%d sessions are open, the limit (--max-sessions) is %d: %s", n, a.maxSessions(), fix)
+	}
+	master, err := startPTY(s.cmd, cols, rows)
+	if err != nil {
+		return fmt.Errorf("starting %q failed: %v", s.Command, err)
+	}
+	s.master = master
+	s.pid = s.cmd.Process.Pid
+	s.Started = time.Now()
+	s.lastOutput = s.Started
+	a.nextID++
+	s.ID = fmt.Sprintf("shell-%d", a.nextID)
+	if a.sessions == nil {
+		a.sessions = make(map[string]*Session)
+	}
+	a.sessions[s.ID] = s
+	return nil
+}
+
+// checkSize validates a screen size, naming the bounds.
+func checkSize(cols, rows int) error {
+	if cols < minCols || cols > maxCols || rows < minRows || rows > maxRows {
+		return fmt.Errorf("screen size %dx%d is out of range: cols must be %d..%d and rows %d..%d (e.g. cols 120, rows 40)",
+			cols, rows, minCols, maxCols, minRows, maxRows)
+	}
+	return nil
+}
+
+// commandAllowed applies --allow-command. An entry matches the command as
+// given, or names the same executable: an entry without a slash is looked
+// up in PATH like the command, a path entry must equal the resolved path.
+// A bare base name never admits a program elsewhere ("bash" does not allow
+// /tmp/x/bash).
+func (a *App) commandAllowed(command, path, cwd, pathEnv string) bool {
+	if len(a.cfg.AllowCommands) == 0 {
+		return true
+	}
+	for _, e := range a.cfg.AllowCommands {
+		if e == command {
+			return true
+		}
+		if p, err := lookPath(e, cwd, pathEnv); err == nil && p == path {
+			return true
+		}
+	}
+	return false
+}
+
+// lookPath resolves a command like execvp(3) would in cwd with the
+// child's PATH: a name containing a slash is a path (relative to cwd),
+// anything else is searched in pathEnv. Empty PATH entries are skipped.
+func lookPath(command, cwd, pathEnv string) (string, error) {
+	if command == "" {
+		return "", errors.New("empty command")
+	}
+	if strings.Contains(command, "/") {
+		p := command
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		if err := isExecutable(p); err != nil {
+			return "", err
+		}
+		return filepath.Clean(p), nil
+	}
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue // relative PATH entries depend on cwd: not searched (Go's exec.ErrDot rule)
+		}
+		p := filepath.Join(dir, command)
+		if isExecutable(p) == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("not found in PATH")
+}
+
+func isExecutable(p string) error {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return errors.New("no such file")
+	}
+	if fi.IsDir() {
+		return errors.New("is a directory")
+	}
+	if fi.Mode().Perm()&0o111 == 0 {
+		return errors.New("not executable")
+	}
+	return nil
+}
+
+// identityVars are variables that describe the terminal the server runs
+// in (or a multiplexer); a program in our PTY must not believe it runs
+// there. Entries ending in '_' are prefixes.
+var identityVars = []string{
+	"TMUX", "TMUX_PANE", "STY", "WINDOW", "WINDOWID", "TERM_PROGRAM", "TERM_PROGRAM_VERSION",
+	"TERM_SESSION_ID", "TERMCAP", "COLUMNS", "LINES", "COLORFGBG", "LC_TERMINAL", "LC_TERMINAL_VERSION",
+	"VTE_VERSION", "WT_SESSION", "WT_PROFILE_ID", "KITTY_", "WEZTERM_", "ALACRITTY_", "ITERM_",
+	"KONSOLE_", "GNOME_TERMINAL_", "TERMINATOR_", "TILIX_ID", "ZELLIJ", "ZELLIJ_", "GHOSTTY_",
+	"INSIDE_EMACS", "NVIM", "NVIM_LISTEN_ADDRESS", "VSCODE_INJECTION", "TERM", "COLORTERM", "PWD",
+}
+
+// childEnv builds a child's environment: base (the server's) without the
+// terminal-identity variables, then TERM=xterm-256color,
+// COLORTERM=truecolor and PWD=cwd, then extra (which wins, TERM included).
+func childEnv(base []string, cwd string, extra map[string]string) ([]string, error) {
+	env := make([]string, 0, len(base)+len(extra)+2)
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, over := extra[name]; !over && !isIdentityVar(name) {
+			env = append(env, kv)
+		}
+	}
+	if _, ok := extra["TERM"]; !ok {
+		env = append(env, "TERM=xterm-256color")
+	}
+	if _, ok := extra["COLORTERM"]; !ok {
+		env = append(env, "COLORTERM=truecolor")
+	}
+	if _, ok := extra["PWD"]; !ok {
+		env = append(env, "PWD="+cwd)
+	}
+	names := make([]string, 0, len(extra))
+	for k := range extra {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v := extra[k]
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return nil, fmt.Errorf("env name %q is invalid: names may not be empty or contain '=' or NUL", k)
+		}
+		if strings.ContainsRune(v, 0) {
+			return nil, fmt.Errorf("env %s holds a NUL byte: remove it", k)
+		}
+		env = append(env, k+"="+v)
+	}
+	return env, nil
+}
+
+func isIdentityVar(name string) bool {
+	for _, v := range identityVars {
+		if name == v || strings.HasSuffix(v, "_") && strings.HasPrefix(name, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// envValue returns the last value of name in env.
+func envValue(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
+}
+
+// readLoop copies output from the master into the queue until the end of
+// output (EIO once the child and everything holding its terminal are gone)
+// or until release closes the master.
+func (s *Session) readLoop() {
+	defer close(s.chunks)
+	buf := make([]byte, readBufSize)
+	for {
+		n, err := s.master.Read(buf)
+		if n > 0 {
+			s.queued.Add(int64(n))
+			s.chunks <- append([]byte(nil), buf[:n]...)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// feedLoop hands queued output to the emulator, several chunks per lock
+// acquisition, wakes waiters and tells subscribers the buffer changed.
+func (s *Session) feedLoop() {
+	uri := "session://" + s.ID + "/buffer"
+	for p := range s.chunks {
+		s.mu.Lock()
+		gen := s.term.Generation()
+		now := time.Now()
+		s.feedLocked(p, now)
+		open := true
+	batch:
+		for n := len(p); n < feedBatch; {
+			select {
+			case q, ok := <-s.chunks:
+				if !ok {
+					open = false
+					break batch
+				}
+				s.feedLocked(q, now)
+				n += len(q)
+			default:
+				break batch
+			}
+		}
+		changed := s.term.Generation() != gen
+		s.signalLocked()
+		s.mu.Unlock()
+		if changed {
+			s.app.resourceUpdated(uri)
+		}
+		if !open {
+			break
+		}
+	}
+	close(s.drained)
+}
+
+// feedLocked gives p to the emulator and the listeners. s.mu is held.
+func (s *Session) feedLocked(p []byte, at time.Time) {
+	_, _ = s.term.Write(p) // Terminal.Write never fails.
+	s.raw = append(s.raw, p...)
+	if len(s.raw) >= 2*rawTailCap {
+		s.raw = append(s.raw[:0], s.raw[len(s.raw)-rawTailCap:]...)
+	}
+	s.fed += int64(len(p))
+	s.queued.Add(-int64(len(p)))
+	s.lastOutput = at
+	for _, fn := range s.listeners {
+		fn(p, at)
+	}
+}
+
+// signalLocked wakes everything waiting for a change. s.mu is held.
+func (s *Session) signalLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// waitLoop reaps the process and reports its exit once its output is
+// drained: the reader reached EIO, or (when another process still holds
+// the terminal open) exitDrainGrace passed.
+func (s *Session) waitLoop() {
+	err := s.cmd.Wait()
+	code, sig := exitStatus(s.cmd.ProcessState, err)
+	close(s.reaped)
+	t := time.NewTimer(exitDrainGrace)
+	select {
+	case <-s.drained:
+	case <-t.C:
+	}
+	t.Stop()
+	s.mu.Lock()
+	s.exited, s.exitCode, s.exitSignal = true, code, sig
+	s.signalLocked()
+	s.mu.Unlock()
+	close(s.done)
+	s.app.resourceUpdated("session://" + s.ID + "/info")
+	s.app.resourceUpdated("sessions://list")
+}
+
+// exitStatus turns a wait result into an exit code (128+N for signal N,
+// as shells report it) and the signal's name.
+func exitStatus(ps *os.ProcessState, err error) (code int, signal string) {
+	if ps == nil {
+		return -1, ""
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal()), signalName(ws.Signal())
+	}
+	return ps.ExitCode(), ""
+}
+
+// replyWriter queues the emulator's replies (DSR, DA, ...) for replyLoop:
+// Terminal.Write runs under s.mu, and writing to a program that is not
+// reading could block it there.
+type replyWriter struct{ s *Session }
+
+func (w replyWriter) Write(p []byte) (int, error) {
+	s := w.s
+	s.replyMu.Lock()
+	if len(s.replyBuf)+len(p) <= replyQueueCap { // a program flooding queries without reading loses replies
+		s.replyBuf = append(s.replyBuf, p...)
+	}
+	s.replyMu.Unlock()
+	select {
+	case s.replyCh <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+// replyLoop writes queued replies to the program until release.
+func (s *Session) replyLoop() {
+	for {
+		select {
+		case <-s.replyCh:
+		case <-s.closed:
+			return
+		}
+		s.replyMu.Lock()
+		p := s.replyBuf
+		s.replyBuf = nil
+		s.replyMu.Unlock()
+		for len(p) > 0 {
+			n, err := s.master.Write(p)
+			p = p[n:]
+			if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+				break // closed or the program is gone: nobody to answer
+			}
+		}
+	}
+}
+
+// errExited is returned by writeInput once the program has ended.
+var errExited = errors.New("the program has exited")
+
+// writeInput sends p to the program, giving up when ctx ends (a program
+// that does not read its input cannot block the caller forever).
+func (s *Session) writeInput(ctx context.Context, p []byte) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	select {
+	case <-s.reaped:
+		return errExited
+	case <-s.closed:
+		return errExited
+	default:
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		_ = s.master.SetWriteDeadline(dl) // Not supported on macOS masters: the write just blocks.
+		defer s.master.SetWriteDeadline(time.Time{})
+	}
+	n, err := s.master.Write(p)
+	if err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return fmt.Errorf("the program did not read its input in time (%d of %d bytes written)", n, len(p))
+		}
+		select {
+		case <-s.reaped:
+			return errExited
+		default:
+		}
+		return err
+	}
+	return nil
+}
+
+// settle waits until the output the program wrote before the call has
+// been fed to the emulator: the bytes queued or unread in the master when
+// it began. It gives up after settleMax or when ctx ends.
+func (s *Session) settle(ctx context.Context) {
+	s.mu.Lock()
+	target := s.fed + s.queued.Load()
+	s.mu.Unlock()
+	if n, err := ptyUnread(s.master); err == nil {
+		target += int64(n)
+	}
+	var timeout <-chan time.Time
+	for {
+		s.mu.Lock()
+		fed, ch := s.fed, s.changed
+		s.mu.Unlock()
+		if fed >= target {
+			return
+		}
+		if timeout == nil {
+			t := time.NewTimer(settleMax)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-ch:
+		case <-s.drained:
+			return
+		case <-timeout:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// stop ends the program: sig to its process group and session, SIGKILL to
+// whatever remains after grace, then waits until it is reaped and releases
+// the PTY. It returns the final status.
+func (s *Session) stop(sig syscall.Signal, grace time.Duration) SessionStatus {
+	s.stopMu.Lock()
+	defer s.stopMu.Unlock()
+	pid := s.pid
+	deadline := time.NewTimer(grace)
+	defer deadline.Stop()
+	select {
+	case <-s.reaped:
+		// Exited already; stragglers of its session still get sig.
+		if len(sessionMembers(pid)) > 0 {
+			signalGroup(pid, sig)
+		}
+	default:
+		signalGroup(pid, sig)
+		select {
+		case <-s.reaped:
+		case <-deadline.C:
+			signalGroup(pid, syscall.SIGKILL)
+			<-s.reaped
+		}
+	}
+	// Processes that left the group but stayed in the session (jobs that
+	// ignore SIGHUP) hold the terminal open: give them the rest of the grace
+	// period, then kill them.
+	if len(sessionMembers(pid)) > 0 {
+		tick := time.NewTicker(20 * time.Millisecond)
+		giveUp := time.NewTimer(grace + time.Second)
+		killed := false
+	linger:
+		for len(sessionMembers(pid)) > 0 {
+			select {
+			case <-tick.C:
+			case <-deadline.C:
+				signalGroup(pid, syscall.SIGKILL)
+				killed = true
+			case <-giveUp.C:
+				break linger // unkillable (uninterruptible sleep): leave it to the kernel
+			}
+			if killed {
+				signalGroup(pid, syscall.SIGKILL)
+			}
+		}
+		tick.Stop()
+		giveUp.Stop()
+	}
+	s.release()
+	<-s.done
+	return s.Status()
+}
+
+// release closes the PTY (ending the reader) and stops the reply writer.
+func (s *Session) release() {
+	s.relOne.Do(func() {
+		close(s.closed)
+		_ = s.master.Close() // Best effort: nothing reads or writes it any more.
+	})
+}
+
+// stopSession stops the session and forgets it.
+func (a *App) stopSession(s *Session, sig syscall.Signal) SessionStatus {
+	st := s.stop(sig, killGrace)
+	a.mu.Lock()
+	if a.sessions[s.ID] == s {
+		delete(a.sessions, s.ID)
+	}
+	a.mu.Unlock()
+	a.resourceListChanged()
+	return st
+}
+
+// shutdown stops every session at once (SIGHUP to each process group,
+// SIGKILL after 2 s) and returns when all are reaped. The protocol layer
+// calls it on stdin EOF, SIGTERM and SIGINT.
+func (a *App) shutdown() {
+	var wg sync.WaitGroup
+	for _, s := range a.listSessions() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a.stopSession(s, syscall.SIGHUP)
+		}()
+	}
+	wg.Wait()
 }

@@ -1,0 +1,266 @@
+package main
+
+// input.go: what shell_send writes to the program: the escapes an agent
+// types literally in `input` and the named `keys`, encoded as xterm does
+// (xterm ctlseqs, "PC-Style Function Keys").
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxInputBytes caps one shell_send (SPEC §8).
+const maxInputBytes = 1 << 20
+
+// decodeInput interprets the escapes an agent writes literally in input:
+// \r \n \t \e \x1b (any \xHH: one raw byte) \uHHHH (a code point, UTF-8
+// encoded) and \\ (one backslash). Anything else after a backslash is kept
+// as typed, so "grep 'a\.b'" reaches the program unchanged. An escape that
+// starts like \x or \u but is malformed is an error naming its offset.
+func decodeInput(s string) ([]byte, error) {
+	if !strings.Contains(s, `\`) {
+		return []byte(s), nil
+	}
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			out = append(out, c)
+			continue
+		}
+		switch s[i+1] {
+		case 'r':
+			out = append(out, '\r')
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'e':
+			out = append(out, 0x1b)
+		case '\\':
+			out = append(out, '\\')
+		case 'x':
+			v, ok := hexValue(s, i+2, 2)
+			if !ok {
+				return nil, fmt.Errorf(`input has a bad escape at byte %d: \x takes two hex digits, e.g. \x1b for Escape or \x03 for Ctrl-C (write \\ for a literal backslash)`, i)
+			}
+			out = append(out, byte(v))
+			i += 2
+		case 'u':
+			v, ok := hexValue(s, i+2, 4)
+			if !ok || v >= 0xd800 && v <= 0xdfff {
+				return nil, fmt.Errorf(`input has a bad escape at byte %d: \u takes four hex digits of a code point that is not a surrogate, e.g. \u00e9 (write \\ for a literal backslash)`, i)
+			}
+			out = utf8.AppendRune(out, rune(v))
+			i += 4
+		default:
+			out = append(out, '\\', s[i+1])
+		}
+		i++
+	}
+	return out, nil
+}
+
+// hexValue reads n hex digits of s at i.
+func hexValue(s string, i, n int) (int, bool) {
+	if i+n > len(s) {
+		return 0, false
+	}
+	v := 0
+	for _, c := range []byte(s[i : i+n]) {
+		switch {
+		case c >= '0' && c <= '9':
+			v = v<<4 | int(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v<<4 | int(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			v = v<<4 | int(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// Modifier bits of a key, as xterm numbers them in CSI 1;m X (m = 1+bits).
+const (
+	modShift = 1
+	modAlt   = 2
+	modCtrl  = 4
+)
+
+// namedKey is how one named key is sent.
+type namedKey struct {
+	csi   string // final part after CSI for the cursor keys ("A"), "" otherwise
+	tilde int    // CSI n ~ keys (Insert 2, Delete 3, PageUp 5, ...), 0 otherwise
+	ss3   string // F1-F4: SS3 P..S
+	plain string // keys sent as bytes (Enter, Tab, ...)
+}
+
+// namedKeys maps lower-case key names to their encodings.
+var namedKeys = map[string]namedKey{
+	"enter": {plain: "\r"}, "return": {plain: "\r"}, "tab": {plain: "\t"},
+	"backspace": {plain: "\x7f"}, "bs": {plain: "\x7f"},
+	"escape": {plain: "\x1b"}, "esc": {plain: "\x1b"}, "space": {plain: " "},
+	"up": {csi: "A"}, "down": {csi: "B"}, "right": {csi: "C"}, "left": {csi: "D"},
+	"home": {csi: "H"}, "end": {csi: "F"},
+	"insert": {tilde: 2}, "ins": {tilde: 2}, "delete": {tilde: 3}, "del": {tilde: 3},
+	"pageup": {tilde: 5}, "pgup": {tilde: 5}, "pagedown": {tilde: 6}, "pgdn": {tilde: 6},
+	"f1": {ss3: "P"}, "f2": {ss3: "Q"}, "f3": {ss3: "R"}, "f4": {ss3: "S"},
+	"f5": {tilde: 15}, "f6": {tilde: 17}, "f7": {tilde: 18}, "f8": {tilde: 19},
+	"f9": {tilde: 20}, "f10": {tilde: 21}, "f11": {tilde: 23}, "f12": {tilde: 24},
+}
+
+// keyNamesHelp lists the key names for error messages.
+const keyNamesHelp = "Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, " +
+	"Insert, Delete, F1-F12, a single character, and modifiers C- (Ctrl), M- (Alt), S- (Shift) " +
+	"as in C-c, M-x, C-Left, S-Tab"
+
+// encodeKey returns the bytes for a named key such as "Enter", "C-c",
+// "M-b", "C-Left" or "F5". Arrow keys and Home/End follow DECCKM
+// (appCursor: SS3 instead of CSI) when unmodified, as xterm sends them.
+func encodeKey(name string, appCursor bool) ([]byte, error) {
+	mods, base := 0, name
+	for {
+		var p string
+		switch {
+		case len(base) > 2 && (base[1] == '-' || base[1] == '+'):
+			p = base[:1]
+			base = base[2:]
+		case hasPrefixFold(base, "ctrl-") || hasPrefixFold(base, "ctrl+"), hasPrefixFold(base, "meta-") || hasPrefixFold(base, "meta+"):
+			p = base[:1]
+			base = base[5:]
+		case hasPrefixFold(base, "alt-") || hasPrefixFold(base, "alt+"):
+			p = "m"
+			base = base[4:]
+		case hasPrefixFold(base, "shift-") || hasPrefixFold(base, "shift+"):
+			p = "s"
+			base = base[6:]
+		}
+		if p == "" {
+			break
+		}
+		switch strings.ToLower(p) {
+		case "c":
+			mods |= modCtrl
+		case "m", "a":
+			mods |= modAlt
+		case "s":
+			mods |= modShift
+		default:
+			return nil, fmt.Errorf("key %q has an unknown modifier %q: use C- (Ctrl), M- (Alt) or S- (Shift); valid keys: %s", name, p+"-", keyNamesHelp)
+		}
+	}
+	if k, ok := namedKeys[strings.ToLower(base)]; ok {
+		return k.encode(mods, appCursor, name)
+	}
+	r, size := utf8.DecodeRuneInString(base)
+	if base == "" || size != len(base) || r == utf8.RuneError {
+		return nil, fmt.Errorf("unknown key %q: valid keys are %s; send text with input instead", name, keyNamesHelp)
+	}
+	return encodeChar(r, mods, name)
+}
+
+// encode sends k with modifiers the way xterm does.
+func (k namedKey) encode(mods int, appCursor bool, name string) ([]byte, error) {
+	param := ""
+	if mods != 0 {
+		param = fmt.Sprintf("1;%d", 1+mods)
+	}
+	switch {
+	case k.csi != "":
+		if mods == 0 && appCursor {
+			return []byte("\x1bO" + k.csi), nil
+		}
+		return []byte("\x1b[" + param + k.csi), nil
+	case k.tilde != 0:
+		if mods != 0 {
+			return []byte(fmt.Sprintf("\x1b[%d;%d~", k.tilde, 1+mods)), nil
+		}
+		return []byte(fmt.Sprintf("\x1b[%d~", k.tilde)), nil
+	case k.ss3 != "":
+		if mods != 0 {
+			return []byte("\x1b[" + param + k.ss3), nil
+		}
+		return []byte("\x1bO" + k.ss3), nil
+	}
+	p := k.plain
+	if p == "\t" && mods&modShift != 0 { // S-Tab: back tab (CBT)
+		p, mods = "\x1b[Z", mods&^modShift
+	}
+	if mods&modCtrl != 0 && p == " " { // C-Space is NUL
+		p, mods = "\x00", mods&^modCtrl
+	}
+	mods &^= modShift // xterm sends Enter, Space, Backspace, Escape the same with Shift
+	if mods&modCtrl != 0 {
+		return nil, fmt.Errorf("key %q: a terminal cannot send %s with Ctrl; use it alone, with M- (Alt), or send the bytes with input", name, strings.TrimLeft(name[strings.LastIndexAny(name, "-+")+1:], " "))
+	}
+	if mods&modAlt != 0 {
+		p = "\x1b" + p
+	}
+	return []byte(p), nil
+}
+
+// encodeChar sends one character with modifiers: Ctrl maps @, letters and
+// [\]^_ ? to C0 (C-a = 0x01, C-? = DEL), Alt prefixes ESC, Shift upcases.
+func encodeChar(r rune, mods int, name string) ([]byte, error) {
+	if mods&modShift != 0 {
+		r = []rune(strings.ToUpper(string(r)))[0]
+	}
+	var out []byte
+	if mods&modCtrl != 0 {
+		switch {
+		case r >= 'a' && r <= 'z':
+			out = []byte{byte(r - 'a' + 1)}
+		case r >= '@' && r <= '_':
+			out = []byte{byte(r - '@')}
+		case r == '?':
+			out = []byte{0x7f}
+		case r == ' ' || r == '2':
+			out = []byte{0}
+		default:
+			return nil, fmt.Errorf("key %q: Ctrl combines with a letter or one of @[\\]^_? only, e.g. C-c", name)
+		}
+	} else {
+		out = utf8.AppendRune(nil, r)
+	}
+	if mods&modAlt != 0 {
+		out = append([]byte{0x1b}, out...)
+	}
+	return out, nil
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) > len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// inputUnits splits p into what a person types as one keystroke, for
+// type_delay_ms: a UTF-8 character, or an escape sequence (ESC [ ... final,
+// ESC O x, ESC x) kept whole so programs do not take it for a lone Escape.
+func inputUnits(p []byte) [][]byte {
+	var units [][]byte
+	for i := 0; i < len(p); {
+		n := 1
+		switch {
+		case p[i] == 0x1b && i+1 < len(p) && p[i+1] == '[':
+			n = 2
+			for i+n < len(p) && p[i+n] >= 0x20 && p[i+n] <= 0x3f {
+				n++
+			}
+			if i+n < len(p) && p[i+n] >= 0x40 && p[i+n] <= 0x7e {
+				n++
+			}
+		case p[i] == 0x1b && i+2 < len(p) && p[i+1] == 'O':
+			n = 3
+		case p[i] == 0x1b && i+1 < len(p) && p[i+1] != 0x1b:
+			_, size := utf8.DecodeRune(p[i+1:])
+			n = 1 + size
+		case p[i] >= 0x80:
+			_, n = utf8.DecodeRune(p[i:])
+		}
+		units = append(units, p[i:i+n])
+		i += n
+	}
+	return units
+}

@@ -1,0 +1,137 @@
+//go:build linux
+
+package main
+
+// pty_linux.go: the Linux half of pty_unix.go: /dev/ptmx with
+// TIOCSPTLCK/TIOCGPTN, and the members of a session from /proc.
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY opens a new master (/dev/ptmx), unlocks its slave (TIOCSPTLCK 0)
+// and returns the slave's path (/dev/pts/N from TIOCGPTN). The master is
+// registered with Go's poller, so Close interrupts a pending Read and write
+// deadlines work.
+func openPTY() (master *os.File, slave string, err error) {
+	master, err = os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		return nil, "", fmt.Errorf("pty: open /dev/ptmx: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = master.Close() // Best effort: the error path reports err.
+		}
+	}()
+	var n int
+	err = ptyControl(master, func(fd int) error {
+		if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+			return fmt.Errorf("pty: unlock (TIOCSPTLCK): %w", err)
+		}
+		var err error
+		if n, err = unix.IoctlGetInt(fd, unix.TIOCGPTN); err != nil {
+			return fmt.Errorf("pty: slave number (TIOCGPTN): %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return master, "/dev/pts/" + strconv.Itoa(n), nil
+}
+
+// sessionMembers returns the live (not zombie) processes whose session id
+// is sid, read from /proc/PID/stat (field 6); nil when /proc is unreadable.
+// Reading every process's stat takes milliseconds, so concurrent callers
+// (a shutdown stops all sessions at once) share one scan: a table younger
+// than procScanFresh is reused.
+func sessionMembers(sid int) []int {
+	procScan.mu.Lock()
+	defer procScan.mu.Unlock()
+	if procScan.table == nil || time.Since(procScan.at) > procScanFresh {
+		procScan.table = scanSessions()
+		procScan.at = time.Now()
+	}
+	return procScan.table[sid]
+}
+
+// procScanFresh is how long a scan of /proc answers sessionMembers.
+const procScanFresh = 10 * time.Millisecond
+
+// procScan is the shared scan of sessionMembers.
+var procScan struct {
+	mu    sync.Mutex
+	at    time.Time
+	table map[int][]int
+}
+
+// scanSessions maps session ids to their live processes.
+func scanSessions() map[int][]int {
+	table := make(map[int][]int)
+	dir, err := os.ReadDir("/proc")
+	if err != nil {
+		return table
+	}
+	for _, e := range dir {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if sid, live := procSession(pid); live {
+			table[sid] = append(table[sid], pid)
+		}
+	}
+	return table
+}
+
+// procSession reads the session id of pid from /proc/PID/stat; live is
+// false for zombies (dead, waiting for a parent to reap them) and vanished
+// processes. The command name in parentheses may hold spaces and
+// parentheses, so fields are counted from the last ')'.
+func procSession(pid int) (sid int, live bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	// After ")": state ppid pgrp session ...
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 4 || string(f[0]) == "Z" || string(f[0]) == "X" {
+		return 0, false
+	}
+	sid, err = strconv.Atoi(string(f[3]))
+	return sid, err == nil
+}
+
+// ioctlUnread asks how many bytes wait to be read (FIONREAD).
+const ioctlUnread = unix.TIOCINQ
+
+// signalIgnored reports whether sig's disposition is SIG_IGN, from the
+// SigIgn mask in /proc/self/status (signal.Ignored only knows about
+// signal.Ignore calls, not what the process inherited or what a
+// signal.Reset restored).
+func signalIgnored(sig syscall.Signal) bool {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return signal.Ignored(sig)
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if v, ok := bytes.CutPrefix(line, []byte("SigIgn:")); ok {
+			mask, err := strconv.ParseUint(string(bytes.TrimSpace(v)), 16, 64)
+			return err == nil && mask&(1<<(sig-1)) != 0
+		}
+	}
+	return signal.Ignored(sig)
+}

@@ -1,0 +1,152 @@
+//go:build linux || darwin
+
+package main
+
+// pty_unix.go: starting a program on a pseudo-terminal with x/sys ioctls
+// (no cgo, no third-party package), resizing it, signalling its process
+// group and asking how much output waits unread. Opening the master is per
+// system: pty_linux.go and pty_darwin.go.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// startPTY starts cmd on the slave side of a new cols x rows
+// pseudo-terminal and returns the master. The child leads a new session
+// (setsid) whose controlling terminal is the slave, so a Ctrl-C typed into
+// the master reaches its foreground process group as SIGINT. cmd must not
+// have Stdin, Stdout, Stderr or SysProcAttr set.
+func startPTY(cmd *exec.Cmd, cols, rows int) (master *os.File, err error) {
+	master, slaveName, err := openPTY()
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			_ = master.Close() // Best effort: the error path reports err.
+		}
+	}()
+	if err := setPTYSize(master, cols, rows); err != nil {
+		return nil, err
+	}
+	slave, err := os.OpenFile(slaveName, os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("pty: open %s: %w", slaveName, err)
+	}
+	// The parent's copy must be closed once the child has it: reading the
+	// master returns EIO (end of output) only when every slave fd is closed.
+	defer slave.Close()
+
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	// Ctty is a descriptor number in the child: its stdin.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	resetIgnoredSignals()
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return master, nil
+}
+
+// ptyControl runs fn with the master's descriptor without switching it to
+// blocking mode (as File.Fd would, which would stop Close from
+// interrupting a pending Read).
+func ptyControl(master *os.File, fn func(fd int) error) error {
+	rc, err := master.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var ferr error
+	if err := rc.Control(func(fd uintptr) { ferr = fn(int(fd)) }); err != nil {
+		return err
+	}
+	return ferr
+}
+
+// setPTYSize sets the terminal size (TIOCSWINSZ); the kernel sends
+// SIGWINCH to the foreground process group when it changes.
+func setPTYSize(master *os.File, cols, rows int) error {
+	ws := &unix.Winsize{Row: uint16(rows), Col: uint16(cols)}
+	err := ptyControl(master, func(fd int) error { return unix.IoctlSetWinsize(fd, unix.TIOCSWINSZ, ws) })
+	if err != nil {
+		return fmt.Errorf("pty: set size %dx%d: %w", cols, rows, err)
+	}
+	return nil
+}
+
+// ptyUnread returns how many bytes of output wait in the master unread
+// (FIONREAD, TIOCINQ on Linux).
+func ptyUnread(master *os.File) (int, error) {
+	var n int
+	err := ptyControl(master, func(fd int) error {
+		var err error
+		n, err = unix.IoctlGetInt(fd, ioctlUnread)
+		return err
+	})
+	return n, err
+}
+
+// signalGroup sends sig to the process group led by pid and to every
+// other process of the session pid leads (jobs a shell put in groups of
+// their own), so that nothing the program started outlives a stop. A
+// group or session that is already gone is not an error.
+func signalGroup(pid int, sig syscall.Signal) {
+	if pid <= 0 {
+		return
+	}
+	_ = unix.Kill(-pid, sig) // ESRCH when the group has ended: nothing to do.
+	for _, p := range sessionMembers(pid) {
+		_ = unix.Kill(p, sig) // Best effort: the process may have just exited.
+	}
+}
+
+// signalByName maps "SIGINT", "INT", "sigint" or "2" to a signal.
+func signalByName(name string) (syscall.Signal, bool) {
+	if n, err := strconv.Atoi(name); err == nil {
+		sig := syscall.Signal(n)
+		return sig, n > 0 && unix.SignalName(sig) != ""
+	}
+	s := strings.ToUpper(strings.TrimSpace(name))
+	if !strings.HasPrefix(s, "SIG") {
+		s = "SIG" + s
+	}
+	sig := unix.SignalNum(s)
+	return sig, sig != 0
+}
+
+// signalName returns "SIGKILL" for SIGKILL, or "" for 0.
+func signalName(sig syscall.Signal) string {
+	if sig == 0 {
+		return ""
+	}
+	if n := unix.SignalName(sig); n != "" {
+		return n
+	}
+	return fmt.Sprintf("signal %d", int(sig))
+}
+
+// ignoredSink receives SIGHUP and SIGINT after resetIgnoredSignals claimed
+// them; nothing reads it, so the server itself still ignores them.
+var ignoredSink = make(chan os.Signal, 1)
+
+// resetIgnoredSignals makes sure children start with the default action
+// for SIGHUP and SIGINT. A server started with them ignored (a background
+// job of a shell, nohup) keeps SIG_IGN, which exec passes on: Ctrl-C would
+// not interrupt anything and a stop would not hang up the shell. Routing
+// them to a channel that nobody reads makes Go install a handler, which
+// exec resets to the default in the child while the server keeps ignoring
+// them. Signals with a handler already are left alone.
+func resetIgnoredSignals() {
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGINT} {
+		if signalIgnored(sig) {
+			signal.Notify(ignoredSink, sig)
+		}
+	}
+}
