@@ -57,6 +57,7 @@ type recorder struct {
 	cast      *castWriter
 	unlisten  func()
 	canvas    *image.RGBA // the frame size fixed at start; later sizes are cropped or padded
+	frame     *image.RGBA // render's buffer, reused
 	cols      int         // screen size last seen, for cast resize events
 	rows      int
 	gen       uint64 // generation of the first frame
@@ -389,7 +390,29 @@ func (r *recorder) abort() {
 // canvas size fixed by the first frame once there is one (a resized screen
 // is cropped or padded with the theme background).
 func (r *recorder) render(snap *Snapshot) *image.RGBA {
-	img := Render(snap, RenderOptions{Theme: r.theme, Scale: r.scale, Border: r.border})
+	var img *image.RGBA
+	switch m := RenderImage(snap, RenderOptions{Theme: r.theme, Scale: r.scale, Border: r.border}).(type) {
+	case *image.RGBA:
+		img = m
+	case *image.Paletted:
+		// Expand into a buffer kept between frames: no 2.4 MB garbage per frame.
+		if r.frame == nil || r.frame.Rect != m.Rect {
+			r.frame = image.NewRGBA(m.Rect)
+		}
+		var lut [256][4]byte
+		for i, c := range m.Palette {
+			cr, cg, cb, ca := c.RGBA()
+			lut[i] = [4]byte{byte(cr >> 8), byte(cg >> 8), byte(cb >> 8), byte(ca >> 8)}
+		}
+		pix := r.frame.Pix
+		for i, v := range m.Pix {
+			copy(pix[4*i:4*i+4], lut[v][:])
+		}
+		img = r.frame
+	default:
+		img = image.NewRGBA(m.Bounds())
+		draw.Draw(img, img.Rect, m, m.Bounds().Min, draw.Src)
+	}
 	if r.canvas == nil || img.Rect == r.canvas.Rect {
 		return img
 	}
