@@ -10,6 +10,7 @@ package main
 
 import (
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -107,6 +108,7 @@ type Modes struct {
 	SyncOutput     bool // ?2026: the program is inside a synchronized update
 	Mouse          int  // 0 none, else the last mouse tracking mode set (9, 1000, 1002, 1003)
 	LineFeedNL     bool // LNM
+	ReverseVideo   bool // DECSCNM (?5): draw the whole screen with fg and bg swapped
 }
 
 // Snapshot is an immutable copy of the visible screen, safe to use without
@@ -433,46 +435,53 @@ func (t *Terminal) utf8Start(b byte) {
 }
 
 // Resize changes the screen size, reflowing nothing (xterm behaviour):
-// rows keep their cells, cut or padded on the right. When the screen gets
-// shorter, rows above the cursor go to the scrollback first so the
-// cursor's row stays visible. The scroll region resets to the full screen.
-// Sizes below 1 become 1.
+// rows keep their cells, cut or padded on the right. A shorter screen
+// first loses blank rows below the cursor, then pushes rows off the top
+// (into the scrollback, for the main screen); a taller main screen takes
+// rows back from the scrollback before adding blank rows at the bottom.
+// The scroll region resets to the full screen. Sizes below 1 become 1.
 func (t *Terminal) Resize(cols, rows int) {
 	cols, rows = max(cols, 1), max(rows, 1)
 	if cols == t.cols && rows == t.rows {
 		return
 	}
 	for _, s := range []*vtScreen{t.main, t.alt} {
-		// Shrinking: push rows off the top while the cursor would fall
-		// off the bottom, then drop rows from the bottom.
-		if rows < t.rows {
-			drop := 0
-			if t.cur.row >= rows {
-				drop = t.cur.row - rows + 1
+		// The row to keep in view: the cursor's, or for the screen not
+		// shown, where its saved cursor will come back.
+		anchor := &s.saved.cur.row
+		if s == t.scr {
+			anchor = &t.cur.row
+		}
+		lines := s.lines
+		if d := len(lines) - rows; d > 0 {
+			for d > 0 && len(lines)-1 > *anchor && lines[len(lines)-1].blank() {
+				lines = lines[:len(lines)-1]
+				d--
 			}
-			for i := 0; i < drop; i++ {
+			for _, l := range lines[:d] {
 				if s == t.main {
-					t.hist.push(s.lines[i])
+					t.hist.push(l)
 				}
 			}
-			s.setLines(s.lines[drop : drop+rows])
-			if s == t.scr {
-				// Only the active screen's cursor moves with it.
-				t.cur.row -= drop
-			} else {
-				s.saved.cur.row = max(s.saved.cur.row-drop, 0)
-			}
+			lines = lines[d:]
+			*anchor = max(*anchor-d, 0)
 		}
-		for _, l := range s.lines {
+		for _, l := range lines {
 			l.resize(cols)
 		}
-		if len(s.lines) < rows {
-			lines := s.lines
+		if d := rows - len(lines); d > 0 {
+			var back []*vtLine
+			for s == t.main && len(back) < d && t.hist.n > 0 {
+				back = append(back, t.hist.pop(cols))
+			}
+			slices.Reverse(back)
+			*anchor += len(back)
+			lines = append(back, lines...)
 			for len(lines) < rows {
 				lines = append(lines, newLine(cols))
 			}
-			s.setLines(lines)
 		}
+		s.setLines(lines)
 	}
 	t.setSize(cols, rows)
 	t.cur.row = min(t.cur.row, rows-1)
@@ -485,6 +494,19 @@ func (t *Terminal) Resize(cols, rows int) {
 	t.dirty = true
 	t.gen++
 	t.dirty = false
+}
+
+// blank reports whether the row shows nothing: default blank cells only.
+func (l *vtLine) blank() bool {
+	if l.marks != nil {
+		return false
+	}
+	for _, c := range l.cells[:l.used] {
+		if c != (Cell{Width: 1}) {
+			return false
+		}
+	}
+	return true
 }
 
 // setSize sets the size and the per-width buffers (tab stops every 8

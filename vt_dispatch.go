@@ -102,7 +102,7 @@ func (t *Terminal) csiDispatch(final byte) {
 		t.setCursor(t.cur.row+n, t.cur.col)
 	case seqKey(0, 0, 'C'), seqKey(0, 0, 'a'): // CUF, HPR
 		t.setCursor(t.cur.row, t.cur.col+n)
-	case seqKey(0, 0, 'D'): // CUB
+	case seqKey(0, 0, 'D'): // CUB (xterm has no HPB/VPB: CSI j and k are ignored)
 		t.setCursor(t.cur.row, t.cur.col-n)
 	case seqKey(0, 0, 'E'): // CNL
 		t.cursorDown(n)
@@ -226,6 +226,16 @@ func (t *Terminal) csiDispatch(final byte) {
 		mode := p.raw(0)
 		t.replyf("\x1b[?", mode, ";", t.decModeState(mode), "$y")
 		return
+	case seqKey(0, 0, 't'): // XTWINOPS: only the size reports are answered
+		switch p.raw(0) {
+		case 18: // text area in characters
+			t.replyf("\x1b[8;", t.rows, ";", t.cols, "t")
+		case 19: // screen in characters
+			t.replyf("\x1b[9;", t.rows, ";", t.cols, "t")
+		default:
+			t.unknowns++
+		}
+		return
 	case seqKey('>', 0, 'q'): // XTVERSION
 		if p.raw(0) == 0 {
 			t.replyString("\x1bP>|" + vtVersion + "\x1b\\")
@@ -328,6 +338,8 @@ func (t *Terminal) setDECMode(mode int, on bool) {
 		if !on {
 			t.cur.wrap = false
 		}
+	case 5: // DECSCNM: reverse video for the whole screen
+		t.modes.ReverseVideo = on
 	case 12: // cursor blink (att610)
 		t.blink = on
 	case 25: // DECTCEM
@@ -389,8 +401,10 @@ func (t *Terminal) decModeState(mode int) int {
 	switch mode {
 	case 1:
 		return modeState(t.modes.AppCursor)
-	case 3, 5: // DECCOLM, DECSCNM: not supported, always reset
+	case 3: // DECCOLM: ignored, as xterm does by default
 		return 4
+	case 5:
+		return modeState(t.modes.ReverseVideo)
 	case 6:
 		return modeState(t.origin)
 	case 7:
@@ -639,9 +653,13 @@ func (t *Terminal) linkID(params, uri string) uint16 {
 	return id
 }
 
-// dcsDispatch runs a finished DCS string: only DECRQSS (DCS $ q Pt ST)
-// is answered.
+// dcsDispatch runs a finished DCS string: DECRQSS (DCS $ q Pt ST) is
+// answered, XTGETTCAP (DCS + q Pt ST) is told no capability is known.
 func (t *Terminal) dcsDispatch(key uint32, data []byte) {
+	if key == seqKey(0, '+', 'q') {
+		t.replyString("\x1bP0+r\x1b\\")
+		return
+	}
 	if key != seqKey(0, '$', 'q') {
 		t.unknowns++
 		return

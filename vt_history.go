@@ -136,6 +136,32 @@ func (h *vtHistory) at(i int) histLine {
 	}
 }
 
+// pop removes the newest row and returns it as a screen row of cols
+// cells (a taller screen takes rows back).
+func (h *vtHistory) pop(cols int) *vtLine {
+	v := h.at(h.n - 1)
+	l := &vtLine{cells: v.cells(cols), wrapped: v.wrapped, used: cols}
+	for _, m := range v.marks {
+		if m.col < cols {
+			l.marks = append(l.marks, m)
+		}
+	}
+	b := h.blocks[len(h.blocks)-1]
+	last := len(b.rows) - 1
+	r := b.rows[last]
+	b.rows = b.rows[:last]
+	b.runes = b.runes[:r.runeOff]
+	b.runs = b.runs[:r.runOff]
+	delete(b.marks, last)
+	h.n--
+	if h.n == 0 {
+		h.blocks, h.skip = h.blocks[:0], 0
+	} else if len(b.rows) == 0 {
+		h.blocks = h.blocks[:len(h.blocks)-1]
+	}
+	return l
+}
+
 // clear drops every row (ED 3) and releases the memory.
 func (h *vtHistory) clear() {
 	h.blocks, h.skip, h.n, h.spare = nil, 0, 0, nil

@@ -395,8 +395,9 @@ func (t *Terminal) backTab(n int) {
 			c--
 		}
 	}
+	// xterm keeps a pending wrap here: the next character still goes
+	// to the start of the next row.
 	t.cur.col = c
-	t.cur.wrap = false
 }
 
 // index moves down one row, scrolling the region up at its bottom margin

@@ -142,6 +142,7 @@ func TestVTCursorMotion(t *testing.T) {
 		{"CHA and HPA", "\x1b[5GX\x1b[2`Y", []string{" Y▮  X"}, 0, 0},
 		{"VPA keeps the column", "ab\x1b[3dX", []string{"ab", "", "  X▮"}, 0, 0},
 		{"HPR and VPR", "\x1b[2a\x1b[1eX", []string{"", "  X▮"}, 0, 0},
+		{"no HPB or VPB, as xterm", "\x1b[3;5H\x1b[2j\x1b[2kX", []string{"", "", "    X▮"}, 0, 0},
 		{"VPR ignores the margins", "\x1b[1;2r\x1b[5eX", []string{"", "", "", "X▮"}, 0, 0},
 		{"CUD stops at the bottom margin", "\x1b[1;2r\x1b[5BX", []string{"", "X▮"}, 0, 0},
 	})
@@ -312,6 +313,9 @@ func TestVTReplies(t *testing.T) {
 		{"\x1b[2;5r\x1bP$qr\x1b\\", "\x1bP1$r2;5r\x1b\\"},
 		{"\x1b[5 q\x1bP$q q\x1b\\", "\x1bP1$r5 q\x1b\\"},
 		{"\x1bP$qx\x1b\\", "\x1bP0$r\x1b\\"},
+		{"\x1bP+q544e\x1b\\", "\x1bP0+r\x1b\\"},
+		{"\x1b[18t", "\x1b[8;24;80t"},
+		{"\x1b[?5h\x1b[?5$p", "\x1b[?5;1$y"},
 	}
 	for _, tc := range tests {
 		term := NewTerminal(80, 24, 0)
@@ -483,8 +487,14 @@ func TestVTResize(t *testing.T) {
 		t.Errorf("size %dx%d", c, r)
 	}
 	term.Write([]byte("\x1b[3;12HZ"))
-	if got := term.Lines()[2]; got != "           Z" {
-		t.Errorf("grown: %q", got)
+	if got := fmt.Sprintf("%q", term.Lines()); got != `["2" "3" "4日        Z"]` {
+		t.Errorf("grown, a row back from the history: %s", got)
+	}
+	blank := NewTerminal(10, 6, 10)
+	blank.Write([]byte("a\r\nb"))
+	blank.Resize(10, 3)
+	if got := fmt.Sprintf("%q %d", blank.Lines(), blank.ScrollbackLen()); got != `["a" "b" ""] 0` {
+		t.Errorf("shrunk: blank rows below the cursor go first: %s", got)
 	}
 	term.Resize(0, -1)
 	if c, r := term.Size(); c != 1 || r != 1 {

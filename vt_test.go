@@ -456,14 +456,14 @@ func TestVTLibvterm(t *testing.T) {
 		}
 		rows, cols := script.Rows, script.Cols
 		var out bytes.Buffer
-		term := NewTerminal(cols, rows, 0)
+		term := NewTerminal(cols, rows, 1000)
 		term.SetReplyWriter(&out)
 		utf8, label, lastOut := false, "", []byte(nil)
 		skip := false // a push used 8-bit bytes without UTF-8: libvterm reads C1 there
 		for _, s := range script.Steps {
 			switch s.Op {
 			case "init", "reset":
-				term = NewTerminal(cols, rows, 0)
+				term = NewTerminal(cols, rows, 1000)
 				term.SetReplyWriter(&out)
 				skip = false
 			case "utf8":
