@@ -446,3 +446,59 @@ func TestPalettedPNG(t *testing.T) {
 		renderSamePixels(t, got, m)
 	}
 }
+
+// FuzzRenderPNG: any program output renders without panicking, and the
+// PNG decodes back to the same pixels.
+func FuzzRenderPNG(f *testing.F) {
+	for _, seed := range []string{
+		"hello\r\n\x1b[1;31mred\x1b[0m",
+		"中文😀e\u0301\x1b[7m┼╬╭\x1b[4:3m▚░",
+		"\x1b[38;2;1;2;3;48;5;200;58:2::9:9:9mx\x1b[2 q\x1b[?25l",
+		"\x1b]2;title\x07\x1b[?1049h\x1b[10;10H\xff\xfe",
+	} {
+		f.Add([]byte(seed), uint8(1), false)
+	}
+	f.Add([]byte("border"), uint8(3), true)
+	f.Fuzz(func(t *testing.T, data []byte, scale uint8, border bool) {
+		opt := RenderOptions{Scale: int(scale % 5)}
+		if border {
+			opt.Border = &Border{Style: "macos"}
+		}
+		img := RenderImage(renderScreen(16, 4, string(data)), opt)
+		var buf bytes.Buffer
+		if err := encodePNG(&buf, img); err != nil {
+			t.Fatal(err)
+		}
+		back, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		renderSamePixels(t, back, img)
+	})
+}
+
+// FuzzParseHexFont: malformed font data gives an error, never a panic.
+func FuzzParseHexFont(f *testing.F) {
+	gz := func(s string) []byte {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(s))
+		zw.Close()
+		return b.Bytes()
+	}
+	f.Add(gz("# c\n0041:0000000018242442427E424242420000\n"))
+	f.Add(gz("4E00:" + strings.Repeat("0", 64) + "\n0041:zz\n"))
+	f.Add(gz("FFFFFFFFF:00\n:\n\n"))
+	f.Add([]byte("not gzip"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		face, err := parseHexFont(data)
+		if err != nil {
+			return
+		}
+		for _, e := range face.index {
+			if bits, _, ok := face.glyph(e.r); !ok || len(bits) != 16 && len(bits) != 32 {
+				t.Fatalf("U+%04X: %d bytes", e.r, len(bits))
+			}
+		}
+	})
+}
