@@ -23,6 +23,7 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"runtime"
 	"sync"
 )
 
@@ -318,17 +319,29 @@ type painter[P uint8 | uint32] struct {
 
 func paint[P uint8 | uint32](r *raster, pix []P, inks []P) {
 	p := &painter[P]{raster: r, pix: pix, inks: inks}
-	p.fill(0, 0, r.w, r.h, 0) // palette index 0 is the theme background
+	if inks[0] != 0 { // a fresh paletted image is already all index 0, the background
+		p.fill(0, 0, r.w, r.h, 0)
+	}
 	if r.frame {
 		p.frame()
 	}
-	for row := 0; row < r.s.Rows; row++ {
-		p.rowBackground(row)
-	}
-	for row := 0; row < r.s.Rows; row++ {
-		for col := 0; col < r.s.Cols; col++ {
-			p.drawCell(row, col)
+	// Rows of cells touch disjoint pixel rows, so large screens are drawn
+	// in two halves at once.
+	rows := func(from, to int) {
+		for row := from; row < to; row++ {
+			p.rowBackground(row)
+			for col := 0; col < r.s.Cols; col++ {
+				p.drawCell(row, col)
+			}
 		}
+	}
+	if half := r.s.Rows / 2; r.s.Rows*r.s.Cols >= 2000 && runtime.GOMAXPROCS(0) > 1 {
+		var wg sync.WaitGroup
+		wg.Go(func() { rows(0, half) })
+		rows(half, r.s.Rows)
+		wg.Wait()
+	} else {
+		rows(0, r.s.Rows)
 	}
 	if r.cursor.show {
 		p.drawCursor()
@@ -355,6 +368,13 @@ func (p *painter[P]) fill(x, y, w, h int, ink uint16) {
 // pixel line cell by cell, then copies of it.
 func (p *painter[P]) rowBackground(row int) {
 	cols := p.s.Cols
+	plain := true
+	for _, ci := range p.cellInks[row*cols : (row+1)*cols] {
+		plain = plain && ci.bg == 0
+	}
+	if plain {
+		return // already the theme background
+	}
 	y := p.oy + row*p.ch
 	line := p.pix[y*p.w+p.ox : y*p.w+p.ox+cols*p.cw]
 	for col := 0; col < cols; col++ {
