@@ -58,7 +58,9 @@ type recorder struct {
 	unlisten  func()
 	canvas    *image.RGBA // the frame size fixed at start; later sizes are cropped or padded
 	frame     *image.RGBA // render's buffer, reused
-	cols      int         // screen size last seen, for cast resize events
+	cols0     int         // screen size of the first frame: larger screens are cropped to it
+	rows0     int
+	cols      int // screen size last seen, for cast resize events
 	rows      int
 	gen       uint64 // generation of the first frame
 	cancel    context.CancelFunc
@@ -348,8 +350,13 @@ func (r *recorder) open() (err error) {
 	r.sess.mu.Unlock()
 
 	r.cols, r.rows, r.gen = first.Cols, first.Rows, first.Generation
+	if err := checkImageSize(first.Cols, first.Rows, r.scale); err != nil {
+		r.abort()
+		return err
+	}
 	img := r.render(first)
 	r.canvas = image.NewRGBA(img.Rect)
+	r.cols0, r.rows0 = first.Cols, first.Rows
 	r.gif.add(img, r.started)
 	r.frames = 1
 	if err := r.gif.Err(); err != nil {
@@ -390,6 +397,9 @@ func (r *recorder) abort() {
 // canvas size fixed by the first frame once there is one (a resized screen
 // is cropped or padded with the theme background).
 func (r *recorder) render(snap *Snapshot) *image.RGBA {
+	if r.canvas != nil {
+		snap = cropSnapshot(snap, r.cols0, r.rows0) // a grown screen must not make ever larger images
+	}
 	var img *image.RGBA
 	switch m := RenderImage(snap, RenderOptions{Theme: r.theme, Scale: r.scale, Border: r.border}).(type) {
 	case *image.RGBA:
@@ -596,8 +606,8 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 // captureRoot opens the output directory (creating it 0700) as an os.Root,
 // with the session's directory made inside it.
 func (a *App) captureRoot(sessionID string) (*os.Root, error) {
-	if err := os.MkdirAll(a.cfg.OutputDir, 0o700); err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
+	if err := ensureOutputDir(a.cfg.OutputDir); err != nil {
+		return nil, err
 	}
 	root, err := os.OpenRoot(a.cfg.OutputDir)
 	if err != nil {
@@ -619,7 +629,12 @@ func (a *App) createCapture(sessionID, file string) (*os.File, error) {
 		return nil, err
 	}
 	defer root.Close()
-	f, err := root.OpenFile(sessionID+"/"+file, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	// A fresh file every time: truncating in place would write through a
+	// hard link planted under this name to a file elsewhere.
+	if err := root.Remove(sessionID + "/" + file); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("create %s: %w", a.capturePath(sessionID, file, ""), err)
+	}
+	f, err := root.OpenFile(sessionID+"/"+file, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", a.capturePath(sessionID, file, ""), err)
 	}

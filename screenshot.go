@@ -141,6 +141,9 @@ func (a *App) screenshot(args screenshotArgs) *ToolResult {
 	}
 
 	snap := s.Snapshot()
+	if err := checkImageSize(snap.Cols, snap.Rows, max(scale, inlineScale)); err != nil {
+		return toolErrorf("shell_screenshot: %v", err)
+	}
 	img := RenderImage(snap, RenderOptions{Theme: theme, Scale: scale, Border: border})
 	var pngBuf bytes.Buffer
 	if err := encodePNG(&pngBuf, img); err != nil {

@@ -1,0 +1,98 @@
+package main
+
+// safety.go: limits and checks that keep bad input from exhausting memory
+// or leading writes outside the output directory (SPEC §8; SECURITY.md).
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// maxImagePixels bounds one rendered image (a screenshot, a recording
+// frame). A paletted image costs a byte a pixel and a truecolor one eight
+// while it is drawn, so 16 Mi pixels is at most 128 MiB at once. The
+// default 120x40 screen at scale 4 is 3840x2560 (9.8 Mi pixels); a
+// 1000x1000-cell screen (the largest shell_resize allows) is 8000x16000
+// pixels even at scale 1, which would otherwise allocate gigabytes.
+const maxImagePixels = 16 << 20
+
+// checkImageSize reports an error naming the fix when a cols x rows screen
+// drawn at scale would exceed maxImagePixels. The frame of a border adds
+// a few dozen pixels and is left out of the sum.
+func checkImageSize(cols, rows, scale int) error {
+	w, h := cols*8*scale, rows*fontHeight*scale
+	if int64(w)*int64(h) <= maxImagePixels {
+		return nil
+	}
+	if scale > 1 && int64(cols*8)*int64(rows*fontHeight) <= maxImagePixels {
+		return fmt.Errorf("a %dx%d screen at scale %d is %dx%d pixels, over the limit of %d Mi pixels: use a smaller scale", cols, rows, scale, w, h, maxImagePixels>>20)
+	}
+	return fmt.Errorf("a %dx%d screen at scale %d is %dx%d pixels, over the limit of %d Mi pixels: make the screen smaller with shell_resize first", cols, rows, scale, w, h, maxImagePixels>>20)
+}
+
+// cropSnapshot returns s cut to at most cols x rows cells (s itself when
+// it fits), so that a recording whose screen grew keeps rendering frames
+// of its first size instead of ever larger images.
+func cropSnapshot(s *Snapshot, cols, rows int) *Snapshot {
+	if s.Cols <= cols && s.Rows <= rows {
+		return s
+	}
+	c := *s
+	c.Cols, c.Rows = min(s.Cols, cols), min(s.Rows, rows)
+	c.Cells = make([]Cell, 0, c.Cols*c.Rows)
+	for y := range c.Rows {
+		c.Cells = append(c.Cells, s.Cells[y*s.Cols:y*s.Cols+c.Cols]...)
+	}
+	c.Marks = nil
+	for i, m := range s.Marks {
+		if y, x := i/s.Cols, i%s.Cols; y < c.Rows && x < c.Cols {
+			if c.Marks == nil {
+				c.Marks = map[int]string{}
+			}
+			c.Marks[y*c.Cols+x] = m
+		}
+	}
+	if c.Cursor.Row >= c.Rows || c.Cursor.Col >= c.Cols {
+		c.Cursor.Visible = false
+		c.Cursor.Row, c.Cursor.Col = min(c.Cursor.Row, c.Rows-1), min(c.Cursor.Col, c.Cols-1)
+	}
+	return &c
+}
+
+// errOutputDirUnsafe is wrapped by checkOutputDir's refusals.
+var errOutputDirUnsafe = errors.New("unsafe output directory")
+
+// ensureOutputDir creates the output directory (mode 0700, parents too)
+// when missing, and refuses one that another user could tamper with: it
+// must be a directory owned by this user and not writable by group or
+// others, and when it is a symlink, the link too must be this user's. The
+// default lives in the shared $TMPDIR, where anyone may have created
+// "ttywright" first, as a directory they can read and write or as a
+// symlink to a place of their choosing.
+func ensureOutputDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	lfi, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	if lfi.Mode()&os.ModeSymlink != 0 && !ownedByMe(lfi) {
+		return fmt.Errorf("output directory %s is a symlink owned by another user: %w: remove it or pass another --output-dir", dir, errOutputDirUnsafe)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	switch {
+	case !fi.IsDir():
+		return fmt.Errorf("output directory %s is not a directory: pass another --output-dir", dir)
+	case !ownedByMe(fi):
+		return fmt.Errorf("output directory %s belongs to another user: %w: pass another --output-dir", filepath.Clean(dir), errOutputDirUnsafe)
+	case fi.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("output directory %s is writable by other users (mode %04o): %w: chmod 700 it or pass another --output-dir", dir, fi.Mode().Perm(), errOutputDirUnsafe)
+	}
+	return nil
+}
