@@ -1,16 +1,326 @@
 package main
 
-// snap.go: PLACEHOLDER for the "ttywright snap" subcommand (SPEC §2),
-// written by a later issue; main dispatches "ttywright snap ARGS" here.
+// snap.go: the "ttywright snap" subcommand (SPEC §2), the one-line demo:
+// run a command in a PTY, wait for it to finish, print a text or go quiet,
+// and write a PNG screenshot (and optionally a GIF of the whole run). It
+// uses the same session, rendering and recording code as the MCP tools.
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"image"
+	"io"
 	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
 )
 
+// snapIdle is how long the output must stay quiet before snap takes its
+// picture when neither the exit nor --wait-for ended the wait.
+const snapIdle = 500 * time.Millisecond
+
+// snapUsage is printed for -h and usage errors.
+const snapUsage = `usage: ttywright snap [flags] -- COMMAND [ARGS...]
+
+Runs COMMAND in a pseudo-terminal and writes a PNG screenshot once it exits,
+prints the --wait-for text, or stays quiet for 500 ms (at most --timeout).
+Example: ttywright snap -o demo.png -- ls --color=always /
+
+flags:
+`
+
+// snapOptions are the parsed snap flags.
+type snapOptions struct {
+	out, gif   string
+	cols, rows int
+	theme      string
+	scale      int
+	title      string
+	trim       bool
+	waitFor    string
+	timeout    time.Duration
+	idle       time.Duration
+	command    []string
+}
+
 // runSnap runs the snap subcommand with the arguments after "snap" and
-// returns the exit status.
+// returns the exit status: 0 when the screenshot was written, 1 when the
+// command could not start, --wait-for never matched or a file could not be
+// written, 2 for a usage error.
 func runSnap(args []string) int {
-	fmt.Fprintln(os.Stderr, "ttywright snap: not yet implemented")
-	return 2
+	return snapMain(args, os.Stdout, os.Stderr)
+}
+
+func snapMain(args []string, stdout, stderr io.Writer) int {
+	opt, err := parseSnap(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ttywright snap: %v\n", err)
+		return 2
+	}
+	msg, err := snap(opt)
+	if err != nil {
+		fmt.Fprintf(stderr, "ttywright snap: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, msg)
+	return 0
+}
+
+// parseSnap reads the flags; -h prints the usage and returns flag.ErrHelp.
+func parseSnap(args []string, stderr io.Writer) (snapOptions, error) {
+	var o snapOptions
+	fs := flag.NewFlagSet("ttywright snap", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.out, "o", "snap.png", "PNG file to write")
+	fs.StringVar(&o.gif, "gif", "", "also write a GIF recording of the whole run to this file")
+	fs.IntVar(&o.cols, "cols", 120, "screen width in cells")
+	fs.IntVar(&o.rows, "rows", 40, "screen height in cells")
+	fs.StringVar(&o.theme, "theme", "one-dark", "colour theme: "+snapThemes())
+	fs.IntVar(&o.scale, "scale", 2, "integer pixel scale of the font (1-4)")
+	fs.StringVar(&o.title, "title", "", "draw a macOS window frame with this title")
+	fs.BoolVar(&o.trim, "trim", false, "crop the blank rows below the last line of output")
+	fs.StringVar(&o.waitFor, "wait-for", "", "take the picture once the screen shows this text (or /regex/)")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "longest wait before the picture is taken anyway")
+	fs.DurationVar(&o.idle, "idle", snapIdle, "quiet time after which the picture is taken (without --wait-for)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stderr, snapUsage)
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+			return o, err
+		}
+		return o, fmt.Errorf("%v (ttywright snap -h lists the flags)", err)
+	}
+	o.command = fs.Args()
+	switch {
+	case len(o.command) == 0:
+		return o, errors.New("no command: put it after --, e.g. ttywright snap -o demo.png -- ls --color=always /")
+	case o.out == "":
+		return o, errors.New("-o is empty: name the PNG file to write")
+	case o.scale < 1 || o.scale > 4:
+		return o, fmt.Errorf("--scale %d is out of range: use 1 to 4", o.scale)
+	case o.timeout <= 0:
+		return o, fmt.Errorf("--timeout %v must be positive, e.g. 10s", o.timeout)
+	case o.idle <= 0:
+		return o, fmt.Errorf("--idle %v must be positive, e.g. 500ms", o.idle)
+	}
+	if err := checkSize(o.cols, o.rows); err != nil {
+		return o, err
+	}
+	if _, err := lookupTheme(o.theme); err != nil {
+		return o, fmt.Errorf("--theme: %v", err)
+	}
+	if _, err := snapMatcher(o.waitFor); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+// snapThemes lists the themes for the usage text.
+func snapThemes() string {
+	var n []string
+	for _, t := range themeList {
+		n = append(n, t.Name)
+	}
+	return strings.Join(n, ", ")
+}
+
+// snapMatcher turns --wait-for into a test of the screen text: /re/ is a
+// regular expression (Go syntax), anything else a plain substring. "" never
+// matches.
+func snapMatcher(s string) (func(string) bool, error) {
+	if s == "" {
+		return func(string) bool { return false }, nil
+	}
+	if len(s) >= 2 && strings.HasPrefix(s, "/") && strings.HasSuffix(s, "/") {
+		re, err := regexp.Compile(s[1 : len(s)-1])
+		if err != nil {
+			return nil, fmt.Errorf("--wait-for %s: %v", s, err)
+		}
+		return re.MatchString, nil
+	}
+	return func(text string) bool { return strings.Contains(text, s) }, nil
+}
+
+// snap runs the command and writes the files; it returns a one-line report.
+func snap(o snapOptions) (string, error) {
+	tmp, err := os.MkdirTemp("", "ttywright-snap-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	a := newApp(Config{Theme: o.theme, Cols: o.cols, Rows: o.rows, OutputDir: tmp, Scale: o.scale,
+		MaxSessions: 1, Scrollback: 1000})
+	s, err := a.startSession(StartOptions{Command: o.command[0], Args: o.command[1:], Cols: o.cols, Rows: o.rows, Theme: o.theme})
+	if err != nil {
+		return "", err
+	}
+	defer a.shutdown()
+
+	// The recording starts before any output is fed, so the GIF shows the
+	// whole run (the first frame is the empty screen).
+	var border *Border
+	if o.title != "" {
+		border = &Border{Style: "macos", Title: o.title}
+	}
+	if o.gif != "" {
+		scale := o.scale
+		if r := a.recordStart(recordStartArgs{SessionID: s.ID, Border: border, Name: "snap", Scale: &scale}); r.IsError {
+			return "", errors.New(r.Text)
+		}
+	}
+
+	why := snapWait(s, o)
+
+	snapshot := s.Snapshot()
+	if o.trim {
+		snapshot = trimSnapshot(snapshot)
+	}
+	theme, _ := lookupTheme(o.theme)
+	img := RenderImage(snapshot, RenderOptions{Theme: theme, Scale: o.scale, Border: border})
+	if err := writePNG(o.out, img); err != nil {
+		return "", err
+	}
+	report := fmt.Sprintf("wrote %s (%dx%d pixels, %dx%d cells): %s", o.out, img.Bounds().Dx(), img.Bounds().Dy(), snapshot.Cols, snapshot.Rows, why)
+	if o.gif != "" {
+		r := a.recordStop(recordStopArgs{SessionID: s.ID, Format: "gif"})
+		if r.IsError {
+			return "", errors.New(r.Text)
+		}
+		res, ok := r.Structured.(*recordStopResult)
+		if !ok {
+			return "", fmt.Errorf("recording: unexpected result %T", r.Structured)
+		}
+		if err := snapCopy(res.GIFPath, o.gif); err != nil {
+			return "", err
+		}
+		report += fmt.Sprintf("; wrote %s (%d frames, %d ms)", o.gif, res.FrameCount, res.DurationMS)
+	}
+	if o.waitFor != "" && !strings.HasPrefix(why, "the screen shows") {
+		return "", fmt.Errorf("%q never appeared (%s); the screenshot is in %s", o.waitFor, why, o.out)
+	}
+	return report, nil
+}
+
+// snapWait waits until the program exits, the screen shows --wait-for,
+// or (without --wait-for) the output has been quiet for --idle, at most
+// --timeout. It returns why it stopped waiting, for the report.
+func snapWait(s *Session, o snapOptions) string {
+	match, _ := snapMatcher(o.waitFor)
+	var mu sync.Mutex
+	last := time.Now()
+	remove := s.AddOutputListener(func(_ []byte, at time.Time) {
+		mu.Lock()
+		last = at
+		mu.Unlock()
+	})
+	defer remove()
+	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
+	defer cancel()
+	var gen uint64
+	for {
+		st := s.Status()
+		if match(s.Text(false)) {
+			return fmt.Sprintf("the screen shows %q", o.waitFor)
+		}
+		if st.Exited {
+			if st.Signal != "" {
+				return fmt.Sprintf("%s was killed by %s", o.command[0], st.Signal)
+			}
+			return fmt.Sprintf("%s exited with status %d", o.command[0], st.ExitCode)
+		}
+		mu.Lock()
+		quiet := time.Since(last)
+		mu.Unlock()
+		if o.waitFor == "" && quiet >= o.idle {
+			return fmt.Sprintf("no output for %v", o.idle)
+		}
+		if ctx.Err() != nil {
+			return fmt.Sprintf("still running after %v", o.timeout)
+		}
+		// Wake on the next change, or when the quiet time would be reached.
+		wctx, wcancel := ctx, context.CancelFunc(func() {})
+		if o.waitFor == "" {
+			wctx, wcancel = context.WithTimeout(ctx, o.idle-quiet)
+		}
+		gen, _ = s.WaitChange(wctx, gen)
+		wcancel()
+	}
+}
+
+// trimSnapshot returns s without the blank rows below the last row that
+// has text, a coloured or inverse cell, or the visible cursor (at least one
+// row stays).
+func trimSnapshot(s *Snapshot) *Snapshot {
+	last := 0
+	if s.Cursor.Visible {
+		last = s.Cursor.Row
+	}
+	for i, c := range s.Cells {
+		if row := i / s.Cols; row > last && (c.Rune != 0 && c.Rune != ' ' || !c.BG.IsDefault() || c.Attr&AttrInverse != 0) {
+			last = row
+		}
+	}
+	if last+1 >= s.Rows {
+		return s
+	}
+	t := *s
+	t.Rows = last + 1
+	t.Cells = s.Cells[:t.Rows*t.Cols]
+	t.Marks = map[int]string{}
+	for i, m := range s.Marks {
+		if i < len(t.Cells) {
+			t.Marks[i] = m
+		}
+	}
+	return &t
+}
+
+// writePNG encodes img to path, through a temporary file in the same
+// directory so that a failed write leaves no half file.
+func writePNG(path string, img image.Image) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".snap-*.png")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name()) // after the rename, a no-op
+	if err := encodePNG(f, img); err != nil {
+		f.Close()
+		return fmt.Errorf("encoding %s: %v", path, err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// snapCopy copies src to dst (the recording lives in a temporary output
+// directory, perhaps on another file system).
+func snapCopy(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }

@@ -56,6 +56,7 @@ func main() {
 type Report struct {
 	ColdStartMedianMS  float64 `json:"cold_start_median_ms"`
 	ColdStartMinMS     float64 `json:"cold_start_min_ms"`
+	SpawnBaselineMS    float64 `json:"spawn_bin_true_median_ms"`
 	RSSAfterStart      int64   `json:"rss_peak_after_start_bytes"`
 	RSSAfterWorkload   int64   `json:"rss_peak_after_workload_bytes"`
 	SendWaitMedianMS   float64 `json:"shell_send_wait_for_median_ms"`
@@ -84,6 +85,18 @@ func run(bin string, n int, asJSON bool) error {
 		}
 	}
 	rep := Report{Runs: n}
+
+	// The machine's own cost of starting a process, for scale: on a loaded
+	// machine every figure below grows with it.
+	var spawn []time.Duration
+	for range n {
+		t0 := time.Now()
+		if err := exec.Command("/bin/true").Run(); err != nil {
+			return fmt.Errorf("baseline /bin/true: %v", err)
+		}
+		spawn = append(spawn, time.Since(t0))
+	}
+	rep.SpawnBaselineMS = ms(median(spawn))
 
 	// Cold start, n times; the first run also warms the page cache.
 	var cold []time.Duration
@@ -218,6 +231,7 @@ func printReport(r Report) {
 	fmt.Printf("ttywright benchmark (%d runs each, medians)\n", r.Runs)
 	fmt.Printf("  cold start to initialize + tools/list  %7.2f ms (min %.2f)  target < %v  %s\n",
 		r.ColdStartMedianMS, r.ColdStartMinMS, targetColdStart, check(r.ColdStartMedianMS < ms(targetColdStart)))
+	fmt.Printf("  for scale: starting /bin/true          %7.2f ms\n", r.SpawnBaselineMS)
 	fmt.Printf("  peak RSS after start                   %7.2f MB             target < 15 MB  %s\n",
 		mb(r.RSSAfterStart), check(r.RSSAfterStart < targetRSSStart))
 	fmt.Printf("  peak RSS after the workload            %7.2f MB             target < 50 MB  %s\n",

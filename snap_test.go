@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"image/gif"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseSnap(t *testing.T) {
+	tests := []struct {
+		args    []string
+		wantErr string // "" = ok
+		command []string
+	}{
+		{[]string{"--", "ls", "--color=always", "/"}, "", []string{"ls", "--color=always", "/"}},
+		{[]string{"-o", "x.png", "--cols", "80", "--rows", "24", "--theme", "nord", "ls"}, "", []string{"ls"}},
+		{[]string{"--wait-for", "/ready\\d/", "--timeout", "2s", "--", "sh", "-c", "echo ready1"}, "", []string{"sh", "-c", "echo ready1"}},
+		{nil, "no command", nil},
+		{[]string{"-o", "x.png"}, "no command", nil},
+		{[]string{"-o", "", "ls"}, "-o is empty", nil},
+		{[]string{"--scale", "9", "ls"}, "--scale 9", nil},
+		{[]string{"--timeout", "0s", "ls"}, "--timeout", nil},
+		{[]string{"--theme", "nope", "ls"}, "--theme", nil},
+		{[]string{"--cols", "0", "ls"}, "", nil},
+		{[]string{"--wait-for", "/(/", "ls"}, "--wait-for", nil},
+		{[]string{"--no-such-flag", "ls"}, "snap -h", nil},
+	}
+	for _, tt := range tests {
+		o, err := parseSnap(tt.args, &bytes.Buffer{})
+		switch {
+		case tt.command == nil && err == nil:
+			t.Errorf("parseSnap(%q) succeeded, want an error", tt.args)
+		case tt.command == nil && !strings.Contains(err.Error(), tt.wantErr):
+			t.Errorf("parseSnap(%q) error %q, want it to mention %q", tt.args, err, tt.wantErr)
+		case tt.command != nil && err != nil:
+			t.Errorf("parseSnap(%q): %v", tt.args, err)
+		case tt.command != nil && strings.Join(o.command, " ") != strings.Join(tt.command, " "):
+			t.Errorf("parseSnap(%q) command %q, want %q", tt.args, o.command, tt.command)
+		}
+	}
+	var usage bytes.Buffer
+	if _, err := parseSnap([]string{"-h"}, &usage); !errors.Is(err, flag.ErrHelp) || !strings.Contains(usage.String(), "--wait-for") {
+		t.Errorf("-h: %v, usage %q", err, usage.String())
+	}
+}
+
+func TestSnapMatcher(t *testing.T) {
+	tests := []struct {
+		pattern, text string
+		want          bool
+	}{
+		{"", "anything", false},
+		{"ready", "all ready now", true},
+		{"ready", "READY", false},
+		{"/rea+dy/", "reaaady", true},
+		{"/^\\$ $/", "$ ", true},
+		{"/", "a / b", true}, // a lone slash is text
+	}
+	for _, tt := range tests {
+		m, err := snapMatcher(tt.pattern)
+		if err != nil {
+			t.Fatalf("snapMatcher(%q): %v", tt.pattern, err)
+		}
+		if got := m(tt.text); got != tt.want {
+			t.Errorf("snapMatcher(%q)(%q) = %v, want %v", tt.pattern, tt.text, got, tt.want)
+		}
+	}
+}
+
+// runSnapTest runs the subcommand and returns its status and output.
+func runSnapTest(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := snapMain(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestSnapRuns(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "shot.png")
+	gifOut := filepath.Join(dir, "run.gif")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		report string // in stdout (code 0) or stderr
+		gif    bool
+	}{
+		{"exit", []string{"--cols", "40", "--rows", "10", "--", "printf", `hello \033[31mred\033[0m\n`}, 0, "exited with status 0", false},
+		{"gif", []string{"--cols", "40", "--rows", "10", "--gif", gifOut, "--", "sh", "-c", "echo one; sleep 0.2; echo two"}, 0, "frames", true},
+		{"wait-for", []string{"--cols", "40", "--rows", "10", "--wait-for", "READY", "--", "sh", "-c", "echo start; sleep 0.2; echo READY; exec sleep 60"}, 0, `shows "READY"`, false},
+		{"idle", []string{"--cols", "40", "--rows", "10", "--idle", "100ms", "--", "sh", "-c", "echo quiet; exec sleep 60"}, 0, "no output for", false},
+		{"timeout", []string{"--cols", "40", "--rows", "10", "--wait-for", "NEVER", "--timeout", "300ms", "--", "sh", "-c", "echo nope; exec sleep 60"}, 1, "never appeared", false},
+		{"exit-code", []string{"--cols", "40", "--rows", "10", "--", "sh", "-c", "echo failing; exit 3"}, 0, "exited with status 3", false},
+		{"trim", []string{"--cols", "40", "--rows", "10", "--trim", "--", "printf", `one\ntwo\n`}, 0, "40x3 cells", false},
+		{"no-such-command", []string{"--", "ttywright-no-such-command"}, 1, "ttywright-no-such-command", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			os.Remove(out)
+			code, stdout, stderr := runSnapTest(t, append([]string{"-o", out}, tt.args...)...)
+			if code != tt.code || !strings.Contains(stdout+stderr, tt.report) {
+				t.Fatalf("status %d, stdout %q, stderr %q; want status %d and %q", code, stdout, stderr, tt.code, tt.report)
+			}
+			if tt.name == "no-such-command" {
+				return
+			}
+			f, err := os.Open(out)
+			if err != nil {
+				t.Fatalf("no screenshot: %v", err)
+			}
+			defer f.Close()
+			img, err := png.Decode(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b := img.Bounds(); tt.name != "trim" && (b.Dx() != 40*8*2 || b.Dy() != 10*16*2) {
+				t.Errorf("screenshot is %v, want 640x320 (40x10 cells at scale 2)", b)
+			}
+			if b := img.Bounds(); tt.name == "trim" && (b.Dx() != 40*8*2 || b.Dy() != 3*16*2) {
+				t.Errorf("trimmed screenshot is %v, want 640x96 (two lines and the cursor row)", b)
+			}
+			if tt.gif {
+				g, err := os.Open(gifOut)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer g.Close()
+				anim, err := gif.DecodeAll(g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(anim.Image) < 2 {
+					t.Errorf("GIF has %d frames, want the output appearing over several", len(anim.Image))
+				}
+			}
+		})
+	}
+}
