@@ -210,6 +210,9 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 				readErr <- err
 				return
 			}
+			if s.isStopping() {
+				return // shutting down: read no more
+			}
 			s.handleLine(ctx, line)
 		}
 	}()
@@ -220,10 +223,12 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		if err == io.EOF {
 			err = nil
 		}
+		s.stop()
 		if !s.waitTimeout(eofGrace) {
 			cancelAll()
 		}
 	case <-ctx.Done():
+		s.stop()
 		cancelAll()
 	}
 	if !s.waitTimeout(stopGrace) {
@@ -234,8 +239,33 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return err
 }
 
+// goHandler runs f in a goroutine counted in s.wg, unless the server is
+// stopping. The check and the count happen under s.mu, so no handler is
+// added once Serve has begun to wait for them (a WaitGroup must not be
+// added to from zero while it is waited on).
+func (s *Server) goHandler(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.stopping {
+		s.wg.Go(f)
+	}
+}
+
+// stop makes the server start no more handlers.
+func (s *Server) stop() {
+	s.mu.Lock()
+	s.stopping = true
+	s.mu.Unlock()
+}
+
+func (s *Server) isStopping() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopping
+}
+
 // waitTimeout waits for running handlers; it reports whether they all
-// returned within d.
+// returned within d. Call it only after stop.
 func (s *Server) waitTimeout(d time.Duration) bool {
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
@@ -264,7 +294,7 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 	if line[0] != '[' {
 		reply, job := s.prepare(ctx, line)
 		if job != nil {
-			s.wg.Go(func() { s.send(job()) })
+			s.goHandler(func() { s.send(job()) })
 		}
 		s.send(reply)
 		return
@@ -275,17 +305,21 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 		s.send(errorResponse(nullID, codeInvalidRequest, "invalid request: a batch must be a non-empty array of messages"))
 		return
 	}
-	// Answers keep the batch order; notifications leave no entry.
+	// Answers keep the batch order; notifications leave no entry. The
+	// elements are prepared here, in order (a cancellation on the next
+	// line must find them), and run concurrently in one handler.
 	replies := make([]*response, len(elems))
-	var batch sync.WaitGroup
+	jobs := make([]func() *response, len(elems))
 	for i, e := range elems {
-		reply, job := s.prepare(ctx, e)
-		replies[i] = reply
-		if job != nil {
-			batch.Go(func() { replies[i] = job() })
-		}
+		replies[i], jobs[i] = s.prepare(ctx, e)
 	}
-	s.wg.Go(func() {
+	s.goHandler(func() {
+		var batch sync.WaitGroup
+		for i, job := range jobs {
+			if job != nil {
+				batch.Go(func() { replies[i] = job() })
+			}
+		}
 		batch.Wait()
 		var out [][]byte
 		for _, r := range replies {

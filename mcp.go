@@ -57,6 +57,7 @@ type Server struct {
 	version  string // negotiated protocol version; "" until initialize
 	level    int    // index in logLevels of the least severe message sent
 	inflight map[string]*inflight
+	stopping bool // Serve is shutting down: no new handlers
 }
 
 // newServer returns a server for a's tools and resource methods, and
