@@ -75,7 +75,8 @@ func Render(s *Snapshot, opt RenderOptions) *image.RGBA {
 // (Snapshot.Marks) are ORed onto their base cell; a code point the font
 // lacks is drawn as a hollow box. The cursor is drawn in its DECSCUSR
 // shape (block, underline, bar) in the theme's cursor colour, only when
-// visible (DECTCEM).
+// visible (DECTCEM). A screen in reverse video (DECSCNM) swaps the
+// theme's default foreground and background.
 func RenderImage(s *Snapshot, opt RenderOptions) image.Image {
 	r := newRaster(s, opt)
 	if len(r.pal) <= 256 {
@@ -186,6 +187,7 @@ func newRaster(s *Snapshot, opt RenderOptions) *raster {
 	if th == nil {
 		th = themeList[0]
 	}
+	th = th.forScreen(s)
 	sc := min(max(opt.Scale, 1), 4)
 	r := &raster{s: s, th: th, sc: sc, cw: 8 * sc, ch: fontHeight * sc, palIdx: map[color.RGBA]uint16{}}
 	r.regular, r.bold, _ = fonts() // a nil face draws every glyph as missing

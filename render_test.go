@@ -237,6 +237,10 @@ func renderGoldens() map[string]struct {
 	light, _ := lookupTheme("one-light")
 	s = renderScreen(40, 4, "\x1b]2;vim notes.txt\x07\x1b[7m NORMAL \x1b[0m notes.txt\r\n~\r\n~")
 	out["border-light"] = golden{s, RenderOptions{Theme: light, Scale: 1, Border: &Border{Style: "macos"}}}
+
+	// Reverse video (DECSCNM): default colours swap, set colours stay.
+	out["reverse-video"] = golden{renderScreen(24, 3, "\x1b[?5hreverse \x1b[31mred\x1b[0m \x1b[44mblue bg\x1b[0m\r\n\x1b[7minverse\x1b[0m"),
+		RenderOptions{Theme: dark, Scale: 1}}
 	return out
 }
 

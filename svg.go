@@ -58,6 +58,7 @@ func snapshotSVG(s *Snapshot, th *Theme, border *Border) string {
 	if th == nil {
 		th = themeList[0]
 	}
+	th = th.forScreen(s)
 	gw, gh := s.Cols*svgCellW, s.Rows*svgCellH
 	ox, oy, w, h := 0, 0, gw, gh
 	if border != nil {

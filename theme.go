@@ -146,3 +146,14 @@ func mix(a, b color.RGBA, frac int) color.RGBA {
 	l := func(x, y uint8) uint8 { return uint8((int(x)*(256-frac) + int(y)*frac) / 256) }
 	return color.RGBA{l(a.R, b.R), l(a.G, b.G), l(a.B, b.B), a.A}
 }
+
+// forScreen returns t, or for a screen in reverse video (DECSCNM) a copy
+// with the default foreground and background swapped.
+func (t *Theme) forScreen(s *Snapshot) *Theme {
+	if !s.Modes.ReverseVideo {
+		return t
+	}
+	r := *t
+	r.Background, r.Foreground = t.Foreground, t.Background
+	return &r
+}
