@@ -126,7 +126,13 @@ func (a *App) screenshot(args screenshotArgs) *ToolResult {
 	}
 	name := args.Name
 	if name == "" {
-		name = fmt.Sprintf("screenshot-%d", len(s.Screenshots())+1)
+		used := map[string]bool{}
+		for _, c := range s.Screenshots() {
+			used[c.Name] = true
+		}
+		for n := 1; name == "" || used[name]; n++ {
+			name = fmt.Sprintf("screenshot-%d", n)
+		}
 	}
 	if name, err = cleanName(name, ".png"); err != nil {
 		return toolErrorf("shell_screenshot: %v", err)

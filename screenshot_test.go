@@ -110,9 +110,27 @@ func TestScreenshotFiles(t *testing.T) {
 			}
 		})
 	}
-	if got := len(s.Screenshots()); got != 6 {
-		t.Errorf("session has %d screenshots, want 6", got)
+	// The same name again replaces the capture; default names skip used ones.
+	if r := renderCall(t, a, `{"session_id":"s1","name":"look","scale":1}`); r.IsError {
+		t.Fatal(r.Text)
 	}
+	if r := renderCall(t, a, `{"session_id":"s1","name":"screenshot-2"}`); r.IsError {
+		t.Fatal(r.Text)
+	}
+	if r := renderCall(t, a, `{"session_id":"s1"}`); r.IsError || r.Structured.(screenshotResult).Filename != "screenshot-3.png" {
+		t.Errorf("default name after screenshot-1 and -2: %+v", r.Structured)
+	}
+	var names []string
+	for _, c := range s.Screenshots() {
+		names = append(names, c.Name)
+		if c.Name == "look" && c.Width != 160 {
+			t.Errorf("retaken screenshot kept the old size %d", c.Width)
+		}
+	}
+	if want := "screenshot-1 step-2 look look3 framed framed2 screenshot-2 screenshot-3"; strings.Join(names, " ") != want {
+		t.Errorf("screenshots %q, want %q", names, want)
+	}
+
 	// Inline by default when the server says so.
 	a.cfg.InlineImages = true
 	r := renderCall(t, a, `{"session_id":"s1","name":"auto"}`)

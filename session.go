@@ -232,8 +232,14 @@ func (s *Session) AddOutputListener(fn func(p []byte, at time.Time)) (remove fun
 // AddScreenshot and AddRecording record a capture (kept after exit).
 func (s *Session) AddScreenshot(c Capture) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.screenshots {
+		if s.screenshots[i].Name == c.Name { // retaken under the same name: the file was replaced
+			s.screenshots[i] = c
+			return
+		}
+	}
 	s.screenshots = append(s.screenshots, c)
-	s.mu.Unlock()
 }
 
 // AddRecording records a finished recording.
