@@ -189,6 +189,43 @@ func TestBinary(t *testing.T) {
 	t.Run("stdio", func(t *testing.T) { testBinaryStdio(t, bin) })
 	t.Run("signals", func(t *testing.T) { testBinarySignals(t, bin) })
 	t.Run("closed stdout", func(t *testing.T) { testBinaryClosedStdout(t, bin) })
+	t.Run("terminal", func(t *testing.T) { testBinaryTerminal(t, bin) })
+}
+
+// testBinaryTerminal runs the server on a pseudo-terminal, as a person
+// would: it prints the client-configuration hint, answers a request typed
+// there, and exits with 0 on Ctrl-D (EOF).
+func testBinaryTerminal(t *testing.T, bin string) {
+	cmd := exec.Command(bin, "--output-dir", t.TempDir())
+	master, err := startPTY(cmd, 200, 24)
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	defer master.Close()
+	screen := make(chan string, 1)
+	go func() {
+		all, _ := io.ReadAll(master) // until EIO: the server has exited
+		screen <- string(all)
+	}()
+	io.WriteString(master, `{"jsonrpc":"2.0","id":"typed","method":"ping"}`+"\r\x04")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit after Ctrl-D: %v, want 0", err)
+		}
+	case <-time.After(stuckAfter):
+		cmd.Process.Kill()
+		t.Fatal("the server did not exit on Ctrl-D")
+	}
+	master.Close()
+	out := <-screen
+	for _, want := range []string{"ttywright is an MCP server", "claude mcp add ttywright", `{"jsonrpc":"2.0","id":"typed","result":{}}`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("terminal output lacks %q:\n%s", want, out)
+		}
+	}
 }
 
 // testBinaryStdio runs a scripted session with a large request, garbage
@@ -227,6 +264,9 @@ func testBinaryStdio(t *testing.T, bin string) {
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("exit: %v; stderr:\n%s", err, stderr.String())
+	}
+	if strings.Contains(stderr.String(), "MCP server") {
+		t.Errorf("the terminal hint was printed with stdin on a pipe:\n%s", stderr.String())
 	}
 	var ids []string
 	for line := range bytes.Lines(out) {
