@@ -321,11 +321,16 @@ func (t *Terminal) feed(p []byte) {
 				i += t.printASCII(p[i:])
 				continue
 			}
-			if b == '\r' { // CR and LF skip the table: the commonest controls
+			switch b { // CR and LF skip the table: the commonest controls
+			case '\r':
 				t.cur.col = 0
 				t.cur.wrap = false
 				t.last = 0
 				t.dirty = true
+				i++
+				continue
+			case '\n':
+				t.lineFeed()
 				i++
 				continue
 			}

@@ -156,8 +156,8 @@ func (t *Terminal) printASCII(p []byte) int {
 			if c.Width != 1 {
 				l.breakWide(col, t.eraseCell())
 			}
+			pen.Rune = rune(b)
 			*c = pen
-			c.Rune = rune(b)
 			col++
 			i++
 		}
@@ -328,14 +328,8 @@ func (t *Terminal) execute(b byte) {
 		t.backspace()
 	case 0x09: // HT
 		t.tab(1)
-	case 0x0A: // LF: a pending wrap stays pending (vt100-rust, tmux)
-		wrap := t.cur.wrap
-		t.index()
-		t.cur.wrap = wrap
-		if t.modes.LineFeedNL {
-			t.cur.col = 0
-			t.cur.wrap = false
-		}
+	case 0x0A: // LF
+		t.lineFeed()
 	case 0x0B, 0x0C: // VT, FF: like LF, but xterm drops a pending wrap
 		t.index()
 		if t.modes.LineFeedNL {
@@ -351,6 +345,20 @@ func (t *Terminal) execute(b byte) {
 	default:
 		return
 	}
+	t.dirty = true
+}
+
+// lineFeed is LF: down one row, scrolling at the bottom margin; a
+// pending wrap stays pending (vt100-rust, tmux). With LNM it is CR LF.
+func (t *Terminal) lineFeed() {
+	wrap := t.cur.wrap
+	t.index()
+	t.cur.wrap = wrap
+	if t.modes.LineFeedNL {
+		t.cur.col = 0
+		t.cur.wrap = false
+	}
+	t.last = 0
 	t.dirty = true
 }
 
