@@ -5,6 +5,28 @@ package main
 // state machine is in vt_parser.go, screen operations in vt_screen.go,
 // control-sequence dispatch in vt_dispatch.go, history in vt_history.go
 // and character widths in vt_width.go.
+//
+// The reference is xterm (as its ctlseqs document and as a real xterm
+// draws the escape-sequence files in testdata/vt). Where references
+// disagree, this emulator does what xterm does, except where noted:
+//
+//	IL, DL                   cursor to column 0 (xterm); vt100-rust and tmux keep the column
+//	?47, ?1049               one cursor for both screens (xterm); ?1049 saves and restores it
+//	DECSTBM                  homes the cursor (to the region's top in origin mode)
+//	LF at the pending wrap   keeps it pending; VT and FF drop it (xterm)
+//	CBT at the pending wrap  keeps it pending (xterm)
+//	EL 0 at the pending wrap erases nothing, keeps it pending (alacritty, xterm.js; xterm erases)
+//	DECRC                    does not restore a pending wrap (xterm)
+//	SGR 1 then 2             bold and dim together
+//	SGR 21                   ignored: xterm reads double underline, alacritty "not bold"
+//	DEC graphics '_'         blank (xterm, alacritty)
+//	38:2:cs:r:g:b            colour-space id skipped (xterm)
+//	DECCOLM (?3)             ignored (xterm's default)
+//	DECSCA/DECSED/DECSEL     honoured (xterm)
+//	erased cells             keep only the background colour (BCE)
+//	Resize                   no reflow; see Terminal.Resize
+//
+// Bytes 0x80-0x9F are never C1 controls: the terminal is always UTF-8.
 
 //go:generate go run mkwidth.go -output vt_width_table.go
 
