@@ -70,7 +70,7 @@ func run(bin, out string) error {
 		"env": map[string]string{"PS1": `\[\e[1;32m\]demo\[\e[0m\]:\[\e[1;34m\]~\[\e[0m\]$ `, "HISTFILE": "/dev/null", "LC_ALL": "C.UTF-8"}})["shell_session_id"]
 	d.call("shell_wait", map[string]any{"session_id": id, "wait_for": "$ ", "timeout_ms": 10000})
 	border := map[string]any{"style": "macos", "title": "ttywright: vim"}
-	d.call("shell_record_start", map[string]any{"session_id": id, "fps": 15, "border": border})
+	d.call("shell_record_start", map[string]any{"session_id": id, "fps": 15, "border": border, "scale": 2})
 	d.send(id, map[string]any{"input": "vim --clean -n hello.txt", "type_delay_ms": 60})
 	d.send(id, map[string]any{"input": `\r`, "wait_for": "[New"})
 	d.send(id, map[string]any{"input": "i", "wait_for": "-- INSERT --"})
@@ -83,9 +83,13 @@ func run(bin, out string) error {
 	rec := d.call("shell_record_stop", map[string]any{"session_id": id, "name": "demo"})
 	d.call("shell_stop", map[string]any{"session_id": id})
 
-	hid := d.call("shell_start", map[string]any{"command": "htop", "cols": 100, "rows": 28, "theme": "dracula",
-		"env": map[string]string{"HOME": work}})["shell_session_id"]
-	d.call("shell_wait", map[string]any{"session_id": hid, "wait_for": "F10", "timeout_ms": 10000})
+	// htop shows only this session's processes (-p), a few sleeping and one
+	// busy, so the picture shows ttywright and not the machine it ran on.
+	hid := d.call("shell_start", map[string]any{"command": "/bin/bash", "args": []string{"--norc", "--noprofile", "-i"},
+		"cols": 100, "rows": 24, "theme": "dracula", "cwd": work,
+		"env": map[string]string{"HOME": work, "PS1": "$ ", "HISTFILE": "/dev/null"}})["shell_session_id"]
+	d.call("shell_wait", map[string]any{"session_id": hid, "wait_for": "$", "timeout_ms": 10000})
+	d.send(hid, map[string]any{"input": `sleep 300 & sleep 301 & yes >/dev/null & htop -p "$(pgrep -d, -s 0)"\r`, "wait_for": "F10"})
 	d.call("shell_wait", map[string]any{"session_id": hid, "wait_idle_ms": 1200, "timeout_ms": 5000})
 	shot := d.call("shell_screenshot", map[string]any{"session_id": hid, "name": "htop",
 		"border": map[string]any{"style": "macos", "title": "ttywright: htop"}})
