@@ -15,16 +15,16 @@ package main
 //go:generate go run mkfont.go -o font.hex.gz -bold fontbold.hex.gz
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	_ "embed"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 var (
@@ -86,39 +86,64 @@ func parseHexFont(data []byte) (*fontFace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("font: %v", err)
 	}
-	f := &fontFace{}
-	sc := bufio.NewScanner(zr)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		if strings.HasPrefix(text, "#") {
-			f.header = append(f.header, text)
-			if v, ok := strings.CutPrefix(text, "# glyph-lines-sha256: "); ok {
+	text, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("font: %v", err)
+	}
+	lines := bytes.Count(text, []byte("\n")) + 1
+	f := &fontFace{index: make([]fontEntry, 0, lines), bits: make([]byte, 0, len(text)/2)}
+	for n := 1; len(text) > 0; n++ {
+		var line []byte
+		line, text, _ = bytes.Cut(text, []byte("\n"))
+		if len(line) == 0 {
+			continue
+		}
+		if line[0] == '#' {
+			h := string(line)
+			f.header = append(f.header, h)
+			if v, ok := strings.CutPrefix(h, "# glyph-lines-sha256: "); ok {
 				f.glyphSum = v
 			}
 			continue
 		}
-		code, digits, ok := strings.Cut(text, ":")
-		r, err := strconv.ParseUint(code, 16, 32)
-		if !ok || err != nil || (len(digits) != 32 && len(digits) != 64) {
-			return nil, fmt.Errorf("font: line %d: want CODE:HEX with 32 or 64 digits", line)
+		code, digits, ok := bytes.Cut(line, []byte(":"))
+		r, okCode := parseHexRune(code)
+		if !ok || !okCode || (len(digits) != 32 && len(digits) != 64) {
+			return nil, fmt.Errorf("font: line %d: want CODE:HEX with 32 or 64 digits", n)
 		}
-		e := fontEntry{r: rune(r), off: uint32(len(f.bits)), wide: len(digits) == 64}
-		n := len(f.bits)
+		off := len(f.bits)
 		f.bits = append(f.bits, make([]byte, len(digits)/2)...)
-		if _, err := hex.Decode(f.bits[n:], []byte(digits)); err != nil {
-			return nil, fmt.Errorf("font: line %d: %v", line, err)
+		if _, err := hex.Decode(f.bits[off:], digits); err != nil {
+			return nil, fmt.Errorf("font: line %d: %v", n, err)
 		}
-		f.index = append(f.index, e)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("font: %v", err)
+		f.index = append(f.index, fontEntry{r: r, off: uint32(off), wide: len(digits) == 64})
 	}
 	if !sort.SliceIsSorted(f.index, func(i, j int) bool { return f.index[i].r < f.index[j].r }) {
-		sort.Slice(f.index, func(i, j int) bool { return f.index[i].r < f.index[j].r })
+		sort.SliceStable(f.index, func(i, j int) bool { return f.index[i].r < f.index[j].r })
 	}
 	return f, nil
+}
+
+// parseHexRune parses 1 to 6 hex digits as a code point.
+func parseHexRune(b []byte) (rune, bool) {
+	if len(b) == 0 || len(b) > 6 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, r <= unicode.MaxRune
 }
 
 // glyph returns the bitmap of r (16 bytes, or 32 when wide) and whether

@@ -44,13 +44,11 @@ type RenderOptions struct {
 // what is drawn. Callers that encode (PNG, GIF) should prefer RenderImage,
 // which avoids the conversion.
 func Render(s *Snapshot, opt RenderOptions) *image.RGBA {
-	switch m := RenderImage(s, opt).(type) {
-	case *image.RGBA:
-		return m
-	case *image.Paletted:
-		return palettedToRGBA(m)
+	img := RenderImage(s, opt)
+	if p, ok := img.(*image.Paletted); ok {
+		return palettedToRGBA(p)
 	}
-	panic("unreachable")
+	return img.(*image.RGBA) // RenderImage returns one of the two
 }
 
 // RenderImage draws a screen snapshot and returns an *image.Paletted whose
