@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -234,7 +233,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	if !s.waitTimeout(stopGrace) {
 		// A handler that ignores its context must not keep the process
 		// (and the programs it started) alive.
-		log.Printf("requests still running %v after shutdown began; exiting anyway", stopGrace)
+		s.errlog.Printf("requests still running %v after shutdown began; exiting anyway", stopGrace)
 	}
 	return err
 }
@@ -421,7 +420,7 @@ func validID(id json.RawMessage) bool {
 func (s *Server) safeCall(ctx context.Context, method string, params json.RawMessage) (result any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			log.Printf("panic in %s: %v\n%s", method, p, debug.Stack())
+			s.errlog.Printf("panic in %s: %v\n%s", method, p, debug.Stack())
 			s.log("error", "ttywright", fmt.Sprintf("internal error in %s: %v", method, p))
 			result, err = nil, &RPCError{Code: codeInternalError, Message: fmt.Sprintf("internal error in %s: %v", method, p)}
 		}

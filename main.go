@@ -16,8 +16,8 @@
 // the MCP Inspector) starts it as a subprocess. Stdout carries protocol
 // messages only; logs go to stderr. When stdin is a terminal it prints a
 // hint on stderr about configuring a client, then serves anyway. It exits
-// when stdin closes or on SIGTERM or SIGINT, after hanging up on every
-// program it started (SIGHUP, then SIGKILL) and reaping it.
+// when stdin closes or on SIGTERM, SIGINT or SIGHUP, after hanging up on
+// every program it started (SIGHUP, then SIGKILL) and reaping it.
 //
 // The snap subcommand runs COMMAND in a pseudo-terminal without any MCP
 // client, waits until it exits, prints TEXT, or stays quiet for 500 ms,
@@ -151,6 +151,7 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 
 	a := newApp(cfg)
 	srv := newServer(a)
+	srv.errlog = log.New(stderr, "ttywright: ", 0)
 	if cfg.LogPath != "" {
 		if srv.calls, err = openCallLog(cfg.LogPath); err != nil {
 			fmt.Fprintf(stderr, "ttywright: --log-path: %v\n", err)
@@ -167,7 +168,10 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	// signal.Ignore: an ignored SIGPIPE would be inherited by programs
 	// started in sessions.)
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	// SIGHUP too: when the terminal of a person running the server by hand
+	// closes, the sessions (each in its own process session, so not hung
+	// up on by the kernel) must still be stopped.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt, syscall.SIGHUP)
 	err = srv.Serve(ctx, stdin, stdout)
 	stop() // a second Ctrl-C now ends the process even if cleanup hangs
 	a.shutdown()

@@ -293,9 +293,10 @@ func testBinaryStdio(t *testing.T, bin string) {
 	}
 }
 
-// testBinarySignals: SIGTERM and SIGINT end a serving process with 0.
+// testBinarySignals: SIGTERM, SIGINT and SIGHUP end a serving process
+// with 0.
 func testBinarySignals(t *testing.T, bin string) {
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
 		cmd := exec.Command(bin, "--output-dir", t.TempDir())
 		stdin, _ := cmd.StdinPipe() // kept open: only the signal ends it
 		defer stdin.Close()

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"runtime/debug"
@@ -45,6 +46,7 @@ type Server struct {
 	tools   []*Tool           // tools/list order
 	methods map[string]Method // resources/*, prompts/*, completion/complete, ...
 	calls   *callLog          // --log-path; nil = no log
+	errlog  *log.Logger       // stderr in the binary; discarded in tests
 	// maxFrame bounds an incoming line in bytes (the maxFrame constant;
 	// tests lower it).
 	maxFrame int
@@ -68,6 +70,7 @@ func newServer(a *App) *Server {
 		tools:    a.tools(),
 		methods:  map[string]Method{},
 		maxFrame: maxFrame,
+		errlog:   log.New(io.Discard, "", 0),
 		level:    slices.Index(logLevels, "info"),
 		inflight: map[string]*inflight{},
 	}
@@ -140,6 +143,9 @@ func (s *Server) atLeast(v string) bool { return s.negotiated() >= v }
 func (s *Server) initialize(params json.RawMessage) (any, error) {
 	var p struct {
 		ProtocolVersion any `json:"protocolVersion"`
+		ClientInfo      struct {
+			Name, Version string
+		} `json:"clientInfo"`
 	}
 	if params != nil {
 		if err := json.Unmarshal(params, &p); err != nil {
@@ -157,6 +163,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	s.mu.Lock()
 	s.version = version
 	s.mu.Unlock()
+	s.errlog.Printf("client %q %q asked for protocol %q, speaking %s", p.ClientInfo.Name, p.ClientInfo.Version, asked, version)
 
 	caps := map[string]any{
 		"tools":     map[string]any{},
@@ -233,7 +240,7 @@ func (s *Server) log(level, logger string, data any) {
 // logf writes to stderr and, at or above the client's level, to the client.
 func (s *Server) logf(level, format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
-	log.Print(msg)
+	s.errlog.Print(msg)
 	s.log(level, "ttywright", msg)
 }
 
@@ -338,7 +345,9 @@ func (s *Server) toolsCall(ctx context.Context, params json.RawMessage) (any, er
 	call := &ToolCall{Args: args, Version: s.negotiated(), Progress: progressFrom(ctx).report, tool: tool}
 	res := s.runTool(ctx, tool, call)
 	out := s.renderResult(res)
-	s.calls.record(tool.Name, args, out, time.Since(start))
+	d := time.Since(start)
+	s.calls.record(tool.Name, args, out, d)
+	s.log("debug", "tools", map[string]any{"tool": tool.Name, "duration_ms": d.Milliseconds(), "isError": out.IsError})
 	return out, nil
 }
 
@@ -347,7 +356,7 @@ func (s *Server) toolsCall(ctx context.Context, params json.RawMessage) (any, er
 func (s *Server) runTool(ctx context.Context, tool *Tool, call *ToolCall) (res *ToolResult) {
 	defer func() {
 		if p := recover(); p != nil {
-			log.Printf("panic in tool %s: %v\n%s", tool.Name, p, debug.Stack())
+			s.errlog.Printf("panic in tool %s: %v\n%s", tool.Name, p, debug.Stack())
 			s.log("error", "ttywright", fmt.Sprintf("internal error in tool %s: %v", tool.Name, p))
 			res = toolErrorf("%s failed with an internal error (%v); this is a ttywright bug, please report it, and retry or use another approach", tool.Name, p)
 		}

@@ -237,6 +237,22 @@ func TestLogging(t *testing.T) {
 	if r := c.request(2, "ping", nil); r.Error != nil {
 		t.Error(r.Error)
 	}
+
+	// At debug, every tool call is logged before its response.
+	c.request(3, "logging/setLevel", map[string]any{"level": "debug"})
+	c.send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"test_log"}}`)
+	r := c.recvReply()
+	var m struct {
+		Level, Logger string
+		Data          map[string]any
+	}
+	json.Unmarshal(r.Params, &m)
+	if r.Method != "notifications/message" || m.Level != "debug" || m.Logger != "tools" || m.Data["tool"] != "test_log" || m.Data["isError"] != false {
+		t.Errorf("debug log of a call: %s %s", r.Method, r.Params)
+	}
+	if r := c.recvReply(); string(r.ID) != "4" {
+		t.Errorf("after the debug log: %+v, want the response to 4", r)
+	}
 }
 
 func TestCallLog(t *testing.T) {
