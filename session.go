@@ -89,7 +89,8 @@ type Session struct {
 	changed    chan struct{} // closed and replaced on every output batch, resize and exit
 	fed        int64         // bytes of output fed to term so far
 	lastOutput time.Time     // when the last output was fed (Started before any)
-	raw        []byte        // the last rawTailCap bytes of output or more (trimmed lazily)
+	raw        []byte        // ring of the last rawTailCap bytes of output (rawAppendLocked)
+	rawPos     int           // where the next byte goes once raw is full
 	listeners  map[int]func(p []byte, at time.Time)
 	nextListen int
 
@@ -162,8 +163,16 @@ func (s *Session) textLocked(scrollback bool) string {
 	for end > 0 && lines[end-1] == "" {
 		end--
 	}
-	if cur := s.term.Cursor(); cur.Row+1 > end && cur.Row < len(lines) {
-		end = cur.Row + 1 // keep the cursor's (empty) row: the prompt line may be there
+	cur := s.term.Cursor()
+	if cur.Row >= 0 && cur.Row < len(lines) {
+		end = max(end, cur.Row+1) // keep the cursor's row: the prompt line may be there
+		// Rows come with trailing blanks trimmed, but a prompt ends in one
+		// ("$ ") with the cursor after it: keep the blanks before the cursor
+		// so that wait_for "$ " finds it.
+		if w := textWidth(lines[cur.Row]); w < cur.Col {
+			lines = append(lines[:0:0], lines...)
+			lines[cur.Row] += strings.Repeat(" ", cur.Col-w)
+		}
 	}
 	lines = lines[:end]
 	if scrollback {
@@ -174,20 +183,46 @@ func (s *Session) textLocked(scrollback bool) string {
 	return strings.Join(lines, "\n")
 }
 
+// textWidth is the number of cells s takes on the screen.
+func textWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		w += runeWidth(r)
+	}
+	return w
+}
+
 // RawTail returns at most max bytes of the most recent raw output (escape
 // sequences kept) and whether older output was left out.
 func (s *Session) RawTail(max int) (p []byte, cut bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := s.raw
-	if len(r) > rawTailCap {
-		r = r[len(r)-rawTailCap:]
+	// Oldest first: after the ring filled up, raw[rawPos:] then raw[:rawPos].
+	p = make([]byte, 0, min(len(s.raw), max))
+	p = append(p, s.raw[s.rawPos:]...)
+	p = append(p, s.raw[:s.rawPos]...)
+	cut = int64(len(p)) < s.fed
+	if len(p) > max {
+		p, cut = p[len(p)-max:], true
 	}
-	cut = int64(len(r)) < s.fed
-	if len(r) > max {
-		r, cut = r[len(r)-max:], true
+	return p, cut
+}
+
+// rawAppendLocked keeps p in the ring of the last rawTailCap bytes of
+// output: it grows to rawTailCap, then wraps at rawPos. s.mu is held.
+func (s *Session) rawAppendLocked(p []byte) {
+	if len(p) > rawTailCap {
+		p = p[len(p)-rawTailCap:]
 	}
-	return append([]byte(nil), r...), cut
+	if n := min(len(p), rawTailCap-len(s.raw)); n > 0 {
+		s.raw = append(s.raw, p[:n]...)
+		p = p[n:]
+	}
+	for len(p) > 0 {
+		n := copy(s.raw[s.rawPos:], p)
+		p = p[n:]
+		s.rawPos = (s.rawPos + n) % rawTailCap
+	}
 }
 
 // WaitChange blocks until the screen generation exceeds since, the program
@@ -646,10 +681,7 @@ func (s *Session) feedLoop() {
 // feedLocked gives p to the emulator and the listeners. s.mu is held.
 func (s *Session) feedLocked(p []byte, at time.Time) {
 	_, _ = s.term.Write(p) // Terminal.Write never fails.
-	s.raw = append(s.raw, p...)
-	if len(s.raw) >= 2*rawTailCap {
-		s.raw = append(s.raw[:0], s.raw[len(s.raw)-rawTailCap:]...)
-	}
+	s.rawAppendLocked(p)
 	s.fed += int64(len(p))
 	s.queued.Add(-int64(len(p)))
 	s.lastOutput = at

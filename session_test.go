@@ -411,7 +411,7 @@ func TestStopNoOrphans(t *testing.T) {
 			}
 			id := start(t, a, tt.cmd[0], tt.cmd[1:]...)
 			if tt.input != "" {
-				mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": tt.input, "wait_for": "JOBS"})
+				mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": tt.input, "wait_for": "JOBS", "wait_idle_ms": 200})
 			} else {
 				mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 100})
 			}
@@ -521,4 +521,22 @@ func TestSessionLimits(t *testing.T) {
 	}
 	mustCall(t, a, "shell_stop", map[string]any{"session_id": first})
 	start(t, a, "sh")
+}
+
+func TestRawRing(t *testing.T) {
+	s := &Session{}
+	var all []byte
+	for i := 0; len(all) < 3*rawTailCap; i++ {
+		chunk := []byte(strings.Repeat(strconv.Itoa(i%10), 1+i*7919%70000))
+		all = append(all, chunk...)
+		s.fed += int64(len(chunk))
+		s.rawAppendLocked(chunk)
+		for _, n := range []int{1, 100, rawTailCap} {
+			got, cut := s.RawTail(n)
+			want := all[max(0, len(all)-n):]
+			if string(got) != string(want) || cut != (len(all) > n) {
+				t.Fatalf("after %d bytes, RawTail(%d): %d bytes cut %v, want %d bytes cut %v", len(all), n, len(got), cut, len(want), len(all) > n)
+			}
+		}
+	}
 }

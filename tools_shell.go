@@ -27,6 +27,11 @@ const (
 	maxTypeDelayMS   = 5000
 	streamCap        = 64 << 10 // bytes of new output (escapes removed) kept for matching
 	truncatedMarker  = "...(truncated)...\n"
+
+	// shell_start returns once the program's output has been quiet for
+	// startSettleIdle (after its first output), or after startSettleMax.
+	startSettleIdle = 50 * time.Millisecond
+	startSettleMax  = 500 * time.Millisecond
 )
 
 // JSON Schema helpers for the tool declarations.
@@ -128,7 +133,7 @@ func (a *App) toolShellStart() *Tool {
 		Description: "Start a program (default: the user's shell) in a new pseudo-terminal and return its shell_session_id. " +
 			"The program sees a real xterm-256color terminal, so full-screen apps (vim, htop, less, TUIs) work. " +
 			"Pass the program and its arguments separately: command \"python3\", args [\"-i\"]. " +
-			"Next, use shell_send to type (Enter is \"\\r\") and shell_read or shell_screenshot to look at the screen; " +
+			"It returns once the program has drawn its first screen (at most 0.5 s). Next, use shell_send to type (Enter is \"\\r\") and shell_read or shell_screenshot to look at the screen; " +
 			"call shell_stop when done. The session stays readable after the program exits, until shell_stop.",
 		Input: objectSchema(map[string]any{
 			"command": prop("string", "Program name (searched in PATH) or path. Default: $SHELL, else bash."),
@@ -159,6 +164,11 @@ func (a *App) toolShellStart() *Tool {
 			if err != nil {
 				return toolErrorf("shell_start: %v", err)
 			}
+			// Typing before a shell has printed its prompt works, but the echo
+			// lands before the prompt: give the program a moment to draw.
+			w := s.watch()
+			w.wait(ctx, waitCond{idle: startSettleIdle, afterOutput: true}, startSettleMax)
+			w.close()
 			st := s.Status()
 			args := s.Args
 			if args == nil {
@@ -659,8 +669,9 @@ func (m *matcher) matchString(s string) bool {
 
 // waitCond is what a wait ends on: match, then idle; with neither, exit.
 type waitCond struct {
-	match *matcher
-	idle  time.Duration
+	match       *matcher
+	idle        time.Duration
+	afterOutput bool // idle counts only after the first output since the wait began
 }
 
 func (c waitCond) waiting() bool { return c.match != nil || c.idle > 0 }
@@ -770,12 +781,18 @@ func (w *outputWatch) wait(ctx context.Context, c waitCond, timeout time.Duratio
 		s.mu.Unlock()
 		switch {
 		case matched && c.idle > 0:
+			if exited {
+				return waitOutcome{matched: true}
+			}
 			quiet := last
 			if quiet.Before(w.start) {
 				quiet = w.start
 			}
+			if c.afterOutput && !last.After(w.start) {
+				break // nothing printed yet: not idle, just slow to start
+			}
 			d := time.Until(quiet.Add(c.idle))
-			if d <= 0 || exited {
+			if d <= 0 {
 				return waitOutcome{matched: true}
 			}
 			idle.Reset(d)

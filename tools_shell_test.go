@@ -1,0 +1,297 @@
+package main
+
+// tools_shell_test.go: the tools against real programs with the emulator:
+// screen text after echo, the live bottom after scrolling, arrow keys in
+// application-cursor mode, a cursor-position query answered, resize seen
+// by stty, prompts found by wait_for; the binary leaving no process behind
+// when its stdin closes; benchmarks.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// screenLines is a tool's buffer text split into rows.
+func screenLines(v any) []string { s, _ := v.(string); return strings.Split(s, "\n") }
+
+func TestScreenAfterEcho(t *testing.T) {
+	a := newTestApp(t)
+	id := start(t, a, "sh")
+	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `echo hel""lo world\r`, "wait_for": "hello world"})
+	if m["matched"] != true || !slices.Contains(screenLines(m["bufferAfter"]), "hello world") {
+		t.Errorf("bufferAfter has no row \"hello world\": %q", m["bufferAfter"])
+	}
+	r, rm := call(t, a, "shell_read", map[string]any{"session_id": id})
+	if r.IsError || !slices.Contains(strings.Split(r.Text, "\n"), "hello world") || rm["text"] != r.Text {
+		t.Errorf("shell_read: %q (structured text %q)", r.Text, rm["text"])
+	}
+	cur, _ := rm["cursor"].(map[string]any)
+	if rm["cols"] != float64(80) || rm["rows"] != float64(24) || cur == nil || cur["row"] != float64(2) {
+		t.Errorf("shell_read: cols %v rows %v cursor %v, want 80x24, cursor on row 2", rm["cols"], rm["rows"], cur)
+	}
+}
+
+// TestLiveBottomAfterScroll: once output scrolls, bufferAfter and
+// shell_read show the bottom of the screen (the newest lines), not the top
+// of the scrollback.
+func TestLiveBottomAfterScroll(t *testing.T) {
+	a := newTestApp(t)
+	id := start(t, a, "sh")
+	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `i=1; while [ $i -le 300 ]; do echo row-$i; i=$((i+1)); done; echo E""ND\r`, "wait_for": "END"})
+	after := screenLines(m["bufferAfter"])
+	if !slices.Contains(after, "row-300") || slices.Contains(after, "row-1") || len(after) > 24 {
+		t.Errorf("bufferAfter is not the live bottom: %q", after)
+	}
+	r, _ := call(t, a, "shell_read", map[string]any{"session_id": id, "max_bytes": 200})
+	if !strings.HasPrefix(r.Text, truncatedMarker) || !strings.Contains(r.Text, "row-300\nEND") {
+		t.Errorf("shell_read max_bytes 200: %q", r.Text)
+	}
+	r, _ = call(t, a, "shell_read", map[string]any{"session_id": id, "max_bytes": 100000})
+	if !strings.Contains(r.Text, "row-1\nrow-2\n") || !strings.Contains(r.Text, "row-300\nEND") {
+		t.Errorf("shell_read with scrollback lacks the history or the bottom: %.300q", r.Text)
+	}
+	r, _ = call(t, a, "shell_read", map[string]any{"session_id": id, "scrollback": false})
+	if l := strings.Split(r.Text, "\n"); len(l) > 24 || slices.Contains(l, "row-1") || !slices.Contains(l, "row-300") {
+		t.Errorf("shell_read scrollback false: %q", l)
+	}
+	r, _ = call(t, a, "shell_read", map[string]any{"session_id": id, "raw": true, "max_bytes": 50})
+	if !strings.HasPrefix(r.Text, truncatedMarker) || !strings.Contains(r.Text, "END\r\n") {
+		t.Errorf("shell_read raw: %q", r.Text)
+	}
+}
+
+// TestArrowKeysFollowDECCKM: a program that sets application-cursor mode
+// gets ESC O A for Up; one that does not gets ESC [ A.
+func TestArrowKeysFollowDECCKM(t *testing.T) {
+	a := newTestApp(t)
+	tests := []struct {
+		mode string // DECSET/DECRST ?1
+		want string // od -An -c of Up, Left, Home
+	}{
+		{"h", `033   O   A 033   O   D 033   O   H`},
+		{"l", `033   [   A 033   [   D 033   [   H`},
+	}
+	for _, tt := range tests {
+		script := `stty raw -echo; printf '\033[?1` + tt.mode + `READY'; dd bs=1 count=9 2>/dev/null | od -An -c; stty sane`
+		id := start(t, a, "sh", "-c", script)
+		mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "READY"})
+		mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"Up", "Left", "Home"}, "delay_ms": 0})
+		m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id})
+		if got := rawText(t, a, id); m["exited"] != true || !strings.Contains(got, tt.want) {
+			t.Errorf("DECCKM %s: program read %q, want %q", tt.mode, got, tt.want)
+		}
+	}
+}
+
+// TestCursorPositionReport: a program that asks where the cursor is
+// (DSR 6, ESC [ 6 n) and waits for the answer gets it and goes on.
+func TestCursorPositionReport(t *testing.T) {
+	a := newTestApp(t)
+	script := `stty raw -echo; printf 'abc\033[6n'; r=$(dd bs=1 count=6 2>/dev/null | tr '\033' E); stty sane; echo; echo "GOT $r"`
+	id := start(t, a, "sh", "-c", script)
+	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "timeout_ms": 10000})
+	if m["exited"] != true || !strings.Contains(m["buffer"].(string), "GOT E[1;4R") {
+		t.Errorf("the program did not get its cursor position: %v", m)
+	}
+}
+
+func TestResizeSeenBySttySize(t *testing.T) {
+	a := newTestApp(t)
+	id := start(t, a, "sh")
+	if m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `stty size\r`, "wait_for": "24 80"}); m["matched"] != true {
+		t.Fatalf("stty size before: %q", m["bufferAfter"])
+	}
+	m := mustCall(t, a, "shell_resize", map[string]any{"session_id": id, "cols": 100, "rows": 30})
+	if m["cols"] != float64(100) || m["rows"] != float64(30) {
+		t.Errorf("shell_resize: %v", m)
+	}
+	if m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `stty size\r`, "wait_for": "30 100"}); m["matched"] != true {
+		t.Errorf("stty size after resize: %q", m["bufferAfter"])
+	}
+	// A full-screen program hears SIGWINCH.
+	id = start(t, a, "sh", "-c", `trap 'echo WINCH $(stty size)' WINCH; echo READY; while :; do sleep 0.05; done`)
+	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "READY"})
+	mustCall(t, a, "shell_resize", map[string]any{"session_id": id, "cols": 90, "rows": 20})
+	if m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "WINCH 20 90"}); m["matched"] != true {
+		t.Errorf("SIGWINCH not seen: %q", m["buffer"])
+	}
+}
+
+// TestWaitForPromptOnScreen: a prompt ends in a blank the screen rows do
+// not keep; wait_for "$ " must find it while the cursor sits after it, and
+// a shell_send waiting for the prompt must wait for the next one.
+func TestWaitForPromptOnScreen(t *testing.T) {
+	a := newTestApp(t)
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "env": map[string]string{"PS1": "tw$ "}})
+	id := m["shell_session_id"].(string)
+	if m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "tw$ ", "timeout_ms": 5000}); m["matched"] != true {
+		t.Fatalf("shell_wait for the prompt on screen: %v", m)
+	}
+	m = mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `sleep 0.3; echo slept\r`, "wait_for": "tw$ ", "timeout_ms": 5000})
+	if m["matched"] != true || !slices.Contains(screenLines(m["bufferAfter"]), "slept") {
+		t.Errorf("shell_send waiting for the next prompt returned before the command ended: %q", m["bufferAfter"])
+	}
+}
+
+// TestBinaryStdinEOFLeavesNoProcess drives the built server: start
+// sessions (one ignoring SIGHUP), close stdin, and check that every
+// process is gone once the server exits.
+func TestBinaryStdinEOFLeavesNoProcess(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	cmd := exec.Command(bin, "--output-dir", t.TempDir())
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(stdout)
+	id := 0
+	rpc := func(method string, params any) map[string]any {
+		t.Helper()
+		id++
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+		fmt.Fprintf(stdin, "%s\n", b)
+		for {
+			line, err := br.ReadBytes('\n')
+			if err != nil {
+				t.Fatalf("%s: %v", method, err)
+			}
+			var r struct {
+				ID     *int
+				Result map[string]any
+			}
+			if json.Unmarshal(line, &r) == nil && r.ID != nil && *r.ID == id {
+				return r.Result
+			}
+		}
+	}
+	rpc("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "1"}})
+	fmt.Fprintln(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	var pids []int
+	for _, args := range [][]string{{"sh"}, {"sh", "-c", `trap "" HUP; echo READY; sleep 100`}} {
+		r := rpc("tools/call", map[string]any{"name": "shell_start", "arguments": map[string]any{"command": args[0], "args": args[1:]}})
+		sc, _ := r["structuredContent"].(map[string]any)
+		pid, ok := sc["pid"].(float64)
+		if !ok {
+			t.Fatalf("shell_start: %v", r)
+		}
+		pids = append(pids, int(pid))
+		rpc("tools/call", map[string]any{"name": "shell_wait", "arguments": map[string]any{"session_id": sc["shell_session_id"], "wait_idle_ms": 200}})
+	}
+	stdin.Close()
+	done := make(chan error, 1)
+	go func() { io.Copy(io.Discard, br); done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("server exit: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the server did not exit after stdin closed")
+	}
+	for _, pid := range pids {
+		checkGone(t, pid)
+	}
+}
+
+// BenchmarkThroughput compares, in one run, the raw PTY read rate (a
+// child writing 5 MB of coloured text into the PTY, the bytes discarded)
+// with a session's end-to-end rate (the same output through the emulator
+// until the last line is on the screen). Reported: raw-MB/s, e2e-MB/s and
+// e2e/raw (target >= 0.90).
+func BenchmarkThroughput(b *testing.B) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		b.Skip("no PTYs")
+	}
+	file := b.TempDir() + "/colour.txt"
+	var sb strings.Builder
+	for i := 0; sb.Len() < 5<<20; i++ {
+		fmt.Fprintf(&sb, "\x1b[38;5;%dmline %7d\x1b[0m \x1b[1;3%dmbold\x1b[0m \x1b[48;2;%d;40;60m truecolour background \x1b[0m the quick brown fox\r\n", i%256, i, i%8, i%256)
+	}
+	sb.WriteString("THE-LAST-LINE\r\n")
+	if err := os.WriteFile(file, []byte(sb.String()), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	size := float64(sb.Len())
+	a := newTestApp(b)
+	var raw, e2e []time.Duration
+	for i := 0; i < b.N; i++ {
+		// Raw: cat into a PTY, read and discard until EIO.
+		t0 := time.Now()
+		cmd := exec.Command("cat", file)
+		master, err := startPTY(cmd, 120, 40)
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, master)
+		cmd.Wait()
+		master.Close()
+		raw = append(raw, time.Since(t0))
+
+		// End to end: the same through a session until the last line shows.
+		t0 = time.Now()
+		s, err := a.startSession(StartOptions{Command: "cat", Args: []string{file}, Cols: 120, Rows: 40})
+		if err != nil {
+			b.Fatal(err)
+		}
+		<-s.done
+		e2e = append(e2e, time.Since(t0))
+		if !strings.Contains(s.Text(false), "THE-LAST-LINE") {
+			b.Fatalf("last line not on the screen: %q", s.Text(false))
+		}
+		a.stopSession(s, 1)
+	}
+	b.SetBytes(int64(size))
+	// Medians of the alternating runs: other load on the machine hits both.
+	rawRate := size / median(raw).Seconds() / 1e6
+	e2eRate := size / median(e2e).Seconds() / 1e6
+	b.ReportMetric(rawRate, "raw-MB/s")
+	b.ReportMetric(e2eRate, "e2e-MB/s")
+	b.ReportMetric(e2eRate/rawRate, "e2e/raw")
+}
+
+func median(d []time.Duration) time.Duration {
+	d = slices.Clone(d)
+	slices.Sort(d)
+	return d[len(d)/2]
+}
+
+// BenchmarkSendWaitFor measures shell_send + wait_for of an echo on an
+// idle bash, the round trip an agent makes most; it reports the median.
+func BenchmarkSendWaitFor(b *testing.B) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		b.Skip("no bash")
+	}
+	a := newTestApp(b)
+	m := mustCall(b, a, "shell_start", map[string]any{"command": "bash", "args": []string{"--norc", "--noprofile"}, "env": map[string]string{"PS1": "$ "}})
+	id := m["shell_session_id"].(string)
+	mustCall(b, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "$ "})
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		m := mustCall(b, a, "shell_send", map[string]any{"session_id": id, "input": fmt.Sprintf(`echo MARK-$((%d+1))\r`, i), "wait_for": fmt.Sprintf("MARK-%d", i+1)})
+		lat = append(lat, time.Since(t0))
+		if m["matched"] != true {
+			b.Fatalf("no match: %v", m)
+		}
+	}
+	b.ReportMetric(float64(median(lat).Microseconds())/1000, "median-ms")
+}
