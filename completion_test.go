@@ -71,7 +71,8 @@ func TestCompletion(t *testing.T) {
 func TestCompletionLimit(t *testing.T) {
 	f := newResFixture(t)
 	for i := range 150 {
-		f.addScreenshot(t, f.sess, fmt.Sprintf("many-%03d", i), 8, 8)
+		name := fmt.Sprintf("many-%03d", i)
+		f.sess.AddScreenshot(Capture{Name: name, URI: "session://s1/screenshots/" + name, MimeType: "image/png"})
 	}
 	var r completion
 	f.mustCall(t, "completion/complete", map[string]any{

@@ -380,15 +380,9 @@ func paginate[T any](items []T, cursor string, size int) ([]T, string, error) {
 }
 
 // resSessions returns every session, live, exited or stopped (see
-// resState.gone), oldest first. The App lock is held only to copy the
-// pointers.
+// resState.gone), oldest first.
 func (a *App) resSessions() []*Session {
-	a.mu.Lock()
-	ss := make([]*Session, 0, len(a.sessions))
-	for _, s := range a.sessions {
-		ss = append(ss, s)
-	}
-	a.mu.Unlock()
+	ss := a.listSessions()
 	a.res.mu.Lock()
 	for _, s := range a.res.gone {
 		if !slices.ContainsFunc(ss, func(x *Session) bool { return x.ID == s.ID }) {
@@ -416,7 +410,8 @@ type sessionJSON struct {
 	PID       int       `json:"pid"`
 	Started   time.Time `json:"started"`
 	Exited    bool      `json:"exited"`
-	ExitCode  *int      `json:"exit_code"` // null while running
+	ExitCode  *int      `json:"exit_code"`        // null while running
+	Signal    string    `json:"signal,omitempty"` // the signal that ended it, e.g. "SIGHUP"
 	Recording bool      `json:"recording"`
 	Theme     string    `json:"theme"`
 
@@ -425,48 +420,34 @@ type sessionJSON struct {
 	Recordings  *int    `json:"recording_count,omitempty"`
 }
 
-// describeSession reads s under its lock.
+// describeSession reads s through its accessors (each under its lock).
 func describeSession(s *Session, info bool) sessionJSON {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	st := s.Status()
 	j := sessionJSON{
-		ID: s.ID, Command: s.Command, Args: s.Args, PID: s.pid,
-		Started: s.Started, Exited: s.exited, Theme: s.Theme,
-		Recording: s.recorder != nil, // record.go: a recording is running
+		ID: s.ID, Command: s.Command, Args: s.Args, Cols: st.Cols, Rows: st.Rows, PID: st.Pid,
+		Started: s.Started, Exited: st.Exited, Signal: st.Signal, Recording: s.IsRecording(), Theme: s.Theme,
 	}
 	if j.Args == nil {
 		j.Args = []string{}
 	}
-	if s.term != nil {
-		j.Cols, j.Rows = s.term.Size()
-	}
-	if s.exited {
-		code := s.exitCode
-		j.ExitCode = &code
+	if st.Exited {
+		j.ExitCode = &st.ExitCode
 	}
 	if info {
-		cwd, ns, nr := s.Cwd, len(s.screenshots), len(s.recordings)
+		cwd, ns, nr := s.Cwd, len(s.Screenshots()), len(s.Recordings())
 		j.Cwd, j.Screenshots, j.Recordings = &cwd, &ns, &nr
 	}
 	return j
 }
 
-// resourceBufferText is session://{id}/buffer: the scrollback then the
-// screen, one line each, trailing blank lines dropped.
-func resourceBufferText(s *Session) string {
-	s.mu.Lock()
-	var lines []string
-	if s.term != nil {
-		lines = append(s.term.ScrollbackLines(), s.term.Lines()...)
+// resourceBufferText is session://{id}/buffer: exactly what shell_read
+// returns with scrollback (Session.Text), after the output the program
+// wrote before the read began has reached the screen.
+func resourceBufferText(ctx context.Context, s *Session) string {
+	if s.master != nil { // nil only for sessions built by tests
+		s.settle(ctx)
 	}
-	s.mu.Unlock()
-	for len(lines) > 0 && strings.TrimRight(lines[len(lines)-1], " ") == "" {
-		lines = lines[:len(lines)-1]
-	}
-	if len(lines) == 0 {
-		return ""
-	}
-	return strings.Join(lines, "\n") + "\n"
+	return s.Text(true)
 }
 
 // captureJSON is one entry of session://{id}/screenshots or /recordings.
@@ -690,7 +671,7 @@ func (a *App) resourcesRead(ctx context.Context, params json.RawMessage) (any, e
 	if p.URI == "" {
 		return nil, invalidParams("uri is missing: pass a URI from resources/list, e.g. sessions://list")
 	}
-	c, err := a.readResource(p.URI)
+	c, err := a.readResource(ctx, p.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -699,7 +680,7 @@ func (a *App) resourcesRead(ctx context.Context, params json.RawMessage) (any, e
 
 // readResource resolves and reads one URI. Errors are *RPCError: -32002
 // for anything that does not exist or does not parse.
-func (a *App) readResource(uri string) (resourceContents, error) {
+func (a *App) readResource(ctx context.Context, uri string) (resourceContents, error) {
 	u, err := parseResourceURI(uri)
 	if err != nil {
 		return resourceContents{}, notFound(uri)
@@ -734,7 +715,7 @@ func (a *App) readResource(uri string) (resourceContents, error) {
 		case resInfo:
 			v = describeSession(s, true)
 		case resBuffer:
-			text := resourceBufferText(s)
+			text := resourceBufferText(ctx, s)
 			out.MimeType, out.Text = "text/plain", &text
 			return out, nil
 		case resScreenshots:

@@ -421,7 +421,7 @@ func TestResourceBuffer(t *testing.T) {
 		t.Errorf("buffer mimeType %q", mime)
 	}
 	if text != "hello\nworld\n" {
-		t.Errorf("buffer = %q, want %q", text, "hello\nworld\n")
+		t.Errorf("buffer = %q, want %q (the cursor's empty row is kept, as shell_read keeps it)", text, "hello\nworld\n")
 	}
 }
 
@@ -731,7 +731,7 @@ func FuzzResourceURI(f *testing.F) {
 				t.Fatalf("%q: canonical %q reparses to %+v, %v", uri, u.String(), v, err)
 			}
 		}
-		c, err := fx.app.readResource(uri)
+		c, err := fx.app.readResource(context.Background(), uri)
 		if err != nil {
 			if rpcCode(err) != codeResourceNotFound {
 				t.Fatalf("%q: %v, want -32002", uri, err)
