@@ -149,7 +149,6 @@ func TestResourcesEndToEnd(t *testing.T) {
 	c := &noteClient{testClient: startServer(t), t: t}
 	c.initialize("2025-06-18")
 
-
 	// shell_start: list_changed.
 	mark := len(c.notes)
 	st := c.tool("shell_start", map[string]any{"command": sh, "cols": 60, "rows": 12,
@@ -193,7 +192,9 @@ func TestResourcesEndToEnd(t *testing.T) {
 	gifPath, _ := rec["gif_path"].(string)
 
 	// resources/list lists exactly what exists.
-	var list struct{ Resources []struct{ URI, MimeType string } }
+	var list struct {
+		Resources []struct{ URI, MimeType string }
+	}
 	c.req("resources/list", nil, &list)
 	var got []string
 	for _, r := range list.Resources {
