@@ -671,7 +671,7 @@ func (a *App) resourcesRead(ctx context.Context, params json.RawMessage) (any, e
 	if p.URI == "" {
 		return nil, invalidParams("uri is missing: pass a URI from resources/list, e.g. sessions://list")
 	}
-	c, err := a.readResource(ctx, p.URI)
+	c, err := a.readResourceCtx(ctx, p.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -680,7 +680,13 @@ func (a *App) resourcesRead(ctx context.Context, params json.RawMessage) (any, e
 
 // readResource resolves and reads one URI. Errors are *RPCError: -32002
 // for anything that does not exist or does not parse.
-func (a *App) readResource(ctx context.Context, uri string) (resourceContents, error) {
+func (a *App) readResource(uri string) (resourceContents, error) {
+	return a.readResourceCtx(context.Background(), uri)
+}
+
+// readResourceCtx is readResource for a request: ctx bounds the wait for
+// a buffer's pending output.
+func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents, error) {
 	u, err := parseResourceURI(uri)
 	if err != nil {
 		return resourceContents{}, notFound(uri)

@@ -731,7 +731,7 @@ func FuzzResourceURI(f *testing.F) {
 				t.Fatalf("%q: canonical %q reparses to %+v, %v", uri, u.String(), v, err)
 			}
 		}
-		c, err := fx.app.readResource(context.Background(), uri)
+		c, err := fx.app.readResource(uri)
 		if err != nil {
 			if rpcCode(err) != codeResourceNotFound {
 				t.Fatalf("%q: %v, want -32002", uri, err)
