@@ -8,7 +8,7 @@
 // Usage:
 //
 //	ttywright [flags]
-//	ttywright snap [-o out.png] [--gif out.gif] [--cols N --rows N --theme T] [--wait-for TEXT] [--timeout DUR] -- COMMAND [ARGS...]
+//	ttywright snap [-o out.png] [--gif out.gif] [--cols N --rows N --theme T] [--wait-for TEXT] [--idle DUR] [--timeout DUR] [--title T] [--trim] -- COMMAND [ARGS...]
 //	ttywright --version | --licenses
 //
 // With no arguments ttywright serves MCP on stdin and stdout, one JSON
@@ -20,8 +20,12 @@
 // every program it started (SIGHUP, then SIGKILL) and reaping it.
 //
 // The snap subcommand runs COMMAND in a pseudo-terminal without any MCP
-// client, waits until it exits, prints TEXT, or stays quiet for 500 ms,
+// client, waits until it exits, prints the --wait-for TEXT (or matches a
+// /regex/), or stays quiet for --idle (500 ms), at most --timeout (10 s),
 // and writes a screenshot (and with --gif a recording of the whole run).
+// --title draws a macOS window frame; --trim crops the blank rows below
+// the output; --scale sets the pixel scale. `ttywright snap -h` lists
+// the flags.
 //
 // # Flags
 //
