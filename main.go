@@ -130,6 +130,7 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "snap" {
 		os.Exit(runSnap(os.Args[2:]))
 	}
+	finishOrphans = adoptOrphans() // the server process only, never a test calling run
 	os.Exit(run(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -179,6 +180,9 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	err = srv.Serve(ctx, stdin, stdout)
 	stop() // a second Ctrl-C now ends the process even if cleanup hangs
 	a.shutdown()
+	if finishOrphans != nil {
+		finishOrphans() // reaper_linux.go: kill and reap what the sessions left behind
+	}
 	if err != nil {
 		log.Printf("reading stdin: %v", err)
 		return 1

@@ -1,0 +1,494 @@
+package main
+
+// harden_pty_test.go: the server binary under faults (issue 9): stdin EOF,
+// SIGTERM and SIGINT with live sessions (one ignoring SIGHUP, one with a
+// background job) must leave no process and no zombie; a flood of output
+// must not stall pings or other sessions nor grow memory past the
+// scrollback bound. The in-process limit and concurrency tests are at the
+// end. SECURITY.md names each test and what it guarantees.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+var (
+	hardenBinOnce sync.Once
+	hardenBin     string
+	hardenBinErr  error
+)
+
+// hardenBinary builds ttywright once for all the tests of this file (in a
+// directory removed by the OS's temp cleaning, not by a test: the build is
+// shared).
+func hardenBinary(t testing.TB) string {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("checks processes through /proc")
+	}
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	hardenBinOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ttywright-harden")
+		if err != nil {
+			hardenBinErr = err
+			return
+		}
+		hardenBin = filepath.Join(dir, "ttywright")
+		out, err := exec.Command("go", "build", "-o", hardenBin, ".").CombinedOutput()
+		if err != nil {
+			hardenBinErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if hardenBinErr != nil {
+		t.Fatal(hardenBinErr)
+	}
+	return hardenBin
+}
+
+// mcpProc drives a ttywright process over its stdin and stdout. Requests
+// may be sent from several goroutines; responses are routed by id.
+type mcpProc struct {
+	t      testing.TB
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	inMu   sync.Mutex
+	mu     sync.Mutex
+	nextID int
+	wait   map[string]chan reply
+	exited chan struct{} // closed when stdout ended
+	stderr strings.Builder
+}
+
+// startProc starts the binary with args and performs the MCP handshake.
+func startProc(t testing.TB, args ...string) *mcpProc {
+	t.Helper()
+	p := &mcpProc{t: t, wait: map[string]chan reply{}, exited: make(chan struct{})}
+	p.cmd = exec.Command(hardenBinary(t), args...)
+	p.cmd.Stderr = &syncWriter{w: &p.stderr}
+	var err error
+	if p.in, err = p.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p.cmd.Process.Kill() // no-op once it exited
+		p.cmd.Wait()
+	})
+	go func() {
+		defer close(p.exited)
+		br := bufio.NewReaderSize(out, 1<<20)
+		for {
+			line, err := readFrame(br, maxFrame)
+			if err != nil {
+				return
+			}
+			var r reply
+			if json.Unmarshal(line, &r) != nil {
+				t.Errorf("server wrote a line that is not JSON: %.200q", line)
+				continue
+			}
+			if r.ID == nil || string(r.ID) == "null" {
+				continue // notifications; errors without an id are not expected here
+			}
+			p.mu.Lock()
+			ch := p.wait[string(r.ID)]
+			delete(p.wait, string(r.ID))
+			p.mu.Unlock()
+			if ch != nil {
+				ch <- r
+			}
+		}
+	}()
+	r := p.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "harden", "version": "1"}})
+	if r.Error != nil {
+		t.Fatalf("initialize: %+v", r.Error)
+	}
+	p.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	return p
+}
+
+// syncWriter serialises writes (exec copies stderr from its own goroutine).
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (p *mcpProc) send(msg any) {
+	b, _ := json.Marshal(msg)
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	p.in.Write(append(b, '\n')) // an error shows as a missing reply
+}
+
+// call sends a request and waits (bounded by stuckAfter) for its response.
+func (p *mcpProc) call(method string, params any) reply {
+	p.mu.Lock()
+	p.nextID++
+	id := strconv.Itoa(p.nextID)
+	ch := make(chan reply, 1)
+	p.wait[id] = ch
+	p.mu.Unlock()
+	msg := map[string]any{"jsonrpc": "2.0", "id": p.nextIDValue(id), "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	p.send(msg)
+	select {
+	case r := <-ch:
+		return r
+	case <-p.exited:
+		p.t.Errorf("%s: the server exited; stderr:\n%s", method, p.stderr.String())
+	case <-time.After(stuckAfter):
+		p.t.Errorf("%s: no reply in %v", method, stuckAfter)
+	}
+	return reply{Error: &RPCError{Code: -1, Message: "no reply"}}
+}
+
+func (p *mcpProc) nextIDValue(id string) int { n, _ := strconv.Atoi(id); return n }
+
+// tool calls a tool; it returns the structured result, the text and
+// isError (a JSON-RPC error counts as an error with its message).
+func (p *mcpProc) tool(name string, args map[string]any) (map[string]any, string, bool) {
+	r := p.call("tools/call", map[string]any{"name": name, "arguments": args})
+	if r.Error != nil {
+		return nil, r.Error.Message, true
+	}
+	var res struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+		Structured map[string]any `json:"structuredContent"`
+		IsError    bool           `json:"isError"`
+	}
+	json.Unmarshal(r.Result, &res)
+	text := ""
+	if len(res.Content) > 0 {
+		text = res.Content[0].Text
+	}
+	return res.Structured, text, res.IsError
+}
+
+// mustTool is tool that fails the test on an error.
+func (p *mcpProc) mustTool(name string, args map[string]any) map[string]any {
+	p.t.Helper()
+	m, text, isErr := p.tool(name, args)
+	if isErr {
+		p.t.Fatalf("%s %v: %s", name, args, text)
+	}
+	return m
+}
+
+// findCmdline lists the processes whose /proc/PID/cmdline is cmdline.
+func findCmdline(cmdline string) []procInfo {
+	var out []procInfo
+	for _, p := range scanProcs() {
+		if b, _ := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/cmdline"); string(b) == cmdline {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// procInfo is one line of /proc/PID/stat.
+type procInfo struct {
+	pid, ppid, pgrp, sid int
+	state                string
+	comm                 string
+}
+
+// scanProcs reads every process's stat.
+func scanProcs() []procInfo {
+	ents, _ := os.ReadDir("/proc")
+	var out []procInfo
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i, j := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if i < 0 || j < i {
+			continue
+		}
+		f := strings.Fields(s[j+1:])
+		if len(f) < 4 {
+			continue
+		}
+		pi := procInfo{pid: pid, state: f[0], comm: s[i+1 : j]}
+		pi.ppid, _ = strconv.Atoi(f[1])
+		pi.pgrp, _ = strconv.Atoi(f[2])
+		pi.sid, _ = strconv.Atoi(f[3])
+		out = append(out, pi)
+	}
+	return out
+}
+
+// leftovers lists the processes (zombies included) in any of the given
+// sessions or process groups.
+func leftovers(ids []int) []procInfo {
+	var out []procInfo
+	for _, p := range scanProcs() {
+		if slices.Contains(ids, p.sid) || slices.Contains(ids, p.pgrp) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestProcessHygiene stops a server with five live sessions (an
+// interactive shell with a background job of its own, a loop ignoring
+// SIGHUP, a flood, a sleep, a shell) by stdin EOF, SIGTERM and SIGINT:
+// the server exits with status 0 and afterwards no process of any
+// session's process group or session remains, zombies included. A sixth
+// session whose program exits by itself is reaped at once, while the
+// server runs, and keeps its exit status.
+func TestProcessHygiene(t *testing.T) {
+	hardenBinary(t)
+	for i, how := range []string{"stdin EOF", "SIGTERM", "SIGINT"} {
+		daemonArg := fmt.Sprintf("%d.%d", 1000+i, os.Getpid()%1000) // finds the daemon in /proc
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			p := startProc(t, "--output-dir", t.TempDir(), "--cols", "80", "--rows", "24")
+			var pids []int
+			startSess := func(command string, args ...string) string {
+				m := p.mustTool("shell_start", map[string]any{"command": command, "args": append([]string{}, args...)})
+				pids = append(pids, int(m["pid"].(float64)))
+				return m["shell_session_id"].(string)
+			}
+			bg := startSess("bash", "--norc", "--noprofile", "-i")
+			p.mustTool("shell_send", map[string]any{"session_id": bg, "input": `sleep 1000 & echo job-$((6*7))\r`, "wait_for": "job-42"})
+			// A daemon: its own session, its parent gone at once.
+			p.mustTool("shell_send", map[string]any{"session_id": bg, "input": `setsid sleep ` + daemonArg + ` & echo daemon-$((6*7))\r`, "wait_for": "daemon-42"})
+			hup := startSess("sh", "-c", `trap "" HUP; echo ready-$((1+1)); while :; do sleep 1; done`)
+			p.mustTool("shell_wait", map[string]any{"session_id": hup, "wait_for": "ready-2"})
+			startSess("yes")
+			startSess("sleep", "1000")
+			startSess("bash", "--norc", "--noprofile")
+
+			// Exits by itself: reaped while the server runs, status kept.
+			self := startSess("sh", "-c", "exit 7")
+			selfPid := pids[len(pids)-1]
+			w := p.mustTool("shell_wait", map[string]any{"session_id": self, "timeout_ms": 10000})
+			if w["exited"] != true || w["exit_code"] != float64(7) {
+				t.Errorf("shell_wait on a program that exits 7: %v", w)
+			}
+			if st := procState(selfPid); st != "" {
+				t.Errorf("pid %d exited but is still in /proc (state %s): not reaped", selfPid, st)
+			}
+			r := p.call("resources/read", map[string]any{"uri": "session://" + self + "/info"})
+			if r.Error != nil || !strings.Contains(string(r.Result), `\"exit_code\":7`) {
+				t.Errorf("info of the exited session: %s %+v", r.Result, r.Error)
+			}
+
+			// The background job and the loop's sleep run in the sessions.
+			if n := len(leftovers(pids)); n < 7 {
+				t.Fatalf("only %d processes in the sessions before the stop: %+v", n, leftovers(pids))
+			}
+			switch how {
+			case "stdin EOF":
+				p.in.Close()
+			case "SIGTERM":
+				p.cmd.Process.Signal(syscall.SIGTERM)
+			case "SIGINT":
+				p.cmd.Process.Signal(syscall.SIGINT)
+			}
+			done := make(chan error, 1)
+			go func() { <-p.exited; done <- p.cmd.Wait() }()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("server exit: %v; stderr:\n%s", err, p.stderr.String())
+				}
+			case <-time.After(stuckAfter):
+				t.Fatalf("the server did not exit after %s", how)
+			}
+			if left := leftovers(pids); len(left) > 0 {
+				t.Errorf("after %s these processes of the sessions %v remain: %+v", how, pids, left)
+			}
+			if d := findCmdline("sleep\x00" + daemonArg + "\x00"); len(d) > 0 {
+				t.Errorf("after %s the daemon started with setsid remains: %+v", how, d)
+			}
+		})
+	}
+}
+
+// floodDuration is how long TestFloodPing floods: 30 s with
+// TTYWRIGHT_LONG=1, 5 s normally, 2 s with -short.
+func floodDuration() time.Duration {
+	switch {
+	case os.Getenv("TTYWRIGHT_LONG") != "":
+		return 30 * time.Second
+	case testing.Short():
+		return 2 * time.Second
+	}
+	return 5 * time.Second
+}
+
+// colourFile writes a file of SGR-coloured lines for the cat loop.
+func colourFile(t testing.TB) string {
+	t.Helper()
+	var b strings.Builder
+	for i := range 4000 {
+		fmt.Fprintf(&b, "\x1b[3%d;4%dm line %05d \x1b[1;38;5;%dm bold 256 \x1b[0;38;2;%d;%d;200m truecolor \x1b[0m plain text to the end\n",
+			i%8, (i+3)%8, i, i%256, i%256, (i*7)%256)
+	}
+	p := filepath.Join(t.TempDir(), "colours.txt")
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// procStatusKB reads a "VmHWM:"-style field of /proc/PID/status in KiB.
+func procStatusKB(pid int, field string) int64 {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// memoryBound is the most a session's state can hold, in bytes: the
+// scrollback at its worst (a rune and a style run for every cell), the
+// main and alternate screens with their sliding buffers, the raw output
+// tail (kept up to twice its cap before trimming), the read queue and the
+// reply queue.
+func memoryBound(scrollback, cols, rows int) int64 {
+	hist := int64(scrollback) * (int64(cols)*(4+int64(unsafe.Sizeof(histRun{}))) + int64(unsafe.Sizeof(histRow{})))
+	screens := 2 * 2 * int64(rows) * int64(cols) * int64(unsafe.Sizeof(Cell{}))
+	return hist + screens + 2*rawTailCap + queueChunks*readBufSize + replyQueueCap
+}
+
+// floodServer runs the flood scenario against a fresh server for d: two
+// sessions print as fast as they can (yes, a cat loop of coloured text)
+// while a third is driven with shell_send/wait_for and pings go out every
+// 10 ms. It returns the ping round trips and the server's pid.
+func floodServer(t testing.TB, d time.Duration, scrollback int) (pings []time.Duration, serverPid int, driven int) {
+	p := startProc(t, "--output-dir", t.TempDir(), "--cols", "120", "--rows", "40", "--scrollback", strconv.Itoa(scrollback))
+	serverPid = p.cmd.Process.Pid
+	p.mustTool("shell_start", map[string]any{"command": "yes", "args": []string{"flood flood flood flood flood"}})
+	p.mustTool("shell_start", map[string]any{"command": "sh", "args": []string{"-c", "while :; do cat " + colourFile(t) + "; done"}})
+	sh := p.mustTool("shell_start", map[string]any{"command": "bash", "args": []string{"--norc", "--noprofile"}})["shell_session_id"].(string)
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wg.Go(func() {
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			t0 := time.Now()
+			if r := p.call("ping", nil); r.Error != nil {
+				t.Errorf("ping: %+v", r.Error)
+				return
+			}
+			mu.Lock()
+			pings = append(pings, time.Since(t0))
+			mu.Unlock()
+		}
+	})
+	deadline := time.Now().Add(d)
+	for i := 0; time.Now().Before(deadline); i++ {
+		// The echoed command holds $((...)), the output the sum: only the
+		// program's answer matches.
+		m := p.mustTool("shell_send", map[string]any{"session_id": sh, "input": fmt.Sprintf(`echo mark-$((%d+1))\r`, i),
+			"wait_for": fmt.Sprintf("mark-%d", i+1), "timeout_ms": 10000})
+		if m["matched"] != true {
+			t.Errorf("send %d under flood: no match: %v", i, m)
+		}
+		driven++
+	}
+	close(stop)
+	wg.Wait()
+	return pings, serverPid, driven
+}
+
+// percentile returns the q-quantile (0..1) of ds.
+func percentile(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(q*float64(len(s))))]
+}
+
+// TestFloodPing: while two programs flood output, pings keep being
+// answered and another session can be driven (functional checks); the
+// ping latency is reported, not asserted; the server's peak RSS (VmHWM)
+// stays under the bound that the scrollback cap implies.
+func TestFloodPing(t *testing.T) {
+	hardenBinary(t)
+	const scrollback = 10000
+	d := floodDuration()
+	pings, pid, driven := floodServer(t, d, scrollback)
+	hwm := procStatusKB(pid, "VmHWM") << 10
+	if len(pings) == 0 || driven == 0 {
+		t.Fatalf("%d pings and %d driven commands in %v", len(pings), driven, d)
+	}
+	// Three sessions of 120x40 with 10000 lines each, twice for the
+	// garbage collector's headroom (GOGC=100), plus 64 MiB for the runtime,
+	// the font and rendering.
+	bound := 2*3*memoryBound(scrollback, 120, 40) + 64<<20
+	t.Logf("flood %v: %d pings p50 %v p99 %v max %v; %d commands driven in another session; VmHWM %.1f MiB (bound %.1f MiB)",
+		d, len(pings), percentile(pings, 0.5), percentile(pings, 0.99), percentile(pings, 1), driven,
+		float64(hwm)/(1<<20), float64(bound)/(1<<20))
+	if hwm > bound {
+		t.Errorf("VmHWM %d bytes is over the bound of %d", hwm, bound)
+	}
+}
+
+// BenchmarkPingUnderFlood reports ping round trips (p50, p99 in ms) and
+// the server's VmHWM while two sessions flood output and a third is
+// driven, for floodDuration per run.
+func BenchmarkPingUnderFlood(b *testing.B) {
+	hardenBinary(b)
+	for b.Loop() {
+		pings, pid, driven := floodServer(b, floodDuration(), 10000)
+		b.ReportMetric(float64(percentile(pings, 0.5).Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(percentile(pings, 0.99).Microseconds())/1000, "p99-ms")
+		b.ReportMetric(float64(procStatusKB(pid, "VmHWM"))/1024, "VmHWM-MiB")
+		b.ReportMetric(float64(driven), "commands")
+	}
+}

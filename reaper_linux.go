@@ -1,0 +1,116 @@
+//go:build linux
+
+package main
+
+// reaper_linux.go: the server as a child subreaper. Processes that a
+// session's program leaves behind when it dies (a background job, a
+// daemon that called setsid) are reparented to the nearest subreaper
+// instead of PID 1; in a container PID 1 may never reap them, and a
+// daemon outside every session would outlive the server. As subreaper the
+// server reaps such orphans as they exit and, at shutdown, kills and reaps
+// the ones still running.
+
+import (
+	"bytes"
+	"os"
+	"os/signal"
+	"strconv"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// finishOrphans is adoptOrphans' result in the server process (nil in
+// tests that call run): run calls it after stopping every session.
+var finishOrphans func()
+
+// adoptOrphans makes the process a child subreaper and reaps adopted
+// orphans whenever a child exits. The returned func kills the adopted
+// processes still running, reaps them and stops the reaper; call it after
+// every session was stopped (their programs are reaped by os/exec, never
+// here: a session leader is never reaped by this code).
+func adoptOrphans() (finish func()) {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return func() {}
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGCHLD)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			select {
+			case <-sigs:
+				reapOrphans(false)
+			case <-quit:
+				return
+			}
+		}
+	})
+	return func() {
+		signal.Stop(sigs)
+		close(quit)
+		wg.Wait()
+		reapOrphans(true)
+	}
+}
+
+// reapOrphans reaps the server's children that are not session leaders
+// (os/exec waits for the sessions' programs) and have exited. With kill,
+// called once every session's program was reaped, it sends SIGKILL to
+// every remaining child, session leaders (daemons that called setsid)
+// included, and reaps them.
+func reapOrphans(kill bool) {
+	me := os.Getpid()
+	for _, c := range adoptedChildren(me, kill) {
+		if kill && !c.zombie {
+			_ = unix.Kill(c.pid, unix.SIGKILL) // ESRCH: gone already
+		}
+		if kill || c.zombie {
+			var ws unix.WaitStatus
+			_, _ = unix.Wait4(c.pid, &ws, 0, nil) // ECHILD: someone else reaped it
+		}
+	}
+}
+
+type adoptedChild struct {
+	pid    int
+	zombie bool
+}
+
+// adoptedChildren lists the children of parent (from /proc/PID/stat)
+// that do not lead a session of their own, or all of them with leaders.
+func adoptedChildren(parent int, leaders bool) []adoptedChild {
+	dir, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []adoptedChild
+	for _, e := range dir {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		// After ")": state ppid pgrp session ...
+		f := bytes.Fields(b[i+1:])
+		if len(f) < 4 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(string(f[1]))
+		sid, _ := strconv.Atoi(string(f[3]))
+		if ppid != parent || sid == pid && !leaders {
+			continue
+		}
+		out = append(out, adoptedChild{pid: pid, zombie: string(f[0]) == "Z"})
+	}
+	return out
+}

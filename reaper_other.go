@@ -1,0 +1,11 @@
+//go:build !linux
+
+package main
+
+// adoptOrphans is Linux-only (PR_SET_CHILD_SUBREAPER); elsewhere orphans
+// of a session go to init, and the stop of each session's process group
+// and session is what cleans up.
+func adoptOrphans() (finish func()) { return func() {} }
+
+// finishOrphans is adoptOrphans' result in the server process.
+var finishOrphans func()
