@@ -27,7 +27,8 @@ func newRecApp(t testing.TB) *App {
 // addRecSession registers a session whose terminal the test feeds itself
 // (no program, no PTY).
 func addRecSession(a *App, id string, cols, rows int) *Session {
-	s := &Session{ID: id, Command: "test", Theme: "one-dark", Started: time.Now(), term: NewTerminal(cols, rows, 100)}
+	s := &Session{ID: id, Command: "test", Theme: "one-dark", Started: time.Now(), term: NewTerminal(cols, rows, 100),
+		changed: make(chan struct{})}
 	a.mu.Lock()
 	a.sessions[id] = s
 	a.mu.Unlock()

@@ -904,6 +904,7 @@ func (s *Session) release() {
 // stopSession stops the session and forgets it.
 func (a *App) stopSession(s *Session, sig syscall.Signal) SessionStatus {
 	st := s.stop(sig, killGrace)
+	a.finishRecordings(s) // record.go: save a running recording, final screen included
 	a.mu.Lock()
 	if a.sessions[s.ID] == s {
 		delete(a.sessions, s.ID)

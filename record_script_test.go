@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/gif"
+	"os"
+	"testing"
+	"time"
+)
+
+// feedSession hands p to the session's emulator and listeners as the PTY
+// reader would, and wakes the waiters.
+func feedSession(s *Session, p string) {
+	s.mu.Lock()
+	s.feedLocked([]byte(p), time.Now())
+	s.signalLocked()
+	s.mu.Unlock()
+}
+
+// checkpoint is the screen at a moment when it had been still for a while.
+type checkpoint struct {
+	at   time.Duration // since the recording started
+	snap *Snapshot
+}
+
+// TestRecordScriptedSession records a scripted terminal session (a command
+// typed slowly, a pause, clear, a coloured listing) fed straight into the
+// session's emulator, then decodes the GIF and the cast and checks them
+// against the screens seen while it ran.
+func TestRecordScriptedSession(t *testing.T) {
+	a := newRecApp(t)
+	s := addRecSession(a, "s1", 60, 16)
+	feedSession(s, "\x1b[1;32muser@host\x1b[0m:\x1b[1;34m~\x1b[0m$ ")
+	Render(s.Snapshot(), RenderOptions{Scale: 1}) // load the font before the clock starts
+	r := callTool(t, a, "shell_record_start", `{"session_id":"s1","fps":10}`)
+	if r.IsError {
+		t.Fatal(r.Text)
+	}
+	s.mu.Lock()
+	t0 := s.recorder.started // the GIF's time 0
+	s.mu.Unlock()
+	var cps []checkpoint
+	settle := func(d time.Duration) {
+		time.Sleep(d)
+		cps = append(cps, checkpoint{time.Since(t0), s.Snapshot()})
+		time.Sleep(100 * time.Millisecond)
+	}
+	settle(300 * time.Millisecond)
+	for _, c := range "ls --color" {
+		feedSession(s, string(c)) // the shell echoes each key as it is typed
+		time.Sleep(70 * time.Millisecond)
+	}
+	settle(400 * time.Millisecond)
+	feedSession(s, "\r\n\x1b[H\x1b[2J\x1b[1;32muser@host\x1b[0m:\x1b[1;34m~\x1b[0m$ ")
+	settle(400 * time.Millisecond)
+	for i := range 12 {
+		feedSession(s, fmt.Sprintf("\x1b[0%d;3%dmentry-%02d\x1b[0m  \x1b[38;5;%dm%6d\x1b[0m  \x1b[38;2;200;%d;80mnote\x1b[0m\r\n",
+			i%2, 1+i%6, i, 16+i*17, i*1234, i*20))
+		time.Sleep(15 * time.Millisecond)
+	}
+	feedSession(s, "\x1b[1;32muser@host\x1b[0m:\x1b[1;34m~\x1b[0m$ ")
+	settle(1200 * time.Millisecond)
+	final := s.Snapshot()
+	r = callTool(t, a, "shell_record_stop", `{"session_id":"s1","format":"both","name":"script"}`)
+	elapsed := time.Since(t0)
+	if r.IsError {
+		t.Fatal(r.Text)
+	}
+	res := r.Structured.(*recordStopResult)
+
+	b, err := os.ReadFile(res.GIFPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := gif.DecodeAll(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Image) != res.FrameCount {
+		t.Errorf("frame_count %d, GIF has %d frames", res.FrameCount, len(g.Image))
+	}
+	// Typing, clear and listing give several frames; fps bounds them.
+	if max := int(elapsed.Seconds()*10) + 2; len(g.Image) < 6 || len(g.Image) > max {
+		t.Errorf("%d frames for %v at 10 fps, want 6 to %d", len(g.Image), elapsed, max)
+	}
+	total := 0
+	for _, d := range g.Delay {
+		if d < gifMinDelay {
+			t.Errorf("delay %d/100 s below the minimum", d)
+		}
+		total += d
+	}
+	gifDur := time.Duration(total) * 10 * time.Millisecond
+	if diff := (gifDur - elapsed).Abs(); diff > elapsed/20 {
+		t.Errorf("GIF plays %v, the recording took %v: off by more than 5%%", gifDur, elapsed)
+	}
+	if res.DurationMS != gifDur.Milliseconds() {
+		t.Errorf("duration_ms %d, delays sum to %v", res.DurationMS, gifDur)
+	}
+	shown := composite(t, g)
+	for i := 1; i < len(shown); i++ {
+		if bytes.Equal(shown[i].Pix, shown[i-1].Pix) {
+			t.Errorf("frames %d and %d are identical", i-1, i)
+		}
+	}
+	// Each checkpoint's screen is the frame on show at that moment.
+	opt := RenderOptions{Theme: themeList[0], Scale: 1}
+	for k, cp := range cps {
+		i, at := 0, 0
+		for i < len(g.Delay)-1 && time.Duration(at+g.Delay[i])*10*time.Millisecond <= cp.at {
+			at += g.Delay[i]
+			i++
+		}
+		if d := pixelDiff(shown[i], Render(cp.snap, opt)); d != 0 {
+			t.Errorf("checkpoint %d at %v: frame %d differs from the screen in %d pixels", k, cp.at, i, d)
+			savePNGForDebug(t, fmt.Sprintf("cp%d", k), shown[i])
+		}
+	}
+	if d := pixelDiff(shown[len(shown)-1], Render(final, opt)); d != 0 {
+		t.Errorf("last frame differs from the final screen in %d pixels", d)
+	}
+
+	// The cast replays to the final screen.
+	out := checkCastFile(t, res.CastPath, 60, 16)
+	replay := NewTerminal(60, 16, 0)
+	replay.Write(out)
+	if d := sameScreen(replay.Snapshot(), final); d != "" {
+		t.Errorf("cast replay differs from the final screen: %s", d)
+	}
+	if *update {
+		savePNGForDebug(t, "last", shown[len(shown)-1])
+	}
+}
+
+// savePNGForDebug writes img under the test's temp directory and logs where.
+func savePNGForDebug(t *testing.T, name string, img *image.RGBA) {
+	p := t.TempDir() + "/" + name + ".png"
+	f, err := os.Create(p)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	encodePNG(f, img)
+	t.Logf("wrote %s", p)
+}
