@@ -394,3 +394,48 @@ func (p *painter[P]) blockElement(ru rune, x, y int, ink uint16) {
 		}
 	}
 }
+
+// sextant draws the Symbols for Legacy Computing sextants U+1FB00-1FB3B:
+// a 2x3 grid of blocks. The 62 code points are the patterns 1-62 in
+// order, leaving out 21 and 42 (▌ and ▐, already in Block Elements); bit 0
+// is the top-left block, bit 1 top-right, then the middle and bottom rows.
+func (p *painter[P]) sextant(ru rune, x, y int, ink uint16) {
+	v := int(ru-0x1FB00) + 1
+	if v >= 21 {
+		v++
+	}
+	if v >= 42 {
+		v++
+	}
+	w, h := p.cw, p.ch
+	for i := 0; i < 6; i++ {
+		if v&(1<<i) == 0 {
+			continue
+		}
+		col, row := i%2, i/2
+		x0, x1 := col*w/2, (col+1)*w/2
+		y0, y1 := row*h/3, (row+1)*h/3
+		p.fill(x+x0, y+y0, x1-x0, y1-y0, ink)
+	}
+}
+
+// powerlineRound draws the rounded Powerline separators the fonts lack:
+// U+E0B4 (filled, bulging right), U+E0B5 (its outline), U+E0B6 (filled,
+// bulging left) and U+E0B7 (its outline), as half ellipses filling the cell.
+func (p *painter[P]) powerlineRound(ru rune, x, y int, ink uint16) {
+	w, h := float64(p.cw), float64(p.ch)
+	line := float64(p.sc) / w // outline thickness as a fraction of the radius
+	for py := 0; py < p.ch; py++ {
+		dy := (float64(py) + 0.5 - h/2) / (h / 2)
+		for px := 0; px < p.cw; px++ {
+			dx := (float64(px) + 0.5) / w
+			if ru >= 0xE0B6 {
+				dx = 1 - dx
+			}
+			d := math.Sqrt(dx*dx + dy*dy)
+			if d <= 1 && (ru == 0xE0B4 || ru == 0xE0B6 || d >= 1-line) {
+				p.fill(x+px, y+py, 1, 1, ink)
+			}
+		}
+	}
+}

@@ -7,7 +7,8 @@ package main
 // square, so a 120x40 screen at scale 2 is 1920x1280 pixels. Drawing goes
 // straight into the pixel slice of the image: backgrounds a row of cells
 // at a time, then each cell's glyph as runs of set bits. Box drawing
-// (U+2500-257F) and block elements (U+2580-259F) are drawn as rectangles
+// (U+2500-257F), block elements (U+2580-259F) and sextants (U+1FB00-1FB3B)
+// are drawn as rectangles
 // in device pixels rather than from the font, so lines meet exactly at cell
 // edges at every scale and bold never smears them.
 //
@@ -459,6 +460,12 @@ func (p *painter[P]) drawGlyph(ru rune, x, y, cells int, attr Attr, ink uint16, 
 		return
 	case ru >= 0x2580 && ru <= 0x259F:
 		p.blockElement(ru, x, y, ink)
+		return
+	case ru >= 0x1FB00 && ru <= 0x1FB3B:
+		p.sextant(ru, x, y, ink)
+		return
+	case ru >= 0xE0B4 && ru <= 0xE0B7:
+		p.powerlineRound(ru, x, y, ink)
 		return
 	}
 	var rows [fontHeight]uint16

@@ -205,7 +205,7 @@ func renderGoldens() map[string]struct {
 		"╭─ rounded ────────────────────────────────╮",
 		"│ █████████▌     progress 62%              │",
 		"╰──────────────────────────────────────────╯",
-		"\x1b[1mbold box ┼━│ stays thin\x1b[0m",
+		"\x1b[1mbold box ┼━│ stays thin\x1b[0m 🬀🬁🬂🬋🬍🬹🬻 \x1b[44m \x1b[0;34m\ue0b4\ue0b5 \ue0b7\ue0b6\x1b[30;44m x \x1b[0m",
 	} {
 		fmt.Fprintf(&b, "\x1b[%dm%s\x1b[0m", 37-i%3, l)
 		if i < 11 {
