@@ -46,7 +46,7 @@ type resState struct {
 	nsubs atomic.Int32 // len(subs), read without mu so unsubscribed updates cost one atomic load
 
 	mu   sync.Mutex
-	subs map[string]*debouncer // subscribed URI -> its debouncer
+	subs map[string]*debouncer // subscribed URI, canonical (resURI.String) -> its debouncer
 	list debouncer             // notifications/resources/list_changed
 
 	// known is App.sessions as of the last list change; gone keeps the
@@ -69,6 +69,9 @@ type resState struct {
 type debouncer struct {
 	last    time.Time // when the last notification was sent; zero = never
 	pending bool      // a timer is armed and will send
+
+	uri      string // subscriptions: the URI as the client spelled it, sent back in updated
+	listLike bool   // subscriptions: the resource changes on list_changed (resURI.listLike)
 }
 
 func (r *resState) every() time.Duration {
@@ -121,8 +124,8 @@ func (a *App) resourceUpdated(uri string) {
 	r.mu.Unlock()
 }
 
-// fireUpdated sends the updated notification d was armed for, unless the
-// URI was unsubscribed meanwhile.
+// fireUpdated sends the updated notification d was armed for, with the
+// URI as the client subscribed to it, unless it unsubscribed meanwhile.
 func (a *App) fireUpdated(uri string, d *debouncer) {
 	r := &a.res
 	r.sendMu.Lock()
@@ -135,7 +138,7 @@ func (a *App) fireUpdated(uri string, d *debouncer) {
 	d.pending = false
 	d.last = time.Now()
 	r.mu.Unlock()
-	a.Notify("notifications/resources/updated", map[string]string{"uri": uri})
+	a.Notify("notifications/resources/updated", map[string]string{"uri": d.uri})
 }
 
 // resourceListChanged tells the client that sessions or captures came or
@@ -163,7 +166,7 @@ func (a *App) resourceListChanged() {
 		time.AfterFunc(delay, a.fireListChanged)
 	}
 	for uri, d := range r.subs {
-		if u, err := parseResourceURI(uri); err == nil && u.listLike() {
+		if d.listLike {
 			a.armUpdated(uri, d)
 		}
 	}
@@ -546,6 +549,19 @@ type resourceJSON struct {
 	Description string `json:"description,omitempty"`
 	MimeType    string `json:"mimeType,omitempty"`
 	Size        int64  `json:"size,omitempty"`
+
+	Annotations *resAnnotations `json:"annotations,omitempty"`
+}
+
+// resAnnotations are MCP annotations; captures carry when they were made.
+type resAnnotations struct {
+	Audience     []string  `json:"audience,omitempty"` // "user", "assistant"
+	LastModified time.Time `json:"lastModified"`
+}
+
+// captureAnnotations: a capture is for the person and the model alike.
+func captureAnnotations(c Capture) *resAnnotations {
+	return &resAnnotations{Audience: []string{"user", "assistant"}, LastModified: c.Created.UTC()}
 }
 
 // allResources lists the concrete URIs that exist now, in a stable order:
@@ -574,14 +590,14 @@ func (a *App) allResources() []resourceJSON {
 				Description: "The session's screenshots: name, uri, created, width, height, bytes."})
 		for _, c := range s.Screenshots() {
 			out = append(out, resourceJSON{URI: captureURI(id, "screenshots", c), Name: id + "/screenshots/" + c.Name,
-				Title: "Screenshot " + c.Name, MimeType: c.MimeType, Size: c.Bytes,
+				Title: "Screenshot " + c.Name, MimeType: c.MimeType, Size: c.Bytes, Annotations: captureAnnotations(c),
 				Description: fmt.Sprintf("%dx%d pixel screenshot of session %s, taken %s.", c.Width, c.Height, id, c.Created.UTC().Format(time.RFC3339))})
 		}
 		out = append(out, resourceJSON{URI: sessionURI(id, "recordings"), Name: id + "/recordings", Title: label + " recordings", MimeType: "application/json",
 			Description: "The session's recordings: name, uri, created, frame_count, duration_ms, bytes."})
 		for _, c := range s.Recordings() {
 			out = append(out, resourceJSON{URI: captureURI(id, "recordings", c), Name: id + "/recordings/" + c.Name + filepath.Ext(c.Path),
-				Title: "Recording " + c.Name, MimeType: c.MimeType, Size: c.Bytes,
+				Title: "Recording " + c.Name, MimeType: c.MimeType, Size: c.Bytes, Annotations: captureAnnotations(c),
 				Description: fmt.Sprintf("%d-frame, %.1f s recording of session %s, made %s.", c.FrameCount, float64(c.DurationMS)/1000, id, c.Created.UTC().Format(time.RFC3339))})
 		}
 	}
@@ -820,8 +836,9 @@ func (a *App) readCapture(uri string, c Capture) ([]byte, error) {
 
 // resourcesSubscribe is resources/subscribe {uri}: any URI of a SPEC §4
 // shape may be subscribed, also for a session or capture that does not
-// exist yet; a URI of no known shape is -32002. Subscribing twice is one
-// subscription.
+// exist yet; a URI of no known shape is -32002. Subscriptions are keyed by
+// the canonical URI (session://s1/%62uffer is session://s1/buffer), and
+// subscribing twice is one subscription.
 func (a *App) resourcesSubscribe(ctx context.Context, params json.RawMessage) (any, error) {
 	var p uriParams
 	if err := bindParams(params, &p); err != nil {
@@ -830,13 +847,15 @@ func (a *App) resourcesSubscribe(ctx context.Context, params json.RawMessage) (a
 	if p.URI == "" {
 		return nil, invalidParams("uri is missing: pass a URI from resources/list or a template, e.g. session://{id}/buffer")
 	}
-	if _, err := parseResourceURI(p.URI); err != nil {
+	u, err := parseResourceURI(p.URI)
+	if err != nil {
 		return nil, notFound(p.URI)
 	}
+	key := u.String()
 	r := &a.res
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.subs[p.URI] != nil {
+	if r.subs[key] != nil {
 		return struct{}{}, nil
 	}
 	if len(r.subs) >= maxSubscriptions {
@@ -845,7 +864,7 @@ func (a *App) resourcesSubscribe(ctx context.Context, params json.RawMessage) (a
 	if r.subs == nil {
 		r.subs = make(map[string]*debouncer)
 	}
-	r.subs[p.URI] = &debouncer{}
+	r.subs[key] = &debouncer{uri: p.URI, listLike: u.listLike()}
 	r.nsubs.Store(int32(len(r.subs)))
 	return struct{}{}, nil
 }
@@ -858,9 +877,13 @@ func (a *App) resourcesUnsubscribe(ctx context.Context, params json.RawMessage) 
 	if err := bindParams(params, &p); err != nil {
 		return nil, err
 	}
+	key := p.URI
+	if u, err := parseResourceURI(p.URI); err == nil {
+		key = u.String()
+	}
 	r := &a.res
 	r.mu.Lock()
-	delete(r.subs, p.URI)
+	delete(r.subs, key)
 	r.nsubs.Store(int32(len(r.subs)))
 	r.mu.Unlock()
 	// Wait out a notification that passed its check before the delete.

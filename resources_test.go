@@ -176,6 +176,7 @@ func TestResourcesList(t *testing.T) {
 		Resources []struct {
 			URI, Name, Title, Description, MimeType string
 			Size                                    int64
+			Annotations                             struct{ LastModified time.Time }
 		}
 		NextCursor string
 	}
@@ -186,8 +187,13 @@ func TestResourcesList(t *testing.T) {
 		if res.Name == "" || res.MimeType == "" || res.Description == "" {
 			t.Errorf("%s: name %q, mimeType %q, description %q: want all set", res.URI, res.Name, res.MimeType, res.Description)
 		}
-		if b, ok := f.files[res.URI]; ok && res.Size != int64(len(b)) {
-			t.Errorf("%s: size %d, want %d", res.URI, res.Size, len(b))
+		if b, ok := f.files[res.URI]; ok {
+			if res.Size != int64(len(b)) {
+				t.Errorf("%s: size %d, want %d", res.URI, res.Size, len(b))
+			}
+			if res.Annotations.LastModified.IsZero() {
+				t.Errorf("%s: no annotations.lastModified", res.URI)
+			}
 		}
 	}
 	want := []string{"sessions://list", "themes://list"}
@@ -647,6 +653,21 @@ func TestResourceSubscribeErrors(t *testing.T) {
 	if _, err := f.call(t, "resources/subscribe", map[string]string{}); rpcCode(err) != codeInvalidParams {
 		t.Errorf("subscribe without a uri: %v, want -32602", err)
 	}
+	// Another spelling of a subscribed URI is the same subscription, and
+	// notifications use the spelling the client subscribed with.
+	f.app.res.interval = time.Millisecond
+	n := listenNotes(f.app)
+	subscribe(t, f, "resources/subscribe", "SESSION://s1/%62uffer")
+	f.app.resourceUpdated("session://s1/buffer")
+	if !n.waitFor("notifications/resources/updated", "SESSION://s1/%62uffer", 1, time.Second) {
+		t.Error("no updated for a percent-encoded subscription")
+	}
+	subscribe(t, f, "resources/unsubscribe", "session://s1/buffer")
+	f.app.res.mu.Lock()
+	if len(f.app.res.subs) != 0 {
+		t.Errorf("subscriptions left after unsubscribing another spelling: %v", f.app.res.subs)
+	}
+	f.app.res.mu.Unlock()
 	// A session that does not exist yet may be subscribed to.
 	subscribe(t, f, "resources/subscribe", "session://s9/buffer")
 	subscribe(t, f, "resources/unsubscribe", "session://never/buffer")
