@@ -186,3 +186,47 @@ func fileSize(p string) int64 {
 	}
 	return fi.Size()
 }
+
+// stressFor and stressCmd shape TestRecordStressPTY.
+var (
+	stressFor = flag.Duration("stress-for", 10*time.Minute, "how long TestRecordStressPTY records")
+	stressCmd = flag.String("stress-cmd", "loop", `what TestRecordStressPTY runs: "loop" (coloured lines as fast as sh prints them) or "top" (top -d 0.2)`)
+)
+
+// TestRecordStressPTY records a real program redrawing a 120x40 screen
+// without pause (a shell loop printing coloured lines, or top -d 0.2) for
+// -stress-for at 30 fps, GIF and cast, and reports the peak RSS of the
+// whole process (PTY reader, emulator, recorder): the SPEC's ceiling is
+// 100 MB. Run: go test -run TestRecordStressPTY -stress [-stress-for 10m].
+func TestRecordStressPTY(t *testing.T) {
+	if !*stress {
+		t.Skip("slow: run with -stress")
+	}
+	a := newTestApp(t)
+	args := map[string]any{"command": "sh", "cols": 120, "rows": 40,
+		"args": []string{"-c", `i=0; while :; do i=$((i+1)); printf '\033[3%dm%08d \033[1mcoloured\033[0m output line %s\n' $((i % 7 + 1)) $i "$i$i$i$i"; done`}}
+	if *stressCmd == "top" {
+		args = map[string]any{"command": "top", "args": []string{"-d", "0.2"}, "cols": 120, "rows": 40}
+	}
+	_, m := call(t, a, "shell_start", args)
+	id, _ := m["shell_session_id"].(string)
+	if id == "" {
+		t.Fatalf("shell_start: %v", m)
+	}
+	mustCall(t, a, "shell_record_start", map[string]any{"session_id": id, "fps": 30, "name": "stress"})
+	before := vmHWM(t)
+	start := time.Now()
+	for time.Since(start) < *stressFor {
+		time.Sleep(30 * time.Second)
+		t.Logf("%v: VmHWM %d kB", time.Since(start).Round(time.Second), vmHWM(t))
+	}
+	stopAt := time.Now()
+	res := mustCall(t, a, "shell_record_stop", map[string]any{"session_id": id, "format": "both"})
+	peak := vmHWM(t)
+	t.Logf("%s: stop took %v; %v frames, %v ms, %v bytes (gif %d); VmHWM %d kB (%d kB when recording began)",
+		*stressCmd, time.Since(stopAt).Round(time.Millisecond), res["frame_count"], res["duration_ms"], res["bytes"],
+		fileSize(res["gif_path"].(string)), peak, before)
+	if peak > 100<<10 {
+		t.Errorf("peak RSS %d kB, over 100 MB", peak)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/gif"
 	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -144,4 +145,64 @@ func savePNGForDebug(t *testing.T, name string, img *image.RGBA) {
 	defer f.Close()
 	encodePNG(f, img)
 	t.Logf("wrote %s", p)
+}
+
+// TestRecordRealShell records a shell in a real PTY driven through the
+// tools (typing with type_delay_ms), then stops the session while still
+// recording: the recording is saved, GIF and cast, and the cast replays to
+// the last screen.
+func TestRecordRealShell(t *testing.T) {
+	a := newTestApp(t)
+	r, m := call(t, a, "shell_start", map[string]any{"command": "sh", "cols": 50, "rows": 12,
+		"env": map[string]string{"PS1": "$ ", "ENV": ""}})
+	if r.IsError {
+		t.Fatal(r.Text)
+	}
+	id := m["shell_session_id"].(string)
+	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "$", "timeout_ms": 5000})
+	mustCall(t, a, "shell_record_start", map[string]any{"session_id": id, "name": "real", "fps": 20})
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `printf '\033[1;35mmagenta\033[0m\n'` + "\r",
+		"type_delay_ms": 10, "wait_for": "magenta", "timeout_ms": 5000})
+	s, err := a.session(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.IsRecording() {
+		t.Fatal("not recording")
+	}
+	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 200, "timeout_ms": 5000})
+	before := s.Text(false)
+	mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
+	if s.IsRecording() {
+		t.Errorf("still recording after shell_stop")
+	}
+	recs := s.Recordings()
+	if len(recs) != 2 || recs[0].MimeType != "image/gif" || recs[1].MimeType != "application/x-asciicast" {
+		t.Fatalf("recordings after shell_stop: %+v", recs)
+	}
+	b, err := os.ReadFile(recs[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := gif.DecodeAll(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("GIF saved at shell_stop does not decode: %v", err)
+	}
+	// Typing shows up as several frames; the prompt, the command and its
+	// output appear in the last one.
+	if len(g.Image) < 3 || recs[0].FrameCount != len(g.Image) {
+		t.Errorf("%d frames (frame_count %d)", len(g.Image), recs[0].FrameCount)
+	}
+	out := checkCastFile(t, recs[1].Path, 50, 12)
+	replay := NewTerminal(50, 12, 0)
+	replay.Write(out)
+	s.mu.Lock()
+	want := strings.Join(s.term.Lines(), "\n")
+	s.mu.Unlock()
+	if got := strings.Join(replay.Lines(), "\n"); got != want {
+		t.Errorf("cast replays to\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(before, "magenta") {
+		t.Errorf("screen before stop lacks the output: %q", before)
+	}
 }
