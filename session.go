@@ -26,7 +26,7 @@ import (
 // Session limits and timings.
 const (
 	rawTailCap     = 1 << 20                // bytes of raw output kept for shell_read raw
-	readBufSize    = 32 << 10               // one PTY read at most
+	readBufSize    = 16 << 10               // one PTY read at most (Linux returns up to 4 KiB)
 	feedBatch      = 256 << 10              // bytes fed under one lock acquisition at most
 	queueChunks    = 16                     // reads queued between reader and feeder
 	killGrace      = 2 * time.Second        // SIGHUP (or the chosen signal) to SIGKILL
@@ -99,6 +99,7 @@ type Session struct {
 	master  *os.File
 	queued  atomic.Int64  // bytes read from the master and not yet fed (decremented under mu)
 	chunks  chan []byte   // reader to feeder
+	free    chan []byte   // feeder back to reader: empty read buffers
 	drained chan struct{} // closed when the reader hit the end (EIO) and all was fed
 	reaped  chan struct{} // closed when the process has been waited for
 	done    chan struct{} // closed when the exit is reported (exited is true)
@@ -246,8 +247,8 @@ func (s *Session) WaitChange(ctx context.Context, since uint64) (uint64, error) 
 
 // AddOutputListener calls fn with every chunk of program output, after
 // the emulator has consumed it, under the session lock (fn must not block
-// or call back into the session). fn may keep p. The returned func removes
-// it.
+// or call back into the session). p is valid only during the call (its
+// buffer is reused): copy what you keep. The returned func removes it.
 func (s *Session) AddOutputListener(fn func(p []byte, at time.Time)) (remove func()) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -348,6 +349,7 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 		Theme:   opts.Theme,
 		changed: make(chan struct{}),
 		chunks:  make(chan []byte, queueChunks),
+		free:    make(chan []byte, queueChunks+2),
 		drained: make(chan struct{}),
 		reaped:  make(chan struct{}),
 		done:    make(chan struct{}),
@@ -625,19 +627,33 @@ func envValue(env []string, name string) string {
 
 // readLoop copies output from the master into the queue until the end of
 // output (EIO once the child and everything holding its terminal are gone)
-// or until release closes the master.
+// or until release closes the master. Buffers cycle through s.free, so a
+// flood of output allocates nothing.
 func (s *Session) readLoop() {
 	defer close(s.chunks)
-	buf := make([]byte, readBufSize)
 	for {
-		n, err := s.master.Read(buf)
+		var buf []byte
+		select {
+		case buf = <-s.free:
+		default:
+			buf = make([]byte, readBufSize)
+		}
+		n, err := s.master.Read(buf[:readBufSize])
 		if n > 0 {
 			s.queued.Add(int64(n))
-			s.chunks <- append([]byte(nil), buf[:n]...)
+			s.chunks <- buf[:n]
 		}
 		if err != nil {
 			return
 		}
+	}
+}
+
+// recycle returns a fed chunk's buffer to the reader.
+func (s *Session) recycle(p []byte) {
+	select {
+	case s.free <- p[:0]:
+	default:
 	}
 }
 
@@ -688,6 +704,7 @@ func (s *Session) feedLocked(p []byte, at time.Time) {
 	for _, fn := range s.listeners {
 		fn(p, at)
 	}
+	s.recycle(p)
 }
 
 // signalLocked wakes everything waiting for a change. s.mu is held.

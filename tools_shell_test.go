@@ -295,3 +295,85 @@ func BenchmarkSendWaitFor(b *testing.B) {
 	}
 	b.ReportMetric(float64(median(lat).Microseconds())/1000, "median-ms")
 }
+
+// rpcCall sends a request through the JSON-RPC loop and returns its
+// result, skipping notifications (list_changed, log messages) on the way.
+func rpcCall(t *testing.T, c *testClient, id int, method string, params any) map[string]any {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	c.send(string(b))
+	for {
+		r := c.recvReply()
+		if r.Method != "" {
+			continue
+		}
+		if string(r.ID) != fmt.Sprint(id) {
+			t.Fatalf("%s: reply for id %s, want %d", method, r.ID, id)
+		}
+		if r.Error != nil {
+			t.Fatalf("%s: %+v", method, r.Error)
+		}
+		var m map[string]any
+		json.Unmarshal(r.Result, &m)
+		return m
+	}
+}
+
+// TestShellToolsOverJSONRPC drives the tools through the protocol loop:
+// declarations, structured results, and shell_read's text block being the
+// screen itself.
+func TestShellToolsOverJSONRPC(t *testing.T) {
+	c := startServer(t)
+	c.initialize("2025-06-18")
+	list := rpcCall(t, c, 1, "tools/list", map[string]any{})
+	tools, _ := list["tools"].([]any)
+	hints := map[string]string{"shell_read": "readOnlyHint", "shell_wait": "readOnlyHint", "shell_stop": "destructiveHint"}
+	seen := 0
+	for _, x := range tools {
+		tool := x.(map[string]any)
+		name, _ := tool["name"].(string)
+		if !strings.HasPrefix(name, "shell_") || name == "shell_screenshot" || strings.HasPrefix(name, "shell_record") {
+			continue
+		}
+		seen++
+		if tool["outputSchema"] == nil || tool["title"] == nil || tool["inputSchema"] == nil {
+			t.Errorf("%s lacks outputSchema, title or inputSchema: %v", name, tool)
+		}
+		ann, _ := tool["annotations"].(map[string]any)
+		if h, ok := hints[name]; ok && ann[h] != true {
+			t.Errorf("%s: annotations %v lack %s", name, ann, h)
+		}
+	}
+	if seen != 6 {
+		t.Errorf("%d of the 6 shell tools listed", seen)
+	}
+	call := func(id int, name string, args map[string]any) (map[string]any, string) {
+		r := rpcCall(t, c, id, "tools/call", map[string]any{"name": name, "arguments": args})
+		content, _ := r["content"].([]any)
+		if r["isError"] == true || len(content) == 0 {
+			t.Fatalf("%s: %v", name, r)
+		}
+		sc, _ := r["structuredContent"].(map[string]any)
+		text, _ := content[0].(map[string]any)["text"].(string)
+		return sc, text
+	}
+	sc, _ := call(2, "shell_start", map[string]any{"command": "sh", "env": map[string]string{"PS1": "$ "}})
+	id := sc["shell_session_id"]
+	sc, text := call(3, "shell_send", map[string]any{"session_id": id, "input": `echo pro""tocol\r`, "wait_for": "protocol"})
+	var fromText map[string]any
+	if err := json.Unmarshal([]byte(text), &fromText); err != nil || fromText["bufferAfter"] != sc["bufferAfter"] || sc["matched"] != true {
+		t.Errorf("shell_send: text block %q is not the structured result %v", text, sc)
+	}
+	sc, text = call(4, "shell_read", map[string]any{"session_id": id})
+	if !slices.Contains(strings.Split(text, "\n"), "protocol") || sc["text"] != text {
+		t.Errorf("shell_read text block %q, structured text %q", text, sc["text"])
+	}
+	sc, _ = call(5, "shell_stop", map[string]any{"session_id": id})
+	if sc["success"] != true {
+		t.Errorf("shell_stop: %v", sc)
+	}
+	r := rpcCall(t, c, 6, "tools/call", map[string]any{"name": "shell_read", "arguments": map[string]any{"session_id": id}})
+	if r["isError"] != true {
+		t.Errorf("shell_read after shell_stop: %v", r)
+	}
+}
