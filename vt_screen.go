@@ -156,8 +156,8 @@ func (t *Terminal) printASCII(p []byte) int {
 			if c.Width != 1 {
 				l.breakWide(col, t.eraseCell())
 			}
-			pen.Rune = rune(b)
-			*c = pen
+			*c = pen // then the rune: building it in pen first stalls store forwarding
+			c.Rune = rune(b)
 			col++
 			i++
 		}
