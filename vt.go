@@ -261,6 +261,7 @@ type vtLine struct {
 	marks   []vtMark // combining marks, usually nil
 	used    int      // cells[used:] are default blanks: bounds trimming and clearing
 	wrapped bool     // the row soft-wrapped into the next one
+	styled  bool     // some cell may have a colour or attribute (false: none has)
 }
 
 // vtMark holds the combining marks that follow the base character in
@@ -583,7 +584,7 @@ func (l *vtLine) resize(cols int) {
 	case cols < n:
 		l.cells = l.cells[:cols:cols]
 		if l.cells[cols-1].Width == 2 {
-			l.cells[cols-1] = Cell{Width: 1, BG: l.cells[cols-1].BG}
+			l.cells[cols-1] = Cell{Width: 1, BG: l.cells[cols-1].BG} // the row is styled already if BG is set
 		}
 		l.used = min(l.used, cols)
 		l.dropMarks(cols, n)

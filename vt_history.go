@@ -85,17 +85,27 @@ func (h *vtHistory) push(l *vtLine) {
 	row := histRow{runeOff: uint32(len(b.runes)), runOff: uint32(len(b.runs)), nrunes: uint16(n), wrapped: l.wrapped}
 	b.runes = slices.Grow(b.runes, n)
 	runes := b.runes[len(b.runes) : len(b.runes)+n]
-	var cur histRun
-	for c := range runes {
-		cell := &cells[c]
-		r := cell.Rune
-		if cell.Width == 0 {
-			r = vtSpacer
+	if !l.styled {
+		for c := range runes {
+			r := cells[c].Rune
+			if cells[c].Width == 0 {
+				r = vtSpacer
+			}
+			runes[c] = r
 		}
-		runes[c] = r
-		if cell.FG != cur.fg || cell.BG != cur.bg || cell.Attr != cur.attr || cell.UL != cur.ul || cell.Link != cur.link {
-			cur = histRun{fg: cell.FG, bg: cell.BG, ul: cell.UL, attr: cell.Attr, link: cell.Link, col: uint16(c)}
-			b.runs = append(b.runs, cur)
+	} else {
+		var cur histRun
+		for c := range runes {
+			cell := &cells[c]
+			r := cell.Rune
+			if cell.Width == 0 {
+				r = vtSpacer
+			}
+			runes[c] = r
+			if cell.FG != cur.fg || cell.BG != cur.bg || cell.Attr != cur.attr || cell.UL != cur.ul || cell.Link != cur.link {
+				cur = histRun{fg: cell.FG, bg: cell.BG, ul: cell.UL, attr: cell.Attr, link: cell.Link, col: uint16(c)}
+				b.runs = append(b.runs, cur)
+			}
 		}
 	}
 	b.runes = b.runes[:len(b.runes)+n]
@@ -140,7 +150,7 @@ func (h *vtHistory) at(i int) histLine {
 // cells (a taller screen takes rows back).
 func (h *vtHistory) pop(cols int) *vtLine {
 	v := h.at(h.n - 1)
-	l := &vtLine{cells: v.cells(cols), wrapped: v.wrapped, used: cols}
+	l := &vtLine{cells: v.cells(cols), wrapped: v.wrapped, used: cols, styled: len(v.runs) > 0}
 	for _, m := range v.marks {
 		if m.col < cols {
 			l.marks = append(l.marks, m)

@@ -65,6 +65,16 @@ func (l *vtLine) clear(blank []Cell) {
 	l.used = 0
 	l.marks = nil
 	l.wrapped = false
+	l.styled = false
+}
+
+// noteStyle records that cell c, about to be written to l, may carry a
+// colour or attribute: rows without any are pushed to the history
+// without scanning for style runs.
+func (l *vtLine) noteStyle(c Cell) {
+	if c.FG|c.BG|c.UL != 0 || c.Attr != 0 || c.Link != 0 {
+		l.styled = true
+	}
 }
 
 // fill sets cells [from, to) to c (a blank) and removes their marks.
@@ -82,6 +92,7 @@ func (l *vtLine) fill(from, to int, c Cell) {
 	} else if to > l.used {
 		l.used = to
 	}
+	l.noteStyle(c)
 	cells := l.cells[from:to]
 	for i := range cells {
 		cells[i] = c
@@ -109,6 +120,7 @@ func (l *vtLine) dropMarks(from, to int) {
 // breakWide blanks the other half of a wide character that a write or
 // erase at column c is about to split.
 func (l *vtLine) breakWide(c int, blank Cell) {
+	l.noteStyle(blank)
 	cells := l.cells
 	switch cells[c].Width {
 	case 0:
@@ -146,6 +158,7 @@ func (t *Terminal) printASCII(p []byte) int {
 		cells := l.cells
 		col := t.cur.col
 		pen := t.pen
+		l.noteStyle(pen)
 		start := col
 		for i < len(p) && col < len(cells) {
 			b := p[i]
@@ -237,6 +250,7 @@ func (t *Terminal) print(r rune) {
 	c := t.pen
 	c.Rune = r
 	c.Width = uint8(w)
+	l.noteStyle(c)
 	l.cells[col] = c
 	if w == 2 {
 		l.breakWide(col+1, blank)
@@ -630,14 +644,15 @@ func (t *Terminal) insertCells(l *vtLine, col, n int) {
 		return
 	}
 	blank := t.eraseCell()
+	l.noteStyle(blank)
 	if l.cells[col].Width == 0 {
 		// Inserting inside a wide character splits it.
 		l.cells[col-1] = blank
 		l.cells[col] = blank
 	}
 	// The cell that becomes the last one must not be a left half.
-	if l.cells[t.cols-n-1].Width == 2 {
-		l.cells[t.cols-n-1] = blank
+	if last := t.cols - n - 1; last >= col && l.cells[last].Width == 2 {
+		l.cells[last] = blank
 	}
 	copy(l.cells[col+n:], l.cells[col:t.cols-n])
 	l.shiftMarks(col, n)
@@ -663,6 +678,7 @@ func (t *Terminal) deleteCells(l *vtLine, col, n int) {
 		return
 	}
 	blank := t.eraseCell()
+	l.noteStyle(blank)
 	l.breakWide(col, blank)
 	if col+n < t.cols && l.cells[col+n].Width == 0 {
 		l.cells[col+n] = blank // its left half is deleted

@@ -528,8 +528,35 @@ func FuzzVT(f *testing.F) {
 				t.Fatalf("snapshot has %d cells", len(s.Cells))
 			}
 		}
+		for _, term := range []*Terminal{a, b} {
+			checkLineInvariants(t, term)
+		}
 		if screenKey(a) != screenKey(b) {
 			t.Fatalf("whole and byte-by-byte feeds differ:\n%q\n%q", a.Lines(), b.Lines())
 		}
 	})
+}
+
+// checkLineInvariants checks the bookkeeping of every row of both
+// screens: cells past used are default blanks, a row not marked styled
+// has no colour or attribute, marks are sorted and inside the row.
+func checkLineInvariants(t *testing.T, term *Terminal) {
+	t.Helper()
+	for _, s := range []*vtScreen{term.main, term.alt} {
+		for r, l := range s.lines {
+			for c, cell := range l.cells {
+				if c >= l.used && cell != (Cell{Width: 1}) {
+					t.Fatalf("row %d col %d past used %d: %+v", r, c, l.used, cell)
+				}
+				if !l.styled && (cell.FG|cell.BG|cell.UL != 0 || cell.Attr != 0 || cell.Link != 0) {
+					t.Fatalf("row %d col %d styled in an unstyled row: %+v", r, c, cell)
+				}
+			}
+			for i, m := range l.marks {
+				if m.col < 0 || m.col >= len(l.cells) || (i > 0 && l.marks[i-1].col >= m.col) {
+					t.Fatalf("row %d: marks out of order or range: %+v", r, l.marks)
+				}
+			}
+		}
+	}
 }
