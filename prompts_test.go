@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -50,22 +51,20 @@ func TestPromptsList(t *testing.T) {
 	}
 }
 
-// toolArgs are the tools and argument names of SPEC §3: the prompts may
-// name no other.
-var toolArgs = map[string][]string{
-	"shell_start":        {"command", "args", "cols", "rows", "theme", "cwd", "env"},
-	"shell_send":         {"session_id", "input", "keys", "delay_ms", "wait_for", "wait_idle_ms", "timeout_ms", "type_delay_ms"},
-	"shell_read":         {"session_id", "raw", "scrollback", "max_bytes"},
-	"shell_wait":         {"session_id", "wait_for", "wait_idle_ms", "timeout_ms"},
-	"shell_screenshot":   {"session_id", "name", "border", "inline", "scale"},
-	"shell_record_start": {"session_id", "fps", "border", "name"},
-	"shell_record_stop":  {"session_id", "name", "format"},
-	"shell_resize":       {"session_id", "cols", "rows"},
-	"shell_stop":         {"session_id", "signal"},
+// toolArgs maps each tool to its argument names, from the tools' input
+// schemas: the prompts may name no other tools or arguments.
+func toolArgs(a *App) map[string][]string {
+	m := map[string][]string{}
+	for _, tool := range a.tools() {
+		props, _ := tool.Input["properties"].(map[string]any)
+		m[tool.Name] = slices.Collect(maps.Keys(props))
+	}
+	return m
 }
 
 func TestPromptsGet(t *testing.T) {
 	f := newResFixture(t)
+	toolArgs := toolArgs(f.app)
 	call := regexp.MustCompile(`(shell_\w+) \{([^}]*(?:\{[^}]*\}[^}]*)?)\}`)
 	argName := regexp.MustCompile(`(?:^|, )(\w+)`)
 	for _, tc := range []struct {
