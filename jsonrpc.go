@@ -286,10 +286,6 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 	if len(line) == 0 {
 		return
 	}
-	if !json.Valid(line) {
-		s.send(errorResponse(nullID, codeParseError, "parse error: the line is not valid JSON"))
-		return
-	}
 	if line[0] != '[' {
 		reply, job := s.prepare(ctx, line)
 		if job != nil {
@@ -301,7 +297,7 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 
 	var elems []json.RawMessage
 	if err := json.Unmarshal(line, &elems); err != nil || len(elems) == 0 {
-		s.send(errorResponse(nullID, codeInvalidRequest, "invalid request: a batch must be a non-empty array of messages"))
+		s.send(decodeError(err, "invalid request: a batch must be a non-empty array of messages"))
 		return
 	}
 	// Answers keep the batch order; notifications leave no entry. The
@@ -340,7 +336,7 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *response, job func() *response) {
 	var m wireMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return errorResponse(nullID, codeInvalidRequest, "invalid request: a message must be a JSON object"), nil
+		return decodeError(err, "invalid request: a message must be a JSON object"), nil
 	}
 	id := m.ID
 	if id != nil && !validID(id) {
@@ -407,6 +403,17 @@ func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *respo
 		}
 		return newResponse(id, result, err)
 	}
+}
+
+// decodeError answers a line that did not decode: -32700 when it is not
+// JSON at all, else -32600 with msg. (json.Unmarshal validates the whole
+// input before decoding, so a syntax error means nothing was used.)
+func decodeError(err error, msg string) *response {
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		return errorResponse(nullID, codeParseError, "parse error: the line is not valid JSON (%v at byte %d)", err, syntax.Offset)
+	}
+	return errorResponse(nullID, codeInvalidRequest, "%s", msg)
 }
 
 // validID reports whether id is a JSON string or number (MCP: never null).
