@@ -9,6 +9,7 @@ package main
 // and "{name}.cast.part" and renamed at stop, keeping what format asks for.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -62,7 +63,9 @@ type recorder struct {
 	rows0     int
 	cols      int // screen size last seen, for cast resize events
 	rows      int
-	gen       uint64 // generation of the first frame
+	gen       uint64        // generation of the first frame
+	maxFrames int           // capture limits; 0 = recMaxFrames, recMaxDuration
+	maxDur    time.Duration //
 	cancel    context.CancelFunc
 	done      chan struct{} // closed when the goroutine has finalised both files
 	stopOnce  sync.Once
@@ -435,20 +438,22 @@ func (r *recorder) render(snap *Snapshot) *image.RGBA {
 // both files (the final screen is always captured).
 func (r *recorder) run(ctx context.Context, gen uint64) {
 	interval := time.Second / time.Duration(r.fps)
+	maxFrames, maxDur := cmp.Or(r.maxFrames, recMaxFrames), cmp.Or(r.maxDur, recMaxDuration)
 	last := r.started
 	var syncSince time.Time // when a held-back synchronized update began
 	for ctx.Err() == nil {
-		if r.frames >= recMaxFrames {
-			r.limitNote = fmt.Sprintf("capturing stopped at the %d-frame limit; the file ends there", recMaxFrames)
-			break
+		if r.frames >= maxFrames {
+			r.limitNote = fmt.Sprintf("capturing stopped at the %d-frame limit, %v in; the file ends there", maxFrames, time.Since(r.started).Round(time.Second))
+			r.close(time.Now()) // no final frame: that would pass the limit
+			return
 		}
-		if time.Since(r.started) >= recMaxDuration {
-			r.limitNote = fmt.Sprintf("capturing stopped at the %v limit; the file ends there", recMaxDuration)
+		if time.Since(r.started) >= maxDur {
+			r.limitNote = fmt.Sprintf("capturing stopped at the %v limit; the file ends there", maxDur)
 			break
 		}
 		// Wake at the time limit; and while a synchronized update is held
 		// back, soon, because its end may change nothing visible.
-		deadline := r.started.Add(recMaxDuration)
+		deadline := r.started.Add(maxDur)
 		if !syncSince.IsZero() {
 			deadline = time.Now().Add(interval)
 		}

@@ -287,11 +287,19 @@ func (f *fakeScreen) waitChange(ctx context.Context, since uint64) (uint64, erro
 // and returns the decoded GIF's frames as shown.
 func recordFake(t *testing.T, fps int, script func(f *fakeScreen)) []*image.RGBA {
 	t.Helper()
+	shown, _ := recordFakeLimited(t, fps, 0, 0, script)
+	return shown
+}
+
+// recordFakeLimited is recordFake with capture limits; it returns the stop
+// result too.
+func recordFakeLimited(t *testing.T, fps, maxFrames int, maxDur time.Duration, script func(f *fakeScreen)) ([]*image.RGBA, *recordStopResult) {
+	t.Helper()
 	a := newRecApp(t)
 	s := addRecSession(a, "s1", 40, 8)
 	f := newFakeScreen()
 	r := &recorder{app: a, sess: s, name: "fake", fps: fps, scale: 1, theme: themeList[0],
-		snapshot: f.snapshot, snapshotLocked: f.snapshot, waitChange: f.waitChange}
+		snapshot: f.snapshot, snapshotLocked: f.snapshot, waitChange: f.waitChange, maxFrames: maxFrames, maxDur: maxDur}
 	s.recorder = r
 	if err := r.start(); err != nil {
 		t.Fatal(err)
@@ -312,7 +320,7 @@ func recordFake(t *testing.T, fps int, script func(f *fakeScreen)) []*image.RGBA
 	if len(g.Image) != res.FrameCount {
 		t.Errorf("frame_count %d, GIF has %d", res.FrameCount, len(g.Image))
 	}
-	return composite(t, g)
+	return composite(t, g), res
 }
 
 // frameOf renders listing step as the recorder would.
@@ -322,16 +330,20 @@ func frameOf(step int) *image.RGBA {
 
 func TestRecorderCapture(t *testing.T) {
 	t.Run("burst keeps the final state", func(t *testing.T) {
+		var took time.Duration
 		shown := recordFake(t, 10, func(f *fakeScreen) {
+			t0 := time.Now()
 			for i := 1; i <= 40; i++ {
 				f.set(i, false, true)
 				time.Sleep(2 * time.Millisecond)
 			}
+			took = time.Since(t0)
 			time.Sleep(300 * time.Millisecond)
 		})
-		// 40 changes in ~80 ms at 10 fps: a handful of frames, not 40.
-		if len(shown) > 6 {
-			t.Errorf("%d frames for a 0.4 s burst at 10 fps", len(shown))
+		// 40 changes at 10 fps: a frame per 100 ms of the burst (plus the
+		// first and the last), not 40.
+		if max := int(took/(100*time.Millisecond)) + 3; len(shown) > max {
+			t.Errorf("%d frames for a %v burst at 10 fps, want at most %d", len(shown), took, max)
 		}
 		if d := pixelDiff(shown[len(shown)-1], frameOf(40)); d != 0 {
 			t.Errorf("last frame is not the final screen: %d pixels differ", d)
@@ -369,6 +381,36 @@ func TestRecorderCapture(t *testing.T) {
 		})
 		if d := pixelDiff(shown[len(shown)-1], frameOf(5)); d != 0 {
 			t.Errorf("final frame: %d pixels differ", d)
+		}
+	})
+}
+
+func TestRecorderLimits(t *testing.T) {
+	t.Run("frames", func(t *testing.T) {
+		shown, res := recordFakeLimited(t, 30, 4, 0, func(f *fakeScreen) {
+			for i := 1; i <= 10; i++ {
+				f.set(i, false, true)
+				time.Sleep(60 * time.Millisecond)
+			}
+		})
+		if len(shown) != 4 || !strings.Contains(res.Note, "4-frame limit") {
+			t.Errorf("%d frames, note %q; want 4 and the limit named", len(shown), res.Note)
+		}
+	})
+	t.Run("duration", func(t *testing.T) {
+		shown, res := recordFakeLimited(t, 30, 0, 200*time.Millisecond, func(f *fakeScreen) {
+			f.set(1, false, true)
+			time.Sleep(500 * time.Millisecond) // the limit passes here
+			f.set(2, false, true)
+			time.Sleep(100 * time.Millisecond)
+		})
+		if !strings.Contains(res.Note, "200ms limit") {
+			t.Errorf("note %q does not name the limit", res.Note)
+		}
+		for i, fr := range shown {
+			if pixelDiff(fr, frameOf(2)) == 0 {
+				t.Errorf("frame %d shows a screen from after the limit", i)
+			}
 		}
 	})
 }
