@@ -203,7 +203,7 @@ func vimEdit(args map[string]string) string {
 3. vim starts in Normal mode. Move with keys: ["Up", "Down", "Left", "Right", "Home", "End", "PageDown"], or commands: "gg" (first line), "G" (last line), "42G" (line 42), "/pattern\r" (search).
 4. Change text: shell_send {session_id, input: "i"} enters Insert mode ("-- INSERT --" on the bottom line); send the new text with "\r" for each line break; then keys: ["Escape"] to return to Normal mode. "o" opens a new line below, "dd" deletes a line, "x" a character, "u" undoes.
 5. After each change, shell_read {session_id, scrollback: false} (or shell_screenshot {session_id, inline: true}) and compare with what you intended before going on.
-6. Save and quit: keys: ["Escape"], then shell_send {session_id, input: ":wq\r", wait_idle_ms: 300}. The result says exited: true with exit_code 0 when vim has quit. To throw the changes away instead, send ":q!\r".
+6. Save and quit: shell_send {session_id, keys: ["Escape"]} to be sure you are in Normal mode, then shell_send {session_id, input: ":wq\r", wait_idle_ms: 300}. The result says exited: true with exit_code 0 when vim has quit. To throw the changes away instead, send ":q!\r".
 7. If vim shows an error such as E37 (No write since last change) or E212 (Can't open file for writing), read it with shell_read and fix the cause; shell_stop {session_id} ends a session that is stuck.`, f, jsonString(f), jsonString(vimBase(f)))
 }
 
@@ -250,7 +250,7 @@ func (a *App) themeSelection(args map[string]string) string {
 	fmt.Fprintf(&b, "Choose a colour theme for terminal screenshots and recordings made with ttywright.\n\nThe themes (themes://list has them, theme://{name} gives the exact colours):\n")
 	for i, t := range themeList {
 		def := ""
-		if i == 0 {
+		if i == 0 && !strings.Contains(t.Tip, "default") {
 			def = ", the default"
 		}
 		fmt.Fprintf(&b, "- %s (%s%s)", t.Name, t.Type, def)
