@@ -100,6 +100,13 @@ func (b *syncBuffer) String() string {
 // the server to exit and checks that every child it started is gone.
 func startServer(t *testing.T, extraArgs ...string) *server {
 	t.Helper()
+	return startServerVersion(t, "", extraArgs...)
+}
+
+// startServerVersion is startServer with the protocol version the client
+// asks for ("" = the SDK's default negotiation).
+func startServerVersion(t *testing.T, version string, extraArgs ...string) *server {
+	t.Helper()
 	s := &server{
 		t:       t,
 		outDir:  t.TempDir(),
@@ -127,7 +134,11 @@ func startServer(t *testing.T, extraArgs ...string) *server {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: s.cmd, TerminateDuration: 5 * time.Second}, nil)
+	var opts *mcp.ClientSessionOptions
+	if version != "" {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
+	}
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: s.cmd, TerminateDuration: 5 * time.Second}, opts)
 	if err != nil {
 		t.Fatalf("connect: %v\nserver stderr:\n%s", err, s.stderr.String())
 	}

@@ -2,6 +2,7 @@ package interop
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"image/gif"
@@ -87,6 +88,44 @@ func TestGoSDKHandshake(t *testing.T) {
 	_, err = s.cs.CallTool(s.ctx(), &mcp.CallToolParams{Name: "no_such_tool"})
 	if code := rpcCode(err); code != -32602 {
 		t.Errorf("unknown tool: error %v (code %d), want -32602", err, code)
+	}
+}
+
+// TestGoSDKOlderProtocols: a client that asks for an older revision gets
+// it, with the fields that revision lacks left out, and the tools still work
+// through the JSON text block.
+func TestGoSDKOlderProtocols(t *testing.T) {
+	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18"} {
+		t.Run(version, func(t *testing.T) {
+			s := startServerVersion(t, version)
+			if got := s.cs.InitializeResult().ProtocolVersion; got != version {
+				t.Fatalf("negotiated %q, want %q", got, version)
+			}
+			res, err := s.cs.ListTools(s.ctx(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			modern := version >= "2025-06-18"
+			for _, tool := range res.Tools {
+				if (tool.OutputSchema != nil) != modern {
+					t.Errorf("%s at %s: outputSchema present = %v, want %v", tool.Name, version, tool.OutputSchema != nil, modern)
+				}
+			}
+			id := s.startBash("")
+			raw := s.callRaw("shell_send", map[string]any{"session_id": id, "input": `echo v-$((7*6))\r`, "wait_for": "v-42"})
+			if (raw.StructuredContent != nil) != modern {
+				t.Errorf("structuredContent present = %v at %s, want %v", raw.StructuredContent != nil, version, modern)
+			}
+			if r := structured(t, raw); r["matched"] != true {
+				t.Errorf("shell_send at %s = %v", version, r)
+			}
+			shot := s.callRaw("shell_screenshot", map[string]any{"session_id": id, "inline": true})
+			for _, c := range shot.Content {
+				if _, ok := c.(*mcp.ResourceLink); ok && !modern {
+					t.Errorf("resource_link sent at %s", version)
+				}
+			}
+		})
 	}
 }
 
@@ -213,7 +252,7 @@ func TestGoSDKScenario(t *testing.T) {
 	}
 	for _, u := range []string{"sessions://list", "themes://list", "session://" + id + "/info", buf,
 		"session://" + id + "/screenshots", "session://" + id + "/screenshots/first",
-		"session://" + id + "/recordings", "theme://one-dark"} {
+		"session://" + id + "/recordings", "session://" + id + "/recordings/clip", "theme://one-dark"} {
 		if _, ok := uris[u]; !ok {
 			t.Errorf("resources/list lacks %s (has %v)", u, keys(uris))
 		}
@@ -439,4 +478,34 @@ func firstLine(b []byte) string {
 		b = b[:80]
 	}
 	return string(b)
+}
+
+// TestGoSDKConcurrencyAndCancel: a long shell_wait does not hold up other
+// requests, and cancelling it through the SDK (notifications/cancelled)
+// leaves the session usable.
+func TestGoSDKConcurrencyAndCancel(t *testing.T) {
+	s := startServer(t)
+	id := s.startBash("")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.cs.CallTool(ctx, &mcp.CallToolParams{Name: "shell_wait",
+			Arguments: map[string]any{"session_id": id, "wait_for": "never-printed", "timeout_ms": 120000}})
+		done <- err
+	}()
+	// These answer while the wait is pending.
+	if err := s.cs.Ping(s.ctx(), nil); err != nil {
+		t.Fatalf("ping during a wait: %v", err)
+	}
+	s.send(id, `echo during-$((1+1))\r`, "during-2")
+	cancel()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("the cancelled shell_wait returned no error")
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("cancelling shell_wait did not return")
+	}
+	s.send(id, `echo after-$((2+2))\r`, "after-4")
 }
