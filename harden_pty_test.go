@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"image/gif"
 	"io"
 	"os"
 	"os/exec"
@@ -281,7 +282,8 @@ func TestProcessHygiene(t *testing.T) {
 		daemonArg := fmt.Sprintf("%d.%d", 1000+i, os.Getpid()%1000) // finds the daemon in /proc
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
-			p := startProc(t, "--output-dir", t.TempDir(), "--cols", "80", "--rows", "24")
+			out := t.TempDir()
+			p := startProc(t, "--output-dir", out, "--cols", "80", "--rows", "24")
 			var pids []int
 			startSess := func(command string, args ...string) string {
 				m := p.mustTool("shell_start", map[string]any{"command": command, "args": append([]string{}, args...)})
@@ -294,7 +296,8 @@ func TestProcessHygiene(t *testing.T) {
 			p.mustTool("shell_send", map[string]any{"session_id": bg, "input": `setsid sleep ` + daemonArg + ` & echo daemon-$((6*7))\r`, "wait_for": "daemon-42"})
 			hup := startSess("sh", "-c", `trap "" HUP; echo ready-$((1+1)); while :; do sleep 1; done`)
 			p.mustTool("shell_wait", map[string]any{"session_id": hup, "wait_for": "ready-2"})
-			startSess("yes")
+			flood := startSess("yes")
+			p.mustTool("shell_record_start", map[string]any{"session_id": flood, "name": "at-exit"})
 			startSess("sleep", "1000")
 			startSess("bash", "--norc", "--noprofile")
 
@@ -337,6 +340,12 @@ func TestProcessHygiene(t *testing.T) {
 			}
 			if left := leftovers(pids); len(left) > 0 {
 				t.Errorf("after %s these processes of the sessions %v remain: %+v", how, pids, left)
+			}
+			if _, err := os.Stat(filepath.Join(out, flood, "at-exit.gif")); err != nil {
+				t.Errorf("the recording running at exit was not kept: %v", err)
+			}
+			if parts, _ := filepath.Glob(filepath.Join(out, "*", "*.part")); len(parts) > 0 {
+				t.Errorf("part files left behind: %v", parts)
 			}
 			if d := findCmdline("sleep\x00" + daemonArg + "\x00"); len(d) > 0 {
 				t.Errorf("after %s the daemon started with setsid remains: %+v", how, d)
@@ -490,5 +499,322 @@ func BenchmarkPingUnderFlood(b *testing.B) {
 		b.ReportMetric(float64(percentile(pings, 0.99).Microseconds())/1000, "p99-ms")
 		b.ReportMetric(float64(procStatusKB(pid, "VmHWM"))/1024, "VmHWM-MiB")
 		b.ReportMetric(float64(driven), "commands")
+	}
+}
+
+// ptyServer serves a fresh App with real sessions over the in-memory
+// JSON-RPC loop; its sessions are shut down when the test ends.
+func ptyServer(t *testing.T, maxSessions int) *testClient {
+	t.Helper()
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skipf("no pseudo-terminals on %s", runtime.GOOS)
+	}
+	c := startServerWith(t, func(s *Server) {
+		s.app.cfg.MaxSessions = maxSessions
+		s.app.cfg.Scrollback = 100
+	})
+	t.Cleanup(c.srv.app.shutdown)
+	c.initialize("2025-06-18")
+	return c
+}
+
+// toolCall sends tools/call and returns the raw response.
+func (c *testClient) toolCall(id int, name string, args any) reply {
+	c.t.Helper()
+	return c.rpc(id, "tools/call", map[string]any{"name": name, "arguments": args})
+}
+
+// rpc is request for a server that also sends notifications (list
+// changes): it skips them.
+func (c *testClient) rpc(id int, method string, params any) reply {
+	c.t.Helper()
+	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	b, _ := json.Marshal(msg)
+	c.send(string(b))
+	for {
+		r := c.recvReply()
+		if r.Method != "" {
+			continue
+		}
+		if string(r.ID) != strconv.Itoa(id) {
+			c.t.Fatalf("%s: got a reply for id %s, want %d", method, r.ID, id)
+		}
+		return r
+	}
+}
+
+// toolResult decodes a tools/call result.
+func toolResult(r reply) (text string, structured map[string]any, isError bool) {
+	var res struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+		Structured map[string]any `json:"structuredContent"`
+		IsError    bool           `json:"isError"`
+	}
+	json.Unmarshal(r.Result, &res)
+	if len(res.Content) > 0 {
+		text = res.Content[0].Text
+	}
+	return text, res.Structured, res.IsError
+}
+
+// TestLimits sends every kind of over-limit or malformed tool call through
+// the protocol loop: each gets a clear isError result (or -32602 where
+// the protocol layer is at fault), and a ping after each is still
+// answered.
+func TestLimits(t *testing.T) {
+	c := ptyServer(t, 3)
+	_, st, isErr := toolResult(c.toolCall(1, "shell_start", map[string]any{"command": "cat"}))
+	if isErr {
+		t.Fatal("shell_start cat failed")
+	}
+	id := st["shell_session_id"].(string)
+	big := strings.Repeat("x", 1<<20+1)
+	enters := make([]string, 20) // the input with these is just over 1 MiB
+	for i := range enters {
+		enters[i] = "Enter"
+	}
+	tests := []struct {
+		name string
+		tool string
+		args any
+		want string // in the isError text; "-32602" for a JSON-RPC error
+	}{
+		{"input over 1 MiB", "shell_send", map[string]any{"session_id": id, "input": big}, "limit"},
+		{"input and keys over 1 MiB", "shell_send", map[string]any{"session_id": id, "input": big[:1<<20-10], "keys": enters}, "limit"},
+		{"huge cols", "shell_start", map[string]any{"command": "cat", "cols": 100000, "rows": 40}, "out of range"},
+		{"negative rows", "shell_start", map[string]any{"command": "cat", "cols": 80, "rows": -3}, "rows"},
+		{"negative cols", "shell_resize", map[string]any{"session_id": id, "cols": -1, "rows": 10}, "cols"},
+		{"huge resize", "shell_resize", map[string]any{"session_id": id, "cols": 80, "rows": 1 << 40}, "out of range"},
+		{"cols as text", "shell_resize", map[string]any{"session_id": id, "cols": "wide", "rows": 10}, `"cols"`},
+		{"missing session", "shell_send", map[string]any{"input": "x"}, "session_id"},
+		{"session as number", "shell_read", map[string]any{"session_id": 7}, "session_id"},
+		{"unknown field", "shell_read", map[string]any{"session_id": id, "colour": true}, "colour"},
+		{"arguments not an object", "shell_read", []int{1}, "-32602"},
+		{"args not strings", "shell_start", map[string]any{"command": "cat", "args": []any{1, 2}}, "args"},
+		{"env not strings", "shell_start", map[string]any{"command": "cat", "env": map[string]any{"A": 1}}, "env"},
+		{"NUL in the command", "shell_start", map[string]any{"command": "c\x00at"}, "command"},
+		{"NUL in an argument", "shell_start", map[string]any{"command": "cat", "args": []string{"a\x00b"}}, "NUL"},
+		{"bad regex", "shell_wait", map[string]any{"session_id": id, "wait_for": "/(/"}, "regular expression"},
+		{"timeout too long", "shell_wait", map[string]any{"session_id": id, "timeout_ms": 1 << 40}, "timeout_ms"},
+		{"max_bytes negative", "shell_read", map[string]any{"session_id": id, "max_bytes": -1}, "max_bytes"},
+		{"unknown signal", "shell_stop", map[string]any{"session_id": id, "signal": "SIGNOPE"}, "signal"},
+		{"fps over the cap", "shell_record_start", map[string]any{"session_id": id, "fps": 1000}, "fps"},
+		{"screenshot scale", "shell_screenshot", map[string]any{"session_id": id, "scale": 99}, "scale"},
+		{"name with a path", "shell_screenshot", map[string]any{"session_id": id, "name": "../../x"}, "name"},
+		{"unknown tool", "shell_nope", map[string]any{}, "-32602"},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := c.toolCall(100+i, tc.tool, tc.args)
+			text, _, isErr := toolResult(r)
+			switch {
+			case tc.want == "-32602":
+				if r.Error == nil || r.Error.Code != codeInvalidParams {
+					t.Errorf("got %s %+v, want -32602", r.Result, r.Error)
+				}
+			case r.Error != nil:
+				t.Errorf("JSON-RPC error %+v, want an isError result", r.Error)
+			case !isErr:
+				t.Errorf("no error: %.300s", text)
+			case !strings.Contains(text, tc.want):
+				t.Errorf("error %q does not name %q", text, tc.want)
+			}
+			if p := c.rpc(1000+i, "ping", nil); p.Error != nil {
+				t.Fatalf("ping after %s: %+v", tc.name, p.Error)
+			}
+		})
+	}
+
+	// Too many sessions: the limit is 3 and one runs.
+	for i := range 2 {
+		if _, _, isErr := toolResult(c.toolCall(200+i, "shell_start", map[string]any{"command": "sleep", "args": []string{"1000"}})); isErr {
+			t.Fatalf("session %d of 3 refused", i+2)
+		}
+	}
+	text, _, isErr := toolResult(c.toolCall(210, "shell_start", map[string]any{"command": "cat"}))
+	if !isErr || !strings.Contains(text, "max-sessions") {
+		t.Errorf("fourth session: %q, want an error naming --max-sessions", text)
+	}
+	if p := c.rpc(211, "ping", nil); p.Error != nil {
+		t.Fatalf("ping after the session limit: %+v", p.Error)
+	}
+}
+
+// TestRecordingCaps lowers the frame and time caps: a recording that
+// reaches one stops capturing, says so in its result, and keeps a valid
+// file.
+func TestRecordingCaps(t *testing.T) {
+	a := newTestApp(t)
+	id := start(t, a, "sh", "-c", "i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.02; done")
+	saveFrames, saveDur := recMaxFrames, recMaxDuration
+	defer func() { recMaxFrames, recMaxDuration = saveFrames, saveDur }()
+	for _, tc := range []struct {
+		name   string
+		frames int
+		dur    time.Duration
+		want   string
+	}{
+		{"frames", 4, 10 * time.Minute, "frame limit"},
+		{"time", 20000, 300 * time.Millisecond, "limit"},
+	} {
+		recMaxFrames, recMaxDuration = tc.frames, tc.dur
+		mustCall(t, a, "shell_record_start", map[string]any{"session_id": id, "fps": 30, "name": "cap-" + tc.name})
+		time.Sleep(time.Second)
+		res := mustCall(t, a, "shell_record_stop", map[string]any{"session_id": id})
+		note, _ := res["note"].(string)
+		if !strings.Contains(note, tc.want) {
+			t.Errorf("%s cap: result %v has no note about the %s", tc.name, res, tc.want)
+		}
+		if n := int(res["frame_count"].(float64)); n > tc.frames+1 {
+			t.Errorf("%s cap: %d frames, cap %d", tc.name, n, tc.frames)
+		}
+		f, err := os.Open(res["gif_path"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = gif.DecodeAll(f)
+		f.Close()
+		if err != nil {
+			t.Errorf("%s cap: the GIF does not decode: %v", tc.name, err)
+		}
+	}
+}
+
+// TestConcurrentCalls runs many tool calls and resource reads at once on
+// the same sessions and across sessions (go test -race finds unguarded
+// state), then stops a session while a screenshot, a recording stop, a
+// read, a resize and a send race it: every call returns a result or a
+// clear error, the process is reaped, and no part file is left behind.
+func TestConcurrentCalls(t *testing.T) {
+	a := newTestApp(t)
+	ids := []string{
+		start(t, a, "bash", "--norc", "--noprofile"),
+		start(t, a, "sh", "-c", "while :; do echo tick; sleep 0.01; done"),
+		start(t, a, "cat"),
+	}
+	workers, rounds := 8, 12
+	if testing.Short() {
+		rounds = 4
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range rounds {
+				id := ids[(w+i)%len(ids)]
+				var r *ToolResult
+				switch (w + i) % 9 {
+				case 0:
+					r, _ = call(t, a, "shell_send", map[string]any{"session_id": id, "input": fmt.Sprintf("echo w%d-$((%d+1))\\r", w, i), "wait_idle_ms": 20, "timeout_ms": 2000})
+				case 1:
+					r, _ = call(t, a, "shell_read", map[string]any{"session_id": id})
+				case 2:
+					r, _ = call(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 10, "timeout_ms": 500})
+				case 3:
+					r, _ = call(t, a, "shell_screenshot", map[string]any{"session_id": id, "scale": 1})
+				case 4:
+					r, _ = call(t, a, "shell_resize", map[string]any{"session_id": id, "cols": 40 + w*5, "rows": 10 + i})
+				case 5:
+					r, _ = call(t, a, "shell_record_start", map[string]any{"session_id": id, "fps": 30})
+				case 6:
+					r, _ = call(t, a, "shell_record_stop", map[string]any{"session_id": id, "format": "both"})
+				case 7:
+					r, _ = call(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"Up", "Down", "C-c"}})
+				case 8:
+					for _, uri := range []string{"sessions://list", "session://" + id + "/info", "session://" + id + "/buffer", "session://" + id + "/screenshots"} {
+						if _, err := a.readResource(uri); err != nil {
+							t.Errorf("%s: %v", uri, err)
+						}
+					}
+					continue
+				}
+				if r.IsError && r.Text == "" {
+					t.Errorf("an isError result without text")
+				}
+			}
+		})
+	}
+	wg.Wait()
+
+	// shell_stop racing a screenshot, a recording and more.
+	for _, id := range ids {
+		call(t, a, "shell_record_start", map[string]any{"session_id": id, "fps": 30}) // may be recording already
+		s, _ := a.session(id)
+		pid := s.Status().Pid
+		var race sync.WaitGroup
+		for _, c := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"shell_stop", map[string]any{"session_id": id}},
+			{"shell_screenshot", map[string]any{"session_id": id}},
+			{"shell_screenshot", map[string]any{"session_id": id, "inline": true}},
+			{"shell_record_stop", map[string]any{"session_id": id}},
+			{"shell_read", map[string]any{"session_id": id}},
+			{"shell_resize", map[string]any{"session_id": id, "cols": 30, "rows": 8}},
+			{"shell_send", map[string]any{"session_id": id, "input": "x"}},
+			{"shell_stop", map[string]any{"session_id": id, "signal": "SIGKILL"}},
+		} {
+			race.Go(func() {
+				r, _ := call(t, a, c.tool, c.args)
+				if r.IsError && r.Text == "" {
+					t.Errorf("%s: isError without text", c.tool)
+				}
+			})
+		}
+		race.Wait()
+		if _, err := a.session(id); err == nil {
+			t.Errorf("%s still listed after shell_stop", id)
+		}
+		checkGone(t, pid)
+	}
+	// Stopped while recording, with no shell_record_stop: the recording is
+	// kept, not left as part files.
+	rec := start(t, a, "sh", "-c", "while :; do echo tock; sleep 0.01; done")
+	mustCall(t, a, "shell_record_start", map[string]any{"session_id": rec, "name": "kept"})
+	mustCall(t, a, "shell_stop", map[string]any{"session_id": rec})
+	if _, err := os.Stat(filepath.Join(a.cfg.OutputDir, rec, "kept.gif")); err != nil {
+		t.Errorf("the recording of a stopped session was not kept: %v", err)
+	}
+	parts, _ := filepath.Glob(filepath.Join(a.cfg.OutputDir, "*", "*.part"))
+	if len(parts) > 0 {
+		t.Errorf("part files left behind: %v", parts)
+	}
+}
+
+// TestAllowCommandBypass: with --allow-command, neither a PATH in env, nor
+// an absolute path to a program of the same name, nor the loader's
+// variables let another program run; the allowed one still starts.
+func TestAllowCommandBypass(t *testing.T) {
+	a := newTestApp(t)
+	a.cfg.AllowCommands = []string{"true"}
+	bin := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "ran")
+	fake := filepath.Join(bin, "true")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []map[string]any{
+		{"command": "true", "env": map[string]string{"PATH": bin}},
+		{"command": "true", "env": map[string]string{"PATH": bin + ":/usr/bin:/bin"}},
+		{"command": fake},
+		{"command": "true", "cwd": bin, "env": map[string]string{"PATH": "."}},
+		{"command": "true", "env": map[string]string{"LD_PRELOAD": filepath.Join(bin, "x.so")}},
+	} {
+		r, _ := call(t, a, "shell_start", args)
+		if !r.IsError || !strings.Contains(r.Text, "not allowed") && !strings.Contains(r.Text, "not found") {
+			t.Errorf("%v: %s, want not allowed", args, resultText(r))
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the program of the same name ran")
+	}
+	if r, _ := call(t, a, "shell_start", map[string]any{"command": "true"}); r.IsError {
+		t.Errorf("the allowed program: %s", r.Text)
 	}
 }

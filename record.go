@@ -24,13 +24,17 @@ import (
 
 // Recording limits (SPEC §8) and defaults.
 const (
-	recDefaultFPS  = 10
-	recMaxFPS      = 30
+	recDefaultFPS = 10
+	recMaxFPS     = 30
+	recDefaultGIF = 1           // GIF pixel scale: a 120x40 screen is 960x640, small files
+	recSyncMax    = time.Second // a synchronized update held longer than this is captured anyway
+	recExitPoll   = 250 * time.Millisecond
+)
+
+// Recording caps (SPEC §8): variables so that tests can lower them.
+var (
 	recMaxDuration = 10 * time.Minute
 	recMaxFrames   = 20000
-	recDefaultGIF  = 1           // GIF pixel scale: a 120x40 screen is 960x640, small files
-	recSyncMax     = time.Second // a synchronized update held longer than this is captured anyway
-	recExitPoll    = 250 * time.Millisecond
 )
 
 // recorder is one running recording of a session. Its goroutine owns the GIF

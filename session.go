@@ -404,6 +404,11 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 	}
 	s.Cwd = cwd
 
+	for i, arg := range s.Args {
+		if strings.ContainsRune(arg, 0) {
+			return nil, fmt.Errorf("args[%d] holds a NUL byte, which no program can receive: remove it", i)
+		}
+	}
 	env, err := childEnv(os.Environ(), cwd, opts.Env)
 	if err != nil {
 		return nil, err
@@ -427,7 +432,14 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 		return nil, fmt.Errorf("command %q: %v: %s", s.Command, err, hint)
 	}
 	if !a.commandAllowed(s.Command, path, cwd, envValue(env, "PATH")) {
-		return nil, fmt.Errorf("command %q is not allowed on this server: it accepts only %s (--allow-command)", s.Command, strings.Join(a.cfg.AllowCommands, ", "))
+		return nil, fmt.Errorf("command %q (%s) is not allowed on this server: it accepts only %s (--allow-command, as found in the server's PATH)", s.Command, path, strings.Join(a.cfg.AllowCommands, ", "))
+	}
+	if len(a.cfg.AllowCommands) > 0 {
+		for _, v := range loaderVars {
+			if _, ok := opts.Env[v]; ok {
+				return nil, fmt.Errorf("env %s is not allowed on a server with --allow-command: it would load other code into the program; leave it out", v)
+			}
+		}
 	}
 
 	s.term = NewTerminal(cols, rows, max(a.cfg.Scrollback, 0))
@@ -493,25 +505,38 @@ func checkSize(cols, rows int) error {
 	return nil
 }
 
-// commandAllowed applies --allow-command. An entry matches the command as
-// given, or names the same executable: an entry without a slash is looked
-// up in PATH like the command, a path entry must equal the resolved path.
-// A bare base name never admits a program elsewhere ("bash" does not allow
-// /tmp/x/bash).
+// commandAllowed applies --allow-command: the program about to run (path,
+// resolved with the child's PATH) must be the same file as one of the
+// entries, each resolved as the server itself would (its own PATH and
+// working directory). An entry is never resolved with the child's PATH:
+// env {"PATH": "/elsewhere"} would otherwise make "htop" admit any
+// program named htop. A bare base name never admits a program elsewhere
+// ("bash" does not allow /tmp/x/bash).
 func (a *App) commandAllowed(command, path, cwd, pathEnv string) bool {
 	if len(a.cfg.AllowCommands) == 0 {
 		return true
 	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	wd, _ := os.Getwd()
 	for _, e := range a.cfg.AllowCommands {
-		if e == command {
-			return true
+		p, err := lookPath(e, wd, os.Getenv("PATH"))
+		if err != nil {
+			continue
 		}
-		if p, err := lookPath(e, cwd, pathEnv); err == nil && p == path {
+		if efi, err := os.Stat(p); err == nil && os.SameFile(fi, efi) {
 			return true
 		}
 	}
 	return false
 }
+
+// loaderVars are variables that make the dynamic loader run code of the
+// caller's choice in any program; with --allow-command they would turn an
+// allowed program into any program.
+var loaderVars = []string{"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH"}
 
 // lookPath resolves a command like execvp(3) would in cwd with the
 // child's PATH: a name containing a slash is a path (relative to cwd),
