@@ -2,6 +2,9 @@ package main
 
 import (
 	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -128,5 +131,48 @@ func TestPromptsGetErrors(t *testing.T) {
 		if _, err := f.call(t, "prompts/get", tc.params); rpcCode(err) != codeInvalidParams {
 			t.Errorf("%s: %v, want -32602", tc.name, err)
 		}
+	}
+}
+
+// TestPromptVimEditWorks follows the vim-edit guide step by step with the
+// real tools and real vim, and checks the file it saved: the guide is
+// accurate, not just well-formed.
+func TestPromptVimEditWorks(t *testing.T) {
+	vim, err := exec.LookPath("vim")
+	if err != nil {
+		t.Skip("vim is not installed")
+	}
+	dir := t.TempDir()
+	c := &noteClient{testClient: startServer(t), t: t}
+	c.initialize("2025-06-18")
+	var g promptResult
+	c.req("prompts/get", map[string]any{"name": "vim-edit", "arguments": map[string]string{"filename": "notes.txt"}}, &g)
+	guide := g.Messages[0].Content.Text
+	for _, step := range []string{`shell_start {command: "vim", args: ["notes.txt"]}`, `shell_wait {session_id, wait_for: "notes.txt"}`,
+		`shell_send {session_id, input: "i"}`, `keys: ["Escape"]`, `shell_send {session_id, input: ":wq\r", wait_idle_ms: 300}`} {
+		if !strings.Contains(guide, step) {
+			t.Fatalf("the guide no longer says %s; update this test with it:\n%s", step, guide)
+		}
+	}
+
+	st := c.tool("shell_start", map[string]any{"command": vim, "args": []string{"notes.txt"}, "cwd": dir,
+		"env": map[string]any{"HOME": dir}})
+	id := st["shell_session_id"]
+	if w := c.tool("shell_wait", map[string]any{"session_id": id, "wait_for": "notes.txt"}); w["matched"] != true {
+		t.Fatalf("vim did not show the file name: %v", w)
+	}
+	c.tool("shell_send", map[string]any{"session_id": id, "input": "i"})
+	c.tool("shell_send", map[string]any{"session_id": id, "input": `first line\rsecond line`, "keys": []string{"Escape"}})
+	c.tool("shell_send", map[string]any{"session_id": id, "keys": []string{"Escape"}})
+	r := c.tool("shell_send", map[string]any{"session_id": id, "input": `:wq\r`, "wait_idle_ms": 300})
+	if r["exited"] != true {
+		r = c.tool("shell_wait", map[string]any{"session_id": id, "timeout_ms": 5000})
+	}
+	if r["exited"] != true || r["exit_code"] != 0.0 {
+		t.Errorf("after :wq: %v, want exited with exit_code 0", r)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "notes.txt"))
+	if err != nil || string(b) != "first line\nsecond line\n" {
+		t.Errorf("notes.txt = %q (%v), want the two lines typed", b, err)
 	}
 }
