@@ -45,6 +45,7 @@ type castHeader struct {
 	Height    int               `json:"height"`
 	Timestamp int64             `json:"timestamp"`
 	Title     string            `json:"title,omitempty"`
+	IdleLimit float64           `json:"idle_time_limit,omitempty"` // seconds; players shorten longer pauses, as the GIF does
 	Env       map[string]string `json:"env"`
 }
 
@@ -53,7 +54,7 @@ type castHeader struct {
 func newCastWriter(w io.Writer, start time.Time, snap *Snapshot) *castWriter {
 	c := &castWriter{w: w, start: start}
 	h := castHeader{Version: 2, Width: snap.Cols, Height: snap.Rows, Timestamp: start.Unix(),
-		Title: snap.Title, Env: map[string]string{"TERM": "xterm-256color"}}
+		Title: snap.Title, IdleLimit: gifIdleCap.Seconds(), Env: map[string]string{"TERM": "xterm-256color"}}
 	line, _ := json.Marshal(h) // a struct of strings and ints always marshals
 	c.buf.Write(line)
 	c.buf.WriteByte('\n')

@@ -68,7 +68,7 @@ func TestCastWriter(t *testing.T) {
 	c.output([]byte("after close"), t0.Add(3*time.Second))
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
 	want := []string{
-		`{"version":2,"width":20,"height":5,"timestamp":1700000000,"env":{"TERM":"xterm-256color"}}`,
+		`{"version":2,"width":20,"height":5,"timestamp":1700000000,"idle_time_limit":2,"env":{"TERM":"xterm-256color"}}`,
 		`[0.000000, "o", "\u001b[0m\u001b[H\u001b[2J\u001b[0m\u001b[1;1H"]`,
 		`[0.500000, "o", "héllo "]`,
 		`[0.500000, "o", "─ done\r\n"]`,

@@ -17,6 +17,7 @@ import (
 	"image/draw"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -562,6 +563,9 @@ func (r *recorder) finish(format, name string) (*recordStopResult, error) {
 			size = fi.Size()
 		}
 		res.Bytes += size
+		s.mu.Lock() // a recording saved again under the same name replaces the old entry
+		s.recordings = slices.DeleteFunc(s.recordings, func(c Capture) bool { return c.URI == uri })
+		s.mu.Unlock()
 		s.AddRecording(Capture{Name: name, URI: uri, Path: p, MimeType: mime, Created: r.started,
 			Bytes: size, FrameCount: res.FrameCount, DurationMS: res.DurationMS})
 		return p, nil

@@ -184,6 +184,14 @@ func TestRecordFormats(t *testing.T) {
 					t.Errorf("finishRecordings kept no %s: %v", ext, err)
 				}
 			}
+			// Saving under a used name replaces the entry, not adds one.
+			callTool(t, a, "shell_record_start", `{"session_id":"s1"}`)
+			if r := callTool(t, a, "shell_record_stop", string(args)); r.IsError {
+				t.Fatalf("stop again: %s", r.Text)
+			}
+			if recs := s.Recordings(); len(recs) != tt.captures+2 {
+				t.Errorf("saved twice as demo: %d recordings, want %d", len(recs), tt.captures+2)
+			}
 		})
 	}
 }
