@@ -305,9 +305,8 @@ func (s *server) startBash(cwd string) string {
 // it never matches program output by accident.
 const prompt = "tw$ "
 
-// promptWait is what tests wait for to see the prompt: the screen text has
-// trailing blanks trimmed, so the space after the $ is not always there
-// (TestWaitForTrailingSpace covers that case on its own).
+// promptWait is what tests wait for to see the prompt; waiting for the
+// prompt with its trailing blank is TestWaitForTrailingSpace's case.
 const promptWait = "tw$"
 
 // send types input (escapes as the spec defines) and waits for waitFor
