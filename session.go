@@ -198,15 +198,16 @@ func textWidth(s string) int {
 func (s *Session) RawTail(max int) (p []byte, cut bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// Oldest first: after the ring filled up, raw[rawPos:] then raw[:rawPos].
-	p = make([]byte, 0, min(len(s.raw), max))
-	p = append(p, s.raw[s.rawPos:]...)
-	p = append(p, s.raw[:s.rawPos]...)
-	cut = int64(len(p)) < s.fed
-	if len(p) > max {
-		p, cut = p[len(p)-max:], true
+	// In order, the ring holds raw[rawPos:] then raw[:rawPos]; take the last n.
+	n := min(len(s.raw), max)
+	p = make([]byte, 0, n)
+	if n <= s.rawPos {
+		p = append(p, s.raw[s.rawPos-n:s.rawPos]...)
+	} else {
+		p = append(p, s.raw[len(s.raw)-(n-s.rawPos):]...)
+		p = append(p, s.raw[:s.rawPos]...)
 	}
-	return p, cut
+	return p, int64(n) < s.fed
 }
 
 // rawAppendLocked keeps p in the ring of the last rawTailCap bytes of

@@ -6,6 +6,7 @@ package main
 // process behind (checked in /proc), the environment, and the limits.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -526,15 +527,16 @@ func TestSessionLimits(t *testing.T) {
 func TestRawRing(t *testing.T) {
 	s := &Session{}
 	var all []byte
-	for i := 0; len(all) < 3*rawTailCap; i++ {
-		chunk := []byte(strings.Repeat(strconv.Itoa(i%10), 1+i*7919%70000))
+	sizes := []int{1, 4096, 100, rawTailCap - 3, 70000, 2*rawTailCap + 5, 3, 512 << 10, 700 << 10}
+	for i, size := range sizes {
+		chunk := bytes.Repeat([]byte{'a' + byte(i)}, size)
 		all = append(all, chunk...)
 		s.fed += int64(len(chunk))
 		s.rawAppendLocked(chunk)
 		for _, n := range []int{1, 100, rawTailCap} {
 			got, cut := s.RawTail(n)
 			want := all[max(0, len(all)-n):]
-			if string(got) != string(want) || cut != (len(all) > n) {
+			if !bytes.Equal(got, want) || cut != (len(all) > n) {
 				t.Fatalf("after %d bytes, RawTail(%d): %d bytes cut %v, want %d bytes cut %v", len(all), n, len(got), cut, len(want), len(all) > n)
 			}
 		}
