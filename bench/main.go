@@ -56,6 +56,8 @@ func main() {
 type Report struct {
 	ColdStartMedianMS  float64 `json:"cold_start_median_ms"`
 	ColdStartMinMS     float64 `json:"cold_start_min_ms"`
+	ColdStartCPUMS     float64 `json:"cold_start_on_cpu_median_ms"`
+	ColdStartQueuedMS  float64 `json:"cold_start_runqueue_wait_median_ms"`
 	SpawnBaselineMS    float64 `json:"spawn_bin_true_median_ms"`
 	RSSAfterStart      int64   `json:"rss_peak_after_start_bytes"`
 	RSSAfterWorkload   int64   `json:"rss_peak_after_workload_bytes"`
@@ -98,12 +100,22 @@ func run(bin string, n int, asJSON bool) error {
 	}
 	rep.SpawnBaselineMS = ms(median(spawn))
 
-	// Cold start, n times; the first run also warms the page cache.
-	var cold []time.Duration
+	// Cold start, n times; the first run also warms the page cache. The
+	// scheduler's own account (/proc/PID/task/*/schedstat) splits each start
+	// into time on a CPU and time waiting for one, which a busy machine adds.
+	var cold, oncpu, queued []time.Duration
 	for i := 0; i <= n; i++ {
 		c, d, err := startClient(bin, tmp)
 		if err != nil {
 			return err
+		}
+		run, wait, err := schedstat(c.cmd.Process.Pid)
+		if err != nil {
+			c.close()
+			return err
+		}
+		if i > 0 {
+			oncpu, queued = append(oncpu, run), append(queued, wait)
 		}
 		if i == 1 {
 			rep.RSSAfterStart, err = c.peakRSS()
@@ -119,6 +131,7 @@ func run(bin string, n int, asJSON bool) error {
 		}
 	}
 	rep.ColdStartMedianMS, rep.ColdStartMinMS = ms(median(cold)), ms(slices.Min(cold))
+	rep.ColdStartCPUMS, rep.ColdStartQueuedMS = ms(median(oncpu)), ms(median(queued))
 
 	// The workload, in one server.
 	c, _, err := startClient(bin, tmp)
@@ -231,6 +244,8 @@ func printReport(r Report) {
 	fmt.Printf("ttywright benchmark (%d runs each, medians)\n", r.Runs)
 	fmt.Printf("  cold start to initialize + tools/list  %7.2f ms (min %.2f)  target < %v  %s\n",
 		r.ColdStartMedianMS, r.ColdStartMinMS, targetColdStart, check(r.ColdStartMedianMS < ms(targetColdStart)))
+	fmt.Printf("    of which on a CPU (all threads)      %7.2f ms\n", r.ColdStartCPUMS)
+	fmt.Printf("    of which waiting for a CPU           %7.2f ms\n", r.ColdStartQueuedMS)
 	fmt.Printf("  for scale: starting /bin/true          %7.2f ms\n", r.SpawnBaselineMS)
 	fmt.Printf("  peak RSS after start                   %7.2f MB             target < 15 MB  %s\n",
 		mb(r.RSSAfterStart), check(r.RSSAfterStart < targetRSSStart))
@@ -375,6 +390,30 @@ func (c *client) tool(name string, args map[string]any) (map[string]any, error) 
 		}
 	}
 	return map[string]any{}, nil
+}
+
+// schedstat sums the time pid's threads spent on a CPU and waiting in a
+// run queue so far (/proc/PID/task/TID/schedstat, nanoseconds).
+func schedstat(pid int) (run, wait time.Duration, err error) {
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
+	if err != nil || len(tasks) == 0 {
+		return 0, 0, fmt.Errorf("reading schedstat of %d (Linux only): %v", pid, err)
+	}
+	for _, p := range tasks {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue // the thread ended
+		}
+		f := strings.Fields(string(b))
+		if len(f) < 2 {
+			continue
+		}
+		r, _ := strconv.ParseInt(f[0], 10, 64)
+		w, _ := strconv.ParseInt(f[1], 10, 64)
+		run += time.Duration(r)
+		wait += time.Duration(w)
+	}
+	return run, wait, nil
 }
 
 // peakRSS reads VmHWM, the peak resident set size, from /proc.
