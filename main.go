@@ -38,7 +38,7 @@
 // Sessions can pick another one in shell_start; themes://list lists them.
 //
 // --cols N and --rows N are the default screen size in cells (120 by 40),
-// from 1 to 1000 each.
+// at most 1000 columns and 500 rows.
 //
 // --output-dir DIR is where screenshots and recordings are written, as
 // DIR/<session id>/<name>.png (and .svg, .ansi, .txt, .gif, .cast). The
@@ -207,7 +207,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&cfg.Theme, "theme", "one-dark", "default colour theme (see themes://list)")
 	fs.IntVar(&cfg.Cols, "cols", 120, "default screen width in cells (1-1000)")
-	fs.IntVar(&cfg.Rows, "rows", 40, "default screen height in cells (1-1000)")
+	fs.IntVar(&cfg.Rows, "rows", 40, "default screen height in cells (1-500)")
 	fs.StringVar(&cfg.OutputDir, "output-dir", filepath.Join(os.TempDir(), "ttywright"), "directory for screenshots and recordings (created 0700)")
 	fs.IntVar(&cfg.Scale, "scale", 2, "integer pixel scale of the font in files on disk (1-4)")
 	fs.BoolVar(&cfg.InlineImages, "inline-images", false, "return screenshots inline as MCP image content by default")
@@ -284,8 +284,8 @@ func validateConfig(cfg *Config) error {
 		v        int
 		min, max int
 	}{
-		{"cols", cfg.Cols, 1, 1000},
-		{"rows", cfg.Rows, 1, 1000},
+		{"cols", cfg.Cols, 1, maxCols}, // session.go: what shell_start accepts
+		{"rows", cfg.Rows, 1, maxRows},
 		{"scale", cfg.Scale, 1, 4},
 		{"max-sessions", cfg.MaxSessions, 1, 1000},
 		{"scrollback", cfg.Scrollback, 0, 1000000},
@@ -293,6 +293,9 @@ func validateConfig(cfg *Config) error {
 		if r.v < r.min || r.v > r.max {
 			return fmt.Errorf("--%s %s: must be from %d to %d", r.name, strconv.Itoa(r.v), r.min, r.max)
 		}
+	}
+	if checkImageSize(cfg.Cols, cfg.Rows, cfg.Scale) != nil {
+		return fmt.Errorf("--cols %d, --rows %d and --scale %d make screenshots larger than the image size limit: lower one of them", cfg.Cols, cfg.Rows, cfg.Scale)
 	}
 	if cfg.OutputDir == "" {
 		return errors.New("--output-dir: must not be empty")

@@ -94,7 +94,9 @@ func TestParseConfig(t *testing.T) {
 
 		{name: "bad theme", args: []string{"--theme", "neon"}, wantErr: `--theme: unknown theme "neon"`},
 		{name: "cols zero", args: []string{"--cols", "0"}, wantErr: "--cols 0: must be from 1 to 1000"},
-		{name: "rows too big", args: []string{"--rows", "5000"}, wantErr: "--rows 5000: must be from 1 to 1000"},
+		{name: "rows too big", args: []string{"--rows", "501"}, wantErr: "--rows 501: must be from 1 to 500"},
+		{name: "cols too big", args: []string{"--cols", "1001"}, wantErr: "--cols 1001: must be from 1 to 1000"},
+		{name: "images too large", args: []string{"--cols", "1000", "--rows", "500", "--scale", "4"}, wantErr: "larger than the image size limit"},
 		{name: "scale", args: []string{"--scale", "5"}, wantErr: "--scale 5: must be from 1 to 4"},
 		{name: "max-sessions", args: []string{"--max-sessions", "0"}, wantErr: "--max-sessions 0"},
 		{name: "scrollback", args: []string{"--scrollback", "-1"}, wantErr: "--scrollback -1"},
