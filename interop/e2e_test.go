@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -65,6 +67,21 @@ func TestE2EBash(t *testing.T) {
 	r := s.keys(id, []string{"Enter"}, "hist-25")
 	if r["exited"] == true {
 		t.Fatalf("shell exited after Enter: %v", r)
+	}
+
+	// Jobs left behind: one in the shell's session, one that escaped it with
+	// setsid. Neither may outlive the server (checked at cleanup).
+	s.send(id, `sleep 300 & echo "job=$!"\r`, "/job=[0-9]+/")
+	s.send(id, `setsid sleep 301 & echo "escaped=$!"\r`, "/escaped=[0-9]+/")
+	for _, re := range []string{`job=(\d+)`, `escaped=(\d+)`} {
+		m := regexp.MustCompile(re).FindStringSubmatch(s.screen(id))
+		if m == nil {
+			t.Fatalf("no %s on screen:\n%s", re, s.screen(id))
+		}
+		pid, _ := strconv.Atoi(m[1])
+		s.pidsMu.Lock()
+		s.pids = append(s.pids, pid)
+		s.pidsMu.Unlock()
 	}
 
 	// The shell's exit status comes back through the wait/exit reporting.

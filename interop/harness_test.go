@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -165,10 +166,48 @@ func (s *server) close() {
 			t.Errorf("child pid %d still alive after the server exited: orphan", pid)
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
+		// Each program leads its own session (setsid): whatever it started
+		// (vim from bash, background jobs) is in that session too.
+		for _, m := range sessionMembers(pid) {
+			if alive := waitGone(m, 5*time.Second); alive {
+				t.Errorf("pid %d of session %d still alive after the server exited: orphan", m, pid)
+				_ = syscall.Kill(m, syscall.SIGKILL)
+			}
+		}
 	}
 	if t.Failed() {
 		t.Logf("server stderr:\n%s", s.stderr.String())
 	}
+}
+
+// sessionMembers lists the live processes whose session id is sid
+// (field 6 of /proc/PID/stat), zombies excluded.
+func sessionMembers(sid int) []int {
+	dir, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range dir {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// The command name (field 2) is in parentheses and may hold spaces.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 3 && f[0] != "Z" && f[3] == strconv.Itoa(sid) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // waitGone polls until pid no longer exists (or is a zombie about to be
