@@ -99,7 +99,7 @@ func (a *App) completeTemplate(tmpl, arg, id string) []string {
 			if s == nil {
 				return nil
 			}
-			ss = []*Session{s}
+			ss = []*resSess{s}
 		}
 		var names []string
 		for _, s := range ss {

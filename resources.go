@@ -33,7 +33,7 @@ const (
 	maxSubscriptions      = 4096                   // distinct subscribed URIs; more is -32602
 	maxURILen             = 2048                   // longer URIs are not found without parsing
 	maxBlobBytes          = 64 << 20               // larger capture files are refused, not base64'd
-	maxGoneSessions       = 64                     // stopped sessions whose resources stay readable
+	maxGoneSessions       = 32                     // stopped sessions whose resources stay readable
 )
 
 // resState is the resources part of App: subscriptions and the debouncers
@@ -49,12 +49,13 @@ type resState struct {
 	subs map[string]*debouncer // subscribed URI, canonical (resURI.String) -> its debouncer
 	list debouncer             // notifications/resources/list_changed
 
-	// known is App.sessions as of the last list change; gone keeps the
-	// sessions shell_stop has since removed from it (oldest first, at
-	// most maxGoneSessions), so that their info, buffer and captures stay
-	// readable: an agent stops a session and then fetches its recording.
+	// known is App.sessions as of the last list change; gone keeps a
+	// frozen copy of each session shell_stop has since removed from it
+	// (oldest first, at most maxGoneSessions), so that its info, buffer
+	// and captures stay readable (an agent stops a session, then fetches
+	// its recording) while the Session and its emulator are freed.
 	known map[string]*Session
-	gone  []*Session
+	gone  []*resSess
 
 	// sendMu is held while a notification is checked and sent, so that
 	// once unsubscribe returns no updated for that URI can still be on
@@ -153,15 +154,25 @@ func (a *App) resourceListChanged() {
 	live := maps.Clone(a.sessions)
 	a.mu.Unlock()
 	r.mu.Lock()
+	var went []*Session
 	for id, s := range r.known {
-		if live[id] != s && !slices.Contains(r.gone, s) {
-			r.gone = append(r.gone, s)
+		if live[id] != s {
+			went = append(went, s)
 		}
 	}
+	r.known = live
+	r.mu.Unlock()
+	// Freeze outside r.mu (it takes each session's lock), before the
+	// notifications go out, so a client that reacts finds them.
+	frozen := make([]*resSess, 0, len(went))
+	for _, s := range went {
+		frozen = append(frozen, freezeSession(s))
+	}
+	r.mu.Lock()
+	r.gone = append(r.gone, frozen...)
 	if n := len(r.gone) - maxGoneSessions; n > 0 {
 		r.gone = slices.Delete(r.gone, 0, n)
 	}
-	r.known = live
 	if delay, ok := r.due(&r.list); ok {
 		time.AfterFunc(delay, a.fireListChanged)
 	}
@@ -382,18 +393,69 @@ func paginate[T any](items []T, cursor string, size int) ([]T, string, error) {
 	return items[off:end], next, nil
 }
 
+// resSess is one session as the resources see it: a live one, read
+// through the Session's accessors, or a stopped one, frozen when
+// shell_stop removed it from the App.
+type resSess struct {
+	ID      string
+	Command string
+	Started time.Time
+
+	live    *Session // nil when stopped
+	stopped *stoppedSession
+}
+
+// stoppedSession is what stays of a stopped session.
+type stoppedSession struct {
+	info        sessionJSON // as session://{id}/info read it
+	buffer      string
+	screenshots []Capture
+	recordings  []Capture
+}
+
+func liveSession(s *Session) *resSess {
+	return &resSess{ID: s.ID, Command: s.Command, Started: s.Started, live: s}
+}
+
+// freezeSession copies what the resources show of s.
+func freezeSession(s *Session) *resSess {
+	v := liveSession(s)
+	v.stopped = &stoppedSession{info: v.describe(true), buffer: s.Text(true), screenshots: s.Screenshots(), recordings: s.Recordings()}
+	v.live = nil
+	return v
+}
+
+// Screenshots returns the session's screenshots, oldest first.
+func (v *resSess) Screenshots() []Capture {
+	if v.live != nil {
+		return v.live.Screenshots()
+	}
+	return v.stopped.screenshots
+}
+
+// Recordings returns the session's recordings, oldest first.
+func (v *resSess) Recordings() []Capture {
+	if v.live != nil {
+		return v.live.Recordings()
+	}
+	return v.stopped.recordings
+}
+
 // resSessions returns every session, live, exited or stopped (see
 // resState.gone), oldest first.
-func (a *App) resSessions() []*Session {
-	ss := a.listSessions()
+func (a *App) resSessions() []*resSess {
+	var ss []*resSess
+	for _, s := range a.listSessions() {
+		ss = append(ss, liveSession(s))
+	}
 	a.res.mu.Lock()
-	for _, s := range a.res.gone {
-		if !slices.ContainsFunc(ss, func(x *Session) bool { return x.ID == s.ID }) {
-			ss = append(ss, s)
+	for _, v := range a.res.gone {
+		if !slices.ContainsFunc(ss, func(x *resSess) bool { return x.ID == v.ID }) {
+			ss = append(ss, v)
 		}
 	}
 	a.res.mu.Unlock()
-	slices.SortFunc(ss, func(x, y *Session) int {
+	slices.SortStableFunc(ss, func(x, y *resSess) int {
 		if c := x.Started.Compare(y.Started); c != 0 {
 			return c
 		}
@@ -423,8 +485,18 @@ type sessionJSON struct {
 	Recordings  *int    `json:"recording_count,omitempty"`
 }
 
-// describeSession reads s through its accessors (each under its lock).
-func describeSession(s *Session, info bool) sessionJSON {
+// describe is the session's sessions://list entry, or with info its
+// session://{id}/info. A live session is read through its accessors, each
+// under the session's lock.
+func (v *resSess) describe(info bool) sessionJSON {
+	if v.stopped != nil {
+		j := v.stopped.info
+		if !info {
+			j.Cwd, j.Screenshots, j.Recordings = nil, nil, nil
+		}
+		return j
+	}
+	s := v.live
 	st := s.Status()
 	j := sessionJSON{
 		ID: s.ID, Command: s.Command, Args: s.Args, Cols: st.Cols, Rows: st.Rows, PID: st.Pid,
@@ -443,14 +515,17 @@ func describeSession(s *Session, info bool) sessionJSON {
 	return j
 }
 
-// resourceBufferText is session://{id}/buffer: exactly what shell_read
-// returns with scrollback (Session.Text), after the output the program
-// wrote before the read began has reached the screen.
-func resourceBufferText(ctx context.Context, s *Session) string {
-	if s.master != nil { // nil only for sessions built by tests
-		s.settle(ctx)
+// bufferText is session://{id}/buffer: exactly what shell_read returns
+// with scrollback (Session.Text), after the output the program wrote
+// before the read began has reached the screen.
+func (v *resSess) bufferText(ctx context.Context) string {
+	if v.stopped != nil {
+		return v.stopped.buffer
 	}
-	return s.Text(true)
+	if v.live.master != nil { // nil only for sessions built by tests
+		v.live.settle(ctx)
+	}
+	return v.live.Text(true)
 }
 
 // captureJSON is one entry of session://{id}/screenshots or /recordings.
@@ -713,7 +788,7 @@ func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents
 	case resSessions:
 		list := []sessionJSON{}
 		for _, s := range a.resSessions() {
-			list = append(list, describeSession(s, false))
+			list = append(list, s.describe(false))
 		}
 		v = list
 	case resThemes:
@@ -735,9 +810,9 @@ func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents
 		}
 		switch u.kind {
 		case resInfo:
-			v = describeSession(s, true)
+			v = s.describe(true)
 		case resBuffer:
-			text := resourceBufferText(ctx, s)
+			text := s.bufferText(ctx)
 			out.MimeType, out.Text = "text/plain", &text
 			return out, nil
 		case resScreenshots:
@@ -776,12 +851,12 @@ func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents
 
 // resSession returns the session with the given id (live first, then
 // the most recently stopped), or nil.
-func (a *App) resSession(id string) *Session {
+func (a *App) resSession(id string) *resSess {
 	a.mu.Lock()
 	s := a.sessions[id]
 	a.mu.Unlock()
 	if s != nil {
-		return s
+		return liveSession(s)
 	}
 	a.res.mu.Lock()
 	defer a.res.mu.Unlock()

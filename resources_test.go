@@ -941,14 +941,28 @@ func TestResourcesProtocol(t *testing.T) {
 func TestResourcesAfterStop(t *testing.T) {
 	f := newResFixture(t)
 	f.app.resourceListChanged() // shell_start reports the new session
+	f.sess.mu.Lock()
+	f.sess.term.Write([]byte("last words\r\n"))
+	f.sess.exited, f.sess.exitCode = true, 129
+	f.sess.mu.Unlock()
+	before := map[string]string{}
+	for _, uri := range []string{"sessions://list", "session://s1/info", "session://s1/buffer", "session://s1/screenshots", "session://s1/recordings"} {
+		_, before[uri], _ = f.read(t, uri)
+	}
 	f.app.mu.Lock()
 	delete(f.app.sessions, "s1") // shell_stop forgets it ...
 	f.app.mu.Unlock()
 	f.app.resourceListChanged() // ... and reports the change
-	for _, uri := range []string{"session://s1/info", "session://s1/buffer", "session://s1/recordings/demo"} {
-		if _, err := f.call(t, "resources/read", map[string]string{"uri": uri}); err != nil {
-			t.Errorf("read %s after stop: %v", uri, err)
+	for uri, want := range before {
+		if _, got, _ := f.read(t, uri); got != want {
+			t.Errorf("%s after stop:\n got %s\nwant %s", uri, got, want)
 		}
+	}
+	if _, _, blob := f.read(t, "session://s1/recordings/demo"); !bytes.Equal(blob, f.files["session://s1/recordings/demo"]) {
+		t.Error("recording blob differs after stop")
+	}
+	if v := f.app.resSession("s1"); v == nil || v.live != nil {
+		t.Errorf("stopped session kept as %+v, want a frozen copy without the Session", v)
 	}
 	var list struct{ Resources []struct{ URI string } }
 	f.mustCall(t, "resources/list", nil, &list)
