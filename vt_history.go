@@ -33,24 +33,39 @@ const histBlockRows = 256
 // histBlock holds up to histBlockRows consecutive history rows.
 type histBlock struct {
 	rows  []histRow
-	runes []rune    // per cell, trailing blanks trimmed; 0 = blank, vtSpacer = wide right half
+	text  []byte    // cells of rows holding only ASCII (and blanks, as 0), a byte each
+	runes []rune    // cells of the other rows; 0 = blank, vtSpacer = wide right half
 	runs  []histRun // style runs in column order; a row in the default style has none
 	marks map[int][]vtMark
 }
 
 // histRow locates one row in its block.
 type histRow struct {
-	runeOff, runOff uint32
-	nrunes, nruns   uint16
-	wrapped         bool
+	off, runOff uint32 // start in text (ascii) or runes, and in runs
+	n, nruns    uint16 // cells (trailing blanks trimmed) and runs
+	ascii       bool   // cells are in text
+	wrapped     bool
 }
 
-// histLine is a view of one history row (slices into its block).
+// histLine is a view of one history row (slices into its block): its
+// cells are in ascii (one byte each) or in runes.
 type histLine struct {
+	ascii   []byte
 	runes   []rune
 	runs    []histRun
 	marks   []vtMark
 	wrapped bool
+}
+
+// len returns the number of cells stored (trailing blanks trimmed).
+func (l histLine) len() int { return len(l.ascii) + len(l.runes) }
+
+// at returns the rune of cell c (c < l.len()).
+func (l histLine) at(c int) rune {
+	if l.ascii != nil {
+		return rune(l.ascii[c])
+	}
+	return l.runes[c]
 }
 
 // histRun is the style of the cells from col up to the next run.
@@ -82,10 +97,28 @@ func (h *vtHistory) push(l *vtLine) {
 	for n > 0 && cells[n-1] == (Cell{Width: 1}) {
 		n--
 	}
-	row := histRow{runeOff: uint32(len(b.runes)), runOff: uint32(len(b.runs)), nrunes: uint16(n), wrapped: l.wrapped}
-	b.runes = slices.Grow(b.runes, n)
-	runes := b.runes[len(b.runes) : len(b.runes)+n]
-	if !l.styled {
+	row := histRow{runOff: uint32(len(b.runs)), n: uint16(n), wrapped: l.wrapped}
+	// Most history is ASCII: a byte per cell quarters the memory. Copy
+	// optimistically as bytes; on the first other cell, start over as
+	// runes.
+	row.off = uint32(len(b.text))
+	b.text = slices.Grow(b.text, n)
+	text := b.text[len(b.text) : len(b.text)+n]
+	row.ascii = true
+	for c := range text {
+		cell := &cells[c]
+		if cell.Rune >= 0x80 || cell.Width != 1 {
+			row.ascii = false
+			break
+		}
+		text[c] = byte(cell.Rune)
+	}
+	if row.ascii {
+		b.text = b.text[:len(b.text)+n]
+	} else {
+		row.off = uint32(len(b.runes))
+		b.runes = slices.Grow(b.runes, n)
+		runes := b.runes[len(b.runes) : len(b.runes)+n]
 		for c := range runes {
 			r := cells[c].Rune
 			if cells[c].Width == 0 {
@@ -93,22 +126,18 @@ func (h *vtHistory) push(l *vtLine) {
 			}
 			runes[c] = r
 		}
-	} else {
+		b.runes = b.runes[:len(b.runes)+n]
+	}
+	if l.styled {
 		var cur histRun
-		for c := range runes {
+		for c := range cells[:n] {
 			cell := &cells[c]
-			r := cell.Rune
-			if cell.Width == 0 {
-				r = vtSpacer
-			}
-			runes[c] = r
 			if cell.FG != cur.fg || cell.BG != cur.bg || cell.Attr != cur.attr || cell.UL != cur.ul || cell.Link != cur.link {
 				cur = histRun{fg: cell.FG, bg: cell.BG, ul: cell.UL, attr: cell.Attr, link: cell.Link, col: uint16(c)}
 				b.runs = append(b.runs, cur)
 			}
 		}
 	}
-	b.runes = b.runes[:len(b.runes)+n]
 	row.nruns = uint16(len(b.runs) - int(row.runOff))
 	if l.marks != nil {
 		if b.marks == nil {
@@ -127,7 +156,7 @@ func (h *vtHistory) push(l *vtLine) {
 			h.blocks[len(h.blocks)-1] = nil
 			h.blocks = h.blocks[:len(h.blocks)-1]
 			h.skip = 0
-			old.rows, old.runes, old.runs, old.marks = old.rows[:0], old.runes[:0], old.runs[:0], nil
+			old.rows, old.text, old.runes, old.runs, old.marks = old.rows[:0], old.text[:0], old.runes[:0], old.runs[:0], nil
 			h.spare = old
 		}
 	}
@@ -138,12 +167,17 @@ func (h *vtHistory) at(i int) histLine {
 	i += h.skip
 	b := h.blocks[i/histBlockRows]
 	r := b.rows[i%histBlockRows]
-	return histLine{
-		runes:   b.runes[r.runeOff : r.runeOff+uint32(r.nrunes)],
+	l := histLine{
 		runs:    b.runs[r.runOff : r.runOff+uint32(r.nruns)],
 		marks:   b.marks[i%histBlockRows],
 		wrapped: r.wrapped,
 	}
+	if r.ascii {
+		l.ascii = b.text[r.off : r.off+uint32(r.n) : r.off+uint32(r.n)]
+	} else {
+		l.runes = b.runes[r.off : r.off+uint32(r.n) : r.off+uint32(r.n)]
+	}
+	return l
 }
 
 // pop removes the newest row and returns it as a screen row of cols
@@ -160,7 +194,11 @@ func (h *vtHistory) pop(cols int) *vtLine {
 	last := len(b.rows) - 1
 	r := b.rows[last]
 	b.rows = b.rows[:last]
-	b.runes = b.runes[:r.runeOff]
+	if r.ascii {
+		b.text = b.text[:r.off]
+	} else {
+		b.runes = b.runes[:r.off]
+	}
 	b.runs = b.runs[:r.runOff]
 	delete(b.marks, last)
 	h.n--
@@ -179,10 +217,21 @@ func (h *vtHistory) clear() {
 
 // text renders the row like vtLine.text.
 func (l histLine) text(b *strings.Builder) string {
+	if l.ascii != nil && l.marks == nil {
+		// ASCII: the bytes are the text, blanks (0) aside.
+		b.Reset()
+		for _, c := range l.ascii {
+			if c == 0 {
+				c = ' '
+			}
+			b.WriteByte(c)
+		}
+		return strings.TrimRight(b.String(), " ")
+	}
 	b.Reset()
 	m := 0
-	for c, r := range l.runes {
-		switch {
+	for c := range l.len() {
+		switch r := l.at(c); {
 		case r == vtSpacer:
 			continue
 		case r == 0:
@@ -200,9 +249,11 @@ func (l histLine) text(b *strings.Builder) string {
 	return strings.TrimRight(b.String(), " ")
 }
 
-// cells expands the row back into cols cells.
+// cells expands the row back into cols cells; a wide character cut by a
+// narrower screen becomes a blank.
 func (l histLine) cells(cols int) []Cell {
 	out := make([]Cell, cols)
+	n := l.len()
 	run := 0
 	var st histRun
 	for c := range out {
@@ -210,15 +261,18 @@ func (l histLine) cells(cols int) []Cell {
 			st = l.runs[run]
 			run++
 		}
-		if c >= len(l.runes) {
-			out[c] = Cell{Width: 1}
-			continue
+		cell := Cell{FG: st.fg, BG: st.bg, UL: st.ul, Attr: st.attr, Link: st.link, Width: 1}
+		if c < n {
+			cell.Rune = l.at(c)
 		}
-		cell := Cell{FG: st.fg, BG: st.bg, UL: st.ul, Attr: st.attr, Link: st.link, Width: 1, Rune: l.runes[c]}
-		if cell.Rune == vtSpacer {
+		switch {
+		case cell.Rune == vtSpacer:
 			cell.Rune, cell.Width = 0, 0
-		} else if c+1 < len(l.runes) && l.runes[c+1] == vtSpacer {
+		case c+1 < n && l.at(c+1) == vtSpacer:
 			cell.Width = 2
+			if c+1 >= cols {
+				cell.Rune, cell.Width = 0, 1
+			}
 		}
 		out[c] = cell
 	}
