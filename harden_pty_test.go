@@ -409,8 +409,14 @@ func memoryBound(scrollback, cols, rows int) int64 {
 // while a third is driven with shell_send/wait_for and pings go out every
 // 10 ms. It returns the ping round trips and the server's pid.
 func floodServer(t testing.TB, d time.Duration, scrollback int) (pings []time.Duration, serverPid int, driven int) {
-	p := startProc(t, "--output-dir", t.TempDir(), "--cols", "120", "--rows", "40", "--scrollback", strconv.Itoa(scrollback))
-	serverPid = p.cmd.Process.Pid
+	pings, p, driven := floodProc(t, d, scrollback)
+	return pings, p.cmd.Process.Pid, driven
+}
+
+// floodProc is floodServer returning the running server (its first
+// session is the yes flood).
+func floodProc(t testing.TB, d time.Duration, scrollback int) (pings []time.Duration, p *mcpProc, driven int) {
+	p = startProc(t, "--output-dir", t.TempDir(), "--cols", "120", "--rows", "40", "--scrollback", strconv.Itoa(scrollback))
 	p.mustTool("shell_start", map[string]any{"command": "yes", "args": []string{"flood flood flood flood flood"}})
 	p.mustTool("shell_start", map[string]any{"command": "sh", "args": []string{"-c", "while :; do cat " + colourFile(t) + "; done"}})
 	sh := p.mustTool("shell_start", map[string]any{"command": "bash", "args": []string{"--norc", "--noprofile"}})["shell_session_id"].(string)
@@ -450,7 +456,7 @@ func floodServer(t testing.TB, d time.Duration, scrollback int) (pings []time.Du
 	}
 	close(stop)
 	wg.Wait()
-	return pings, serverPid, driven
+	return pings, p, driven
 }
 
 // percentile returns the q-quantile (0..1) of ds.
@@ -471,8 +477,18 @@ func TestFloodPing(t *testing.T) {
 	hardenBinary(t)
 	const scrollback = 10000
 	d := floodDuration()
-	pings, pid, driven := floodServer(t, d, scrollback)
-	hwm := procStatusKB(pid, "VmHWM") << 10
+	pings, p, driven := floodProc(t, d, scrollback)
+	hwm := procStatusKB(p.cmd.Process.Pid, "VmHWM") << 10
+	// The scrollback really filled: the measurement is of a full one.
+	r := p.call("resources/read", map[string]any{"uri": "session://shell-1/buffer"})
+	var res struct {
+		Contents []struct {
+			Text string `json:"text"`
+		} `json:"contents"`
+	}
+	if json.Unmarshal(r.Result, &res); len(res.Contents) == 0 || strings.Count(res.Contents[0].Text, "\n") < scrollback {
+		t.Errorf("the flooding session's buffer is not full: %+v", r.Error)
+	}
 	if len(pings) == 0 || driven == 0 {
 		t.Fatalf("%d pings and %d driven commands in %v", len(pings), driven, d)
 	}

@@ -106,6 +106,17 @@ func TestCaptureFSHygiene(t *testing.T) {
 			t.Errorf("%s has mode %04o, want 0700", d, fi.Mode().Perm())
 		}
 	}
+	files, _ := filepath.Glob(filepath.Join(out, "s1", "first.*"))
+	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil {
+			t.Error(err)
+		} else if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s has mode %04o, want 0600", f, fi.Mode().Perm())
+		}
+	}
+	if len(files) != 4 {
+		t.Errorf("first screenshot wrote %v, want png, svg, ansi and txt", files)
+	}
 
 	// Plant links: at a capture's final name, at its part-file name, as a
 	// directory inside the session's directory, as a whole session
