@@ -71,6 +71,7 @@ func TestRecordScriptedSession(t *testing.T) {
 		t.Fatal(r.Text)
 	}
 	res := r.Structured.(*recordStopResult)
+	t.Logf("scripted session, 60x16 at scale 1: %d frames, %d ms, %d bytes (GIF %d)", res.FrameCount, res.DurationMS, res.Bytes, fileSize(res.GIFPath))
 
 	b, err := os.ReadFile(res.GIFPath)
 	if err != nil {

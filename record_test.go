@@ -3,9 +3,11 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"image"
+	"image/draw"
 	"image/gif"
 	"os"
 	"path/filepath"
@@ -246,6 +248,7 @@ func checkCastFile(t *testing.T, path string, cols, rows int) []byte {
 // control.
 type fakeScreen struct {
 	mu      sync.Mutex
+	cols    int // 0 = 40
 	step    int
 	gen     uint64
 	sync    bool
@@ -270,7 +273,7 @@ func (f *fakeScreen) set(step int, sync, bump bool) {
 func (f *fakeScreen) snapshot() *Snapshot {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	s := listingScreen(40, 8, f.step)
+	s := listingScreen(cmp.Or(f.cols, 40), 8, f.step)
 	s.Generation, s.Modes.SyncOutput = f.gen, f.sync
 	return s
 }
@@ -313,7 +316,7 @@ func recordFakeLimited(t *testing.T, fps, maxFrames int, maxDur time.Duration, s
 		t.Fatal(err)
 	}
 	script(f)
-	res, err := r.finish("gif", "fake")
+	res, err := r.finish("both", "fake")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,4 +424,43 @@ func TestRecorderLimits(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestRecorderResize: a screen resized while recording keeps the GIF's
+// size (cropped or padded with the background) and gives the cast an "r"
+// event.
+func TestRecorderResize(t *testing.T) {
+	shown, res := recordFakeLimited(t, 20, 0, 0, func(f *fakeScreen) {
+		f.mu.Lock()
+		f.cols = 30
+		f.mu.Unlock()
+		f.set(1, false, true)
+		time.Sleep(150 * time.Millisecond)
+		f.mu.Lock()
+		f.cols = 50
+		f.mu.Unlock()
+		f.set(2, false, true)
+		time.Sleep(150 * time.Millisecond)
+	})
+	cast, err := os.ReadFile(res.CastPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(cast, []byte(`, "r", "30x8"]`)) || !bytes.Contains(cast, []byte(`, "r", "50x8"]`)) {
+		t.Errorf("cast lacks the resize events:\n%s", cast)
+	}
+	want := image.Rect(0, 0, 40*8, 8*16)
+	for i, fr := range shown {
+		if fr.Rect != want {
+			t.Errorf("frame %d is %v, want %v", i, fr.Rect, want)
+		}
+	}
+	// The 50-column screen cropped to 40 columns.
+	big := Render(listingScreen(50, 8, 2), RenderOptions{Theme: themeList[0], Scale: 1})
+	last := shown[len(shown)-1]
+	crop := image.NewRGBA(want)
+	draw.Draw(crop, want, big, image.Point{}, draw.Src)
+	if d := pixelDiff(last, crop); d != 0 {
+		t.Errorf("last frame differs from the cropped screen in %d pixels", d)
+	}
 }
