@@ -701,10 +701,10 @@ type outputWatch struct {
 	s        *Session
 	start    time.Time
 	strip    ansiStripper
-	text     []byte // the newest output, at most streamCap bytes
-	base     int    // bytes dropped from the front of text so far
-	checked  int    // stream offset (base-relative total) searched so far
-	screenOK bool   // the screen may satisfy the match (it did not before the input)
+	text     []byte     // the newest output, at most streamCap bytes
+	base     int        // bytes dropped from the front of text so far
+	checked  int        // stream offset (base-relative total) searched so far
+	screenOK bool       // the screen may satisfy the match (it did not before the input)
 	echo     []echoLine // typed lines whose echo must not satisfy the match
 	remove   func()
 }
