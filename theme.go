@@ -50,8 +50,10 @@ func newTheme(name, typ, desc, tip, bg, fg, cursor string, ansi [16]string) *The
 func plainBold(t *Theme) *Theme { t.PlainBold = true; return t }
 
 // themeList holds every theme, default first. Colours follow each theme's
-// published terminal palette (Atom One Dark/One Light, draculatheme.com,
-// Ethan Schoonover's Solarized, nordtheme.com).
+// published palette: draculatheme.com's terminal spec, Ethan Schoonover's
+// Solarized, nordtheme.com; for Atom's One Dark and One Light the eight
+// normal colours are the syntax theme's, and the brights are lightened
+// (One Dark) or deepened (One Light) variants chosen here.
 var themeList = []*Theme{
 	newTheme("one-dark", "dark",
 		"Atom's One Dark: soft contrast on a blue-grey background.",
