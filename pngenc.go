@@ -24,8 +24,8 @@ import (
 	"sync"
 )
 
-// pngBandBytes is roughly how much packed image data one band holds.
-const pngBandBytes = 512 << 10
+// pngBandBytes is the least packed image data worth a band of its own.
+const pngBandBytes = 256 << 10
 
 // flateWriters keeps deflate compressors (about 1 MB each) for reuse.
 var flateWriters sync.Pool
@@ -52,9 +52,15 @@ func writePalettedPNG(w io.Writer, m *image.Paletted) error {
 	}
 	rowBytes := 1 + (width*depth+7)/8 // filter byte + packed pixels
 
-	// Bands of whole rows, compressed concurrently.
-	rowsPer := max(1, pngBandBytes/rowBytes)
-	nb := (height + rowsPer - 1) / rowsPer
+	// Bands of whole rows, compressed concurrently: at most 8, an even
+	// number when more than one, so 2, 4 or 8 cores share them evenly.
+	nb := min(8, rowBytes*height/pngBandBytes)
+	if nb > 1 {
+		nb &^= 1
+	}
+	nb = max(nb, 1)
+	rowsPer := (height + nb - 1) / nb
+	nb = (height + rowsPer - 1) / rowsPer
 	type band struct {
 		z     bytes.Buffer
 		adler uint32
