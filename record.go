@@ -469,8 +469,11 @@ func (r *recorder) run(ctx context.Context, gen uint64) {
 			break
 		}
 		if g <= gen && syncSince.IsZero() {
-			// No change: the program has exited (or the time limit is
-			// near). Look again now and then rather than spin.
+			if time.Since(r.started) >= maxDur {
+				continue // the limit: end at once, above
+			}
+			// No change: the program has exited. Look again now and then
+			// rather than spin.
 			if !sleepCtx(ctx, recExitPoll) {
 				break
 			}

@@ -411,7 +411,7 @@ func TestRecorderLimits(t *testing.T) {
 	t.Run("duration", func(t *testing.T) {
 		shown, res := recordFakeLimited(t, 30, 0, 200*time.Millisecond, func(f *fakeScreen) {
 			f.set(1, false, true)
-			time.Sleep(500 * time.Millisecond) // the limit passes here
+			time.Sleep(time.Second) // the limit passes here
 			f.set(2, false, true)
 			time.Sleep(100 * time.Millisecond)
 		})
