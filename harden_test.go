@@ -9,6 +9,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"image"
 	"image/gif"
@@ -407,4 +408,70 @@ func FuzzCaptureName(f *testing.F) {
 			t.Fatalf("%q: the output directory holds %v", c, top)
 		}
 	})
+}
+
+// holdTool returns when its request is cancelled.
+var holdTool = &Tool{Name: "test_hold", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+	<-ctx.Done()
+	return &ToolResult{Text: "cancelled"}
+}}
+
+// TestInflightCap: a client that keeps sending requests that do not finish
+// gets -32000 "server busy" past the cap on running requests or on the
+// bytes of their params, pings are still answered, and a cancelled
+// request frees its slot.
+func TestInflightCap(t *testing.T) {
+	c := startServerWith(t, func(s *Server) {
+		s.tools = append(s.tools, holdTool)
+		s.maxInflight, s.maxInflightBytes = 4, 64<<10
+	})
+	c.initialize("2025-06-18")
+	hold := func(id int, pad int) {
+		c.sendf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_hold","_meta":{"pad":"%s"}}}`, id, strings.Repeat("x", pad))
+	}
+	for id := 1; id <= 4; id++ {
+		hold(id, 0)
+	}
+	hold(5, 0)
+	if r := c.recvResponse(); string(r.ID) != "5" || r.Error == nil || r.Error.Code != codeServerBusy || !strings.Contains(r.Error.Message, "cancel some") {
+		t.Fatalf("fifth request: %+v, want -32000 server busy", r)
+	}
+	if r := c.request("p", "ping", nil); r.Error != nil {
+		t.Fatalf("ping while busy: %+v", r.Error)
+	}
+	cancel := func(id int) {
+		c.sendf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`, id)
+	}
+	cancel(1)
+	cancel(2)
+	cancel(3)
+	// The slots free as the cancelled handlers return.
+	deadline := time.Now().Add(stuckAfter)
+	for {
+		c.srv.mu.Lock()
+		n := len(c.srv.inflight)
+		c.srv.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests still in flight after cancelling 3 of 4", n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	hold(10, 40<<10) // taken: a slot is free and the params fit
+	// 40 KiB held; another 40 KiB is over the 64 KiB of params.
+	hold(99, 40<<10)
+	if r := c.recvResponse(); string(r.ID) != "99" || r.Error == nil || r.Error.Code != codeServerBusy {
+		t.Fatalf("over the params bytes: %+v, want -32000", r)
+	}
+	c.srv.mu.Lock()
+	var ids []string
+	for id := range c.srv.inflight {
+		ids = append(ids, id)
+	}
+	c.srv.mu.Unlock()
+	for _, id := range ids {
+		c.sendf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}`, id)
+	}
 }

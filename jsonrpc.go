@@ -27,6 +27,22 @@ import (
 // memory; 64 MiB leaves room for multi-megabyte base64 payloads.
 const maxFrame = 64 << 20
 
+// maxInflight and maxInflightBytes bound the requests running at once
+// (ping is always answered; initialize and notifications do not count)
+// and the bytes of
+// their params, which each holds until it returns: a client that sends
+// requests faster than they finish gets -32000 "server busy" instead of
+// growing the server's memory without bound (about 12 KiB a waiting
+// request, plus its params).
+const (
+	maxInflight      = 1024
+	maxInflightBytes = 256 << 20
+)
+
+// codeServerBusy is the JSON-RPC server error for a request refused
+// because too many are running.
+const codeServerBusy = -32000
+
 // eofGrace is how long requests still running when stdin closes may take
 // to finish before they are cancelled.
 const eofGrace = 2 * time.Second
@@ -183,6 +199,7 @@ func (r *response) marshal() []byte {
 type inflight struct {
 	cancel    context.CancelFunc
 	cancelled bool
+	bytes     int // len(params), counted in Server.inflightBytes
 }
 
 // Serve reads messages from r and writes responses and notifications to w
@@ -384,9 +401,14 @@ func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *respo
 		s.mu.Unlock()
 		return errorResponse(id, codeInvalidRequest, "invalid request: id %s is already in use by a running request", id), nil
 	}
+	if n := len(s.inflight); n > 0 && method != "ping" && (n >= s.maxInflight || s.inflightBytes+len(params) > s.maxInflightBytes) {
+		s.mu.Unlock()
+		return errorResponse(id, codeServerBusy, "server busy: %d requests are running (at most %d, with %d bytes of params): wait for their replies or cancel some, then retry", n, s.maxInflight, s.maxInflightBytes), nil
+	}
 	ctx, cancel := context.WithCancel(ctx)
-	fl := &inflight{cancel: cancel}
+	fl := &inflight{cancel: cancel, bytes: len(params)}
 	s.inflight[key] = fl
+	s.inflightBytes += fl.bytes
 	s.mu.Unlock()
 	ctx = withProgress(ctx, s.progressReporter(params))
 
@@ -395,6 +417,7 @@ func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *respo
 		progressFrom(ctx).done()
 		s.mu.Lock()
 		delete(s.inflight, key)
+		s.inflightBytes -= fl.bytes
 		cancelled := fl.cancelled
 		s.mu.Unlock()
 		cancel()

@@ -50,6 +50,9 @@ type Server struct {
 	// maxFrame bounds an incoming line in bytes (the maxFrame constant;
 	// tests lower it).
 	maxFrame int
+	// maxInflight and maxInflightBytes bound the requests running at once
+	// and the bytes of their params (jsonrpc.go; tests lower them).
+	maxInflight, maxInflightBytes int
 
 	out         lineWriter
 	wg          sync.WaitGroup // running request handlers
@@ -60,6 +63,9 @@ type Server struct {
 	level    int    // index in logLevels of the least severe message sent
 	inflight map[string]*inflight
 	stopping bool // Serve is shutting down: no new handlers
+	// inflightBytes is the sum of len(params) of the requests in inflight
+	// (under mu).
+	inflightBytes int
 }
 
 // newServer returns a server for a's tools and resource methods, and
@@ -74,6 +80,7 @@ func newServer(a *App) *Server {
 		level:    slices.Index(logLevels, "info"),
 		inflight: map[string]*inflight{},
 	}
+	s.maxInflight, s.maxInflightBytes = maxInflight, maxInflightBytes
 	for name, m := range a.resourceMethods() {
 		s.methods[name] = m
 	}
