@@ -301,10 +301,11 @@ func renderSamePixels(t *testing.T, got, want image.Image) {
 }
 
 // TestRenderDeterministic: the same screen gives byte-identical PNGs, and
-// Render (RGBA) agrees with RenderImage (paletted).
+// Render (RGBA) agrees with RenderImage (paletted). The screen is large
+// enough to be drawn in two concurrent halves (run with -race).
 func TestRenderDeterministic(t *testing.T) {
-	s := renderBenchScreen(80, 24)
-	opt := RenderOptions{Scale: 2, Border: &Border{Style: "macos", Title: "x"}}
+	s := renderBenchScreen(120, 40)
+	opt := RenderOptions{Scale: 1, Border: &Border{Style: "macos", Title: "x"}}
 	var a, b bytes.Buffer
 	if err := encodePNG(&a, RenderImage(s, opt)); err != nil {
 		t.Fatal(err)
