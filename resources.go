@@ -57,6 +57,12 @@ type resState struct {
 	known map[string]*Session
 	gone  []*resSess
 
+	// changeMu makes resourceListChanged calls one at a time, so that
+	// known only moves forward: two calls with their App snapshots taken
+	// in one order and applied in the other would take a live session
+	// for a stopped one.
+	changeMu sync.Mutex
+
 	// sendMu is held while a notification is checked and sent, so that
 	// once unsubscribe returns no updated for that URI can still be on
 	// its way. resourceUpdated never takes it: the PTY path never waits
@@ -150,6 +156,8 @@ func (a *App) fireUpdated(uri string, d *debouncer) {
 // are what changed. Called on shell_start, screenshot, record stop, stop.
 func (a *App) resourceListChanged() {
 	r := &a.res
+	r.changeMu.Lock()
+	defer r.changeMu.Unlock()
 	a.mu.Lock()
 	live := maps.Clone(a.sessions)
 	a.mu.Unlock()

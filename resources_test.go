@@ -986,3 +986,49 @@ func TestResourcesAfterStop(t *testing.T) {
 		t.Error("the oldest stopped session was not dropped")
 	}
 }
+
+// TestResourceListChangedConcurrent starts and stops sessions from several
+// goroutines, each reporting with resourceListChanged, while reading the
+// lists: in the end every live session reads live and every stopped one
+// is frozen (run with -race).
+func TestResourceListChangedConcurrent(t *testing.T) {
+	f := newResFixture(t)
+	f.app.notify = func(string, any) {}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 16 {
+				id := "c" + strconv.Itoa(g) + "-" + strconv.Itoa(i)
+				f.addSession(t, id, time.Now())
+				f.app.resourceListChanged()
+				if _, err := f.app.readResource("sessions://list"); err != nil {
+					t.Errorf("sessions://list: %v", err)
+				}
+				if i%2 == 1 {
+					f.app.mu.Lock()
+					delete(f.app.sessions, id)
+					f.app.mu.Unlock()
+					f.app.resourceListChanged()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	live, stopped := 0, 0
+	for _, v := range f.app.resSessions() {
+		_, isLive := f.app.sessions[v.ID]
+		switch {
+		case isLive && v.live != nil:
+			live++
+		case !isLive && v.stopped != nil:
+			stopped++
+		default:
+			t.Errorf("%s: live in the App %v, but read as %+v", v.ID, isLive, v)
+		}
+	}
+	if live != 1+4*8 || stopped != 4*8 {
+		t.Errorf("%d live and %d stopped sessions, want %d and %d", live, stopped, 1+4*8, 4*8)
+	}
+}
