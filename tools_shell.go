@@ -167,7 +167,7 @@ func (a *App) toolShellStart() *Tool {
 			// Typing before a shell has printed its prompt works, but the echo
 			// lands before the prompt: give the program a moment to draw.
 			w := s.watch()
-			w.wait(ctx, waitCond{idle: startSettleIdle, afterOutput: true}, startSettleMax)
+			w.wait(ctx, waitCond{idle: startSettleIdle, afterOutput: true}, startSettleMax, nil)
 			w.close()
 			st := s.Status()
 			args := s.Args
@@ -321,7 +321,7 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall) *ToolResult {
 
 	res := sendResult{Success: true, BufferBefore: before}
 	if cond.waiting() {
-		out := w.wait(ctx, cond, timeout)
+		out := w.wait(ctx, cond, timeout, call.Progress)
 		res.Matched, res.TimedOut = &out.matched, &out.timedOut
 	} else {
 		t := time.NewTimer(delay)
@@ -497,7 +497,7 @@ func (a *App) toolShellWait() *Tool {
 			w := s.watch()
 			defer w.close()
 			s.settle(ctx)
-			out := w.wait(ctx, cond, timeout)
+			out := w.wait(ctx, cond, timeout, call.Progress)
 			if ctx.Err() != nil {
 				return toolErrorf("shell_wait: cancelled")
 			}
@@ -675,6 +675,22 @@ type waitCond struct {
 }
 
 func (c waitCond) waiting() bool { return c.match != nil || c.idle > 0 }
+
+// describe says what the wait is for, for progress messages.
+func (c waitCond) describe(elapsed time.Duration) string {
+	var what string
+	switch {
+	case c.match != nil && c.match.re != nil:
+		what = "output matching " + c.match.re.String()
+	case c.match != nil:
+		what = fmt.Sprintf("%q", c.match.text)
+	case c.idle > 0:
+		what = fmt.Sprintf("%v without output", c.idle)
+	default:
+		what = "the program to exit"
+	}
+	return fmt.Sprintf("waiting for %s (%v so far)", what, elapsed.Round(time.Second))
+}
 
 // waitArgs validates wait_for, wait_idle_ms and timeout_ms.
 func waitArgs(waitFor string, idleMS, timeoutMS *int) (waitCond, time.Duration, error) {
@@ -854,10 +870,21 @@ type waitOutcome struct {
 // wait blocks until c holds, the program exits, timeout passes or ctx
 // ends. It wakes on the session's change events only (and on a timer for
 // the idle condition), never by polling.
-func (w *outputWatch) wait(ctx context.Context, c waitCond, timeout time.Duration) waitOutcome {
+//
+// progress, when not nil, hears about the wait once a second
+// (notifications/progress: elapsed and total milliseconds), so clients that
+// reset their request timeout on progress keep waiting.
+func (w *outputWatch) wait(ctx context.Context, c waitCond, timeout time.Duration, progress func(progress, total float64, message string)) waitOutcome {
 	s := w.s
+	began := time.Now()
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
+	var tick <-chan time.Time
+	if progress != nil {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		tick = t.C
+	}
 	idle := time.NewTimer(time.Hour)
 	idle.Stop()
 	defer idle.Stop()
@@ -904,6 +931,9 @@ func (w *outputWatch) wait(ctx context.Context, c waitCond, timeout time.Duratio
 			final = true // one last look: output may have arrived just now
 		case <-ctx.Done():
 			return waitOutcome{timedOut: true}
+		case <-tick:
+			elapsed := time.Since(began)
+			progress(float64(elapsed.Milliseconds()), float64(timeout.Milliseconds()), c.describe(elapsed))
 		}
 	}
 }

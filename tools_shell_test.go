@@ -8,6 +8,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -419,5 +420,28 @@ func TestWaitForTypedWordInOutput(t *testing.T) {
 	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `Alice\r`, "wait_for": "Alice", "timeout_ms": 5000})
 	if m["matched"] != true || !slices.Contains(screenLines(m["bufferAfter"]), "Hello, Alice") {
 		t.Errorf("wait_for the typed word: %v", m)
+	}
+}
+
+// TestWaitProgress: a long wait reports progress about once a second.
+func TestWaitProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits 2.5 s")
+	}
+	a := newTestApp(t)
+	id := start(t, a, "cat")
+	var msgs []string
+	var last float64
+	r := toolByName(t, a, "shell_wait").Handle(context.Background(), &ToolCall{
+		Args: json.RawMessage(`{"session_id":"` + id + `","wait_for":"NEVER","timeout_ms":2500}`),
+		Progress: func(p, total float64, msg string) {
+			if p <= last || total != 2500 {
+				t.Errorf("progress %v of %v after %v", p, total, last)
+			}
+			last = p
+			msgs = append(msgs, msg)
+		}})
+	if r.IsError || len(msgs) < 1 || !strings.Contains(msgs[0], `waiting for "NEVER"`) {
+		t.Errorf("progress messages %q (result %+v)", msgs, r)
 	}
 }
