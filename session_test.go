@@ -190,6 +190,7 @@ func TestStartOutputAndExitCodes(t *testing.T) {
 // and exits at once must have all its output read before the exit is
 // reported.
 func TestFastExitLastLine(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	n := 200
 	if testing.Short() {
@@ -407,6 +408,7 @@ func TestStopNoOrphans(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // each waits out the 2 s before SIGKILL
 			if _, err := exec.LookPath(tt.cmd[0]); err != nil {
 				t.Skipf("%s not installed", tt.cmd[0])
 			}
@@ -435,6 +437,7 @@ func TestStopNoOrphans(t *testing.T) {
 }
 
 func TestShutdownReapsAll(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}

@@ -147,6 +147,7 @@ func TestWaitForPromptOnScreen(t *testing.T) {
 // sessions (one ignoring SIGHUP), close stdin, and check that every
 // process is gone once the server exits.
 func TestBinaryStdinEOFLeavesNoProcess(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
@@ -425,6 +426,7 @@ func TestWaitForTypedWordInOutput(t *testing.T) {
 
 // TestWaitProgress: a long wait reports progress about once a second.
 func TestWaitProgress(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits 2.5 s")
 	}
