@@ -45,8 +45,9 @@ func main() {
 	bin := flag.String("bin", "", "ttywright binary (default: go build . into a temp dir)")
 	n := flag.Int("n", 20, "repetitions for each latency and cold-start figure")
 	asJSON := flag.Bool("json", false, "print the figures as one JSON object")
+	startOnly := flag.Bool("start-only", false, "measure the start only (any MCP server binary)")
 	flag.Parse()
-	if err := run(*bin, *n, *asJSON); err != nil {
+	if err := run(*bin, *n, *asJSON, *startOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -69,7 +70,7 @@ type Report struct {
 	Runs               int     `json:"runs"`
 }
 
-func run(bin string, n int, asJSON bool) error {
+func run(bin string, n int, asJSON, startOnly bool) error {
 	if n < 1 {
 		return errors.New("-n must be at least 1")
 	}
@@ -132,6 +133,12 @@ func run(bin string, n int, asJSON bool) error {
 	}
 	rep.ColdStartMedianMS, rep.ColdStartMinMS = ms(median(cold)), ms(slices.Min(cold))
 	rep.ColdStartCPUMS, rep.ColdStartQueuedMS = ms(median(oncpu)), ms(median(queued))
+
+	if startOnly {
+		fmt.Printf("cold start %.2f ms (min %.2f), on a CPU %.2f ms, waiting for one %.2f ms; /bin/true %.2f ms; RSS %.2f MB\n",
+			rep.ColdStartMedianMS, rep.ColdStartMinMS, rep.ColdStartCPUMS, rep.ColdStartQueuedMS, rep.SpawnBaselineMS, float64(rep.RSSAfterStart)/(1<<20))
+		return nil
+	}
 
 	// The workload, in one server.
 	c, _, err := startClient(bin, tmp)
