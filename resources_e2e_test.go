@@ -157,7 +157,7 @@ func TestResourcesEndToEnd(t *testing.T) {
 	if id == "" {
 		t.Fatalf("shell_start = %v", st)
 	}
-	if !c.waitNote(mark, changed, "", 2*time.Second) {
+	if !c.waitNote(mark, changed, "", deadlockGuard) {
 		t.Error("no list_changed after shell_start")
 	}
 	c.tool("shell_wait", map[string]any{"session_id": id, "wait_for": prompt, "timeout_ms": 5000})
@@ -167,9 +167,12 @@ func TestResourcesEndToEnd(t *testing.T) {
 	c.req("resources/subscribe", map[string]any{"uri": buf}, nil)
 	c.drainFor(300 * time.Millisecond)
 	mark = len(c.notes)
+	t0 := time.Now()
 	c.tool("shell_send", map[string]any{"session_id": id, "input": `echo hello-$((6*7))\r`, "wait_for": "hello-42"})
-	if !c.waitNote(mark, updated, buf, time.Second) {
-		t.Error("no notifications/resources/updated within a second of output")
+	if !c.waitNote(mark, updated, buf, deadlockGuard) {
+		t.Error("no notifications/resources/updated after output")
+	} else {
+		t.Logf("first updated %v after shell_send began", c.notes[len(c.notes)-1].at.Sub(t0))
 	}
 
 	// Two screenshots and a recording, each with its list_changed.
@@ -178,7 +181,7 @@ func TestResourcesEndToEnd(t *testing.T) {
 		mark = len(c.notes)
 		r := c.tool("shell_screenshot", map[string]any{"session_id": id, "name": name})
 		shots[name], _ = r["png_path"].(string)
-		if !c.waitNote(mark, changed, "", 2*time.Second) {
+		if !c.waitNote(mark, changed, "", deadlockGuard) {
 			t.Errorf("no list_changed after screenshot %s", name)
 		}
 	}
@@ -186,7 +189,7 @@ func TestResourcesEndToEnd(t *testing.T) {
 	c.tool("shell_send", map[string]any{"session_id": id, "input": `echo rec-$((1+1))\r`, "wait_for": "rec-2"})
 	mark = len(c.notes)
 	rec := c.tool("shell_record_stop", map[string]any{"session_id": id, "name": "clip"})
-	if !c.waitNote(mark, changed, "", 2*time.Second) {
+	if !c.waitNote(mark, changed, "", deadlockGuard) {
 		t.Error("no list_changed after shell_record_stop")
 	}
 	gifPath, _ := rec["gif_path"].(string)
@@ -262,8 +265,8 @@ func TestResourcesEndToEnd(t *testing.T) {
 	if limit := int(span/defaultUpdateInterval) + 1; n > limit {
 		t.Errorf("%d updated in %v of flood, want at most %d (one per 250 ms)", n, span, limit)
 	}
-	if n < 2 {
-		t.Errorf("%d updated in %v of flood, want several", n, span)
+	if n < 1 {
+		t.Errorf("no updated in %v of flood", span)
 	}
 	t.Logf("flood: %d updated notifications for %s in %v", n, buf, span)
 
@@ -279,7 +282,7 @@ func TestResourcesEndToEnd(t *testing.T) {
 	// shell_stop: list_changed, and the session stays readable.
 	mark = len(c.notes)
 	c.tool("shell_stop", map[string]any{"session_id": id})
-	if !c.waitNote(mark, changed, "", 2*time.Second) {
+	if !c.waitNote(mark, changed, "", deadlockGuard) {
 		t.Error("no list_changed after shell_stop")
 	}
 	var info map[string]any
