@@ -680,7 +680,16 @@ func TestRecordingCaps(t *testing.T) {
 	} {
 		recMaxFrames, recMaxDuration = tc.frames, tc.dur
 		mustCall(t, a, "shell_record_start", map[string]any{"session_id": id, "fps": 30, "name": "cap-" + tc.name})
-		time.Sleep(time.Second)
+		// The capture goroutine ends by itself at the cap.
+		s, _ := a.session(id)
+		s.mu.Lock()
+		done := s.recorder.done
+		s.mu.Unlock()
+		select {
+		case <-done:
+		case <-time.After(stuckAfter):
+			t.Fatalf("%s cap: the recording did not stop by itself", tc.name)
+		}
 		res := mustCall(t, a, "shell_record_stop", map[string]any{"session_id": id})
 		note, _ := res["note"].(string)
 		if !strings.Contains(note, tc.want) {

@@ -475,3 +475,22 @@ func TestInflightCap(t *testing.T) {
 		c.sendf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s}}`, id)
 	}
 }
+
+// TestC1NotPrinted: C1 controls sent UTF-8 encoded (U+0080-U+009F) never
+// land in a cell, so no capture file replays them to a terminal that
+// would run them (U+009D 52 is OSC 52, a clipboard write).
+func TestC1NotPrinted(t *testing.T) {
+	term := NewTerminal(40, 2, 0)
+	term.Write([]byte("a\xc2\x9d52;c;aGk=\xc2\x9cb\xc2\x9b31mc\u0085d\xc2\x80e\u00a0f"))
+	s := term.Snapshot()
+	for _, out := range []string{screenANSI(s), snapshotText(s), snapshotSVG(s, themeList[0], nil)} {
+		for _, r := range out {
+			if r >= 0x80 && r <= 0x9f {
+				t.Fatalf("%q holds C1 control %U", out, r)
+			}
+		}
+	}
+	if got := snapshotText(s); got != "a52;c;aGk=b31mcde\u00a0f\n" {
+		t.Errorf("text %q", got)
+	}
+}

@@ -216,6 +216,13 @@ func (t *Terminal) wrapLine() {
 // print draws one character at the cursor after charset translation:
 // width 2 takes two cells, width 0 attaches to the previous character.
 func (t *Terminal) print(r rune) {
+	if r >= 0x80 && r <= 0x9F {
+		// C1 controls that arrived UTF-8 encoded are no graphics: kept in
+		// a cell they would reach the .ansi and .txt captures, where a
+		// terminal showing the file may run U+009D (OSC) 52 as a clipboard
+		// write. Dropped, like every other unsupported control.
+		return
+	}
 	if r < 0x80 && t.cs.g[t.cs.gl] != 'B' {
 		r = translateCharset(t.cs.g[t.cs.gl], r)
 	}
