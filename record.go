@@ -11,6 +11,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -74,7 +75,6 @@ type recorder struct {
 	cancel    context.CancelFunc
 	done      chan struct{} // closed when the goroutine has finalised both files
 	stopOnce  sync.Once
-	endedAt   time.Time
 	duration  time.Duration // of the GIF animation
 	frames    int
 	limitNote string // why capturing ended early, "" if it did not
@@ -417,14 +417,14 @@ func (r *recorder) render(snap *Snapshot) *image.RGBA {
 		if r.frame == nil || r.frame.Rect != m.Rect {
 			r.frame = image.NewRGBA(m.Rect)
 		}
-		var lut [256][4]byte
+		var lut [256]uint32 // RGBA bytes, little-endian
 		for i, c := range m.Palette {
 			cr, cg, cb, ca := c.RGBA()
-			lut[i] = [4]byte{byte(cr >> 8), byte(cg >> 8), byte(cb >> 8), byte(ca >> 8)}
+			lut[i] = cr>>8 | cg>>8<<8 | cb>>8<<16 | ca>>8<<24
 		}
 		pix := r.frame.Pix
 		for i, v := range m.Pix {
-			copy(pix[4*i:4*i+4], lut[v][:])
+			binary.LittleEndian.PutUint32(pix[4*i:], lut[v])
 		}
 		img = r.frame
 	default:
@@ -518,7 +518,6 @@ func (r *recorder) capture(snap *Snapshot, at time.Time) {
 // close finalises both streams (called once, by run).
 func (r *recorder) close(at time.Time) {
 	r.unlisten()
-	r.endedAt = at
 	d, err := r.gif.finish(at)
 	r.duration = d
 	if cerr := r.gifFile.Close(); err == nil && cerr != nil {
