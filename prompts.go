@@ -235,7 +235,7 @@ func (a *App) recordSession(args map[string]string) string {
 1. shell_start {cols: 100, rows: 30%s} (add command and args to start a program other than the shell). Keep shell_session_id as session_id. A smaller screen makes a smaller, more legible GIF.
 2. Get the stage ready before recording: shell_send {session_id, input: "clear\r", wait_idle_ms: 200}.
 3. shell_record_start {session_id, name: "demo", fps: 10} (fps at most 30; border: {style: "macos", title: "..."} adds a window frame). Frames are taken when the screen changes, so idle time costs nothing (pauses are capped at 2 s).
-4. Do the task with shell_send. Use type_delay_ms: 50 so typing looks natural, "\r" for Enter, and wait_for with text the program prints when it is done (or wait_idle_ms) instead of sleeping. Check bufferAfter after each step; redo from step 2 if something went wrong.
+4. Do the task with shell_send. Use type_delay_ms: 50 so typing looks natural, "\r" for Enter, and wait_for with text the program prints when it is done (or wait_idle_ms) instead of sleeping. Check bufferAfter after each step.
 5. Leave the final screen up for a moment (shell_wait {session_id, wait_idle_ms: 1000}), then shell_record_stop {session_id, format: "gif"} ("cast" writes an asciicast v2 file instead, "both" writes both). It returns uri, gif_path, frame_count, duration_ms and bytes.
 6. The recording is the resource at uri (session://{id}/recordings/{name}); session://{id}/recordings lists them all. shell_stop {session_id} when done.
 

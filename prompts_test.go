@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"encoding/base64"
+	"image/gif"
 	"maps"
 	"os"
 	"os/exec"
@@ -175,4 +178,53 @@ func TestPromptVimEditWorks(t *testing.T) {
 	if err != nil || string(b) != "first line\nsecond line\n" {
 		t.Errorf("notes.txt = %q (%v), want the two lines typed", b, err)
 	}
+}
+
+// TestPromptRecordSessionWorks follows the record-session guide with the
+// real tools and fetches the GIF through the uri it is told to use.
+func TestPromptRecordSessionWorks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records for 2 s")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	c := &noteClient{testClient: startServer(t), t: t}
+	c.initialize("2025-06-18")
+	var g promptResult
+	c.req("prompts/get", map[string]any{"name": "record-session", "arguments": map[string]string{"task": "greet", "theme": "nord"}}, &g)
+	guide := g.Messages[0].Content.Text
+	for _, step := range []string{`shell_start {cols: 100, rows: 30, theme: "nord"}`, `shell_send {session_id, input: "clear\r", wait_idle_ms: 200}`,
+		`shell_record_start {session_id, name: "demo", fps: 10}`, `type_delay_ms: 50`, `shell_wait {session_id, wait_idle_ms: 1000}`,
+		`shell_record_stop {session_id, format: "gif"}`, `session://{id}/recordings/{name}`} {
+		if !strings.Contains(guide, step) {
+			t.Fatalf("the guide no longer says %s; update this test with it:\n%s", step, guide)
+		}
+	}
+
+	st := c.tool("shell_start", map[string]any{"cols": 100, "rows": 30, "theme": "nord", "command": sh,
+		"env": map[string]any{"PS1": "$ ", "ENV": ""}})
+	id := st["shell_session_id"]
+	c.tool("shell_send", map[string]any{"session_id": id, "input": `clear\r`, "wait_idle_ms": 200})
+	c.tool("shell_record_start", map[string]any{"session_id": id, "name": "demo", "fps": 10})
+	c.tool("shell_send", map[string]any{"session_id": id, "input": `echo hi-$((2*3))\r`, "type_delay_ms": 50, "wait_for": "hi-6"})
+	c.tool("shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 1000})
+	rec := c.tool("shell_record_stop", map[string]any{"session_id": id, "format": "gif"})
+	uri, _ := rec["uri"].(string)
+	if want := "session://" + id.(string) + "/recordings/demo"; uri != want {
+		t.Errorf("shell_record_stop uri %q, want %q as the guide says", uri, want)
+	}
+	var r struct{ Contents []resourceContents }
+	c.req("resources/read", map[string]any{"uri": uri}, &r)
+	if len(r.Contents) != 1 || r.Contents[0].Blob == nil || r.Contents[0].MimeType != "image/gif" {
+		t.Fatalf("reading %s: %+v", uri, r.Contents)
+	}
+	b, _ := base64.StdEncoding.DecodeString(*r.Contents[0].Blob)
+	if anim, err := gif.DecodeAll(bytes.NewReader(b)); err != nil {
+		t.Errorf("the recording is no GIF: %v", err)
+	} else if len(anim.Image) < 2 {
+		t.Errorf("the recording has %d frames; want an animated GIF of the typing", len(anim.Image))
+	}
+	c.tool("shell_stop", map[string]any{"session_id": id})
 }
