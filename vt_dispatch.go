@@ -132,8 +132,8 @@ func (t *Terminal) csiDispatch(final byte) {
 		t.deleteChars(n)
 	case seqKey(0, 0, 'S'): // SU
 		t.scrollUp(t.top, t.bot, n, true)
-	case seqKey(0, 0, 'T'): // SD (five parameters would be xterm mouse highlight)
-		if p.count() == 1 {
+	case seqKey(0, 0, 'T'): // SD (five parameters are xterm's mouse highlight tracking)
+		if p.count() < 5 {
 			t.scrollDown(t.top, t.bot, n)
 		}
 	case seqKey(0, 0, 'X'): // ECH
@@ -376,13 +376,13 @@ func (t *Terminal) setDECMode(mode int, on bool) {
 			t.restoreCursor()
 		}
 	case 1049: // save cursor, alternate screen, clear it; and back
+		// As xterm: the cursor is saved and restored even when the
+		// screen is already the one asked for.
 		if on {
-			if t.scr != t.alt {
-				t.saveCursor()
-				t.switchScreen(true)
-				t.clearScreen(t.alt)
-			}
-		} else if t.scr == t.alt {
+			t.saveCursor()
+			t.switchScreen(true)
+			t.clearScreen(t.alt)
+		} else {
 			t.switchScreen(false)
 			t.restoreCursor()
 		}
@@ -585,6 +585,7 @@ func rgbParams(r, g, b int) Color {
 
 // oscDispatch runs an OSC string "Ps;Pt".
 func (t *Terminal) oscDispatch(s []byte) {
+	t.last = 0
 	num, rest, _ := strings.Cut(string(s), ";")
 	switch num {
 	case "0", "2": // title (0 also sets the icon name)
@@ -656,6 +657,7 @@ func (t *Terminal) linkID(params, uri string) uint16 {
 // dcsDispatch runs a finished DCS string: DECRQSS (DCS $ q Pt ST) is
 // answered, XTGETTCAP (DCS + q Pt ST) is told no capability is known.
 func (t *Terminal) dcsDispatch(key uint32, data []byte) {
+	t.last = 0
 	if key == seqKey(0, '+', 'q') {
 		t.replyString("\x1bP0+r\x1b\\")
 		return

@@ -175,6 +175,7 @@ func TestVTEdit(t *testing.T) {
 		{"IL outside the region does nothing", "a\x1b[2;3r\x1b[1;1H\x1b[L", []string{"▮a"}, 0, 0},
 		{"REP", "ab\x1b[3b", []string{"abbbb▮"}, 0, 0},
 		{"REP after a control repeats nothing", "ab\r\x1b[3b", []string{"▮ab"}, 0, 0},
+		{"REP after an OSC repeats nothing", "ab\x1b]2;t\x07\x1b[3b", []string{"ab▮"}, 0, 0},
 		{"DECALN", "\x1b#8", []string{"▮EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE"}, 0, 0},
 		{"DECIC in the region", "abc\r\nabc\x1b[1;2r\x1b[1;2H\x1b['}", []string{"a▮ bc", "a bc"}, 0, 0},
 		{"DECDC", "abc\r\nabc\x1b[1;2H\x1b['~", []string{"a▮c", "ac"}, 0, 0},
@@ -186,6 +187,8 @@ func TestVTScroll(t *testing.T) {
 	runSeqCases(t, []seqCase{
 		{"SU", rows + "\x1b[S", []string{"2", "3", "4", " ▮"}, 0, 0},
 		{"SD", rows + "\x1b[2T", []string{"", "", "1", "2▮"}, 0, 0},
+		{"SD with four parameters", rows + "\x1b[1;2;3;4T", []string{"", "1", "2", "3▮"}, 0, 0},
+		{"five parameters are mouse highlighting", rows + "\x1b[1;2;3;4;5T", []string{"1", "2", "3", "4▮"}, 0, 0},
 		{"DECSTBM homes the cursor", "\x1b[2;3r", []string{"▮"}, 0, 0},
 		{"LF scrolls inside the region", rows + "\x1b[2;3r\x1b[3;1H\nX", []string{"1", "3", "X▮", "4"}, 0, 0},
 		{"RI scrolls down at the top margin", rows + "\x1b[2;3r\x1b[2;1H\x1bMX", []string{"1", "X▮", "2", "4"}, 0, 0},
@@ -214,6 +217,7 @@ func TestVTCharsetsAndSave(t *testing.T) {
 		{"DECRC restores the charset", "\x1b(0\x1b7\x1b(B\x1b8q", []string{"─▮"}, 0, 0},
 		{"RIS", "ab\x1b[?7l\x1bc", []string{"▮"}, 0, 0},
 		{"alternate screen 1049 and back", "main\x1b[?1049halt\x1b[?1049l", []string{"main▮"}, 0, 0},
+		{"1049l restores the cursor even on the main screen", "ab\x1b7\r\nc\x1b[?1049lX", []string{"abX▮", "c"}, 0, 0},
 		{"47 keeps the alternate contents", "m\x1b[?47ha\x1b[?47l\x1b[?47h", []string{" a▮"}, 0, 0},
 		{"1047 clears it when leaving", "m\x1b[?1047ha\x1b[?1047l\x1b[?1047h", []string{"  ▮"}, 0, 0},
 	})
