@@ -21,6 +21,10 @@ import (
 // castFlushSize is how much event text is buffered before it is written.
 const castFlushSize = 32 << 10
 
+// castMaxBytes caps a cast file: a program flooding output for ten minutes
+// would otherwise fill gigabytes of disk, even when only the GIF is kept.
+var castMaxBytes int64 = 256 << 20
+
 // castWriter streams asciicast v2 events to w. Its methods are safe for
 // concurrent use (output arrives on the PTY reader's goroutine, resizes and
 // the end on the recorder's). Errors are sticky: the first write error is
@@ -34,6 +38,7 @@ type castWriter struct {
 	buf     bytes.Buffer
 	partial []byte // an incomplete UTF-8 sequence held for the next chunk
 	closed  bool
+	full    bool // castMaxBytes reached: later output is dropped
 	events  int
 	written int64
 }
@@ -96,6 +101,10 @@ func (c *castWriter) resize(cols, rows int, at time.Time) {
 
 // event appends one event line; c.mu is held (or c is not yet shared).
 func (c *castWriter) event(sec float64, kind byte, data []byte) {
+	if c.full || c.written+int64(c.buf.Len()) >= castMaxBytes {
+		c.full = true
+		return
+	}
 	if sec < c.last {
 		sec = c.last
 	}
@@ -122,6 +131,13 @@ func (c *castWriter) flush() {
 		c.err = err
 	}
 	c.buf.Reset()
+}
+
+// truncated reports whether output was dropped at castMaxBytes.
+func (c *castWriter) truncated() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.full
 }
 
 // close writes what is buffered (a held partial sequence too) and stops

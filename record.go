@@ -585,6 +585,9 @@ func (r *recorder) finish(format, name string) (*recordStopResult, error) {
 			res.CastPath, err = keep(".cast", "application/x-asciicast", res.URI+".cast")
 		}
 	}
+	if res.CastPath != "" && r.cast.truncated() {
+		res.Note = strings.TrimPrefix(res.Note+fmt.Sprintf("; the cast stopped at %d MiB of output", castMaxBytes>>20), "; ")
+	}
 	if err != nil {
 		r.discard()
 		return nil, err
