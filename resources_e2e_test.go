@@ -10,6 +10,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"image/gif"
+	"image/png"
 	"os"
 	"os/exec"
 	"slices"
@@ -239,6 +241,13 @@ func TestResourcesEndToEnd(t *testing.T) {
 		}
 		if wantMime := map[bool]string{true: "image/gif", false: "image/png"}[strings.Contains(uri, "recordings")]; rc.MimeType != wantMime {
 			t.Errorf("%s: mimeType %q, want %q", uri, rc.MimeType, wantMime)
+		}
+		decode := png.Decode
+		if rc.MimeType == "image/gif" {
+			decode = gif.Decode
+		}
+		if _, err := decode(bytes.NewReader(b)); err != nil {
+			t.Errorf("%s: the blob does not decode as %s: %v", uri, rc.MimeType, err)
 		}
 	}
 	for _, uri := range []string{s("info"), s("screenshots"), s("recordings"), "theme://dracula"} {
