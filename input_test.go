@@ -242,25 +242,3 @@ func TestParseWaitFor(t *testing.T) {
 		}
 	}
 }
-
-func TestWithoutNth(t *testing.T) {
-	tests := []struct {
-		text, sub string
-		n         int
-		want      string
-	}{
-		{"a Alice b Alice c", "Alice", 0, "a  b Alice c"},
-		{"a Alice b Alice c", "Alice", 1, "a Alice b  c"},
-		{"a Alice b Alice c", "Alice", 2, "a Alice b Alice c"},
-		{"none", "Alice", 0, "none"},
-		{"AliceAlice", "Alice", 1, "Alice"},
-	}
-	for _, tt := range tests {
-		if got := string(withoutNth([]byte(tt.text), tt.sub, tt.n)); got != tt.want {
-			t.Errorf("withoutNth(%q, %q, %d) = %q, want %q", tt.text, tt.sub, tt.n, got, tt.want)
-		}
-	}
-	if got := echoLines([]byte("echo hi\r\x1b[Aab\rname: Alice\n")); strings.Join(got, "|") != "echo hi|name: Alice" {
-		t.Errorf("echoLines = %q", got)
-	}
-}

@@ -211,7 +211,7 @@ func (a *App) toolShellSend() *Tool {
 			"C-c (Ctrl-C), C-d, M-x (Alt-x), C-Left. " +
 			"Prefer wait_for over fixed delays: it returns as soon as the text (or /regex/ with flags i, m, s) appears on the screen or in new output, " +
 			"e.g. wait_for \"$ \" for the next shell prompt; if the text is already on screen before sending, only new output counts. " +
-			"The echo of what you type does not count (wait_for \"done\" after \"echo done\\r\" waits for the output). wait_idle_ms returns once output has been quiet that long. " +
+			"The echo of what you type counts too: to wait for a command's output, wait for text the command line does not contain (type echo DO''NE, wait for DONE) or for the next prompt. wait_idle_ms returns once output has been quiet that long. " +
 			"Without either, it waits delay_ms (default 100). Waits end at timeout_ms with matched false, never with an error. " +
 			"Check bufferAfter after each step before the next.",
 		Input: objectSchema(map[string]any{
@@ -296,7 +296,7 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall) *ToolResult {
 	s.settle(ctx)
 	w := s.watch()
 	defer w.close()
-	before := w.before(cond, data)
+	before := w.before(cond)
 
 	wctx, cancel := context.WithTimeout(ctx, timeout+time.Duration(len(units))*typeDelay)
 	defer cancel()
@@ -717,11 +717,10 @@ type outputWatch struct {
 	s        *Session
 	start    time.Time
 	strip    ansiStripper
-	text     []byte     // the newest output, at most streamCap bytes
-	base     int        // bytes dropped from the front of text so far
-	checked  int        // stream offset (base-relative total) searched so far
-	screenOK bool       // the screen may satisfy the match (it did not before the input)
-	echo     []echoLine // typed lines whose echo must not satisfy the match
+	text     []byte // the newest output, at most streamCap bytes
+	base     int    // bytes dropped from the front of text so far
+	checked  int    // stream offset (base-relative total) searched so far
+	screenOK bool   // the screen may satisfy the match (it did not before the input)
 	remove   func()
 }
 
@@ -743,69 +742,20 @@ func (w *outputWatch) close() { w.remove() }
 
 // before returns the visible screen and notes whether it already matches
 // c: then only new output can satisfy the wait (the old prompt on screen
-// must not end a wait for the next one). typed is the input about to be
-// sent: the terminal echoes it, and a wait for text the command line
-// itself contains ("echo done", wait_for "done") must wait for the output.
-func (w *outputWatch) before(c waitCond, typed []byte) string {
+// must not end a wait for the next one).
+func (w *outputWatch) before(c waitCond) string {
 	w.s.mu.Lock()
 	defer w.s.mu.Unlock()
-	screen := w.screenLocked()
-	for _, l := range echoLines(typed) {
-		w.echo = append(w.echo, echoLine{text: l, onScreen: strings.Count(screen, l)})
-	}
-	if c.match != nil && c.match.matchString(screen) {
+	if c.match != nil && c.match.matchString(w.screenLocked()) {
 		w.screenOK = false
 	}
 	w.start = time.Now()
 	return w.s.textLocked(false)
 }
 
-// echoLine is one typed line and how often the screen showed it before.
-type echoLine struct {
-	text     string
-	onScreen int
-}
-
-// minEchoLen is the shortest typed line kept out of matches: shorter ones
-// ("y", "q") are too likely to be part of what the program prints.
-const minEchoLen = 3
-
-// echoLines returns the printable lines of typed input (escape sequences
-// and controls removed) that are at least minEchoLen bytes long.
-func echoLines(typed []byte) []string {
-	var strip ansiStripper
-	var lines []string
-	for _, part := range bytes.FieldsFunc(typed, func(r rune) bool { return r == '\r' || r == '\n' }) {
-		l := strings.TrimSpace(string(strip.appendText(nil, part)))
-		if len(l) >= minEchoLen {
-			lines = append(lines, l)
-		}
-	}
-	return lines
-}
-
-// withoutNth returns text without the n-th (0-based) occurrence of sub.
-func withoutNth(text []byte, sub string, n int) []byte {
-	off := 0
-	for ; n >= 0; n-- {
-		i := bytes.Index(text[off:], []byte(sub))
-		if i < 0 {
-			return text
-		}
-		if n == 0 {
-			out := make([]byte, 0, len(text)-len(sub))
-			out = append(out, text[:off+i]...)
-			return append(out, text[off+i+len(sub):]...)
-		}
-		off += i + len(sub)
-	}
-	return text
-}
-
 // screenLocked is the visible screen as matching sees it: soft-wrapped
 // rows joined (a long line is one line), the blanks before the cursor
-// kept, and the echo of the input removed (the first occurrence of each
-// typed line beyond those on the screen before). s.mu is held.
+// kept. s.mu is held.
 func (w *outputWatch) screenLocked() string {
 	t := w.s.term
 	lines := t.Lines()
@@ -822,14 +772,7 @@ func (w *outputWatch) screenLocked() string {
 			b.WriteByte('\n')
 		}
 	}
-	if len(w.echo) == 0 {
-		return b.String()
-	}
-	text := []byte(b.String())
-	for _, e := range w.echo {
-		text = withoutNth(text, e.text, e.onScreen)
-	}
-	return string(text)
+	return b.String()
 }
 
 // streamMatch searches the output collected since the last call; literal
@@ -838,19 +781,6 @@ func (w *outputWatch) streamMatch(m *matcher) bool {
 	end := w.base + len(w.text)
 	if end == w.checked {
 		return false
-	}
-	if len(w.echo) > 0 {
-		// The echo comes first and may arrive in pieces: search everything,
-		// without the first occurrence of each typed line.
-		w.checked = end
-		text := w.text
-		for _, e := range w.echo {
-			text = withoutNth(text, e.text, 0)
-		}
-		if m.re != nil {
-			return m.re.Match(text)
-		}
-		return bytes.Contains(text, []byte(m.text))
 	}
 	if m.re != nil {
 		w.checked = end
