@@ -373,7 +373,19 @@ func (t *Terminal) execute(b byte) {
 // pending wrap stays pending (vt100-rust, tmux). With LNM it is CR LF.
 func (t *Terminal) lineFeed() {
 	wrap := t.cur.wrap
-	t.index()
+	if t.cur.row == t.rows-1 && t.top == 0 && t.bot == t.rows-1 && t.pen.BG == 0 {
+		// The common case of scrolling output, without scrollUp's
+		// generality: the whole screen moves up one row.
+		s := t.scr
+		l := s.lines[0]
+		if s == t.main {
+			t.hist.push(l)
+		}
+		s.rotateUp()
+		l.clear(t.blank)
+	} else {
+		t.index()
+	}
 	t.cur.wrap = wrap
 	if t.modes.LineFeedNL {
 		t.cur.col = 0
