@@ -843,3 +843,39 @@ func TestAllowCommandBypass(t *testing.T) {
 		t.Errorf("the allowed program: %s", r.Text)
 	}
 }
+
+// TestSessionIDsClaimOutputDir: two servers sharing one output directory
+// (two MCP clients with the default $TMPDIR/ttywright), or a server
+// started again over an earlier run's captures, never give a session an
+// id whose directory exists, so no capture overwrites another.
+func TestSessionIDsClaimOutputDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "shell-1"), 0o700); err != nil { // an earlier run's
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "shell-1", "shot.png"), []byte("earlier"), 0o600)
+	a, b := newTestApp(t), newTestApp(t)
+	a.cfg.OutputDir, b.cfg.OutputDir = dir, dir
+	var ids []string
+	for i := range 3 {
+		for _, app := range []*App{a, b} {
+			id := start(t, app, "sleep", "100")
+			if slices.Contains(ids, id) {
+				t.Fatalf("id %s given twice", id)
+			}
+			ids = append(ids, id)
+			mustCall(t, app, "shell_screenshot", map[string]any{"session_id": id, "name": fmt.Sprint("shot-", i)})
+		}
+	}
+	if slices.Contains(ids, "shell-1") {
+		t.Errorf("shell-1 of the earlier run was reused: %v", ids)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "shell-1", "shot.png")); string(b) != "earlier" {
+		t.Errorf("the earlier run's capture was overwritten")
+	}
+	for _, id := range ids {
+		if pngs, _ := filepath.Glob(filepath.Join(dir, id, "*.png")); len(pngs) != 1 {
+			t.Errorf("%s holds %v, want its one screenshot", id, pngs)
+		}
+	}
+}

@@ -96,3 +96,33 @@ func ensureOutputDir(dir string) error {
 	}
 	return nil
 }
+
+// claimSessionID returns the next free id "shell-N" and creates its
+// directory in the output directory, so that captures of an earlier run,
+// or of another server sharing the directory (two MCP clients, one
+// default $TMPDIR/ttywright), are never overwritten: os.Mkdir fails on a
+// directory that exists, and the next N is tried. When the output
+// directory cannot be used the id is taken anyway; writing a capture
+// reports the problem. a.mu is held.
+func (a *App) claimSessionID() string {
+	var root *os.Root
+	if a.cfg.OutputDir != "" && ensureOutputDir(a.cfg.OutputDir) == nil {
+		root, _ = os.OpenRoot(a.cfg.OutputDir)
+	}
+	if root != nil {
+		defer root.Close()
+	}
+	for tries := 0; ; tries++ {
+		a.nextID++
+		id := fmt.Sprintf("shell-%d", a.nextID)
+		if _, live := a.sessions[id]; live {
+			continue
+		}
+		if root == nil || tries >= 10000 {
+			return id
+		}
+		if err := root.Mkdir(id, 0o700); err == nil || !errors.Is(err, os.ErrExist) {
+			return id
+		}
+	}
+}

@@ -488,8 +488,7 @@ func (a *App) register(s *Session, cols, rows int) error {
 	s.pid = s.cmd.Process.Pid
 	s.Started = time.Now()
 	s.lastOutput = s.Started
-	a.nextID++
-	s.ID = fmt.Sprintf("shell-%d", a.nextID)
+	s.ID = a.claimSessionID()
 	if a.sessions == nil {
 		a.sessions = make(map[string]*Session)
 	}
