@@ -198,12 +198,10 @@ const hint = `ttywright is an MCP server: it speaks JSON-RPC on stdin/stdout and
 Serving on stdin anyway; press Ctrl-D to quit.
 `
 
-// parseConfig reads flags, then TTYWRIGHT_* variables for the flags not
-// given, and validates the result. action is "", "version" or "licenses".
-// Usage errors are returned as one-line errors; -h prints the usage to
-// stderr and returns flag.ErrHelp.
-func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (cfg Config, action string, err error) {
-	fs := flag.NewFlagSet("ttywright", flag.ContinueOnError)
+// configFlags defines the server's flags on a new flag set, storing into
+// cfg; version and licenses are the two action flags.
+func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
+	fs = flag.NewFlagSet("ttywright", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&cfg.Theme, "theme", "one-dark", "default colour theme (see themes://list)")
 	fs.IntVar(&cfg.Cols, "cols", 120, "default screen width in cells (1-1000)")
@@ -221,8 +219,17 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		cfg.AllowCommands = append(cfg.AllowCommands, v)
 		return nil
 	})
-	version := fs.Bool("version", false, "print the version and exit")
-	licenses := fs.Bool("licenses", false, "print the licences of the embedded fonts and exit")
+	version = fs.Bool("version", false, "print the version and exit")
+	licenses = fs.Bool("licenses", false, "print the licences of the embedded fonts and exit")
+	return fs, version, licenses
+}
+
+// parseConfig reads flags, then TTYWRIGHT_* variables for the flags not
+// given, and validates the result. action is "", "version" or "licenses".
+// Usage errors are returned as one-line errors; -h prints the usage to
+// stderr and returns flag.ErrHelp.
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (cfg Config, action string, err error) {
+	fs, version, licenses := configFlags(&cfg)
 
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

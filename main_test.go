@@ -442,3 +442,35 @@ func testBinaryClosedStdout(t *testing.T, bin string) {
 		t.Errorf("exit: %v, want 0", err)
 	}
 }
+
+// TestDocsCoverEverything keeps the manual (main.go's package comment)
+// and README.md current: each names every flag, tool and prompt.
+func TestDocsCoverEverything(t *testing.T) {
+	manual, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	manual, _, _ = bytes.Cut(manual, []byte("\npackage main"))
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	var cfg Config
+	fs, _, _ := configFlags(&cfg)
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, "--"+f.Name) })
+	a := newApp(Config{})
+	for _, tool := range a.tools() {
+		names = append(names, tool.Name)
+	}
+	for _, p := range a.prompts() {
+		names = append(names, p.Name)
+	}
+	for _, name := range names {
+		for doc, text := range map[string][]byte{"main.go's package comment": manual, "README.md": readme} {
+			if !bytes.Contains(text, []byte(name)) {
+				t.Errorf("%s does not mention %s", doc, name)
+			}
+		}
+	}
+}
