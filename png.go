@@ -164,8 +164,10 @@ type raster struct {
 	cursor   cursorDraw
 
 	// Frame colours (palette indices), when frame is set.
-	clear, bar, barLine, titleInk, buttons [3]uint16
-	regular, bold                          *fontFace
+	clear, bar, barLine, titleInk uint16
+	buttons                       [3]uint16 // close, minimise, zoom
+
+	regular, bold *fontFace // nil draws every glyph as missing
 }
 
 // cellInk is a cell's resolved foreground, background and underline
@@ -174,11 +176,11 @@ type cellInk struct{ fg, bg, ul uint16 }
 
 // cursorDraw is the cursor to draw after the cells, if any.
 type cursorDraw struct {
-	show       bool
-	row, col   int
-	cells      int // 1 or 2 (on a wide character)
-	shape      CursorShape
-	ink, under uint16 // cursor colour; colour of text under a block cursor
+	show     bool
+	row, col int
+	cells    int // 1 or 2 (on a wide character)
+	shape    CursorShape
+	ink      uint16 // cursor colour (a block cursor is drawn as the cell's colours)
 }
 
 func newRaster(s *Snapshot, opt RenderOptions) *raster {
@@ -207,10 +209,10 @@ func newRaster(s *Snapshot, opt RenderOptions) *raster {
 			toward = color.RGBA{0, 0, 0, 0xff}
 		}
 		barc := mix(th.Background, toward, 20)
-		r.clear[0] = r.ink(color.RGBA{})
-		r.bar[0] = r.ink(barc)
-		r.barLine[0] = r.ink(mix(th.Background, color.RGBA{0, 0, 0, 0xff}, 64))
-		r.titleInk[0] = r.ink(mix(barc, th.Foreground, 200))
+		r.clear = r.ink(color.RGBA{})
+		r.bar = r.ink(barc)
+		r.barLine = r.ink(mix(th.Background, color.RGBA{0, 0, 0, 0xff}, 64))
+		r.titleInk = r.ink(mix(barc, th.Foreground, 200))
 		r.buttons = [3]uint16{r.ink(themeHex("#ff5f57")), r.ink(themeHex("#febc2e")), r.ink(themeHex("#28c840"))}
 	}
 	r.resolve()
@@ -295,9 +297,6 @@ func (r *raster) resolve() {
 		if !cursorHere {
 			last, lastInk = key, ink
 		}
-	}
-	if r.cursor.show {
-		r.cursor.under = r.cellInks[r.cursor.row*s.Cols+r.cursor.col].fg
 	}
 }
 
@@ -616,8 +615,8 @@ func (p *painter[P]) drawCursor() {
 func (p *painter[P]) frame() {
 	sc := p.sc
 	barH := frameTitleBar * sc
-	p.fill(0, 0, p.w, barH, p.bar[0])
-	p.fill(0, barH-1, p.w, 1, p.barLine[0])
+	p.fill(0, 0, p.w, barH, p.bar)
+	p.fill(0, barH-1, p.w, 1, p.barLine)
 	// Corners: clear the pixels outside a quarter circle.
 	rad := frameRadius * sc
 	for dy := 0; dy < rad; dy++ {
@@ -627,7 +626,7 @@ func (p *painter[P]) frame() {
 				continue
 			}
 			for _, pt := range [4][2]int{{dx, dy}, {p.w - 1 - dx, dy}, {dx, p.h - 1 - dy}, {p.w - 1 - dx, p.h - 1 - dy}} {
-				p.pix[pt[1]*p.w+pt[0]] = p.inks[p.clear[0]]
+				p.pix[pt[1]*p.w+pt[0]] = p.inks[p.clear]
 			}
 		}
 	}
@@ -671,7 +670,7 @@ func (p *painter[P]) frame() {
 			w = 16
 		}
 		if ok {
-			p.drawRows(&rows, x, y, w, p.titleInk[0])
+			p.drawRows(&rows, x, y, w, p.titleInk)
 		}
 		x += w * sc
 	}
