@@ -14,9 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -118,8 +116,8 @@ func parseSnap(args []string, stderr io.Writer) (snapOptions, error) {
 	if _, err := lookupTheme(o.theme); err != nil {
 		return o, fmt.Errorf("--theme: %v", err)
 	}
-	if _, err := snapMatcher(o.waitFor); err != nil {
-		return o, err
+	if _, err := parseWaitFor(o.waitFor); err != nil {
+		return o, fmt.Errorf("--wait-for: %v", err)
 	}
 	return o, nil
 }
@@ -131,23 +129,6 @@ func snapThemes() string {
 		n = append(n, t.Name)
 	}
 	return strings.Join(n, ", ")
-}
-
-// snapMatcher turns --wait-for into a test of the screen text: /re/ is a
-// regular expression (Go syntax), anything else a plain substring. "" never
-// matches.
-func snapMatcher(s string) (func(string) bool, error) {
-	if s == "" {
-		return func(string) bool { return false }, nil
-	}
-	if len(s) >= 2 && strings.HasPrefix(s, "/") && strings.HasSuffix(s, "/") {
-		re, err := regexp.Compile(s[1 : len(s)-1])
-		if err != nil {
-			return nil, fmt.Errorf("--wait-for %s: %v", s, err)
-		}
-		return re.MatchString, nil
-	}
-	return func(text string) bool { return strings.Contains(text, s) }, nil
 }
 
 // snap runs the command and writes the files; it returns a one-line report.
@@ -165,8 +146,8 @@ func snap(o snapOptions) (string, error) {
 	}
 	defer a.shutdown()
 
-	// The recording starts before any output is fed, so the GIF shows the
-	// whole run (the first frame is the empty screen).
+	// The recording starts right after the program, so the GIF shows the
+	// whole run.
 	var border *Border
 	if o.title != "" {
 		border = &Border{Style: "macos", Title: o.title}
@@ -212,48 +193,29 @@ func snap(o snapOptions) (string, error) {
 
 // snapWait waits until the program exits, the screen shows --wait-for,
 // or (without --wait-for) the output has been quiet for --idle, at most
-// --timeout. It returns why it stopped waiting, for the report.
+// --timeout; it matches as shell_wait does. It returns why it stopped
+// waiting, for the report.
 func snapWait(s *Session, o snapOptions) string {
-	match, _ := snapMatcher(o.waitFor)
-	var mu sync.Mutex
-	last := time.Now()
-	remove := s.AddOutputListener(func(_ []byte, at time.Time) {
-		mu.Lock()
-		last = at
-		mu.Unlock()
-	})
-	defer remove()
-	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
-	defer cancel()
-	var gen uint64
-	for {
-		st := s.Status()
-		if match(s.Text(false)) {
-			return fmt.Sprintf("the screen shows %q", o.waitFor)
-		}
-		if st.Exited {
-			if st.Signal != "" {
-				return fmt.Sprintf("%s was killed by %s", o.command[0], st.Signal)
-			}
-			return fmt.Sprintf("%s exited with status %d", o.command[0], st.ExitCode)
-		}
-		mu.Lock()
-		quiet := time.Since(last)
-		mu.Unlock()
-		if o.waitFor == "" && quiet >= o.idle {
-			return fmt.Sprintf("no output for %v", o.idle)
-		}
-		if ctx.Err() != nil {
-			return fmt.Sprintf("still running after %v", o.timeout)
-		}
-		// Wake on the next change, or when the quiet time would be reached.
-		wctx, wcancel := ctx, context.CancelFunc(func() {})
-		if o.waitFor == "" {
-			wctx, wcancel = context.WithTimeout(ctx, o.idle-quiet)
-		}
-		gen, _ = s.WaitChange(wctx, gen)
-		wcancel()
+	m, _ := parseWaitFor(o.waitFor) // checked by parseSnap
+	c := waitCond{match: m}
+	if m == nil {
+		c.idle = o.idle
 	}
+	w := s.watch()
+	defer w.close()
+	out := w.wait(context.Background(), c, o.timeout, nil)
+	st := s.Status()
+	switch {
+	case m != nil && out.matched:
+		return fmt.Sprintf("the screen shows %q", o.waitFor)
+	case st.Exited && st.Signal != "":
+		return fmt.Sprintf("%s was killed by %s", o.command[0], st.Signal)
+	case st.Exited:
+		return fmt.Sprintf("%s exited with status %d", o.command[0], st.ExitCode)
+	case out.timedOut:
+		return fmt.Sprintf("still running after %v", o.timeout)
+	}
+	return fmt.Sprintf("no output for %v", o.idle)
 }
 
 // trimSnapshot returns s without the blank rows below the last row that

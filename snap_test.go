@@ -50,29 +50,6 @@ func TestParseSnap(t *testing.T) {
 	}
 }
 
-func TestSnapMatcher(t *testing.T) {
-	tests := []struct {
-		pattern, text string
-		want          bool
-	}{
-		{"", "anything", false},
-		{"ready", "all ready now", true},
-		{"ready", "READY", false},
-		{"/rea+dy/", "reaaady", true},
-		{"/^\\$ $/", "$ ", true},
-		{"/", "a / b", true}, // a lone slash is text
-	}
-	for _, tt := range tests {
-		m, err := snapMatcher(tt.pattern)
-		if err != nil {
-			t.Fatalf("snapMatcher(%q): %v", tt.pattern, err)
-		}
-		if got := m(tt.text); got != tt.want {
-			t.Errorf("snapMatcher(%q)(%q) = %v, want %v", tt.pattern, tt.text, got, tt.want)
-		}
-	}
-}
-
 // runSnapTest runs the subcommand and returns its status and output.
 func runSnapTest(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
@@ -95,6 +72,8 @@ func TestSnapRuns(t *testing.T) {
 		{"exit", []string{"--cols", "40", "--rows", "10", "--", "printf", `hello \033[31mred\033[0m\n`}, 0, "exited with status 0", false},
 		{"gif", []string{"--cols", "40", "--rows", "10", "--gif", gifOut, "--", "sh", "-c", "echo one; sleep 0.2; echo two"}, 0, "frames", true},
 		{"wait-for", []string{"--cols", "40", "--rows", "10", "--wait-for", "READY", "--", "sh", "-c", "echo start; sleep 0.2; echo READY; exec sleep 60"}, 0, `shows "READY"`, false},
+		{"regex", []string{"--cols", "40", "--rows", "10", "--wait-for", "/rea+dy/i", "--", "sh", "-c", "echo start; sleep 0.2; echo ReaaDY; exec sleep 60"}, 0, "shows", false},
+		{"prompt", []string{"--cols", "40", "--rows", "10", "--wait-for", "$ ", "--", "sh", "-c", "printf 'go on\\n$ '; exec sleep 60"}, 0, "shows", false},
 		{"idle", []string{"--cols", "40", "--rows", "10", "--idle", "100ms", "--", "sh", "-c", "echo quiet; exec sleep 60"}, 0, "no output for", false},
 		{"timeout", []string{"--cols", "40", "--rows", "10", "--wait-for", "NEVER", "--timeout", "300ms", "--", "sh", "-c", "echo nope; exec sleep 60"}, 1, "never appeared", false},
 		{"exit-code", []string{"--cols", "40", "--rows", "10", "--", "sh", "-c", "echo failing; exit 3"}, 0, "exited with status 3", false},
