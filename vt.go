@@ -172,7 +172,6 @@ type Terminal struct {
 	top, bot int    // scroll region, 0-based inclusive rows (DECSTBM)
 	tabs     []bool // tab stop at column i
 	blank    []Cell // one row of default blank cells, for fast clearing
-	scratch  []Cell // one row, for ICH/DCH shifting
 
 	autowrap    bool // DECAWM (?7)
 	origin      bool // DECOM (?6)
@@ -551,7 +550,6 @@ func (t *Terminal) setSize(cols, rows int) {
 	for i := range t.blank {
 		t.blank[i].Width = 1
 	}
-	t.scratch = make([]Cell, cols)
 	t.cols, t.rows = cols, rows
 	t.top, t.bot = 0, rows-1
 }

@@ -564,3 +564,48 @@ func checkLineInvariants(t *testing.T, term *Terminal) {
 		}
 	}
 }
+
+// TestVTParserTransitions pins single transitions of the state machine
+// that are easy to get wrong.
+func TestVTParserTransitions(t *testing.T) {
+	tests := []struct {
+		name     string
+		from     vtState
+		b        byte
+		wantAct  vtAction
+		wantNext vtState
+	}{
+		{"0x9C inside OSC is string content (UTF-8 continuation)", stOSC, 0x9C, acOSCPut, stOSC},
+		{"BEL ends OSC", stOSC, 0x07, acNone, stGround},
+		{"ESC inside OSC starts ST", stOSC, 0x1B, acNone, stEscape},
+		{"CAN aborts CSI", stCSIParam, 0x18, acExecute, stGround},
+		{"C0 inside CSI executes in place", stCSIParam, 0x0D, acExecute, stCSIParam},
+		{"colon is a parameter byte", stCSIParam, ':', acParam, stCSIParam},
+		{"private marker after parameters is malformed", stCSIParam, '?', acNone, stCSIIgnore},
+		{"0x9C inside DCS data is data", stDCSPass, 0x9C, acPut, stDCSPass},
+		{"ESC P opens DCS", stEscape, 'P', acNone, stDCSEntry},
+		{"ESC _ opens APC, dropped", stEscape, '_', acNone, stString},
+		{"high bytes inside CSI are ignored", stCSIEntry, 0xC3, acIgnore, stCSIEntry},
+		{"DEL in ground is ignored", stGround, 0x7F, acIgnore, stGround},
+	}
+	for _, tc := range tests {
+		tr := vtTransitions[tc.from][tc.b]
+		a, next := vtAction(tr>>4), vtState(tr&0x0F)
+		if a != tc.wantAct || next != tc.wantNext {
+			t.Errorf("%s: %v on %#02x: action %d to %v, want action %d to %v", tc.name, tc.from, tc.b, a, next, tc.wantAct, tc.wantNext)
+		}
+	}
+}
+
+// TestVTUnknownCounted checks that sequences without meaning are counted
+// (not drawn).
+func TestVTUnknownCounted(t *testing.T) {
+	term := NewTerminal(10, 2, 0)
+	term.Write([]byte("\x1b[5z\x1b]999;x\x07\x1bPzz\x1b\\\x1b#3"))
+	if term.unknowns != 4 {
+		t.Errorf("unknowns = %d, want 4", term.unknowns)
+	}
+	if got := term.Lines()[0]; got != "" {
+		t.Errorf("drawn: %q", got)
+	}
+}
