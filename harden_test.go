@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -139,11 +140,15 @@ func TestCaptureFSHygiene(t *testing.T) {
 	}
 	addRecSession(a, "session-link", 20, 4)
 
+	names := append(append(hostileNames, "rel", "hard"), corpusStrings(t, "FuzzCaptureName")...)
 	before := tree(t, outside)
-	for _, name := range append(hostileNames, "rel", "hard") {
+	for i, name := range names {
 		arg, _ := marshalJSON(name)
 		for _, id := range []string{"s1", "session-link"} {
 			callTool(t, a, "shell_screenshot", `{"session_id":"`+id+`","name":`+string(arg)+`}`)
+			if i >= len(hostileNames)+2 {
+				continue // corpus names: the screenshot path suffices (same cleanName)
+			}
 			if r := callTool(t, a, "shell_record_start", `{"session_id":"`+id+`","name":`+string(arg)+`}`); !r.IsError {
 				callTool(t, a, "shell_record_stop", `{"session_id":"`+id+`","format":"both"}`)
 			}
@@ -181,7 +186,15 @@ func TestCaptureFSHygiene(t *testing.T) {
 	}
 
 	// Reading back: every hostile name in a resource URI, raw and
-	// percent-encoded, is not found or is a capture file the server wrote.
+	// percent-encoded, and every URI of FuzzResourceURI's corpus, is not
+	// found or is a capture file the server wrote.
+	for _, uri := range corpusStrings(t, "FuzzResourceURI") {
+		if c, err := a.readResource(uri); err == nil && c.Blob != nil {
+			if b, _ := base64.StdEncoding.DecodeString(*c.Blob); string(b) == "secret" {
+				t.Errorf("%q read the file outside the output directory", uri)
+			}
+		}
+	}
 	for _, name := range append(hostileNames, "link", "rel", "hard", "dirlink") {
 		for _, seg := range []string{name, pathEscapeAll(name)} {
 			for _, kind := range []string{"screenshots", "recordings"} {
@@ -204,6 +217,32 @@ func TestCaptureFSHygiene(t *testing.T) {
 			}
 		}
 	}
+}
+
+// corpusStrings returns the string values in the committed seed corpus
+// of a fuzz target (testdata/fuzz/NAME), so the file-system checks try
+// every input the fuzzers found interesting.
+func corpusStrings(t *testing.T, target string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join("testdata", "fuzz", target, "*"))
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.Lines(string(b)) {
+			if q, ok := strings.CutPrefix(strings.TrimSpace(line), "string("); ok {
+				if v, err := strconv.Unquote(strings.TrimSuffix(q, ")")); err == nil {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	if len(files) == 0 {
+		t.Fatalf("no corpus in testdata/fuzz/%s", target)
+	}
+	return out
 }
 
 // pathEscapeAll percent-encodes every byte of s.
