@@ -126,7 +126,8 @@ func (a *App) toolShellRecordStart() *Tool {
 			"Frames are captured when the screen changes, at most fps per second, and play back at the " +
 			"speed things happened (idle stretches shortened to 2 s). Then drive the program with " +
 			"shell_send (type_delay_ms makes typing visible) and finish with shell_record_stop. " +
-			"One recording per session at a time; at most 10 minutes or 20000 frames.",
+			"The GIF is drawn at scale 1 (8x16-pixel cells, small files) unless scale is given; border adds a window frame to every frame. " +
+			"One recording per session at a time; at most 10 minutes or 20000 frames (capturing then stops and the file is kept for shell_record_stop).",
 		Input: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
@@ -163,7 +164,8 @@ func (a *App) toolShellRecordStop() *Tool {
 		Title: "Stop recording",
 		Description: "Stop the session's recording and save it under the output directory: " +
 			`format "gif" (default), "cast" (asciicast v2, plays with asciinema) or "both". ` +
-			"Returns the file paths, the resource uri (session://{id}/recordings/{name}), frame count, duration and size.",
+			"Returns the file paths, the resource uri (session://{id}/recordings/{name}; the cast of \"both\" is {name}.cast), " +
+			"frame count, duration and size. shell_stop saves a running recording in both formats by itself.",
 		Input: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
