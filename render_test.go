@@ -428,9 +428,9 @@ func TestLicenseText(t *testing.T) {
 	}
 }
 
-// TestPalettedPNG: writePalettedPNG's output decodes (with image/png) to
-// the same pixels for every bit depth, odd widths, transparency and sizes
-// that span several bands.
+// TestPalettedPNG: encodePNG's output decodes (with image/png) to the same
+// pixels for every palette size (padded or not), odd widths and
+// transparency.
 func TestPalettedPNG(t *testing.T) {
 	for _, tc := range []struct{ w, h, colours int }{
 		{1, 1, 1}, {7, 3, 2}, {9, 5, 3}, {13, 7, 4}, {15, 9, 16}, {17, 2, 17}, {301, 1999, 200}, {1920, 300, 5},
@@ -445,7 +445,7 @@ func TestPalettedPNG(t *testing.T) {
 			m.Pix[i] = uint8((i*7 + i/tc.w) % tc.colours)
 		}
 		var buf bytes.Buffer
-		if err := writePalettedPNG(&buf, m); err != nil {
+		if err := encodePNG(&buf, m); err != nil {
 			t.Fatal(err)
 		}
 		got, err := png.Decode(&buf)
