@@ -278,7 +278,7 @@ func leftovers(ids []int) []procInfo {
 // server runs, and keeps its exit status.
 func TestProcessHygiene(t *testing.T) {
 	hardenBinary(t)
-	for i, how := range []string{"stdin EOF", "SIGTERM", "SIGINT"} {
+	for i, how := range []string{"stdin EOF", "SIGTERM", "SIGINT", "SIGHUP"} {
 		daemonArg := fmt.Sprintf("%d.%d", 1000+i, os.Getpid()%1000) // finds the daemon in /proc
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
@@ -327,6 +327,8 @@ func TestProcessHygiene(t *testing.T) {
 				p.cmd.Process.Signal(syscall.SIGTERM)
 			case "SIGINT":
 				p.cmd.Process.Signal(syscall.SIGINT)
+			case "SIGHUP":
+				p.cmd.Process.Signal(syscall.SIGHUP)
 			}
 			done := make(chan error, 1)
 			go func() { <-p.exited; done <- p.cmd.Wait() }()

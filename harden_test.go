@@ -272,6 +272,26 @@ func TestOutputDirUnsafe(t *testing.T) {
 			t.Errorf("wrote into it: %v", entries)
 		}
 	})
+	t.Run("group-writable is accepted", func(t *testing.T) {
+		a, _, _ := hygieneApp(t)
+		os.Mkdir(a.cfg.OutputDir, 0o700)
+		os.Chmod(a.cfg.OutputDir, 0o775) // umask 002 with user-private groups
+		if r := callTool(t, a, "shell_screenshot", `{"session_id":"s1"}`); r.IsError {
+			t.Errorf("group-writable output directory: %s", r.Text)
+		}
+	})
+	t.Run("in a world-writable parent", func(t *testing.T) {
+		a, base, _ := hygieneApp(t)
+		os.Chmod(base, 0o777)
+		r := callTool(t, a, "shell_screenshot", `{"session_id":"s1"}`)
+		if !r.IsError || !strings.Contains(r.Text, "not sticky") {
+			t.Errorf("output directory in a world-writable parent: %s", resultText(r))
+		}
+		os.Chmod(base, 0o777|os.ModeSticky) // like /tmp
+		if r := callTool(t, a, "shell_screenshot", `{"session_id":"s1"}`); r.IsError {
+			t.Errorf("output directory in a sticky parent: %s", r.Text)
+		}
+	})
 	t.Run("symlink to elsewhere is followed when it is mine", func(t *testing.T) {
 		a, base, _ := hygieneApp(t)
 		real := filepath.Join(base, "real")

@@ -66,8 +66,10 @@ var errOutputDirUnsafe = errors.New("unsafe output directory")
 
 // ensureOutputDir creates the output directory (mode 0700, parents too)
 // when missing, and refuses one that another user could tamper with: it
-// must be a directory owned by this user and not writable by group or
-// others, and when it is a symlink, the link too must be this user's. The
+// must be a directory owned by this user and not writable by everyone
+// (group-writable is common with user-private groups, umask 002), and when
+// it is a symlink, the link too must be this user's; its parent may be
+// writable by everyone only when sticky (/tmp). The
 // default lives in the shared $TMPDIR, where anyone may have created
 // "ttywright" first, as a directory they can read and write or as a
 // symlink to a place of their choosing.
@@ -91,8 +93,14 @@ func ensureOutputDir(dir string) error {
 		return fmt.Errorf("output directory %s is not a directory: pass another --output-dir", dir)
 	case !ownedByMe(fi):
 		return fmt.Errorf("output directory %s belongs to another user: %w: pass another --output-dir", filepath.Clean(dir), errOutputDirUnsafe)
-	case fi.Mode().Perm()&0o022 != 0:
+	case fi.Mode().Perm()&0o002 != 0:
 		return fmt.Errorf("output directory %s is writable by other users (mode %04o): %w: chmod 700 it or pass another --output-dir", dir, fi.Mode().Perm(), errOutputDirUnsafe)
+	}
+	// Whoever can write the parent can swap the directory for another
+	// after this check, unless the sticky bit (as on /tmp) forbids it.
+	parent := filepath.Dir(filepath.Clean(dir))
+	if pfi, err := os.Stat(parent); err == nil && pfi.Mode().Perm()&0o002 != 0 && pfi.Mode()&os.ModeSticky == 0 {
+		return fmt.Errorf("the output directory's parent %s is writable by other users and not sticky (mode %04o): %w: pass an --output-dir in a directory only you can write", parent, pfi.Mode().Perm(), errOutputDirUnsafe)
 	}
 	return nil
 }
