@@ -55,6 +55,7 @@ var vtSuiteKeys = map[string]struct {
 }{
 	"alacritty":  {[]string{"fg", "bg", "attrs", "width", "underline_style", "underline_color", "link"}, []string{"bold", "dim", "italic", "underline", "inverse", "hidden", "strikethrough"}},
 	"vt100-rust": {[]string{"fg", "bg", "attrs", "width"}, []string{"bold", "dim", "italic", "underline", "inverse"}},
+	"programs":   {[]string{"fg", "bg", "attrs", "width"}, []string{"bold", "dim", "italic", "underline", "blink", "inverse", "hidden", "strikethrough"}},
 }
 
 func loadVTCases(t testing.TB) []vtCase {
@@ -374,6 +375,34 @@ func screenKey(term *Terminal) string {
 	}
 	b = fmt.Appendf(b, "\n%v %v %+v %+v %q %q", s.Marks, s.Links, s.Cursor, s.Modes, s.Title, term.ScrollbackLines())
 	return string(b)
+}
+
+// TestVTPrograms runs the recordings of real programs in
+// testdata/vt/programs (vim, less, man, git log, bash) against the screens
+// xterm.js and tmux agree on, whole and byte by byte.
+func TestVTPrograms(t *testing.T) {
+	files, _ := filepath.Glob("testdata/vt/programs/*.bin")
+	if len(files) == 0 {
+		t.Fatal("no program recordings")
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".bin")
+		c := &vtCase{ID: "programs/" + name, Source: "programs", Input: []string{"programs/" + name + ".bin"},
+			ExpectedJSON: "programs/" + name + ".expected.json", Checks: []string{"text", "attrs", "cursor"}}
+		want := c.loadExpected(t)
+		c.Cols, c.Rows = want.Cols, want.Rows
+		in := c.input(t)
+		whole := feedWhole(c, in)
+		probs, cur := compareScreen(whole, c, want)
+		for _, p := range append(probs, cur...)[:min(len(probs)+len(cur), 8)] {
+			t.Errorf("%s: %s", c.ID, p)
+		}
+		term := NewTerminal(c.Cols, c.Rows, c.Scrollback)
+		feedChunks(term, in, 1, nil)
+		if screenKey(term) != screenKey(whole) {
+			t.Errorf("%s: byte-by-byte feed gives another screen", c.ID)
+		}
+	}
 }
 
 // TestVTCaseDebug prints one case's screen next to its expectation, for
