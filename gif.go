@@ -36,18 +36,20 @@ type gifEncoder struct {
 	err           error
 	width, height int // logical screen in pixels, from the first frame
 
-	prev    *image.RGBA // the last frame added, as shown (owned by the encoder)
-	pending []byte      // the encoded frame whose delay is not yet known
-	started time.Time   // real time of the first frame
-	pendAt  time.Time   // real time the pending frame appeared
-	pendCS  int64       // GIF time (centiseconds) at which the pending frame starts
-	idle    time.Duration
+	prev    *image.RGBA   // the last frame added, as shown (owned by the encoder)
+	pending []byte        // the encoded frame whose delay is not yet known
+	started time.Time     // real time of the first frame
+	pendAt  time.Time     // real time the pending frame appeared
+	pendCS  int64         // GIF time (centiseconds) at which the pending frame starts
+	idle    time.Duration // real time cut from idle stretches so far (gifIdleCap)
 
-	frames   int   // frames written or pending
-	written  int64 // bytes passed to w
-	totalCS  int64 // sum of the delays written
-	idx      []uint8
-	lzwBuf   bytes.Buffer
+	frames  int   // frames written or pending
+	written int64 // bytes passed to w
+	totalCS int64 // sum of the delays written
+
+	// Scratch space reused from frame to frame.
+	idx      []uint8      // palette indices of the changed rectangle
+	lzwBuf   bytes.Buffer // its LZW data in sub-blocks
 	lz       lzw.Writer
 	colorTab colorTable
 }
