@@ -403,7 +403,7 @@ func procStatusKB(pid int, field string) int64 {
 func memoryBound(scrollback, cols, rows int) int64 {
 	hist := int64(scrollback) * (int64(cols)*(4+int64(unsafe.Sizeof(histRun{}))) + int64(unsafe.Sizeof(histRow{})))
 	screens := 2 * 2 * int64(rows) * int64(cols) * int64(unsafe.Sizeof(Cell{}))
-	return hist + screens + 2*rawTailCap + queueChunks*readBufSize + replyQueueCap
+	return hist + screens + 2*rawTailCap + readBufSize + replyQueueCap
 }
 
 // floodServer runs the flood scenario against a fresh server for d: two
