@@ -34,8 +34,7 @@ func (t *Terminal) reset() {
 	t.focus = false
 	t.title = ""
 	t.last = 0
-	t.links = nil
-	t.linkIDs = nil
+	// The link table stays: history rows may still point into it.
 	t.p.utf8n = 0
 	t.dirty = true
 }
