@@ -261,6 +261,10 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 func (a *App) recordStop(args recordStopArgs) *ToolResult {
 	s, err := a.session(args.SessionID)
 	if err != nil {
+		if v := a.resSession(args.SessionID); v != nil && v.live == nil {
+			return toolErrorf("shell_record_stop: session %s was stopped, and shell_stop saved the recording that was running: "+
+				"read session://%s/recordings for it (next time, call shell_record_stop before shell_stop)", v.ID, v.ID)
+		}
 		return toolErrorf("shell_record_stop: %v", err)
 	}
 	format := args.Format

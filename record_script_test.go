@@ -180,6 +180,9 @@ func TestRecordRealShell(t *testing.T) {
 	if s.IsRecording() {
 		t.Errorf("still recording after shell_stop")
 	}
+	if r, _ := call(t, a, "shell_record_stop", map[string]any{"session_id": id}); !r.IsError || !strings.Contains(r.Text, "session://"+id+"/recordings") {
+		t.Errorf("shell_record_stop after shell_stop: %v %q, want an error pointing at the saved recording", r.IsError, r.Text)
+	}
 	recs := s.Recordings()
 	if len(recs) != 2 || recs[0].MimeType != "image/gif" || recs[1].MimeType != "application/x-asciicast" {
 		t.Fatalf("recordings after shell_stop: %+v", recs)
