@@ -74,6 +74,7 @@ type recorder struct {
 	maxDur    time.Duration //
 	cancel    context.CancelFunc
 	done      chan struct{} // closed when the goroutine has finalised both files
+	ready     chan struct{} // closed when shell_record_start is done with start (it may fail)
 	stopOnce  sync.Once
 	duration  time.Duration // of the GIF animation
 	frames    int
@@ -234,7 +235,7 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 		theme = themeList[0]
 	}
 	r := &recorder{app: a, sess: s, name: name, fps: fps, scale: scale, border: args.Border, theme: theme,
-		snapshot: s.Snapshot, waitChange: s.WaitChange}
+		snapshot: s.Snapshot, waitChange: s.WaitChange, ready: make(chan struct{})}
 	r.snapshotLocked = func() *Snapshot { return s.term.Snapshot() }
 
 	s.mu.Lock()
@@ -246,10 +247,14 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 	if busy != nil {
 		return toolErrorf("shell_record_start: session %s is already recording %q: call shell_record_stop first", s.ID, busy.name)
 	}
-	if err := r.start(); err != nil {
+	err = r.start()
+	if err != nil {
 		s.mu.Lock()
 		s.recorder = nil
 		s.mu.Unlock()
+	}
+	close(r.ready) // a stop that came meanwhile may go on
+	if err != nil {
 		return toolErrorf("shell_record_start: %v", err)
 	}
 	a.resourceUpdated("session://" + s.ID + "/info")
@@ -542,9 +547,13 @@ func (r *recorder) close(at time.Time) {
 // to be finalised, keeps format ("gif", "cast" or "both") under name and
 // registers the recording with the session.
 func (r *recorder) finish(format, name string) (*recordStopResult, error) {
+	s, a := r.sess, r.app
+	<-r.ready
+	if r.cancel == nil { // start failed
+		return nil, fmt.Errorf("session %s is not recording: call shell_record_start first", s.ID)
+	}
 	r.stopOnce.Do(r.cancel)
 	<-r.done
-	s, a := r.sess, r.app
 	s.mu.Lock()
 	if s.recorder != r {
 		s.mu.Unlock()

@@ -53,6 +53,8 @@ func fakeRecorder(t testing.TB, a *App, s *Session, fps int) *recorder {
 	r.cancel = func() {}
 	r.done = make(chan struct{})
 	close(r.done)
+	r.ready = make(chan struct{})
+	close(r.ready)
 	return r
 }
 

@@ -315,6 +315,8 @@ func recordFakeLimited(t *testing.T, fps, maxFrames int, maxDur time.Duration, s
 	if err := r.start(); err != nil {
 		t.Fatal(err)
 	}
+	r.ready = make(chan struct{})
+	close(r.ready)
 	script(f)
 	res, err := r.finish("both", "fake")
 	if err != nil {
@@ -462,5 +464,30 @@ func TestRecorderResize(t *testing.T) {
 	draw.Draw(crop, want, big, image.Point{}, draw.Src)
 	if d := pixelDiff(last, crop); d != 0 {
 		t.Errorf("last frame differs from the cropped screen in %d pixels", d)
+	}
+}
+
+// TestRecordStartStopRace races starts with stops (a shell_stop arriving
+// while shell_record_start is still creating files): no panic, no hang,
+// nothing left recording or half written.
+func TestRecordStartStopRace(t *testing.T) {
+	a := newRecApp(t)
+	s := addRecSession(a, "s1", 20, 4)
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() { callTool(t, a, "shell_record_start", `{"session_id":"s1"}`) })
+		wg.Go(func() { a.finishRecordings(s) })
+		wg.Go(func() { callTool(t, a, "shell_record_stop", `{"session_id":"s1","format":"cast"}`) })
+	}
+	wg.Wait()
+	a.finishRecordings(s)
+	if s.IsRecording() {
+		t.Errorf("still recording")
+	}
+	entries, _ := os.ReadDir(filepath.Join(a.cfg.OutputDir, "s1"))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".part") {
+			t.Errorf("part file left: %s", e.Name())
+		}
 	}
 }
