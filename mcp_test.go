@@ -425,3 +425,29 @@ func TestScenarios(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownArgumentEveryTool: every shell_* tool refuses an unknown
+// argument with one "<tool>: " prefix (not two), and its input schema says
+// so with additionalProperties false.
+func TestUnknownArgumentEveryTool(t *testing.T) {
+	c := startServer(t)
+	c.initialize("2025-06-18")
+	for i, tool := range c.srv.tools {
+		if !strings.HasPrefix(tool.Name, "shell_") {
+			continue
+		}
+		if ap, ok := tool.Input["additionalProperties"]; !ok || ap != false {
+			t.Errorf("%s: input schema additionalProperties = %v, want false", tool.Name, ap)
+		}
+		r := c.request(100+i, "tools/call", map[string]any{"name": tool.Name, "arguments": map[string]any{"session_id": "x", "bogus": 1}})
+		var res callResult
+		if err := json.Unmarshal(r.Result, &res); err != nil || len(res.Content) == 0 {
+			t.Fatalf("%s: %v %s", tool.Name, err, r.Result)
+		}
+		text := res.Content[0].Text
+		want := tool.Name + `: unknown argument "bogus"`
+		if !res.IsError || !strings.HasPrefix(text, want) {
+			t.Errorf("%s: got %q, want it to start with %q", tool.Name, text, want)
+		}
+	}
+}

@@ -138,7 +138,8 @@ func (a *App) toolShellRecordStart() *Tool {
 				"name":       map[string]any{"type": "string", "description": "Recording name: letters, digits, '-', '_', '.' (default recording-N)"},
 				"scale":      map[string]any{"type": "integer", "minimum": 1, "maximum": 4, "default": recDefaultGIF, "description": "Pixel scale of the GIF (1 = 8x16 pixel cells; default 1, which keeps files small)"},
 			},
-			"required": []string{"session_id"},
+			"required":             []string{"session_id"},
+			"additionalProperties": false,
 		},
 		Output: map[string]any{
 			"type": "object",
@@ -152,7 +153,7 @@ func (a *App) toolShellRecordStart() *Tool {
 		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
 			var args recordStartArgs
 			if err := call.Bind(&args); err != nil {
-				return toolErrorf("shell_record_start: %v", err)
+				return toolErrorf("%v", err)
 			}
 			return a.recordStart(args)
 		},
@@ -174,7 +175,8 @@ func (a *App) toolShellRecordStop() *Tool {
 				"name":       map[string]any{"type": "string", "description": "File name without extension (default: the name given to shell_record_start)"},
 				"format":     map[string]any{"type": "string", "enum": []string{"gif", "cast", "both"}, "default": "gif", "description": "What to keep"},
 			},
-			"required": []string{"session_id"},
+			"required":             []string{"session_id"},
+			"additionalProperties": false,
 		},
 		Output: map[string]any{
 			"type": "object",
@@ -193,7 +195,7 @@ func (a *App) toolShellRecordStop() *Tool {
 		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
 			var args recordStopArgs
 			if err := call.Bind(&args); err != nil {
-				return toolErrorf("shell_record_stop: %v", err)
+				return toolErrorf("%v", err)
 			}
 			return a.recordStop(args)
 		},

@@ -65,7 +65,8 @@ func (a *App) toolShellScreenshot() *Tool {
 				"inline":     map[string]any{"type": "boolean", "description": "Also return the PNG as image content (default: the server's --inline-images)"},
 				"scale":      map[string]any{"type": "integer", "minimum": 1, "maximum": 4, "description": "Pixel scale: a cell is 8*scale x 16*scale pixels (default: --scale for files, 1 for the inline image)"},
 			},
-			"required": []string{"session_id"},
+			"required":             []string{"session_id"},
+			"additionalProperties": false,
 		},
 		Output: map[string]any{
 			"type": "object",
@@ -87,7 +88,7 @@ func (a *App) toolShellScreenshot() *Tool {
 		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
 			var args screenshotArgs
 			if err := call.Bind(&args); err != nil {
-				return toolErrorf("shell_screenshot: %v", err)
+				return toolErrorf("%v", err)
 			}
 			return a.screenshot(args)
 		},
