@@ -484,6 +484,8 @@ func TestToolErrors(t *testing.T) {
 		{"shell_start", map[string]any{"command": "no-such-program-xyz"}, "not found"},
 		{"shell_start", map[string]any{"command": "python3 -i"}, "args"},
 		{"shell_start", map[string]any{"command": "sh", "cols": 5000}, "cols must be"},
+		{"shell_start", map[string]any{"command": "sh", "cols": 0}, "screen size 0x"},
+		{"shell_start", map[string]any{"command": "sh", "rows": 0}, "x0 is out of range"},
 		{"shell_start", map[string]any{"command": "sh", "theme": "no-such-theme"}, "one-dark"},
 		{"shell_start", map[string]any{"command": "sh", "cwd": "/no/such/dir"}, "not an existing directory"},
 		{"shell_start", map[string]any{"command": "sh", "env": map[string]string{"A=B": "x"}}, "env name"},

@@ -108,11 +108,19 @@ func msArg(name string, v *int, def, max int) (time.Duration, error) {
 type startArgs struct {
 	Command string            `json:"command"`
 	Args    []string          `json:"args"`
-	Cols    int               `json:"cols"`
-	Rows    int               `json:"rows"`
+	Cols    *int              `json:"cols"` // nil: the server's default; 0 is refused
+	Rows    *int              `json:"rows"`
 	Theme   string            `json:"theme"`
 	Cwd     string            `json:"cwd"`
 	Env     map[string]string `json:"env"`
+}
+
+// derefInt is *p, or 0 for nil.
+func derefInt(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 type startResult struct {
@@ -160,7 +168,19 @@ func (a *App) toolShellStart() *Tool {
 			if err := call.Bind(&in); err != nil {
 				return toolErrorf("%v", err)
 			}
-			s, err := a.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: in.Cols, Rows: in.Rows, Theme: in.Theme, Cwd: in.Cwd, Env: in.Env})
+			cols, rows := derefInt(in.Cols), derefInt(in.Rows)
+			if (in.Cols != nil && cols == 0) || (in.Rows != nil && rows == 0) {
+				// startSession reads 0 as "the default"; an explicit 0 is a mistake.
+				c, r := cols, rows
+				if in.Cols == nil {
+					c = a.cfg.Cols
+				}
+				if in.Rows == nil {
+					r = a.cfg.Rows
+				}
+				return toolErrorf("shell_start: %v", checkSize(c, r))
+			}
+			s, err := a.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: cols, Rows: rows, Theme: in.Theme, Cwd: in.Cwd, Env: in.Env})
 			if err != nil {
 				return toolErrorf("shell_start: %v", err)
 			}
