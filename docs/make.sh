@@ -7,7 +7,7 @@
 # official MCP Go SDK client (interop/makedocs), fetched by the Go toolchain.
 set -eu
 cd "$(dirname "$0")/.."
-go run . snap -o docs/snap.png --cols 100 --rows 24 --trim --title "ttywright snap -- ls --color=always /" \
-	-- ls --color=always /
+go run . snap -o docs/snap.png --cols 100 --rows 24 --trim --title "ttywright snap -- ls -l --color=always /usr" \
+	-- ls -l --color=always /usr
 (cd interop && go run ./makedocs -out ../docs)
 ls -l docs
