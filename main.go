@@ -21,7 +21,7 @@
 //
 // The snap subcommand runs COMMAND in a pseudo-terminal without any MCP
 // client, waits until it exits, prints the --wait-for TEXT (or matches a
-// /regex/), or stays quiet for --idle (500 ms), at most --timeout (10 s),
+// /regex/) and then pauses for 100 ms, or stays quiet for --idle (500 ms), at most --timeout (10 s),
 // and writes a screenshot (and with --gif a recording of the whole run).
 // --title draws a macOS window frame; --trim crops the blank rows below
 // the output; --scale sets the pixel scale. `ttywright snap -h` lists

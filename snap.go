@@ -85,7 +85,7 @@ func parseSnap(args []string, stderr io.Writer) (snapOptions, error) {
 	fs.IntVar(&o.scale, "scale", 2, "integer pixel scale of the font (1-4)")
 	fs.StringVar(&o.title, "title", "", "draw a macOS window frame with this title")
 	fs.BoolVar(&o.trim, "trim", false, "crop the blank rows below the last line of output")
-	fs.StringVar(&o.waitFor, "wait-for", "", "take the picture once the screen shows this text (or /regex/)")
+	fs.StringVar(&o.waitFor, "wait-for", "", "take the picture once the screen shows this text (or /regex/) and the output pauses for 100ms")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "longest wait before the picture is taken anyway")
 	fs.DurationVar(&o.idle, "idle", snapIdle, "quiet time after which the picture is taken (without --wait-for)")
 	if err := fs.Parse(args); err != nil {
@@ -191,6 +191,13 @@ func snap(o snapOptions) (string, error) {
 	return report, nil
 }
 
+// After --wait-for matches, snap waits for the output to pause for
+// snapSettleIdle (at most snapSettleMax) before it takes the picture.
+const (
+	snapSettleIdle = 100 * time.Millisecond
+	snapSettleMax  = time.Second
+)
+
 // snapWait waits until the program exits, the screen shows --wait-for,
 // or (without --wait-for) the output has been quiet for --idle, at most
 // --timeout; it matches as shell_wait does. It returns why it stopped
@@ -203,7 +210,14 @@ func snapWait(s *Session, o snapOptions) string {
 	}
 	w := s.watch()
 	defer w.close()
+	start := time.Now()
 	out := w.wait(context.Background(), c, o.timeout, nil)
+	if m != nil && out.matched {
+		// The text is often drawn before the rest of the screen (htop's
+		// header before its process list): let the drawing finish.
+		settle := min(snapSettleMax, max(0, o.timeout-time.Since(start)))
+		w.wait(context.Background(), waitCond{idle: snapSettleIdle}, settle, nil)
+	}
 	st := s.Status()
 	switch {
 	case m != nil && out.matched:
