@@ -322,13 +322,18 @@ func defaultRecordingName(s *Session) string {
 // keeping both the GIF and the cast under the name given at start. The
 // session code calls it when a session stops and the server when it exits,
 // so files are never left half written.
-func (a *App) finishRecordings(s *Session) {
+func (a *App) finishRecordings(s *Session) *recordStopResult {
 	s.mu.Lock()
 	r := s.recorder
 	s.mu.Unlock()
-	if r != nil {
-		r.finish("both", r.name) // errors are in the log of the recorder's files; nobody is waiting
+	if r == nil {
+		return nil
 	}
+	res, err := r.finish("both", r.name)
+	if err != nil {
+		return nil // errors are in the log of the recorder's files
+	}
+	return res
 }
 
 // IsRecording reports whether the session has a recording running (for

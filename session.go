@@ -898,16 +898,16 @@ func (s *Session) release() {
 }
 
 // stopSession stops the session and forgets it.
-func (a *App) stopSession(s *Session, sig syscall.Signal) SessionStatus {
+func (a *App) stopSession(s *Session, sig syscall.Signal) (SessionStatus, *recordStopResult) {
 	st := s.stop(sig, killGrace)
-	a.finishRecordings(s) // record.go: save a running recording, final screen included
+	rec := a.finishRecordings(s) // record.go: save a running recording, final screen included
 	a.mu.Lock()
 	if a.sessions[s.ID] == s {
 		delete(a.sessions, s.ID)
 	}
 	a.mu.Unlock()
 	a.resourceListChanged()
-	return st
+	return st, rec
 }
 
 // shutdown stops every session at once (SIGHUP to each process group,

@@ -547,3 +547,25 @@ func TestRawRing(t *testing.T) {
 		}
 	}
 }
+
+// TestStopReportsSavedRecording: shell_stop saves a running recording and
+// says where, since the session id is gone afterwards.
+func TestStopReportsSavedRecording(t *testing.T) {
+	a := newTestApp(t)
+	id := start(t, a, "sh")
+	mustCall(t, a, "shell_record_start", map[string]any{"session_id": id, "name": "last"})
+	m := mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
+	if m["recording_uri"] != "session://"+id+"/recordings/last" {
+		t.Errorf("shell_stop result %v: want recording_uri session://%s/recordings/last", m, id)
+	}
+	for _, k := range []string{"gif_path", "cast_path"} {
+		p, _ := m[k].(string)
+		if _, err := os.Stat(p); p == "" || err != nil {
+			t.Errorf("shell_stop %s = %q: %v", k, p, err)
+		}
+	}
+	id2 := start(t, a, "sh")
+	if m := mustCall(t, a, "shell_stop", map[string]any{"session_id": id2}); m["recording_uri"] != nil {
+		t.Errorf("a stop without a recording reports one: %v", m)
+	}
+}

@@ -82,6 +82,10 @@ type exitInfo struct {
 	Exited   bool   `json:"exited"`
 	ExitCode *int   `json:"exit_code,omitempty"`
 	Signal   string `json:"signal,omitempty"`
+	// The recording that was running, which shell_stop saved.
+	RecordingURI string `json:"recording_uri,omitempty"`
+	GIFPath      string `json:"gif_path,omitempty"`
+	CastPath     string `json:"cast_path,omitempty"`
 }
 
 func exitOf(st SessionStatus) exitInfo {
@@ -600,6 +604,10 @@ type stopResult struct {
 	Success  bool   `json:"success"`
 	ExitCode int    `json:"exit_code"`
 	Signal   string `json:"signal,omitempty"`
+	// The recording that was running, which shell_stop saved.
+	RecordingURI string `json:"recording_uri,omitempty"`
+	GIFPath      string `json:"gif_path,omitempty"`
+	CastPath     string `json:"cast_path,omitempty"`
 }
 
 func (a *App) toolShellStop() *Tool {
@@ -608,16 +616,19 @@ func (a *App) toolShellStop() *Tool {
 		Title: "Stop a terminal session",
 		Description: "End the program and close the session: signal (default SIGHUP, like closing a terminal window) goes to its process group, " +
 			"SIGKILL follows after 2 s if anything is still running, and all its processes are reaped. " +
-			"Returns exit_code (128+N when signal N ended it) and the signal. The session id is gone afterwards; " +
+			"Returns exit_code (128+N when signal N ended it) and the signal, and saves a recording still running (recording_uri, gif_path, cast_path). The session id is gone afterwards; " +
 			"take screenshots first. To interrupt a command but keep the session, send input \"\\x03\" (Ctrl-C) with shell_send instead.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
 			"signal":     prop("string", "Signal to send first: SIGHUP (default), SIGINT, SIGTERM, SIGKILL, ... (the SIG prefix is optional)."),
 		}, "session_id"),
 		Output: outputSchema(map[string]any{
-			"success":   prop("boolean", "True when the program has ended and been reaped."),
-			"exit_code": prop("integer", "Exit status, or 128+N when signal N ended it."),
-			"signal":    prop("string", "The signal that ended the program, if one did."),
+			"success":       prop("boolean", "True when the program has ended and been reaped."),
+			"exit_code":     prop("integer", "Exit status, or 128+N when signal N ended it."),
+			"signal":        prop("string", "The signal that ended the program, if one did."),
+			"recording_uri": prop("string", "The recording that was running, saved by the stop (GIF and asciicast)."),
+			"gif_path":      prop("string", "Its GIF file."),
+			"cast_path":     prop("string", "Its asciicast file."),
 		}, "success", "exit_code"),
 		Destructive: true,
 		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
@@ -636,8 +647,12 @@ func (a *App) toolShellStop() *Tool {
 			if err != nil {
 				return toolErrorf("shell_stop: %v", err)
 			}
-			st := a.stopSession(s, sig)
-			return &ToolResult{Structured: stopResult{Success: st.Exited, ExitCode: st.ExitCode, Signal: st.Signal}}
+			st, rec := a.stopSession(s, sig)
+			res := stopResult{Success: st.Exited, ExitCode: st.ExitCode, Signal: st.Signal}
+			if rec != nil {
+				res.RecordingURI, res.GIFPath, res.CastPath = rec.URI, rec.GIFPath, rec.CastPath
+			}
+			return &ToolResult{Structured: res}
 		},
 	}
 }
