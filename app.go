@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -117,7 +118,7 @@ func (c *ToolCall) Bind(v any) error {
 		err = c.checkRequired(args)
 	}
 	if err != nil {
-		c.bindErr = c.argError(err)
+		c.bindErr = c.argError(err, args)
 		return c.bindErr
 	}
 	return nil
@@ -143,7 +144,7 @@ type missingArgError struct{ name string }
 func (e *missingArgError) Error() string { return "missing " + e.name }
 
 // argError rewrites a decoding error as "<tool>: <problem>: <fix>".
-func (c *ToolCall) argError(err error) error {
+func (c *ToolCall) argError(err error, args json.RawMessage) error {
 	tool := "arguments"
 	if c.tool != nil {
 		tool = c.tool.Name
@@ -165,6 +166,15 @@ func (c *ToolCall) argError(err error) error {
 		return errors.New(msg + ": add it and call again")
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		var top map[string]json.RawMessage
+		_ = json.Unmarshal(args, &top)
+		if unq, uerr := strconv.Unquote(name); uerr == nil && top != nil {
+			if _, ok := top[unq]; !ok {
+				// Not a top-level argument: a field of an object argument
+				// (e.g. border); listing the top-level names would mislead.
+				return fmt.Errorf("%s: unknown field %s inside an object argument: see the tool's input schema for the fields each object takes", tool, name)
+			}
+		}
 		valid := c.schemaProperties()
 		if len(valid) == 0 {
 			return fmt.Errorf("%s: unknown argument %s: this tool takes no arguments", tool, name)

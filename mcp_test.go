@@ -451,3 +451,19 @@ func TestUnknownArgumentEveryTool(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownNestedField: an unknown field inside an object argument is
+// named as such, not as a top-level argument.
+func TestUnknownNestedField(t *testing.T) {
+	c := startServer(t)
+	c.initialize("2025-06-18")
+	r := c.request(1, "tools/call", map[string]any{"name": "shell_screenshot", "arguments": map[string]any{"session_id": "x", "border": map[string]any{"foo": 1}}})
+	var res callResult
+	if err := json.Unmarshal(r.Result, &res); err != nil || len(res.Content) == 0 {
+		t.Fatalf("%v %s", err, r.Result)
+	}
+	want := `shell_screenshot: unknown field "foo" inside an object argument`
+	if !res.IsError || !strings.HasPrefix(res.Content[0].Text, want) {
+		t.Errorf("got %q, want it to start with %q", res.Content[0].Text, want)
+	}
+}
