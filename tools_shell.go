@@ -784,6 +784,14 @@ func (w *outputWatch) before(c waitCond) string {
 	if c.match != nil && c.match.matchString(w.screenLocked()) {
 		w.screenOK = false
 	}
+	// Under a full-screen program the shell's old screen is hidden, and
+	// comes back when the program exits: its old prompt must not end a
+	// wait for the next one either.
+	if c.match != nil && w.screenOK {
+		if hidden := w.s.term.HiddenMainText(); hidden != "" && c.match.matchString(hidden) {
+			w.screenOK = false
+		}
+	}
 	w.start = time.Now()
 	return w.s.textLocked(false)
 }

@@ -143,6 +143,25 @@ func TestWaitForPromptOnScreen(t *testing.T) {
 	}
 }
 
+// TestWaitForPromptAfterFullScreen: when a full-screen program exits, the
+// shell's old screen comes back with its old prompt; a wait for the
+// prompt sent while the program ran must wait for the next one.
+func TestWaitForPromptAfterFullScreen(t *testing.T) {
+	a := newTestApp(t)
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "env": map[string]string{"PS1": "tw$ "}})
+	id := m["shell_session_id"].(string)
+	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "tw$ ", "timeout_ms": 5000})
+	m = mustCall(t, a, "shell_send", map[string]any{"session_id": id,
+		"input": `printf '\033[?1049hFULL'; read x; printf '\033[?1049l'; sleep 0.3; echo after\r`, "wait_for": "FULL", "timeout_ms": 5000})
+	if m["matched"] != true {
+		t.Fatalf("the full-screen stand-in did not start: %v", m)
+	}
+	m = mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `\r`, "wait_for": "tw$ ", "timeout_ms": 5000})
+	if m["matched"] != true || !slices.Contains(screenLines(m["bufferAfter"]), "after") {
+		t.Errorf("shell_send waiting for the next prompt returned on the restored old one: %q", m["bufferAfter"])
+	}
+}
+
 // TestBinaryStdinEOFLeavesNoProcess drives the built server: start
 // sessions (one ignoring SIGHUP), close stdin, and check that every
 // process is gone once the server exits.

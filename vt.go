@@ -634,6 +634,21 @@ func (t *Terminal) Lines() []string {
 	return out
 }
 
+// HiddenMainText returns the main screen's rows as text, one per line,
+// while the alternate screen is shown (what leaving it will bring back),
+// else "".
+func (t *Terminal) HiddenMainText() string {
+	if t.scr != t.alt {
+		return ""
+	}
+	var b, out strings.Builder
+	for _, l := range t.main.lines {
+		out.WriteString(l.text(&b))
+		out.WriteByte('\n')
+	}
+	return out.String()
+}
+
 // Row returns visible row i (0-based) as text like Lines, or "" when i is
 // outside the screen.
 func (t *Terminal) Row(i int) string {
