@@ -81,18 +81,31 @@ type adoptedChild struct {
 
 // adoptedChildren lists the children of parent (from /proc/PID/stat)
 // that do not lead a session of their own, or all of them with leaders.
+// On SIGCHLD (leaders false) it reads only the candidates that
+// /proc/self/task/*/children names, which is cheap; the kernel documents
+// that list as unreliable for running children, so the final pass
+// (leaders true) scans all of /proc.
 func adoptedChildren(parent int, leaders bool) []adoptedChild {
-	dir, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
+	pids, ok := []string(nil), false
+	if !leaders {
+		pids, ok = taskChildren()
+	}
+	if !ok {
+		dir, err := os.ReadDir("/proc")
+		if err != nil {
+			return nil
+		}
+		for _, e := range dir {
+			pids = append(pids, e.Name())
+		}
 	}
 	var out []adoptedChild
-	for _, e := range dir {
-		pid, err := strconv.Atoi(e.Name())
+	for _, name := range pids {
+		pid, err := strconv.Atoi(name)
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		b, err := os.ReadFile("/proc/" + name + "/stat")
 		if err != nil {
 			continue
 		}
@@ -113,4 +126,25 @@ func adoptedChildren(parent int, leaders bool) []adoptedChild {
 		out = append(out, adoptedChild{pid: pid, zombie: string(f[0]) == "Z"})
 	}
 	return out
+}
+
+// taskChildren returns the pids listed in /proc/self/task/*/children (an
+// orphan is reparented to any thread of the subreaper), and false when the
+// kernel lacks those files (CONFIG_PROC_CHILDREN).
+func taskChildren() ([]string, bool) {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil, false
+	}
+	var pids []string
+	for i, t := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		if i == 0 && os.IsNotExist(err) {
+			return nil, false
+		}
+		for _, f := range bytes.Fields(b) {
+			pids = append(pids, string(f))
+		}
+	}
+	return pids, true
 }
