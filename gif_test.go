@@ -8,6 +8,7 @@ import (
 	"image/draw"
 	"image/gif"
 	"math/rand/v2"
+	"os"
 	"testing"
 	"time"
 )
@@ -256,3 +257,18 @@ func BenchmarkGIFFrame(b *testing.B) {
 type countWriter struct{ n int64 }
 
 func (c *countWriter) Write(p []byte) (int, error) { c.n += int64(len(p)); return len(p), nil }
+
+// readGIF reads and decodes the GIF file at path, failing the test if it
+// cannot.
+func readGIF(t *testing.T, path string) *gif.GIF {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := gif.DecodeAll(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s does not decode: %v", path, err)
+	}
+	return g
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"image"
-	"image/gif"
 	"os"
 	"strings"
 	"testing"
@@ -73,14 +72,7 @@ func TestRecordScriptedSession(t *testing.T) {
 	res := r.Structured.(*recordStopResult)
 	t.Logf("scripted session, 60x16 at scale 1: %d frames, %d ms, %d bytes (GIF %d)", res.FrameCount, res.DurationMS, res.Bytes, fileSize(res.GIFPath))
 
-	b, err := os.ReadFile(res.GIFPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := gif.DecodeAll(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := readGIF(t, res.GIFPath)
 	if len(g.Image) != res.FrameCount {
 		t.Errorf("frame_count %d, GIF has %d frames", res.FrameCount, len(g.Image))
 	}
@@ -187,14 +179,7 @@ func TestRecordRealShell(t *testing.T) {
 	if len(recs) != 2 || recs[0].MimeType != "image/gif" || recs[1].MimeType != "application/x-asciicast" {
 		t.Fatalf("recordings after shell_stop: %+v", recs)
 	}
-	b, err := os.ReadFile(recs[0].Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := gif.DecodeAll(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("GIF saved at shell_stop does not decode: %v", err)
-	}
+	g := readGIF(t, recs[0].Path)
 	// Typing shows up as several frames; the prompt, the command and its
 	// output appear in the last one.
 	if len(g.Image) < 3 || recs[0].FrameCount != len(g.Image) {

@@ -322,14 +322,7 @@ func recordFakeLimited(t *testing.T, fps, maxFrames int, maxDur time.Duration, s
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(res.GIFPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := gif.DecodeAll(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := readGIF(t, res.GIFPath)
 	if len(g.Image) != res.FrameCount {
 		t.Errorf("frame_count %d, GIF has %d", res.FrameCount, len(g.Image))
 	}
