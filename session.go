@@ -213,6 +213,13 @@ func (s *Session) rawAppendLocked(p []byte) {
 		p = p[len(p)-rawTailCap:]
 	}
 	if n := min(len(p), rawTailCap-len(s.raw)); n > 0 {
+		if len(s.raw)+n > cap(s.raw) {
+			// Grow fourfold (append grows large slices by 1.25x, which for a
+			// flood makes four times the ring's size in garbage).
+			grown := make([]byte, len(s.raw), min(rawTailCap, max(4*cap(s.raw), len(s.raw)+n, 64<<10)))
+			copy(grown, s.raw)
+			s.raw = grown
+		}
 		s.raw = append(s.raw, p[:n]...)
 		p = p[n:]
 	}
