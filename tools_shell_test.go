@@ -243,15 +243,11 @@ func BenchmarkThroughput(b *testing.B) {
 		b.Skip("no PTYs")
 	}
 	file := b.TempDir() + "/colour.txt"
-	var sb strings.Builder
-	for i := 0; sb.Len() < 5<<20; i++ {
-		fmt.Fprintf(&sb, "\x1b[38;5;%dmline %7d\x1b[0m \x1b[1;3%dmbold\x1b[0m \x1b[48;2;%d;40;60m truecolour background \x1b[0m the quick brown fox\r\n", i%256, i, i%8, i%256)
-	}
-	sb.WriteString("THE-LAST-LINE\r\n")
-	if err := os.WriteFile(file, []byte(sb.String()), 0o600); err != nil {
+	stream := colourStream(5 << 20)
+	if err := os.WriteFile(file, stream, 0o600); err != nil {
 		b.Fatal(err)
 	}
-	size := float64(sb.Len())
+	size := float64(len(stream))
 	a := newTestApp(b)
 	var raw, e2e []time.Duration
 	var cpu time.Duration // the server's CPU time (user+system) in the end-to-end runs

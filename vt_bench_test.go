@@ -6,6 +6,9 @@ package main
 //	BenchmarkVTLsColor  coloured `ls -R`-like listing, SGR 16-colour, CR LF
 //	BenchmarkVTCursorRGB full-screen redraws: CUP, truecolor SGR, short text
 //	BenchmarkVTSeq       `seq 1 200000`: short lines, scrolling into history
+//	BenchmarkVTColour    BenchmarkThroughput's stream (256-colour, bold and
+//	                     truecolour SGR on every line) in 4 KiB writes, as a
+//	                     PTY delivers it
 
 import (
 	"fmt"
@@ -64,18 +67,35 @@ func seqStream() []byte {
 	return b
 }
 
+// colourStream is at least size bytes of lines with 256-colour, bold and
+// truecolour SGR, ending in "THE-LAST-LINE\r\n" (BenchmarkThroughput).
+func colourStream(size int) []byte {
+	var b []byte
+	for i := 0; len(b) < size; i++ {
+		b = fmt.Appendf(b, "\x1b[38;5;%dmline %7d\x1b[0m \x1b[1;3%dmbold\x1b[0m \x1b[48;2;%d;40;60m truecolour background \x1b[0m the quick brown fox\r\n", i%256, i, i%8, i%256)
+	}
+	return append(b, "THE-LAST-LINE\r\n"...)
+}
+
 // benchStream feeds in to a 120x40 terminal with a 10000-line history.
 // Besides the wall-clock MB/s it reports cpu-MB/s, bytes per second of
 // process CPU time, which stays meaningful on a machine busy with other
 // work.
-func benchStream(b *testing.B, in []byte) {
+func benchStream(b *testing.B, in []byte) { benchChunks(b, in, len(in)) }
+
+// benchChunks is benchStream with in written chunk bytes at a time.
+func benchChunks(b *testing.B, in []byte, chunk int) {
 	b.SetBytes(int64(len(in)))
 	term := NewTerminal(120, 40, 10000)
 	term.Write(in) // warm up: history full, buffers grown
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for range b.N {
-		term.Write(in)
+		for p := in; len(p) > 0; {
+			n := min(chunk, len(p))
+			term.Write(p[:n])
+			p = p[n:]
+		}
 	}
 	b.StopTimer()
 	if d := cpuTime() - cpu0; d > 0 {
@@ -95,6 +115,7 @@ func cpuTime() time.Duration {
 func BenchmarkVTLsColor(b *testing.B)   { benchStream(b, lsStream(2<<20)) }
 func BenchmarkVTCursorRGB(b *testing.B) { benchStream(b, cursorRGBStream(2<<20)) }
 func BenchmarkVTSeq(b *testing.B)       { benchStream(b, seqStream()) }
+func BenchmarkVTColour(b *testing.B)    { benchChunks(b, colourStream(5<<20), 4096) }
 
 // BenchmarkVTPlain is printable ASCII with CR LF every 100 bytes: the
 // ceiling of the text path.

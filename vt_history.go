@@ -104,14 +104,33 @@ func (h *vtHistory) push(l *vtLine) {
 	row.off = uint32(len(b.text))
 	b.text = slices.Grow(b.text, n)
 	text := b.text[len(b.text) : len(b.text)+n]
+	// One pass copies the text and, for a styled row, notes the runs:
+	// each cell is read once while it is in cache.
 	row.ascii = true
-	for c := range text {
-		cell := &cells[c]
-		if cell.Rune >= 0x80 || cell.Width != 1 {
-			row.ascii = false
-			break
+	cells = cells[:n]
+	if l.styled {
+		var cur histRun
+		for c := range text {
+			cell := &cells[c]
+			if cell.Rune >= 0x80 || cell.Width != 1 {
+				row.ascii = false
+				break
+			}
+			text[c] = byte(cell.Rune)
+			if cell.FG != cur.fg || cell.BG != cur.bg || cell.Attr != cur.attr || cell.UL != cur.ul || cell.Link != cur.link {
+				cur = histRun{fg: cell.FG, bg: cell.BG, ul: cell.UL, attr: cell.Attr, link: cell.Link, col: uint16(c)}
+				b.runs = append(b.runs, cur)
+			}
 		}
-		text[c] = byte(cell.Rune)
+	} else {
+		for c := range text {
+			cell := &cells[c]
+			if cell.Rune >= 0x80 || cell.Width != 1 {
+				row.ascii = false
+				break
+			}
+			text[c] = byte(cell.Rune)
+		}
 	}
 	if row.ascii {
 		b.text = b.text[:len(b.text)+n]
@@ -127,14 +146,15 @@ func (h *vtHistory) push(l *vtLine) {
 			runes[c] = r
 		}
 		b.runes = b.runes[:len(b.runes)+n]
-	}
-	if l.styled {
-		var cur histRun
-		for c := range cells[:n] {
-			cell := &cells[c]
-			if cell.FG != cur.fg || cell.BG != cur.bg || cell.Attr != cur.attr || cell.UL != cur.ul || cell.Link != cur.link {
-				cur = histRun{fg: cell.FG, bg: cell.BG, ul: cell.UL, attr: cell.Attr, link: cell.Link, col: uint16(c)}
-				b.runs = append(b.runs, cur)
+		if l.styled {
+			b.runs = b.runs[:row.runOff]
+			var cur histRun
+			for c := range cells {
+				cell := &cells[c]
+				if cell.FG != cur.fg || cell.BG != cur.bg || cell.Attr != cur.attr || cell.UL != cur.ul || cell.Link != cur.link {
+					cur = histRun{fg: cell.FG, bg: cell.BG, ul: cell.UL, attr: cell.Attr, link: cell.Link, col: uint16(c)}
+					b.runs = append(b.runs, cur)
+				}
 			}
 		}
 	}
