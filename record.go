@@ -80,6 +80,16 @@ type recorder struct {
 	frames    int
 	limitNote string // why capturing ended early, "" if it did not
 	err       error  // first error finalising the files
+
+	// The files are saved once: by shell_record_stop (or shell_stop), or,
+	// when a limit ends capturing, by the capture goroutine itself, so
+	// that the recording is readable and the session stops reporting it
+	// as running without waiting for a stop.
+	saveOnce sync.Once
+	res      *recordStopResult
+	saveErr  error
+	byLimit  bool   // saved by the capture goroutine at a limit
+	ended    string // byLimit: the limit and the saved URI (under sess.mu)
 }
 
 // recordStartArgs are shell_record_start's arguments.
@@ -128,7 +138,8 @@ func (a *App) toolShellRecordStart() *Tool {
 			"speed things happened (idle stretches shortened to 2 s). Then drive the program with " +
 			"shell_send (type_delay_ms makes typing visible) and finish with shell_record_stop. " +
 			"The GIF is drawn at scale 1 (8x16-pixel cells, small files) unless scale is given; border adds a window frame to every frame. " +
-			"One recording per session at a time; at most 10 minutes or 20000 frames (capturing then stops and the file is kept for shell_record_stop).",
+			"One recording per session at a time; at most 10 minutes or 20000 frames: capturing then stops and the recording is saved " +
+			"in both formats under its name (sessions://list shows recording_ended with the limit); shell_record_stop still returns it.",
 		Input: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
@@ -244,6 +255,7 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 	busy := s.recorder
 	if busy == nil {
 		s.recorder = r // reserve the slot while the files are created
+		s.recEnded = nil
 	}
 	s.mu.Unlock()
 	if busy != nil {
@@ -290,6 +302,10 @@ func (a *App) recordStop(args recordStopArgs) *ToolResult {
 	}
 	s.mu.Lock()
 	r := s.recorder
+	if r == nil {
+		r = s.recEnded // a limit ended it: report it, once
+	}
+	s.recEnded = nil
 	s.mu.Unlock()
 	if r == nil {
 		return toolErrorf("shell_record_stop: session %s is not recording: call shell_record_start first", s.ID)
@@ -300,6 +316,28 @@ func (a *App) recordStop(args recordStopArgs) *ToolResult {
 	res, err := r.finish(format, name)
 	if err != nil {
 		return toolErrorf("shell_record_stop: %v", err)
+	}
+	if r.byLimit {
+		// Saved already, in both formats, under the name given at start
+		// (maybe while this call waited: then it is reported here).
+		s.mu.Lock()
+		if s.recEnded == r {
+			s.recEnded = nil
+		}
+		s.mu.Unlock()
+		cp := *res
+		cp.Note = strings.TrimPrefix(cp.Note+fmt.Sprintf("; it was saved then as %q, GIF and cast", r.name), "; ")
+		var unused []string
+		if name != r.name {
+			unused = append(unused, fmt.Sprintf("name %q", name))
+		}
+		if args.Format != "" && format != "both" {
+			unused = append(unused, fmt.Sprintf("format %q", format))
+		}
+		if len(unused) > 0 {
+			cp.Note += " (the " + strings.Join(unused, " and ") + " given here came too late)"
+		}
+		res = &cp
 	}
 	return &ToolResult{Structured: res}
 }
@@ -325,6 +363,10 @@ func defaultRecordingName(s *Session) string {
 func (a *App) finishRecordings(s *Session) *recordStopResult {
 	s.mu.Lock()
 	r := s.recorder
+	if r == nil {
+		r = s.recEnded // saved at a limit and not reported yet
+	}
+	s.recEnded = nil
 	s.mu.Unlock()
 	if r == nil {
 		return nil
@@ -337,11 +379,25 @@ func (a *App) finishRecordings(s *Session) *recordStopResult {
 }
 
 // IsRecording reports whether the session has a recording running (for
-// sessions://list and session://{id}/info).
+// sessions://list and session://{id}/info). One that a limit ended is not.
 func (s *Session) IsRecording() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.recorder != nil
+}
+
+// RecordingEnded says why the session's last recording ended by itself (a
+// limit) and where it was saved, until shell_record_stop has reported it
+// or another recording starts; "" otherwise (for sessions://list and
+// session://{id}/info).
+func (s *Session) RecordingEnded() string {
+	s.mu.Lock()
+	r := s.recEnded
+	s.mu.Unlock()
+	if r == nil {
+		return ""
+	}
+	return r.ended
 }
 
 // open creates the files, draws the first frame and attaches the output
@@ -402,8 +458,13 @@ func (r *recorder) start() error {
 	r.cancel = cancel
 	r.done = make(chan struct{})
 	go func() {
-		defer close(r.done)
 		r.run(ctx, gen)
+		close(r.done)
+		if r.limitNote != "" && ctx.Err() == nil { // a stop that came meanwhile saves instead
+			if _, err := r.save("both", r.name, true); err != nil {
+				r.app.Log("error", "record", fmt.Sprintf("session %s: recording %q %s, and saving it failed: %v", r.sess.ID, r.name, r.limitNote, err))
+			}
+		}
 	}()
 	return nil
 }
@@ -554,19 +615,39 @@ func (r *recorder) close(at time.Time) {
 // to be finalised, keeps format ("gif", "cast" or "both") under name and
 // registers the recording with the session.
 func (r *recorder) finish(format, name string) (*recordStopResult, error) {
-	s, a := r.sess, r.app
+	s := r.sess
 	<-r.ready
 	if r.cancel == nil { // start failed
 		return nil, fmt.Errorf("session %s is not recording: call shell_record_start first", s.ID)
 	}
 	r.stopOnce.Do(r.cancel)
 	<-r.done
+	return r.save(format, name, false)
+}
+
+// save runs saveFiles once; later calls (a stop after the limit saved it,
+// or two stops racing) return the same result.
+func (r *recorder) save(format, name string, byLimit bool) (*recordStopResult, error) {
+	r.saveOnce.Do(func() {
+		r.byLimit = byLimit
+		r.res, r.saveErr = r.saveFiles(format, name)
+	})
+	return r.res, r.saveErr
+}
+
+// saveFiles keeps format under name once the capture goroutine is done,
+// registers the recording and tells subscribers.
+func (r *recorder) saveFiles(format, name string) (*recordStopResult, error) {
+	s, a := r.sess, r.app
 	s.mu.Lock()
 	if s.recorder != r {
 		s.mu.Unlock()
 		return nil, fmt.Errorf("session %s is not recording: call shell_record_start first", s.ID)
 	}
 	s.recorder = nil
+	if r.byLimit {
+		s.recEnded = r // in the same step: a stop from now on finds it (and waits for save)
+	}
 	s.mu.Unlock()
 	if r.err != nil {
 		r.discard()
@@ -617,6 +698,12 @@ func (r *recorder) finish(format, name string) (*recordStopResult, error) {
 	res.Filename = filepath.Base(res.CastPath)
 	if res.GIFPath != "" {
 		res.Filename = filepath.Base(res.GIFPath)
+	}
+	if r.byLimit {
+		s.mu.Lock()
+		r.ended = r.limitNote + "; saved as " + res.URI
+		s.mu.Unlock()
+		a.Log("notice", "record", fmt.Sprintf("session %s: recording %q %s; saved as %s", s.ID, r.name, r.limitNote, res.URI))
 	}
 	a.resourceListChanged()
 	a.resourceUpdated("session://" + s.ID + "/info")

@@ -11,6 +11,7 @@ import (
 	"image/gif"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -483,4 +484,118 @@ func TestRecordStartStopRace(t *testing.T) {
 			t.Errorf("part file left: %s", e.Name())
 		}
 	}
+}
+
+// TestRecordLimitEndsRecording: a recording that reaches a cap is saved
+// there and then: the session stops reporting it as recording and says
+// why, its files are listed, subscribers hear of it as for a stop, and a
+// later shell_record_stop returns it (once) instead of an error.
+func TestRecordLimitEndsRecording(t *testing.T) {
+	saveFrames, saveDur := recMaxFrames, recMaxDuration
+	defer func() { recMaxFrames, recMaxDuration = saveFrames, saveDur }()
+	for _, tc := range []struct {
+		name   string
+		frames int
+		dur    time.Duration
+		want   string // in the note
+	}{
+		{"frames", 1, 10 * time.Minute, "1-frame limit"},
+		{"duration", 20000, time.Nanosecond, "1ns limit"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			recMaxFrames, recMaxDuration = tc.frames, tc.dur
+			a := newRecApp(t)
+			a.res.interval = time.Millisecond
+			s := addRecSession(a, "s1", 20, 4)
+			var mu sync.Mutex
+			var got []string // method and uri of each notification
+			a.notify = func(method string, params any) {
+				uri := ""
+				if p, ok := params.(map[string]string); ok {
+					uri = p["uri"]
+				}
+				mu.Lock()
+				got = append(got, method+" "+uri)
+				mu.Unlock()
+			}
+			for _, uri := range []string{"session://s1/recordings", "session://s1/info"} {
+				if _, err := a.resourcesSubscribe(context.Background(), json.RawMessage(`{"uri":"`+uri+`"}`)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if r := callTool(t, a, "shell_record_start", `{"session_id":"s1","name":"lim"}`); r.IsError {
+				t.Fatal(resultText(r))
+			}
+			// The capture goroutine saves the recording by itself; what a
+			// stop sends tells when it has.
+			want := []string{"notifications/resources/list_changed ", "notifications/resources/updated session://s1/recordings"}
+			for deadline := time.Now().Add(stuckAfter); ; time.Sleep(5 * time.Millisecond) {
+				mu.Lock()
+				n := 0
+				for _, w := range want {
+					if slices.Contains(got, w) {
+						n++
+					}
+				}
+				seen := slices.Clone(got)
+				mu.Unlock()
+				if n == len(want) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("the limit did not end the recording: notifications %q, want %q", seen, want)
+				}
+			}
+
+			if s.IsRecording() {
+				t.Errorf("IsRecording after the limit")
+			}
+			for _, uri := range []string{"sessions://list", "session://s1/info"} {
+				text := readText(t, a, uri)
+				if !strings.Contains(text, `"recording":false`) || !strings.Contains(text, tc.want) ||
+					!strings.Contains(text, "session://s1/recordings/lim") {
+					t.Errorf("%s = %s; want recording false and recording_ended naming the limit and the file", uri, text)
+				}
+			}
+			if text := readText(t, a, "session://s1/recordings"); !strings.Contains(text, `"uri":"session://s1/recordings/lim"`) ||
+				!strings.Contains(text, `"uri":"session://s1/recordings/lim.cast"`) {
+				t.Errorf("recordings = %s; want the GIF and the cast", text)
+			}
+
+			r := callTool(t, a, "shell_record_stop", `{"session_id":"s1","format":"gif","name":"other"}`)
+			if r.IsError {
+				t.Fatalf("shell_record_stop after the limit: %s", resultText(r))
+			}
+			res := r.Structured.(*recordStopResult)
+			if !strings.Contains(res.Note, tc.want) || !strings.Contains(res.Note, `name "other" and format "gif" given here came too late`) {
+				t.Errorf("note %q: want the limit and the arguments not applied", res.Note)
+			}
+			for _, p := range []string{res.GIFPath, res.CastPath} {
+				if _, err := os.Stat(p); p == "" || err != nil {
+					t.Errorf("saved file %q: %v", p, err)
+				}
+			}
+			if text := readText(t, a, "sessions://list"); strings.Contains(text, "recording_ended") {
+				t.Errorf("recording_ended still shown after shell_record_stop reported it: %s", text)
+			}
+			if r := callTool(t, a, "shell_record_stop", `{"session_id":"s1"}`); !r.IsError || !strings.Contains(resultText(r), "not recording") {
+				t.Errorf("second shell_record_stop: %s; want not recording", resultText(r))
+			}
+			recMaxFrames, recMaxDuration = saveFrames, saveDur
+			if r := callTool(t, a, "shell_record_start", `{"session_id":"s1"}`); r.IsError || !s.IsRecording() {
+				t.Errorf("a new recording after the limit: %s", resultText(r))
+			}
+			a.finishRecordings(s)
+		})
+	}
+}
+
+// readText reads a text resource.
+func readText(t *testing.T, a *App, uri string) string {
+	t.Helper()
+	c, err := a.readResource(uri)
+	if err != nil || c.Text == nil {
+		t.Fatalf("read %s: %v", uri, err)
+	}
+	return *c.Text
 }

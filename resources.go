@@ -486,7 +486,10 @@ type sessionJSON struct {
 	ExitCode  *int      `json:"exit_code"`        // null while running
 	Signal    string    `json:"signal,omitempty"` // the signal that ended it, e.g. "SIGHUP"
 	Recording bool      `json:"recording"`
-	Theme     string    `json:"theme"`
+	// RecordingEnded: why the last recording ended by itself (a limit)
+	// and its URI, until shell_record_stop reports it.
+	RecordingEnded string `json:"recording_ended,omitempty"`
+	Theme          string `json:"theme"`
 
 	Cwd         *string `json:"cwd,omitempty"`
 	Screenshots *int    `json:"screenshot_count,omitempty"`
@@ -509,6 +512,7 @@ func (v *resSess) describe(info bool) sessionJSON {
 	j := sessionJSON{
 		ID: s.ID, Command: s.Command, Args: s.Args, Cols: st.Cols, Rows: st.Rows, PID: st.Pid,
 		Started: s.Started, Exited: st.Exited, Signal: st.Signal, Recording: s.IsRecording(), Theme: s.Theme,
+		RecordingEnded: s.RecordingEnded(),
 	}
 	if j.Args == nil {
 		j.Args = []string{}

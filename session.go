@@ -83,6 +83,7 @@ type Session struct {
 	screenshots []Capture
 	recordings  []Capture
 	recorder    *recorder // the running recording (record.go), nil when none
+	recEnded    *recorder // the last recording, if a limit ended and saved it and no stop has reported it yet
 
 	changed    chan struct{} // closed and replaced on every output batch, resize and exit
 	fed        int64         // bytes of output fed to term so far
