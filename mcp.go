@@ -38,6 +38,52 @@ Captures are also MCP resources: session://{id}/screenshots, session://{id}/reco
 // severe first.
 var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
+// The MCP spec asks servers to rate-limit log messages: notifications/message
+// goes out in bursts of at most logBurst, refilled at logRate a second; the
+// rest are dropped and counted, and the next message that may go is
+// preceded by one "N messages dropped" summary.
+const (
+	logBurst = 100
+	logRate  = 20
+)
+
+// logLimiter is the token bucket behind Server.log (guarded by Server.mu).
+// The zero value is full.
+type logLimiter struct {
+	tokens  float64
+	last    time.Time // last refill; zero = never used
+	dropped int       // messages dropped since the last one sent
+	worst   int       // most severe dropped level (index in logLevels)
+	now     func() time.Time
+}
+
+// take spends a token for a message at level (index in logLevels). It
+// reports whether the message may go, and then how many were dropped before
+// it and the most severe of their levels (counts reset).
+func (l *logLimiter) take(level int) (ok bool, dropped, worst int) {
+	now := time.Now()
+	if l.now != nil {
+		now = l.now()
+	}
+	if l.last.IsZero() {
+		l.tokens = logBurst
+	} else if d := now.Sub(l.last); d > 0 {
+		l.tokens = min(logBurst, l.tokens+d.Seconds()*logRate)
+	}
+	l.last = now
+	if l.tokens < 1 {
+		if l.dropped == 0 || level > l.worst {
+			l.worst = level
+		}
+		l.dropped++
+		return false, 0, 0
+	}
+	l.tokens--
+	dropped, worst = l.dropped, l.worst
+	l.dropped, l.worst = 0, 0
+	return true, dropped, worst
+}
+
 // Server is one MCP connection over a byte stream: the negotiated state,
 // the tools and methods it dispatches to, and the requests in flight.
 // Build it with newServer; tools may be appended (tests do) before Serve.
@@ -61,6 +107,7 @@ type Server struct {
 	mu       sync.Mutex
 	version  string // negotiated protocol version; "" until initialize
 	level    int    // index in logLevels of the least severe message sent
+	logLim   logLimiter
 	inflight map[string]*inflight
 	stopping bool // Serve is shutting down: no new handlers
 	// inflightBytes is the sum of len(params) of the requests in inflight
@@ -228,14 +275,24 @@ func (s *Server) setLevel(params json.RawMessage) (any, error) {
 }
 
 // log sends notifications/message when level is at or above the level the
-// client set (default info) and the client has initialized. It is App.log.
+// client set (default info), the client has initialized, and the rate
+// limit (logBurst, logRate) allows. It is App.log.
 func (s *Server) log(level, logger string, data any) {
 	i := slices.Index(logLevels, level)
 	s.mu.Lock()
 	send := s.version != "" && i >= s.level
+	var dropped, worst int
+	if send {
+		send, dropped, worst = s.logLim.take(i)
+	}
 	s.mu.Unlock()
 	if !send {
 		return
+	}
+	if dropped > 0 {
+		// At the most severe dropped level: the client wanted those.
+		s.notify("notifications/message", map[string]any{"level": logLevels[worst], "logger": "ttywright",
+			"data": fmt.Sprintf("%d messages dropped (log messages are limited to %d at once, then %d a second)", dropped, logBurst, logRate)})
 	}
 	params := map[string]any{"level": level, "data": data}
 	if logger != "" {

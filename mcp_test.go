@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestInitializeNegotiation(t *testing.T) {
@@ -465,5 +466,77 @@ func TestUnknownNestedField(t *testing.T) {
 	want := `shell_screenshot: unknown field "foo" inside an object argument`
 	if !res.IsError || !strings.HasPrefix(res.Content[0].Text, want) {
 		t.Errorf("got %q, want it to start with %q", res.Content[0].Text, want)
+	}
+}
+
+// TestLogRateLimit: notifications/message passes a burst of logBurst, then
+// logRate a second (a fake clock); the rest is dropped and announced once,
+// at the most severe dropped level, before the next message that goes out.
+func TestLogRateLimit(t *testing.T) {
+	type step struct {
+		after time.Duration // fake time passed before this step
+		n     int           // messages logged
+		level string
+	}
+	tests := []struct {
+		name    string
+		steps   []step
+		sent    int      // messages delivered, summaries not counted
+		summary []string // summaries, as "level: data"
+	}{
+		{"burst fits", []step{{0, logBurst, "info"}}, logBurst, nil},
+		{"flood then silence", []step{{0, logBurst + 50, "info"}}, logBurst, nil},
+		{"flood then resume", []step{{0, logBurst + 50, "info"}, {time.Second, 1, "info"}}, logBurst + 1,
+			[]string{"info: 50 messages dropped (log messages are limited to 100 at once, then 20 a second)"}},
+		{"worst level kept", []step{{0, logBurst, "info"}, {0, 3, "warning"}, {0, 2, "error"}, {0, 4, "info"}, {time.Second, 1, "debug"}},
+			logBurst + 1, []string{"error: 9 messages dropped (log messages are limited to 100 at once, then 20 a second)"}},
+		{"steady rate", func() []step {
+			st := []step{{0, logBurst, "info"}}
+			for range 100 {
+				st = append(st, step{time.Second / logRate, 1, "info"})
+			}
+			return st
+		}(), logBurst + 100, nil},
+		{"refill is capped at the burst", []step{{time.Hour, logBurst + 1, "info"}, {time.Second / logRate, 1, "info"}}, logBurst + 1,
+			[]string{"info: 1 messages dropped (log messages are limited to 100 at once, then 20 a second)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			srv := newServer(newApp(Config{}))
+			srv.out.setOutput(&out)
+			srv.version = "2025-06-18"
+			srv.level = 0 // debug
+			now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			srv.logLim.now = func() time.Time { return now }
+			for _, st := range tt.steps {
+				now = now.Add(st.after)
+				for range st.n {
+					srv.log(st.level, "test", "m")
+				}
+			}
+			sent := 0
+			var summary []string
+			sc := bufio.NewScanner(&out)
+			for sc.Scan() {
+				var m struct {
+					Params struct {
+						Level, Logger string
+						Data          any
+					}
+				}
+				if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+					t.Fatal(err)
+				}
+				if m.Params.Logger == "test" {
+					sent++
+				} else {
+					summary = append(summary, m.Params.Level+": "+m.Params.Data.(string))
+				}
+			}
+			if sent != tt.sent || !slices.Equal(summary, tt.summary) {
+				t.Errorf("sent %d, summaries %q; want %d, %q", sent, summary, tt.sent, tt.summary)
+			}
+		})
 	}
 }
