@@ -97,7 +97,11 @@ func (h *vtHistory) push(l *vtLine) {
 	for n > 0 && cells[n-1] == (Cell{Width: 1}) {
 		n--
 	}
-	row := histRow{runOff: uint32(len(b.runs)), n: uint16(n), wrapped: l.wrapped}
+	// Filled in place: a row built on the stack and then copied in makes
+	// the copy's wide loads wait on the narrow stores (store forwarding).
+	b.rows = append(b.rows, histRow{})
+	row := &b.rows[len(b.rows)-1]
+	row.runOff, row.n, row.wrapped = uint32(len(b.runs)), uint16(n), l.wrapped
 	// Most history is ASCII: a byte per cell quarters the memory. Copy
 	// optimistically as bytes; on the first other cell, start over as
 	// runes.
@@ -163,9 +167,8 @@ func (h *vtHistory) push(l *vtLine) {
 		if b.marks == nil {
 			b.marks = make(map[int][]vtMark)
 		}
-		b.marks[len(b.rows)] = append([]vtMark(nil), l.marks...)
+		b.marks[len(b.rows)-1] = append([]vtMark(nil), l.marks...)
 	}
-	b.rows = append(b.rows, row)
 	h.n++
 	if h.n > h.max {
 		h.n--

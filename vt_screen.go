@@ -70,7 +70,7 @@ func (l *vtLine) clear(blank []Cell) {
 // noteStyle records that cell c, about to be written to l, may carry a
 // colour or attribute: rows without any are pushed to the history
 // without scanning for style runs.
-func (l *vtLine) noteStyle(c Cell) {
+func (l *vtLine) noteStyle(c *Cell) {
 	if c.FG|c.BG|c.UL != 0 || c.Attr != 0 || c.Link != 0 {
 		l.styled = true
 	}
@@ -91,7 +91,7 @@ func (l *vtLine) fill(from, to int, c Cell) {
 	} else if to > l.used {
 		l.used = to
 	}
-	l.noteStyle(c)
+	l.noteStyle(&c)
 	cells := l.cells[from:to]
 	for i := range cells {
 		cells[i] = c
@@ -119,7 +119,7 @@ func (l *vtLine) dropMarks(from, to int) {
 // breakWide blanks the other half of a wide character that a write or
 // erase at column c is about to split.
 func (l *vtLine) breakWide(c int, blank Cell) {
-	l.noteStyle(blank)
+	l.noteStyle(&blank)
 	cells := l.cells
 	switch cells[c].Width {
 	case 0:
@@ -156,8 +156,8 @@ func (t *Terminal) printASCII(p []byte) int {
 		l := t.scr.lines[t.cur.row]
 		cells := l.cells
 		col := t.cur.col
-		pen := t.pen
-		l.noteStyle(pen)
+		l.noteStyle(&t.pen)
+		pen := &t.pen
 		start := col
 		for i < len(p) && col < len(cells) {
 			b := p[i]
@@ -168,7 +168,11 @@ func (t *Terminal) printASCII(p []byte) int {
 			if c.Width != 1 {
 				l.breakWide(col, t.eraseCell())
 			}
-			*c = pen // then the rune: building it in pen first stalls store forwarding
+			// Straight from t.pen, then the rune: a local copy of the pen
+			// (two overlapping 16-byte stores) stalls store forwarding on
+			// the first cell's load, and so does setting the rune in a
+			// copy first.
+			*c = *pen
 			c.Rune = rune(b)
 			col++
 			i++
@@ -256,7 +260,7 @@ func (t *Terminal) print(r rune) {
 	c := t.pen
 	c.Rune = r
 	c.Width = uint8(w)
-	l.noteStyle(c)
+	l.noteStyle(&c)
 	l.cells[col] = c
 	if w == 2 {
 		l.breakWide(col+1, blank)
@@ -662,7 +666,7 @@ func (t *Terminal) insertCells(l *vtLine, col, n int) {
 		return
 	}
 	blank := t.eraseCell()
-	l.noteStyle(blank)
+	l.noteStyle(&blank)
 	if l.cells[col].Width == 0 {
 		// Inserting inside a wide character splits it.
 		l.cells[col-1] = blank
@@ -696,7 +700,7 @@ func (t *Terminal) deleteCells(l *vtLine, col, n int) {
 		return
 	}
 	blank := t.eraseCell()
-	l.noteStyle(blank)
+	l.noteStyle(&blank)
 	l.breakWide(col, blank)
 	if col+n < t.cols && l.cells[col+n].Width == 0 {
 		l.cells[col+n] = blank // its left half is deleted
