@@ -2,7 +2,8 @@ package main
 
 // jsonrpc.go: JSON-RPC 2.0 over a newline-delimited byte stream (stdio).
 //
-// One line is one message, or a batch (a JSON array of messages). Requests
+// One line is one message, or a batch (a JSON array of messages) under the
+// MCP versions that have batches (before 2025-06-18). Requests
 // run concurrently, each in its own goroutine with a context that
 // notifications/cancelled cancels; a cancelled request gets no response.
 // Exactly one lineWriter owns the output. Ids are kept as raw JSON and
@@ -313,7 +314,15 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 	}
 
 	var elems []json.RawMessage
-	if err := json.Unmarshal(line, &elems); err != nil || len(elems) == 0 {
+	err := json.Unmarshal(line, &elems)
+	var syntax *json.SyntaxError
+	if v := s.negotiated(); v >= "2025-06-18" && !errors.As(err, &syntax) {
+		// MCP 2025-06-18 removed JSON-RPC batching (changelog, PR #416);
+		// 2025-03-26 had added it, and 2024-11-05 takes JSON-RPC 2.0 whole.
+		s.send(errorResponse(nullID, codeInvalidRequest, "invalid request: MCP has no JSON-RPC batches since 2025-06-18 (this session speaks %s): send each message on a line of its own", v))
+		return
+	}
+	if err != nil || len(elems) == 0 {
 		s.send(decodeError(err, "invalid request: a batch must be a non-empty array of messages"))
 		return
 	}

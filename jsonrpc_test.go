@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -632,5 +633,54 @@ func TestConcurrentRequests(t *testing.T) {
 	}
 	if len(got) != 0 {
 		t.Errorf("unexpected responses: %v", got)
+	}
+}
+
+// TestBatchByVersion: a batch is served under the MCP versions that have
+// batches and refused as a whole (one -32600, id null, nothing run) under
+// 2025-06-18 and later, which removed them; the server goes on serving.
+func TestBatchByVersion(t *testing.T) {
+	for _, tt := range []struct {
+		version string
+		batches bool
+	}{
+		{"2024-11-05", true},
+		{"2025-03-26", true},
+		{"2025-06-18", false},
+		{"2025-11-25", false},
+	} {
+		t.Run(tt.version, func(t *testing.T) {
+			ran := 0
+			var mu sync.Mutex
+			count := &Tool{Name: "test_count", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+				mu.Lock()
+				ran++
+				mu.Unlock()
+				return &ToolResult{Text: "ok"}
+			}}
+			c := startServer(t, count)
+			c.initialize(tt.version)
+			c.send(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_count"}}]`)
+			line := c.recv()
+			var got []reply
+			batched := json.Unmarshal(line, &got) == nil
+			var single reply
+			json.Unmarshal(line, &single)
+			switch {
+			case tt.batches && (!batched || len(got) != 2 || got[0].Error != nil || got[1].Error != nil):
+				t.Errorf("batch under %s: %s, want two results", tt.version, line)
+			case !tt.batches && (batched || single.Error == nil || single.Error.Code != codeInvalidRequest ||
+				string(single.ID) != "null" || !strings.Contains(single.Error.Message, "2025-06-18")):
+				t.Errorf("batch under %s: %s, want one -32600 with id null naming 2025-06-18", tt.version, line)
+			}
+			if r := c.request(3, "ping", nil); r.Error != nil {
+				t.Errorf("ping after the batch: %+v", r.Error)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if want := map[bool]int{true: 1, false: 0}[tt.batches]; ran != want {
+				t.Errorf("the batch's tool call ran %d times, want %d", ran, want)
+			}
+		})
 	}
 }

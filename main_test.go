@@ -342,7 +342,8 @@ func testBinaryStdio(t *testing.T, bin string) {
 	}
 	big := strings.Repeat("x", 5<<20)
 	script := []string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		// 2025-03-26: the last revision with batches.
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":"list","method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping","params":{"_meta":{"big":"` + big + `"}}}`,

@@ -168,7 +168,24 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 	case s.negotiated() == "":
 		return nil, &RPCError{Code: codeInvalidRequest, Message: fmt.Sprintf("%s before initialize: send initialize first", method)}
 	}
-	return m(ctx, params)
+	return m(withVersion(ctx, s.negotiated()), params)
+}
+
+type versionKey struct{}
+
+// withVersion gives a method handler the negotiated protocol version, so
+// that its result leaves out the fields that version lacks, as tools/list
+// and renderResult do.
+func withVersion(ctx context.Context, v string) context.Context {
+	return context.WithValue(ctx, versionKey{}, v)
+}
+
+// versionAtLeast reports whether the request's negotiated protocol version
+// is v or newer. A handler called without one (directly, in tests) gets
+// every field.
+func versionAtLeast(ctx context.Context, v string) bool {
+	got, _ := ctx.Value(versionKey{}).(string)
+	return got == "" || got >= v
 }
 
 // notification handles a message without an id. Unknown ones are ignored.

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -536,6 +537,98 @@ func TestLogRateLimit(t *testing.T) {
 			}
 			if sent != tt.sent || !slices.Equal(summary, tt.summary) {
 				t.Errorf("sent %d, summaries %q; want %d, %q", sent, summary, tt.sent, tt.summary)
+			}
+		})
+	}
+}
+
+// TestResultFieldsByVersion: resources/list, resources/templates/list,
+// resources/read and prompts/list carry only the fields the negotiated
+// version defines (MCP schema/<version>/schema.ts): title and
+// annotations.lastModified came in 2025-06-18, as did _meta; icons in
+// 2025-11-25.
+func TestResultFieldsByVersion(t *testing.T) {
+	// The fields of each object kind in 2024-11-05 and 2025-03-26, and
+	// what 2025-06-18 and 2025-11-25 added.
+	base := map[string][]string{
+		"resource":    {"uri", "name", "description", "mimeType", "size", "annotations"},
+		"template":    {"uriTemplate", "name", "description", "mimeType", "annotations"},
+		"annotations": {"audience", "priority"},
+		"contents":    {"uri", "mimeType", "text", "blob"},
+		"prompt":      {"name", "description", "arguments"},
+	}
+	added := map[string]map[string][]string{
+		"2025-06-18": {"resource": {"title", "_meta"}, "template": {"title", "_meta"}, "annotations": {"lastModified"},
+			"contents": {"_meta"}, "prompt": {"title", "_meta"}},
+		"2025-11-25": {"resource": {"icons"}, "template": {"icons"}, "prompt": {"icons"}},
+	}
+	for _, tt := range []struct {
+		version string
+		title   bool // the server has titles and times to send: they must come when defined
+	}{
+		{"2024-11-05", false},
+		{"2025-03-26", false},
+		{"2025-06-18", true},
+		{"2025-11-25", true},
+	} {
+		t.Run(tt.version, func(t *testing.T) {
+			allowed := map[string][]string{}
+			for kind, fields := range base {
+				allowed[kind] = slices.Clone(fields)
+				for v, add := range added {
+					if tt.version >= v {
+						allowed[kind] = append(allowed[kind], add[kind]...)
+					}
+				}
+			}
+			c := startServer(t)
+			s := addRecSession(c.srv.app, "s1", 20, 4)
+			s.AddScreenshot(Capture{Name: "a", URI: "session://s1/screenshots/a", MimeType: "image/png",
+				Created: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Bytes: 10, Width: 160, Height: 64})
+			c.initialize(tt.version)
+
+			var titles, times int
+			var check func(what, kind string, obj map[string]any)
+			check = func(what, kind string, obj map[string]any) {
+				t.Helper()
+				for k, v := range obj {
+					if !slices.Contains(allowed[kind], k) {
+						t.Errorf("%s: field %q is not in the %s of %s", what, k, kind, tt.version)
+					}
+					if k == "title" {
+						titles++
+					}
+					if an, ok := v.(map[string]any); ok && k == "annotations" {
+						if _, ok := an["lastModified"]; ok {
+							times++
+						}
+						check(what+".annotations", "annotations", an)
+					}
+				}
+			}
+			list := func(id int, method, key, kind string) {
+				r := c.request(id, method, nil)
+				var res map[string][]map[string]any
+				if r.Error != nil || json.Unmarshal(r.Result, &res) != nil || len(res[key]) == 0 {
+					t.Fatalf("%s: %s %+v", method, r.Result, r.Error)
+				}
+				for _, obj := range res[key] {
+					check(method+" "+fmt.Sprint(obj["name"]), kind, obj)
+				}
+			}
+			list(1, "resources/list", "resources", "resource")
+			list(2, "resources/templates/list", "resourceTemplates", "template")
+			list(3, "prompts/list", "prompts", "prompt")
+			for i, uri := range []string{"sessions://list", "session://s1/info", "theme://one-dark"} {
+				r := c.request(10+i, "resources/read", map[string]any{"uri": uri})
+				var res struct{ Contents []map[string]any }
+				if r.Error != nil || json.Unmarshal(r.Result, &res) != nil || len(res.Contents) != 1 {
+					t.Fatalf("resources/read %s: %s %+v", uri, r.Result, r.Error)
+				}
+				check("resources/read "+uri, "contents", res.Contents[0])
+			}
+			if tt.title && (titles == 0 || times == 0) {
+				t.Errorf("%s: %d titles and %d lastModified sent, want some", tt.version, titles, times)
 			}
 		})
 	}

@@ -25,7 +25,7 @@ type promptArg struct {
 // writes the user message from the arguments (required ones are present).
 type prompt struct {
 	Name        string      `json:"name"`
-	Title       string      `json:"title,omitempty"`
+	Title       string      `json:"title,omitempty"` // 2025-06-18+
 	Description string      `json:"description,omitempty"`
 	Arguments   []promptArg `json:"arguments,omitempty"`
 
@@ -100,6 +100,11 @@ func (a *App) promptsList(ctx context.Context, params json.RawMessage) (any, err
 	page, next, err := paginate(a.prompts(), p.Cursor, a.res.perPage())
 	if err != nil {
 		return nil, err
+	}
+	if !versionAtLeast(ctx, "2025-06-18") { // title came then
+		for _, p := range page { // a.prompts() builds them afresh
+			p.Title = ""
+		}
 	}
 	return struct {
 		Prompts    []*prompt `json:"prompts"`

@@ -632,7 +632,7 @@ func describeTheme(t *Theme) themeJSON {
 type resourceJSON struct {
 	URI         string `json:"uri"`
 	Name        string `json:"name"`
-	Title       string `json:"title,omitempty"`
+	Title       string `json:"title,omitempty"` // 2025-06-18+
 	Description string `json:"description,omitempty"`
 	MimeType    string `json:"mimeType,omitempty"`
 	Size        int64  `json:"size,omitempty"`
@@ -642,8 +642,8 @@ type resourceJSON struct {
 
 // resAnnotations are MCP annotations; captures carry when they were made.
 type resAnnotations struct {
-	Audience     []string  `json:"audience,omitempty"` // "user", "assistant"
-	LastModified time.Time `json:"lastModified"`
+	Audience     []string  `json:"audience,omitempty"`    // "user", "assistant"
+	LastModified time.Time `json:"lastModified,omitzero"` // 2025-06-18+
 }
 
 // captureAnnotations: a capture is for the person and the model alike.
@@ -706,6 +706,17 @@ func (a *App) resourcesList(ctx context.Context, params json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
+	if !versionAtLeast(ctx, "2025-06-18") { // title and annotations.lastModified came then
+		page = slices.Clone(page)
+		for i, r := range page {
+			page[i].Title = ""
+			if r.Annotations != nil {
+				an := *r.Annotations
+				an.LastModified = time.Time{}
+				page[i].Annotations = &an
+			}
+		}
+	}
 	return struct {
 		Resources  []resourceJSON `json:"resources"`
 		NextCursor string         `json:"nextCursor,omitempty"`
@@ -716,7 +727,7 @@ func (a *App) resourcesList(ctx context.Context, params json.RawMessage) (any, e
 type templateJSON struct {
 	URITemplate string `json:"uriTemplate"`
 	Name        string `json:"name"`
-	Title       string `json:"title,omitempty"`
+	Title       string `json:"title,omitempty"` // 2025-06-18+
 	Description string `json:"description,omitempty"`
 	MimeType    string `json:"mimeType,omitempty"`
 }
@@ -742,6 +753,12 @@ func (a *App) resourcesTemplatesList(ctx context.Context, params json.RawMessage
 	page, next, err := paginate(resourceTemplates, p.Cursor, a.res.perPage())
 	if err != nil {
 		return nil, err
+	}
+	if !versionAtLeast(ctx, "2025-06-18") { // title came then
+		page = slices.Clone(page)
+		for i := range page {
+			page[i].Title = ""
+		}
 	}
 	return struct {
 		ResourceTemplates []templateJSON `json:"resourceTemplates"`
