@@ -3,10 +3,12 @@ package main
 // font.go: the embedded 8x16 bitmap font and glyph lookup.
 //
 // The data is Terminus Font 8x16 (regular and bold) with GNU Unifont
-// 8x16/16x16 for every code point Terminus lacks, both under the SIL Open
-// Font License 1.1 (LICENSES/, ttywright --licenses). mkfont.go writes it
-// from Debian's xfonts-terminus and xfonts-unifont packages; the files are
-// committed, so a build needs nothing but Go. Regenerate with
+// 8x16/16x16 for every code point Terminus lacks (CJK, Hangul, and from
+// plane 1 the emoji and pictographs U+1F000-1FBFF and the mathematical
+// alphanumerics), both under the SIL Open Font License 1.1 (LICENSES/,
+// ttywright --licenses). mkfont.go writes it from
+// Debian's xfonts-terminus, xfonts-unifont and fonts-unifont packages; the
+// files are committed, so a build needs nothing but Go. Regenerate with
 //
 //	apt-get update && go generate -run mkfont
 //

@@ -7,11 +7,14 @@
 //	go run mkfont.go [-debs DIR] [-o font.hex.gz] [-bold fontbold.hex.gz]
 //
 // The inputs are the binary packages xfonts-terminus (Terminus Font 8x16,
-// ter-u16n and ter-u16b, SIL OFL 1.1) and xfonts-unifont (GNU Unifont,
-// SIL OFL 1.1 since 13.0.04). With -debs, the .deb files are taken from
-// DIR; without it they are fetched with `apt-get download` into a temporary
-// directory. Each package is unpacked with `dpkg-deb -x` and its compiled
-// PCF fonts are read (the binary packages ship no BDF).
+// ter-u16n and ter-u16b, SIL OFL 1.1), xfonts-unifont (GNU Unifont plane 0,
+// SIL OFL 1.1 since 13.0.04) and fonts-unifont (the same release, for
+// unifont_upper.otf: plane 1, which Debian ships in no bitmap format).
+// With -debs, the .deb files are taken from DIR; without it they are
+// fetched with `apt-get download` into a temporary directory. Each package
+// is unpacked with `dpkg-deb -x`; the compiled PCF fonts are read (the
+// binary packages ship no BDF), and the OpenType font's pixel outlines are
+// turned back into bitmaps.
 //
 // The regular face is Terminus first, then Unifont for every code point
 // Terminus lacks; the bold face is Terminus bold only (the renderer
@@ -54,7 +57,10 @@ import (
 // (Latin, Greek, Cyrillic, punctuation, symbols, box drawing, blocks,
 // braille, Powerline, specials), then Hangul Jamo, CJK punctuation, kana,
 // Hangul compatibility jamo, CJK Unified Ideographs, Hangul syllables and
-// the halfwidth and fullwidth forms.
+// the halfwidth and fullwidth forms; from plane 1, the mathematical
+// alphanumeric symbols (styled letters such as U+1D400) and U+1F000-1FBFF:
+// game symbols, enclosed alphanumerics (regional indicators), emoji and
+// pictographs, arrows, chess, and symbols for legacy computing.
 var keepRanges = [][2]rune{
 	{0x0020, 0x052F},
 	{0x1100, 0x11FF},
@@ -67,6 +73,16 @@ var keepRanges = [][2]rune{
 	{0xE0A0, 0xE0D4},
 	{0xFF00, 0xFFEF},
 	{0xFFF0, 0xFFFF},
+	{0x1D400, 0x1D7FF},
+	{0x1F000, 0x1FBFF},
+}
+
+// bitmapFont is one source font converted to .hex cells: the glyphs by
+// code point, and its baseline as the number of rows above it in the
+// 16-row cell (the font's ascent: 12 for Terminus, 14 for Unifont).
+type bitmapFont struct {
+	glyphs   map[rune][]byte
+	baseline int
 }
 
 // pkg is one Debian package the fonts come from.
@@ -80,7 +96,7 @@ type pkg struct {
 func main() {
 	log.SetPrefix("mkfont: ")
 	log.SetFlags(0)
-	debs := flag.String("debs", "", "directory holding xfonts-terminus_*.deb and xfonts-unifont_*.deb (default: apt-get download them)")
+	debs := flag.String("debs", "", "directory holding xfonts-terminus_*.deb, xfonts-unifont_*.deb and fonts-unifont_*.deb (default: apt-get download them)")
 	out := flag.String("o", "font.hex.gz", "regular face output")
 	outBold := flag.String("bold", "fontbold.hex.gz", "bold face output")
 	flag.Parse()
@@ -92,7 +108,7 @@ func main() {
 	defer os.RemoveAll(tmp)
 	if *debs == "" {
 		*debs = tmp
-		cmd := exec.Command("apt-get", "download", "xfonts-terminus", "xfonts-unifont")
+		cmd := exec.Command("apt-get", "download", "xfonts-terminus", "xfonts-unifont", "fonts-unifont")
 		cmd.Dir, cmd.Stdout, cmd.Stderr = tmp, os.Stderr, os.Stderr
 		if err := cmd.Run(); err != nil {
 			log.Fatalf("apt-get download: %v (run apt-get update first, or pass -debs)", err)
@@ -100,21 +116,27 @@ func main() {
 	}
 	term := unpack(*debs, "xfonts-terminus", tmp)
 	uni := unpack(*debs, "xfonts-unifont", tmp)
+	uniOTF := unpack(*debs, "fonts-unifont", tmp)
+	if uni.version != uniOTF.version {
+		log.Fatalf("xfonts-unifont %s and fonts-unifont %s: want the same Unifont release", uni.version, uniOTF.version)
+	}
 
 	const misc = "usr/share/fonts/X11/misc"
 	terN := readPCF(filepath.Join(term.dir, misc, "ter-u16n_unicode.pcf.gz"))
 	terB := readPCF(filepath.Join(term.dir, misc, "ter-u16b_unicode.pcf.gz"))
 	unif := readPCF(filepath.Join(uni.dir, misc, "unifont.pcf.gz"))
+	upper := readOTF(filepath.Join(uniOTF.dir, "usr/share/fonts/opentype/unifont/unifont_upper.otf"))
 
 	regular := map[rune][]byte{}
-	merge(regular, terN)
-	merge(regular, unif)
+	merge(regular, terN.glyphs)
+	merge(regular, unif.glyphs)
+	merge(regular, upper.glyphs)
 	bold := map[rune][]byte{}
-	merge(bold, terB)
+	merge(bold, terB.glyphs)
 
 	cmdline := "go run mkfont.go " + strings.Join(os.Args[1:], " ")
 	if *debs == tmp {
-		cmdline = "apt-get download xfonts-terminus xfonts-unifont && " + cmdline
+		cmdline = "apt-get download xfonts-terminus xfonts-unifont fonts-unifont && " + cmdline
 	}
 	header := func(face string, sources ...pkg) string {
 		var b strings.Builder
@@ -127,7 +149,7 @@ func main() {
 		fmt.Fprintf(&b, "# generator: %s\n", cmdline)
 		return b.String()
 	}
-	write(*out, header("regular", term, uni), regular)
+	write(*out, header("regular", term, uni, uniOTF), regular)
 	write(*outBold, header("bold", term), bold)
 }
 
@@ -258,7 +280,7 @@ func (r *pcfReader) metric() pcfMetric {
 
 // readPCF returns the glyphs of a gzip'd PCF font as .hex bitmaps in an
 // 8x16 or 16x16 cell (1 or 2 bytes a row, 16 rows), keyed by code point.
-func readPCF(path string) map[rune][]byte {
+func readPCF(path string) bitmapFont {
 	f, err := os.Open(path)
 	if err != nil {
 		log.Fatal(err)
@@ -272,21 +294,21 @@ func readPCF(path string) map[rune][]byte {
 	if err != nil {
 		log.Fatalf("%s: %v", path, err)
 	}
-	glyphs, err := parsePCF(data)
+	font, err := parsePCF(data)
 	if err != nil {
 		log.Fatalf("%s: %v", path, err)
 	}
-	return glyphs
+	return font
 }
 
-func parsePCF(data []byte) (glyphs map[rune][]byte, err error) {
+func parsePCF(data []byte) (font bitmapFont, err error) {
 	defer func() {
 		if recover() != nil { // a short table indexes past the end
 			err = errors.New("pcf: truncated table")
 		}
 	}()
 	if len(data) < 8 || string(data[:4]) != "\x01fcp" {
-		return nil, errors.New("pcf: bad magic")
+		return font, errors.New("pcf: bad magic")
 	}
 	// Table of contents: always little-endian.
 	toc := &pcfReader{data: data, pos: 4, order: binary.LittleEndian}
@@ -314,17 +336,17 @@ func parsePCF(data []byte) (glyphs map[rune][]byte, err error) {
 		acc = table(pcfAccelerators)
 	}
 	if acc == nil {
-		return nil, errors.New("pcf: no accelerators table")
+		return font, errors.New("pcf: no accelerators table")
 	}
 	acc.pos += 8 // noOverlap ... padding flags
 	fontAscent, fontDescent := acc.i32(), acc.i32()
 	if fontAscent+fontDescent != 16 {
-		return nil, fmt.Errorf("pcf: font is %d px tall, want 16", fontAscent+fontDescent)
+		return font, fmt.Errorf("pcf: font is %d px tall, want 16", fontAscent+fontDescent)
 	}
 
 	mt := table(pcfMetrics)
 	if mt == nil {
-		return nil, errors.New("pcf: no metrics table")
+		return font, errors.New("pcf: no metrics table")
 	}
 	var nm int
 	if mt.format&pcfCompressedMetrics != 0 {
@@ -339,7 +361,7 @@ func parsePCF(data []byte) (glyphs map[rune][]byte, err error) {
 
 	bt := table(pcfBitmaps)
 	if bt == nil {
-		return nil, errors.New("pcf: no bitmaps table")
+		return font, errors.New("pcf: no bitmaps table")
 	}
 	nb := bt.i32()
 	offsets := make([]int, nb)
@@ -358,11 +380,11 @@ func parsePCF(data []byte) (glyphs map[rune][]byte, err error) {
 
 	et := table(pcfBDFEncodings)
 	if et == nil {
-		return nil, errors.New("pcf: no encodings table")
+		return font, errors.New("pcf: no encodings table")
 	}
 	min2, max2, min1, max1 := et.i16(), et.i16(), et.i16(), et.i16()
 	et.i16() // default char
-	glyphs = map[rune][]byte{}
+	glyphs := map[rune][]byte{}
 	for b1 := min1; b1 <= max1; b1++ {
 		for b2 := min2; b2 <= max2; b2++ {
 			idx := et.u16()
@@ -373,12 +395,12 @@ func parsePCF(data []byte) (glyphs map[rune][]byte, err error) {
 			m := metrics[idx]
 			g, err := cellBitmap(m, fontAscent, bitmaps[offsets[idx]:], pad, unit, bitMSB, byteMSB)
 			if err != nil {
-				return nil, fmt.Errorf("U+%04X: %v", r, err)
+				return font, fmt.Errorf("U+%04X: %v", r, err)
 			}
 			glyphs[r] = g
 		}
 	}
-	return glyphs, nil
+	return bitmapFont{glyphs, fontAscent}, nil
 }
 
 // cellBitmap copies one PCF glyph bitmap into a .hex cell: 16 rows of 1 byte
@@ -438,4 +460,452 @@ func reverseBits(b byte) byte {
 	b = b>>4 | b<<4
 	b = b>>2&0x33 | b<<2&0xCC
 	return b>>1&0x55 | b<<1&0xAA
+}
+
+// OpenType with CFF outlines is the only form in which Debian ships GNU
+// Unifont's plane 1 glyphs (fonts-unifont's unifont_upper.otf). Unifont's
+// outlines are its pixels: unitsPerEm 64, so one pixel is 4 units, the
+// ascent is 56 (14 px) and every contour is an axis-aligned polygon on the
+// 4-unit grid. readOTF turns the outlines back into bitmaps by sampling
+// each pixel's centre with the non-zero winding rule, which recovers the
+// bitmap exactly. References: the OpenType spec (cmap format 12, head,
+// hhea, hmtx) and Adobe TN 5176 (CFF) and TN 5177 (Type 2 charstrings).
+
+// readOTF returns the glyphs of an OpenType CFF pixel font whose em is 16
+// pixels with the baseline 14 pixels from the top, as .hex bitmaps keyed
+// by code point, for the code points that keep accepts.
+func readOTF(path string) bitmapFont {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	font, err := parseOTF(data)
+	if err != nil {
+		log.Fatalf("%s: %v", path, err)
+	}
+	return font
+}
+
+func parseOTF(data []byte) (font bitmapFont, err error) {
+	defer func() {
+		if recover() != nil { // a short table indexes past the end
+			err = errors.New("otf: truncated table")
+		}
+	}()
+	be := binary.BigEndian
+	if len(data) < 12 || string(data[:4]) != "OTTO" {
+		return font, errors.New("otf: not an OpenType CFF font")
+	}
+	tables := map[string][]byte{}
+	for i, n := 0, int(be.Uint16(data[4:])); i < n; i++ {
+		rec := data[12+16*i:]
+		off, size := be.Uint32(rec[8:]), be.Uint32(rec[12:])
+		tables[string(rec[:4])] = data[off : off+size]
+	}
+	for _, t := range []string{"head", "hhea", "hmtx", "cmap", "CFF "} {
+		if tables[t] == nil {
+			return font, fmt.Errorf("otf: no %s table", t)
+		}
+	}
+	upem := int(be.Uint16(tables["head"][18:]))
+	ascent := int(int16(be.Uint16(tables["hhea"][4:])))
+	if upem%16 != 0 || ascent%(upem/16) != 0 {
+		return font, fmt.Errorf("otf: unitsPerEm %d, ascent %d: not a 16-pixel grid", upem, ascent)
+	}
+	px := upem / 16 // units per pixel
+	ascentPx := ascent / px
+
+	// Advance widths (hmtx: numberOfHMetrics pairs, then the last repeats).
+	nhm := int(be.Uint16(tables["hhea"][34:]))
+	advance := func(gid int) int {
+		if gid >= nhm {
+			gid = nhm - 1
+		}
+		return int(be.Uint16(tables["hmtx"][4*gid:]))
+	}
+
+	// Code points from the Unicode full-repertoire cmap (format 12).
+	cmap := tables["cmap"]
+	var groups []byte
+	for i, n := 0, int(be.Uint16(cmap[2:])); i < n; i++ {
+		rec := cmap[4+8*i:]
+		sub := cmap[be.Uint32(rec[4:]):]
+		if be.Uint16(rec) == 3 && be.Uint16(rec[2:]) == 10 && be.Uint16(sub) == 12 {
+			groups = sub[16 : 16+12*int(be.Uint32(sub[12:]))]
+		}
+	}
+	if groups == nil {
+		return font, errors.New("otf: no cmap format 12 subtable (3,10)")
+	}
+
+	cff, err := parseCFF(tables["CFF "])
+	if err != nil {
+		return font, err
+	}
+	glyphs := map[rune][]byte{}
+	for ; len(groups) >= 12; groups = groups[12:] {
+		first, last, gid := rune(be.Uint32(groups)), rune(be.Uint32(groups[4:])), int(be.Uint32(groups[8:]))
+		for r := first; r <= last; r, gid = r+1, gid+1 {
+			if !keep(r) {
+				continue
+			}
+			contours, err := cff.outline(gid)
+			if err != nil {
+				return font, fmt.Errorf("U+%04X: %v", r, err)
+			}
+			g, err := rasterize(contours, advance(gid)/px, px, ascentPx)
+			if err != nil {
+				return font, fmt.Errorf("U+%04X: %v", r, err)
+			}
+			glyphs[r] = g
+		}
+	}
+	return bitmapFont{glyphs, ascentPx}, nil
+}
+
+// cffFont is the part of a CFF font that drawing needs: the charstrings
+// and the global and local subroutines (one local set per font dict in
+// a CID-keyed font, picked by fdSelect).
+type cffFont struct {
+	charStrings [][]byte
+	gsubrs      [][]byte
+	subrs       [][][]byte // per font dict
+	fdSelect    []byte     // font dict index per glyph; nil: dict 0
+}
+
+// cffIndex reads an INDEX at data[pos:] and returns its items and the
+// position after it.
+func cffIndex(data []byte, pos int) ([][]byte, int) {
+	count := int(binary.BigEndian.Uint16(data[pos:]))
+	if count == 0 {
+		return nil, pos + 2
+	}
+	offSize := int(data[pos+2])
+	off := func(i int) int {
+		v := 0
+		for _, b := range data[pos+3+i*offSize : pos+3+(i+1)*offSize] {
+			v = v<<8 | int(b)
+		}
+		return v
+	}
+	base := pos + 3 + (count+1)*offSize - 1 // offsets count from 1
+	items := make([][]byte, count)
+	for i := range items {
+		items[i] = data[base+off(i) : base+off(i+1)]
+	}
+	return items, base + off(count)
+}
+
+// cffDict decodes a DICT into operator -> operands (escaped operators as
+// 1200+n). Real operands are skipped as 0: none of the operators read
+// here takes one.
+func cffDict(b []byte) map[int][]int {
+	d := map[int][]int{}
+	var args []int
+	for i := 0; i < len(b); {
+		switch v := int(b[i]); {
+		case v == 12:
+			d[1200+int(b[i+1])], args = args, nil
+			i += 2
+		case v <= 21:
+			d[v], args = args, nil
+			i++
+		case v == 28:
+			args = append(args, int(int16(binary.BigEndian.Uint16(b[i+1:]))))
+			i += 3
+		case v == 29:
+			args = append(args, int(int32(binary.BigEndian.Uint32(b[i+1:]))))
+			i += 5
+		case v == 30: // real: nibbles up to and including 0xf
+			for i++; b[i]&0xf != 0xf && b[i]>>4 != 0xf; i++ {
+			}
+			i++
+			args = append(args, 0)
+		case v >= 32 && v <= 246:
+			args = append(args, v-139)
+			i++
+		case v >= 247 && v <= 250:
+			args = append(args, (v-247)*256+int(b[i+1])+108)
+			i += 2
+		case v >= 251 && v <= 254:
+			args = append(args, -(v-251)*256-int(b[i+1])-108)
+			i += 2
+		default:
+			i++ // reserved
+		}
+	}
+	return d
+}
+
+func parseCFF(data []byte) (*cffFont, error) {
+	pos := int(data[2])                  // header size
+	_, pos = cffIndex(data, pos)         // names
+	topDicts, pos := cffIndex(data, pos) // top DICTs
+	_, pos = cffIndex(data, pos)         // strings
+	gsubrs, _ := cffIndex(data, pos)     // global subroutines
+	if len(topDicts) != 1 {
+		return nil, fmt.Errorf("cff: %d fonts, want 1", len(topDicts))
+	}
+	top := cffDict(topDicts[0])
+	if t := top[1206]; len(t) == 1 && t[0] != 2 {
+		return nil, fmt.Errorf("cff: charstring type %d, want 2", t[0])
+	}
+	cs := top[17]
+	if len(cs) != 1 {
+		return nil, errors.New("cff: no CharStrings")
+	}
+	f := &cffFont{gsubrs: gsubrs}
+	f.charStrings, _ = cffIndex(data, cs[0])
+	private := func(p []int) [][]byte { // Private DICT (size, offset) -> its Subrs
+		if len(p) != 2 {
+			return nil
+		}
+		sub := cffDict(data[p[1] : p[1]+p[0]])[19]
+		if len(sub) != 1 {
+			return nil
+		}
+		subrs, _ := cffIndex(data, p[1]+sub[0])
+		return subrs
+	}
+	if fda := top[1236]; len(fda) == 1 { // CID-keyed: FDArray and FDSelect
+		dicts, _ := cffIndex(data, fda[0])
+		for _, d := range dicts {
+			f.subrs = append(f.subrs, private(cffDict(d)[18]))
+		}
+		fds := top[1237]
+		if len(fds) != 1 {
+			return nil, errors.New("cff: FDArray without FDSelect")
+		}
+		n := len(f.charStrings)
+		f.fdSelect = make([]byte, n)
+		switch p := fds[0]; data[p] {
+		case 0:
+			copy(f.fdSelect, data[p+1:p+1+n])
+		case 3:
+			be := binary.BigEndian
+			nr := int(be.Uint16(data[p+1:]))
+			for i := 0; i < nr; i++ {
+				r := data[p+3+3*i:]
+				first, fd, next := int(be.Uint16(r)), r[2], int(be.Uint16(r[3:]))
+				for g := first; g < next && g < n; g++ {
+					f.fdSelect[g] = fd
+				}
+			}
+		default:
+			return nil, fmt.Errorf("cff: FDSelect format %d", data[p])
+		}
+	} else {
+		f.subrs = [][][]byte{private(top[18])}
+	}
+	return f, nil
+}
+
+// subrBias is the number added to a subroutine operand (TN 5177, 4.7).
+func subrBias(n int) int {
+	switch {
+	case n < 1240:
+		return 107
+	case n < 33900:
+		return 1131
+	}
+	return 32768
+}
+
+// outline runs glyph gid's Type 2 charstring and returns its contours as
+// closed polygons of points in font units (y up). Only the operators a
+// pixel font uses are implemented: hints, moves, lines, subroutines and
+// endchar; a curve or any other operator is an error, so a font that is
+// not made of pixels cannot be converted by mistake.
+func (f *cffFont) outline(gid int) ([][][2]int, error) {
+	if gid < 0 || gid >= len(f.charStrings) {
+		return nil, fmt.Errorf("glyph %d out of range", gid)
+	}
+	var subrs [][]byte
+	if fd := 0; len(f.subrs) > 0 {
+		if f.fdSelect != nil {
+			fd = int(f.fdSelect[gid])
+		}
+		if fd < len(f.subrs) {
+			subrs = f.subrs[fd]
+		}
+	}
+	var (
+		contours [][][2]int
+		stack    []int
+		x, y     int
+		stems    int
+		widthSet bool // the first stack-clearing operator may carry the width
+		done     bool
+	)
+	// width drops the optional leading width operand.
+	width := func(even bool) {
+		if !widthSet && len(stack)%2 == 1 == even {
+			stack = stack[1:]
+		}
+		widthSet = true
+	}
+	lineTo := func(dx, dy int) {
+		x, y = x+dx, y+dy
+		contours[len(contours)-1] = append(contours[len(contours)-1], [2]int{x, y})
+	}
+	moveTo := func(dx, dy int) {
+		x, y = x+dx, y+dy
+		contours = append(contours, [][2]int{{x, y}})
+	}
+	var run func(cs []byte, depth int) error
+	run = func(cs []byte, depth int) error {
+		if depth > 10 {
+			return errors.New("subroutines nested too deep")
+		}
+		for i := 0; i < len(cs) && !done; {
+			v := int(cs[i])
+			switch {
+			case v >= 32 && v <= 246:
+				stack = append(stack, v-139)
+				i++
+				continue
+			case v >= 247 && v <= 250:
+				stack = append(stack, (v-247)*256+int(cs[i+1])+108)
+				i += 2
+				continue
+			case v >= 251 && v <= 254:
+				stack = append(stack, -(v-251)*256-int(cs[i+1])-108)
+				i += 2
+				continue
+			case v == 28:
+				stack = append(stack, int(int16(binary.BigEndian.Uint16(cs[i+1:]))))
+				i += 3
+				continue
+			case v == 255: // 16.16 fixed: pixel coordinates are integers
+				fx := int32(binary.BigEndian.Uint32(cs[i+1:]))
+				if fx&0xffff != 0 {
+					return errors.New("fractional coordinate")
+				}
+				stack = append(stack, int(fx>>16))
+				i += 5
+				continue
+			}
+			i++
+			switch v {
+			case 1, 3, 18, 23: // hstem, vstem, hstemhm, vstemhm
+				width(true)
+				stems += len(stack) / 2
+			case 19, 20: // hintmask, cntrmask: implicit vstems, then the mask bytes
+				width(true)
+				stems += len(stack) / 2
+				i += (stems + 7) / 8
+			case 21: // rmoveto
+				width(true)
+				if len(stack) < 2 {
+					return errors.New("rmoveto: stack underflow")
+				}
+				moveTo(stack[0], stack[1])
+			case 22: // hmoveto
+				width(false)
+				if len(stack) < 1 {
+					return errors.New("hmoveto: stack underflow")
+				}
+				moveTo(stack[0], 0)
+			case 4: // vmoveto
+				width(false)
+				if len(stack) < 1 {
+					return errors.New("vmoveto: stack underflow")
+				}
+				moveTo(0, stack[0])
+			case 5: // rlineto
+				if len(contours) == 0 {
+					return errors.New("line before moveto")
+				}
+				for k := 0; k+1 < len(stack); k += 2 {
+					lineTo(stack[k], stack[k+1])
+				}
+			case 6, 7: // hlineto, vlineto: alternating, starting horizontal or vertical
+				if len(contours) == 0 {
+					return errors.New("line before moveto")
+				}
+				for k, d := range stack {
+					if (k%2 == 0) == (v == 6) {
+						lineTo(d, 0)
+					} else {
+						lineTo(0, d)
+					}
+				}
+			case 10, 29: // callsubr, callgsubr
+				if len(stack) == 0 {
+					return errors.New("callsubr: stack underflow")
+				}
+				set := subrs
+				if v == 29 {
+					set = f.gsubrs
+				}
+				n := stack[len(stack)-1] + subrBias(len(set))
+				stack = stack[:len(stack)-1]
+				if n < 0 || n >= len(set) {
+					return fmt.Errorf("subroutine %d out of range", n)
+				}
+				if err := run(set[n], depth+1); err != nil {
+					return err
+				}
+				continue // operands left by the subroutine stay
+			case 11: // return
+				return nil
+			case 14: // endchar
+				width(true)
+				done = true
+			default:
+				return fmt.Errorf("charstring operator %d not supported in a pixel font", v)
+			}
+			stack = stack[:0]
+		}
+		return nil
+	}
+	if err := run(f.charStrings[gid], 0); err != nil {
+		return nil, err
+	}
+	return contours, nil
+}
+
+// rasterize samples contours (font units, y up, the origin on the
+// baseline at the left edge) at each pixel centre of a cell advance
+// pixels wide, with the non-zero winding rule, and returns the glyph as a
+// .hex cell (8 or 16 px wide, 16 rows). Zero-advance glyphs (combining
+// marks drawn left of the origin) are moved right by 8 px, as for PCF.
+func rasterize(contours [][][2]int, advance, px, ascentPx int) ([]byte, error) {
+	shift := 0
+	if advance == 0 {
+		advance, shift = 8, 8
+	}
+	if advance != 8 && advance != 16 {
+		return nil, fmt.Errorf("advance %d px, want 8 or 16", advance)
+	}
+	bpr := advance / 8
+	cell := make([]byte, 16*bpr)
+	for row := 0; row < 16; row++ {
+		sy := (ascentPx-row)*px - px/2 // sample centre, font units, y up
+		for col := 0; col < advance; col++ {
+			sx := (col-shift)*px + px/2
+			wind := 0
+			for _, c := range contours {
+				for k := range c {
+					a, b := c[k], c[(k+1)%len(c)]
+					if (a[1] <= sy) == (b[1] <= sy) {
+						continue // the edge does not cross the sample's scan line
+					}
+					// x where the edge crosses the scan line, compared without division.
+					cross := (b[0]-a[0])*(sy-a[1]) - (sx-a[0])*(b[1]-a[1])
+					if b[1] > a[1] {
+						if cross > 0 {
+							wind++
+						}
+					} else if cross < 0 {
+						wind--
+					}
+				}
+			}
+			if wind != 0 {
+				cell[row*bpr+col/8] |= 0x80 >> (col % 8)
+			}
+		}
+	}
+	return cell, nil
 }

@@ -64,6 +64,10 @@ func TestFontData(t *testing.T) {
 	}{
 		{'A', false}, {0x2500, false}, {0x2588, false}, {0x28FF, false},
 		{0xE0B0, false}, {0xFFFD, false}, {0x4E2D, true}, {0xAC00, true}, {0x3042, true},
+		// Plane 1, from Unifont Upper: emoji, a regional indicator, a
+		// chess symbol, a mathematical bold letter, a legacy computing digit.
+		{0x2705, true}, {0x1F600, true}, {0x1F680, true}, {0x1F4A9, true}, {0x1F1E6, true},
+		{0x1FA00, true}, {0x1FAF8, true}, {0x1D400, false}, {0x1FBF0, false},
 	} {
 		_, wide, ok := regular.glyph(tc.r)
 		if !ok || wide != tc.wide {
@@ -183,13 +187,25 @@ func renderGoldens() map[string]struct {
 	b.WriteString("\x1b[32me\u0301 a\u0308 n\u0303 \x1b[0m$ ")
 	out["attributes"] = golden{renderScreen(48, 14, b.String()), RenderOptions{Theme: dark, Scale: 1}}
 
-	// Wide characters, emoji (not in the font: a box), and a bar cursor.
+	// Wide characters, emoji, and a bar cursor.
 	out["wide"] = golden{renderScreen(40, 5,
 		"中文字符 日本語 かな 한국어\r\n"+
 			"\x1b[33mｆｕｌｌ　ｗｉｄｔｈ and narrow\x1b[0m\r\n"+
 			"emoji 😀 🎉 end\r\n"+
 			"\x1b[30;46m中文 on colour\x1b[0m\r\n"+
 			"bar cursor> \x1b[6 q"), RenderOptions{Theme: dark, Scale: 2}}
+
+	// Plane 1 glyphs (Unifont Upper): emoji and pictographs over two cells,
+	// regional indicators (one cell each from the emulator: squeezed),
+	// cards, mahjong and chess, mathematical letters and legacy computing
+	// digits on the text baseline, a text-style symbol in a narrow cell
+	// squeezed before a letter and spilling into a blank; private-use
+	// glyphs no font has (Nerd Font icons) stay hollow boxes.
+	out["emoji"] = golden{renderScreen(40, 4,
+		"😀 ✅ 🚀 💩 🎉 👍 🪀 🫠 🧪 🦀 ❌\r\n"+
+			"flags 🇩🇪 🇯🇵 🃏 🀄 \U0001FA00 \U0001FA60 🅰x 🅰 end\r\n"+
+			"\x1b[36m𝐁𝐨𝐥𝐝 𝑖𝑡𝑎𝑙𝑖𝑐 𝟏𝟐𝟑 🯰🯱🯲🯳 🭈🭉🭊🭋\x1b[0m\r\n"+
+			"nerd font icon \uf015 (missing) \x1b[?25l"), RenderOptions{Theme: dark, Scale: 2}}
 
 	// Box drawing and blocks joining across cells; the cursor hidden.
 	b.Reset()
