@@ -63,6 +63,12 @@ func snapMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ttywright snap: %v\n", err)
 		return 2
 	}
+	if opt.out == "-" {
+		opt.out = "/dev/stdout"
+	}
+	if isStdout(opt.out) || isStdout(opt.gif) {
+		stdout = stderr // the report must not end up inside the image
+	}
 	msg, err := snap(opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "ttywright snap: %v\n", err)
@@ -72,12 +78,26 @@ func snapMain(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// isStdout reports whether path names the file the process's standard
+// output goes to (-o /dev/stdout, or a path that stdout was redirected to).
+func isStdout(path string) bool {
+	if path == "" {
+		return false
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	so, err := os.Stdout.Stat()
+	return err == nil && os.SameFile(fi, so)
+}
+
 // parseSnap reads the flags; -h prints the usage and returns flag.ErrHelp.
 func parseSnap(args []string, stderr io.Writer) (snapOptions, error) {
 	var o snapOptions
 	fs := flag.NewFlagSet("ttywright snap", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.out, "o", "snap.png", "PNG file to write")
+	fs.StringVar(&o.out, "o", "snap.png", "PNG file to write (- for standard output)")
 	fs.StringVar(&o.gif, "gif", "", "also write a GIF recording of the whole run to this file")
 	fs.IntVar(&o.cols, "cols", 120, "screen width in cells")
 	fs.IntVar(&o.rows, "rows", 40, "screen height in cells")
@@ -260,9 +280,24 @@ func trimSnapshot(s *Snapshot) *Snapshot {
 	return &t
 }
 
-// writePNG encodes img to path, through a temporary file in the same
-// directory so that a failed write leaves no half file.
+// writePNG encodes img to path. A regular file (or a new one) is written
+// through a temporary file in the same directory and renamed, so that a
+// failed write leaves no half file; anything else (a symlink, /dev/stdout,
+// a pipe) is written in place, since the rename would replace the link or
+// the device node itself (as root, -o /dev/stdout turned /dev/stdout into a
+// PNG file).
 func writePNG(path string, img image.Image) error {
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			return err
+		}
+		if err := encodePNG(f, img); err != nil {
+			f.Close()
+			return fmt.Errorf("encoding %s: %v", path, err)
+		}
+		return f.Close()
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), ".snap-*.png")
 	if err != nil {
 		return err

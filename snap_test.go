@@ -123,3 +123,63 @@ func TestSnapRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestSnapWritesThroughLinks: -o naming a symlink (as /dev/stdout is one)
+// writes the PNG where the link points and leaves the link in place; the
+// temporary-file-and-rename path would replace the link itself.
+func TestSnapWritesThroughLinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.png")
+	link := filepath.Join(dir, "link.png")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	code, stdout, stderr := runSnapTest(t, "-o", link, "--cols", "20", "--rows", "2", "--", "echo", "hi")
+	if code != 0 {
+		t.Fatalf("snap -o %s: status %d, stdout %q, stderr %q", link, code, stdout, stderr)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("after snap -o %s: the link is gone (%v, %v)", link, fi.Mode(), err)
+	}
+	f, err := os.Open(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.DecodeConfig(f); err != nil {
+		t.Errorf("the link's target holds no PNG: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".snap-*")); len(left) != 0 {
+		t.Errorf("temporary files left: %q", left)
+	}
+}
+
+// TestSnapIsStdout: the report moves to stderr when the PNG goes to the
+// file standard output points at (-o - or -o /dev/stdout).
+func TestSnapIsStdout(t *testing.T) {
+	dir := t.TempDir()
+	out, err := os.Create(filepath.Join(dir, "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	saved := os.Stdout
+	os.Stdout = out
+	defer func() { os.Stdout = saved }()
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{out.Name(), true},
+		{filepath.Join(dir, "other.png"), false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := isStdout(tt.path); got != tt.want {
+			t.Errorf("isStdout(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
