@@ -204,7 +204,7 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 	fs = flag.NewFlagSet("ttywright", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&cfg.Theme, "theme", "one-dark", "default colour theme (see themes://list)")
-	fs.IntVar(&cfg.Cols, "cols", 120, "default screen width in cells (1-1000)")
+	fs.IntVar(&cfg.Cols, "cols", 120, "default screen width in cells (2-1000)")
 	fs.IntVar(&cfg.Rows, "rows", 40, "default screen height in cells (1-500)")
 	fs.StringVar(&cfg.OutputDir, "output-dir", filepath.Join(os.TempDir(), "ttywright"), "directory for screenshots and recordings (created 0700)")
 	fs.IntVar(&cfg.Scale, "scale", 2, "integer pixel scale of the font in files on disk (1-4)")
@@ -262,7 +262,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 		}
 		for _, v := range values {
 			if err := fs.Set(f.Name, v); err != nil {
-				envErr = fmt.Errorf("%s=%q: %v", name, v, err)
+				envErr = fmt.Errorf("%s=%q: %v%s", name, v, err, envHint(f))
 				return
 			}
 		}
@@ -279,6 +279,18 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	return cfg, "", validateConfig(&cfg)
 }
 
+// envHint says what a TTYWRIGHT_* variable takes, after flag's bare
+// "parse error".
+func envHint(f *flag.Flag) string {
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+		return ": use true or false (or 1 or 0)"
+	}
+	if _, err := strconv.Atoi(f.DefValue); err == nil {
+		return ": use a whole number, e.g. " + f.DefValue
+	}
+	return ""
+}
+
 // validateConfig checks ranges and the theme, and makes the output
 // directory absolute (sessions may change their working directory, the
 // server never does, but paths in results should not depend on it).
@@ -291,8 +303,8 @@ func validateConfig(cfg *Config) error {
 		v        int
 		min, max int
 	}{
-		{"cols", cfg.Cols, 1, maxCols}, // session.go: what shell_start accepts
-		{"rows", cfg.Rows, 1, maxRows},
+		{"cols", cfg.Cols, minCols, maxCols}, // session.go: what shell_start accepts
+		{"rows", cfg.Rows, minRows, maxRows},
 		{"scale", cfg.Scale, 1, 4},
 		{"max-sessions", cfg.MaxSessions, 1, 1000},
 		{"scrollback", cfg.Scrollback, 0, 1000000},

@@ -93,9 +93,11 @@ func TestParseConfig(t *testing.T) {
 		{name: "licenses", args: []string{"--licenses"}, want: defaults, action: "licenses"},
 
 		{name: "bad theme", args: []string{"--theme", "neon"}, wantErr: `--theme: unknown theme "neon"`},
-		{name: "cols zero", args: []string{"--cols", "0"}, wantErr: "--cols 0: must be from 1 to 1000"},
+		{name: "cols zero", args: []string{"--cols", "0"}, wantErr: "--cols 0: must be from 2 to 1000"},
+		// shell_start refuses a 1-column screen, so the default must not be one.
+		{name: "cols one", args: []string{"--cols", "1"}, wantErr: "--cols 1: must be from 2 to 1000"},
 		{name: "rows too big", args: []string{"--rows", "501"}, wantErr: "--rows 501: must be from 1 to 500"},
-		{name: "cols too big", args: []string{"--cols", "1001"}, wantErr: "--cols 1001: must be from 1 to 1000"},
+		{name: "cols too big", args: []string{"--cols", "1001"}, wantErr: "--cols 1001: must be from 2 to 1000"},
 		{name: "images too large", args: []string{"--cols", "1000", "--rows", "500", "--scale", "4"}, wantErr: "larger than the image size limit"},
 		{name: "scale", args: []string{"--scale", "5"}, wantErr: "--scale 5: must be from 1 to 4"},
 		{name: "max-sessions", args: []string{"--max-sessions", "0"}, wantErr: "--max-sessions 0"},
@@ -106,7 +108,8 @@ func TestParseConfig(t *testing.T) {
 		{name: "empty allow-command", args: []string{"--allow-command", " "}, wantErr: "empty command"},
 		{name: "bad environment", env: map[string]string{"TTYWRIGHT_ROWS": "tall"}, wantErr: `TTYWRIGHT_ROWS="tall"`},
 		{name: "bad environment range", env: map[string]string{"TTYWRIGHT_SCALE": "9"}, wantErr: "--scale 9"},
-		{name: "bad environment bool", env: map[string]string{"TTYWRIGHT_INLINE_IMAGES": "maybe"}, wantErr: "TTYWRIGHT_INLINE_IMAGES"},
+		{name: "bad environment bool", env: map[string]string{"TTYWRIGHT_INLINE_IMAGES": "maybe"}, wantErr: `TTYWRIGHT_INLINE_IMAGES="maybe": parse error: use true or false`},
+		{name: "bad environment int hint", env: map[string]string{"TTYWRIGHT_COLS": "wide"}, wantErr: "use a whole number, e.g. 120"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
