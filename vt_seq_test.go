@@ -506,65 +506,6 @@ func TestVTResize(t *testing.T) {
 	}
 }
 
-// FuzzVT feeds arbitrary bytes: no panic, the cursor stays on the
-// screen, the size stays, and one write gives the same screen as the
-// same bytes one at a time. Seeds: Ghostty's fuzz corpus (testdata/fuzz).
-func FuzzVT(f *testing.F) {
-	f.Add([]byte("\x1b[2J\x1b[1;1Hhello\x1b[31mworld\x1b[m"))
-	f.Add([]byte("\x1b]8;;http://x\x1b\\a\x1b]8;;\x1b\\日本\u0301\x1b(0lqk"))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		a := NewTerminal(80, 24, 100)
-		a.Write(in)
-		b := NewTerminal(80, 24, 100)
-		for i := range in {
-			b.Write(in[i : i+1])
-		}
-		for _, term := range []*Terminal{a, b} {
-			c := term.Cursor()
-			if c.Row < 0 || c.Row >= 24 || c.Col < 0 || c.Col >= 80 {
-				t.Fatalf("cursor off the screen: %+v", c)
-			}
-			if cols, rows := term.Size(); cols != 80 || rows != 24 {
-				t.Fatalf("size changed to %dx%d", cols, rows)
-			}
-			s := term.Snapshot()
-			if len(s.Cells) != 80*24 || len(term.Lines()) != 24 {
-				t.Fatalf("snapshot has %d cells", len(s.Cells))
-			}
-		}
-		for _, term := range []*Terminal{a, b} {
-			checkLineInvariants(t, term)
-		}
-		if screenKey(a) != screenKey(b) {
-			t.Fatalf("whole and byte-by-byte feeds differ:\n%q\n%q", a.Lines(), b.Lines())
-		}
-	})
-}
-
-// checkLineInvariants checks the bookkeeping of every row of both
-// screens: cells past used are default blanks, a row not marked styled
-// has no colour or attribute, marks are sorted and inside the row.
-func checkLineInvariants(t *testing.T, term *Terminal) {
-	t.Helper()
-	for _, s := range []*vtScreen{term.main, term.alt} {
-		for r, l := range s.lines {
-			for c, cell := range l.cells {
-				if c >= l.used && cell != (Cell{Width: 1}) {
-					t.Fatalf("row %d col %d past used %d: %+v", r, c, l.used, cell)
-				}
-				if !l.styled && (cell.FG|cell.BG|cell.UL != 0 || cell.Attr != 0 || cell.Link != 0) {
-					t.Fatalf("row %d col %d styled in an unstyled row: %+v", r, c, cell)
-				}
-			}
-			for i, m := range l.marks {
-				if m.col < 0 || m.col >= len(l.cells) || (i > 0 && l.marks[i-1].col >= m.col) {
-					t.Fatalf("row %d: marks out of order or range: %+v", r, l.marks)
-				}
-			}
-		}
-	}
-}
-
 // TestVTParserTransitions pins single transitions of the state machine
 // that are easy to get wrong.
 func TestVTParserTransitions(t *testing.T) {
