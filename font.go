@@ -6,7 +6,8 @@ package main
 // 8x16/16x16 for every code point Terminus lacks (CJK, Hangul, and from
 // plane 1 the emoji and pictographs U+1F000-1FBFF and the mathematical
 // alphanumerics), both under the SIL Open Font License 1.1 (LICENSES/,
-// ttywright --licenses). mkfont.go writes it from
+// ttywright --licenses). Unifont's narrow letters are raised 2 pixels onto
+// Terminus's baseline, so mixed text lines up. mkfont.go writes it from
 // Debian's xfonts-terminus, xfonts-unifont and fonts-unifont packages; the
 // files are committed, so a build needs nothing but Go. Regenerate with
 //

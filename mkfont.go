@@ -17,9 +17,10 @@
 // turned back into bitmaps.
 //
 // The regular face is Terminus first, then Unifont for every code point
-// Terminus lacks; the bold face is Terminus bold only (the renderer
-// emboldens the rest). Only graphic and private-use code points in the
-// ranges below are kept.
+// Terminus lacks, its narrow letters raised onto Terminus's baseline (see
+// rebase); the bold face is Terminus bold only (the renderer emboldens the
+// rest). Only graphic and private-use code points in the ranges below are
+// kept.
 //
 // The output is Unifont's .hex format, one glyph a line, sorted by code point:
 //
@@ -129,8 +130,15 @@ func main() {
 
 	regular := map[rune][]byte{}
 	merge(regular, terN.glyphs)
-	merge(regular, unif.glyphs)
-	merge(regular, upper.glyphs)
+	for _, f := range []bitmapFont{unif, upper} {
+		fallback := map[rune][]byte{}
+		merge(fallback, f.glyphs)
+		for r := range regular {
+			delete(fallback, r)
+		}
+		rebase(fallback, f.baseline, terN.baseline)
+		merge(regular, fallback)
+	}
 	bold := map[rune][]byte{}
 	merge(bold, terB.glyphs)
 
@@ -185,6 +193,51 @@ func merge(dst, src map[rune][]byte) {
 		dst[r] = g
 	}
 }
+
+// rebase moves the narrow letters, marks, digits and letter-like signs of
+// a fallback font from its baseline (rows above it in the cell) up to the
+// primary font's, so that mixed text shares one baseline: Unifont's is 14,
+// Terminus's 12, and without this every Unifont letter sat 2 px below its
+// Terminus neighbours. A glyph moves only as far as its blank top rows
+// allow (accents over Unifont capitals reach the top rows, so those rise
+// by 1 px or stay), and nothing moves down. Wide glyphs (CJK, emoji) fill
+// or are centred on the whole cell and stay.
+func rebase(glyphs map[rune][]byte, from, to int) {
+	if from <= to {
+		return
+	}
+	var raised [fontRows]int // glyphs by rows raised
+	for r, g := range glyphs {
+		if len(g) != fontRows || !baselineGlyph(r) {
+			continue
+		}
+		top := 0
+		for top < fontRows && g[top] == 0 {
+			top++
+		}
+		if top == fontRows {
+			continue // blank
+		}
+		n := min(from-to, top)
+		copy(g, g[n:])
+		clear(g[fontRows-n:])
+		raised[n]++
+	}
+	log.Printf("rebase: narrow glyphs raised by 0..%d rows: %v", from-to, raised[:from-to+1])
+}
+
+// baselineGlyph reports whether r is drawn standing on the baseline in
+// Unifont, as Terminus draws it: letters, combining marks, numbers,
+// currency signs and modifier symbols. Unifont's narrow punctuation and
+// symbols that Terminus lacks (※ ‣ ⁂ ★ ⟩ ...) are mostly centred in the
+// cell, as are the halfwidth forms (katakana, Hangul) that go with CJK
+// text, so they stay.
+func baselineGlyph(r rune) bool {
+	return !(r >= 0xFF00 && r <= 0xFFEF) && unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.Sc, unicode.Sk)
+}
+
+// fontRows is the height of every glyph cell.
+const fontRows = 16
 
 // keep reports whether r is in keepRanges and is graphic or private use
 // (Unifont also draws unassigned and control code points, as hex boxes).

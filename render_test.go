@@ -77,6 +77,22 @@ func TestFontData(t *testing.T) {
 	if _, _, ok := bold.glyph('A'); !ok {
 		t.Errorf("bold face lacks 'A'")
 	}
+	// Unifont letters stand on Terminus's baseline: without descenders,
+	// their lowest ink row is that of 'x' (Terminus); mkfont raises them.
+	bottom := func(r rune) int {
+		rows, _, _ := regular.glyphRows(r)
+		for y := fontHeight - 1; y >= 0; y-- {
+			if rows[y] != 0 {
+				return y
+			}
+		}
+		return -1
+	}
+	for _, r := range []rune{'ƀ', 'ɛ', 'ə', 'ѣ', 'ϐ', 'ἀ', 'ǅ', 0x1D401 /* 𝐁 */} {
+		if got, want := bottom(r), bottom('x'); got != want {
+			t.Errorf("U+%04X %c: lowest ink row %d, want %d as for 'x' (baseline)", r, r, got, want)
+		}
+	}
 	for _, f := range []*fontFace{regular, bold} {
 		for _, e := range f.index {
 			if !unicode.IsGraphic(e.r) && !unicode.Is(unicode.Co, e.r) {
@@ -206,6 +222,17 @@ func renderGoldens() map[string]struct {
 			"flags 🇩🇪 🇯🇵 🃏 🀄 \U0001FA00 \U0001FA60 🅰x 🅰 end\r\n"+
 			"\x1b[36m𝐁𝐨𝐥𝐝 𝑖𝑡𝑎𝑙𝑖𝑐 𝟏𝟐𝟑 🯰🯱🯲🯳 🭈🭉🭊🭋\x1b[0m\r\n"+
 			"nerd font icon \uf015 (missing) \x1b[?25l"), RenderOptions{Theme: dark, Scale: 2}}
+
+	// One baseline for Terminus letters (ASCII, Greek, Cyrillic) and the
+	// Unifont letters Terminus lacks (Latin Extended-B, IPA, Greek and
+	// Cyrillic extras, Vietnamese, polytonic Greek), under an underline, in
+	// synthetic bold, with Unifont combining marks over Terminus letters, and
+	// beside CJK, which fills the cell.
+	out["baseline"] = golden{renderScreen(40, 4,
+		"Hxg Ωαβ Жяф ƀɛəʃ ϐϖ Ѣѣ ạệ ἀὰ 中文かな\r\n"+
+			"\x1b[4mxɛxəxѣxϐxạxἀx Ag ẠẮ ǅǆ\x1b[0m x\u0323 a\u0311 o\u0309\r\n"+
+			"\x1b[1;33mBold Жя ƀɛə ѣ ễ\x1b[0m \x1b[3mitalic ɛə ѣ\x1b[0m\r\n"+
+			"\x1b[32m$\x1b[0m echo 'Tiếng Việt, Ελληνικά, ǂʼǃ'"), RenderOptions{Theme: dark, Scale: 2}}
 
 	// Box drawing and blocks joining across cells; the cursor hidden.
 	b.Reset()
