@@ -272,6 +272,19 @@ func TestOutputDirUnsafe(t *testing.T) {
 			t.Errorf("wrote into it: %v", entries)
 		}
 	})
+	t.Run("shared like /tmp", func(t *testing.T) {
+		// --output-dir /tmp: "chmod 700 it" would break the machine's /tmp.
+		a, _, _ := hygieneApp(t)
+		if err := os.Mkdir(a.cfg.OutputDir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(a.cfg.OutputDir, 0o777|os.ModeSticky)
+		r := callTool(t, a, "shell_screenshot", `{"session_id":"s1"}`)
+		want := "--output-dir " + filepath.Join(a.cfg.OutputDir, "ttywright")
+		if !r.IsError || !strings.Contains(r.Text, want) || strings.Contains(r.Text, "chmod") || strings.Contains(r.Text, "check --output-dir") {
+			t.Errorf("shared output directory: %s, want the advice %q and no chmod", resultText(r), want)
+		}
+	})
 	t.Run("group-writable is accepted", func(t *testing.T) {
 		a, _, _ := hygieneApp(t)
 		os.Mkdir(a.cfg.OutputDir, 0o700)

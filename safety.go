@@ -93,6 +93,10 @@ func ensureOutputDir(dir string) error {
 		return fmt.Errorf("output directory %s is not a directory: pass another --output-dir", dir)
 	case !ownedByMe(fi):
 		return fmt.Errorf("output directory %s belongs to another user: %w: pass another --output-dir", filepath.Clean(dir), errOutputDirUnsafe)
+	case fi.Mode().Perm()&0o002 != 0 && fi.Mode()&os.ModeSticky != 0:
+		// A shared directory such as /tmp itself: chmod 700 would break
+		// everyone else's use of it.
+		return fmt.Errorf("output directory %s is a shared directory writable by other users (mode %04o, sticky, like /tmp): %w: pass a directory of your own in it, e.g. --output-dir %s", dir, fi.Mode().Perm(), errOutputDirUnsafe, filepath.Join(dir, "ttywright"))
 	case fi.Mode().Perm()&0o002 != 0:
 		return fmt.Errorf("output directory %s is writable by other users (mode %04o): %w: chmod 700 it or pass another --output-dir", dir, fi.Mode().Perm(), errOutputDirUnsafe)
 	}

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -167,6 +168,9 @@ func (a *App) screenshot(args screenshotArgs) *ToolResult {
 	}
 	for _, f := range files {
 		if err := a.writeCapture(s.ID, name+f.ext, f.data); err != nil {
+			if errors.Is(err, errOutputDirUnsafe) {
+				return toolErrorf("shell_screenshot: %v", err) // it names the fix
+			}
 			return toolErrorf("shell_screenshot: %v (check --output-dir is writable)", err)
 		}
 	}
