@@ -647,7 +647,10 @@ func (p *painter[P]) frame() {
 		p.disc(cx, cy, br, ink)
 	}
 	// Title, centred, in the bitmap font at the same scale, cut with an
-	// ellipsis to stay clear of the buttons.
+	// ellipsis to stay clear of the buttons. Characters take the cells they
+	// take on the screen and are drawn as there: a combining mark over the
+	// character before it, a glyph the font lacks as the replacement box
+	// (it was left blank).
 	runes := []rune(p.title)
 	avail := (p.w - 2*76*sc) / (8 * sc)
 	if avail <= 0 {
@@ -656,11 +659,7 @@ func (p *painter[P]) frame() {
 	width := func(rs []rune) int {
 		n := 0
 		for _, r := range rs {
-			if _, wide, ok := p.regular.glyph(r); ok && wide {
-				n += 2
-			} else {
-				n++
-			}
+			n += runeWidth(r)
 		}
 		return n
 	}
@@ -672,16 +671,21 @@ func (p *painter[P]) frame() {
 	}
 	x := (p.w - width(runes)*8*sc) / 2
 	y := (barH - fontHeight*sc) / 2
+	base := x // where the last spacing character went
 	for _, r := range runes {
-		rows, wide, ok := p.regular.glyphRows(r)
-		w := 8
-		if wide {
-			w = 16
+		cells := runeWidth(r)
+		if cells == 0 {
+			if rows, wide, ok := p.regular.glyphRows(r); ok && !wide {
+				p.drawRows(&rows, base, y, 8, p.titleInk)
+			}
+			continue
 		}
-		if ok {
-			p.drawRows(&rows, x, y, w, p.titleInk)
+		if r < ' ' {
+			r = ' ' // a control character in a border title given by the caller
 		}
-		x += w * sc
+		p.drawGlyph(r, x, y, cells, 0, p.titleInk, false)
+		base = x
+		x += cells * 8 * sc
 	}
 }
 

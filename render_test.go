@@ -554,3 +554,46 @@ func FuzzParseHexFont(f *testing.F) {
 		}
 	})
 }
+
+// TestRenderTitleGlyphs: the border title draws characters as the screen
+// does: a code point the font lacks as the replacement box (it was left
+// blank), a combining mark over its base without a cell of its own.
+func TestRenderTitleGlyphs(t *testing.T) {
+	s := renderBlank(40, 2)
+	// inkSpan returns the leftmost and rightmost columns of the title bar
+	// that differ from the bar's colour at its centre row's left edge.
+	inkSpan := func(title string) (lo, hi int) {
+		img := Render(s, RenderOptions{Scale: 1, Border: &Border{Style: "macos", Title: title}})
+		b := img.Bounds()
+		bar := img.RGBAAt(b.Dx()/2, 2)
+		lo, hi = -1, -1
+		for x := 76; x < b.Dx()-76; x++ {
+			for y := 6; y < 22; y++ {
+				if img.RGBAAt(x, y) != bar {
+					if lo < 0 {
+						lo = x
+					}
+					hi = x
+					break
+				}
+			}
+		}
+		return lo, hi
+	}
+	tests := []struct {
+		name, title, like string // like: a title that must take the same columns
+	}{
+		{"missing glyph", "a\U000F0000b", "a\u2588b"},
+		{"combining mark", "xe\u0301y", "xey"},
+	}
+	for _, tt := range tests {
+		lo, hi := inkSpan(tt.title)
+		wlo, whi := inkSpan(tt.like)
+		if lo < 0 || lo != wlo || hi != whi {
+			t.Errorf("%s: title %q inks columns %d..%d, want %d..%d as %q does", tt.name, tt.title, lo, hi, wlo, whi, tt.like)
+		}
+	}
+	if lo, hi := inkSpan("\U000F0000"); lo < 0 || hi-lo < 4 {
+		t.Errorf("a title of one glyph the font lacks inks columns %d..%d, want the replacement box", lo, hi)
+	}
+}
