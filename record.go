@@ -124,7 +124,7 @@ var borderSchema = map[string]any{
 	"type":        "object",
 	"description": "Optional window frame drawn around every frame.",
 	"properties": map[string]any{
-		"style": map[string]any{"type": "string", "enum": []string{"macos"}, "description": `"macos": a title bar with the three window buttons`},
+		"style": map[string]any{"type": "string", "enum": []string{"macos", "none"}, "description": `"macos" (default when border is given): a title bar with the three window buttons; "none": no frame`},
 		"title": map[string]any{"type": "string", "description": "Text in the title bar"},
 	},
 }
@@ -233,8 +233,16 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 			return toolErrorf("shell_record_start: scale %d is out of range: use 1 to 4 (default %d)", scale, recDefaultGIF)
 		}
 	}
-	if args.Border != nil && args.Border.Style != "" && args.Border.Style != "macos" {
-		return toolErrorf("shell_record_start: border style %q is unknown: use \"macos\" or leave border out", args.Border.Style)
+	border := args.Border
+	if border != nil {
+		switch border.Style { // as shell_screenshot takes it
+		case "", "macos":
+			border = &Border{Style: "macos", Title: border.Title}
+		case "none":
+			border = nil
+		default:
+			return toolErrorf("shell_record_start: border style %q is unknown: use \"macos\", \"none\" or leave border out", border.Style)
+		}
 	}
 	name := args.Name
 	if name == "" {
@@ -247,7 +255,7 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 	if err != nil {
 		theme = themeList[0]
 	}
-	r := &recorder{app: a, sess: s, name: name, fps: fps, scale: scale, border: args.Border, theme: theme,
+	r := &recorder{app: a, sess: s, name: name, fps: fps, scale: scale, border: border, theme: theme,
 		snapshot: s.Snapshot, waitChange: s.WaitChange, ready: make(chan struct{})}
 	r.snapshotLocked = func() *Snapshot { return s.term.Snapshot() }
 

@@ -101,6 +101,36 @@ func TestRecordBadInput(t *testing.T) {
 	}
 }
 
+// TestRecordBorderStyles: shell_record_start takes the border styles
+// shell_screenshot takes ("none" was refused), so one border object works
+// for both tools.
+func TestRecordBorderStyles(t *testing.T) {
+	a := newRecApp(t)
+	addRecSession(a, "s1", 40, 10)
+	tests := []struct {
+		border string
+		w, h   int // GIF size at scale 1
+	}{
+		{`{"style":"none","title":"x"}`, 320, 160},
+		{`{"style":"macos"}`, 320 + 2*framePadX, 160 + frameTitleBar + framePadTop + framePadBot},
+		{`{"title":"t"}`, 320 + 2*framePadX, 160 + frameTitleBar + framePadTop + framePadBot},
+	}
+	for _, tt := range tests {
+		if r := callTool(t, a, "shell_record_start", `{"session_id":"s1","border":`+tt.border+`}`); r.IsError {
+			t.Fatalf("border %s: %s", tt.border, resultText(r))
+		}
+		r := callTool(t, a, "shell_record_stop", `{"session_id":"s1"}`)
+		res, ok := r.Structured.(*recordStopResult)
+		if r.IsError || !ok {
+			t.Fatalf("stop: %s", resultText(r))
+		}
+		g := readGIF(t, res.GIFPath)
+		if g.Config.Width != tt.w || g.Config.Height != tt.h {
+			t.Errorf("border %s: GIF %dx%d, want %dx%d", tt.border, g.Config.Width, g.Config.Height, tt.w, tt.h)
+		}
+	}
+}
+
 func TestRecordFormats(t *testing.T) {
 	tests := []struct {
 		format         string
