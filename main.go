@@ -279,6 +279,20 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	return cfg, "", validateConfig(&cfg)
 }
 
+// expandHome replaces a leading "~" or "~/" with the home directory, as a
+// shell would have; other paths, and "~" when there is no home directory,
+// are returned as they are.
+func expandHome(path string) string {
+	if path != "~" && !strings.HasPrefix(path, "~/") {
+		return path
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return path
+	}
+	return filepath.Join(home, path[1:])
+}
+
 // envHint says what a TTYWRIGHT_* variable takes, after flag's bare
 // "parse error".
 func envHint(f *flag.Flag) string {
@@ -319,6 +333,9 @@ func validateConfig(cfg *Config) error {
 	if cfg.OutputDir == "" {
 		return errors.New("--output-dir: must not be empty")
 	}
+	// MCP clients start the server without a shell, so a "~/..." in a
+	// client's JSON config arrives as it was written.
+	cfg.OutputDir, cfg.LogPath = expandHome(cfg.OutputDir), expandHome(cfg.LogPath)
 	dir, err := filepath.Abs(cfg.OutputDir)
 	if err != nil {
 		return fmt.Errorf("--output-dir: %v", err)

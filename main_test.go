@@ -65,6 +65,8 @@ func (sc scenario) format(server []string) string {
 }
 
 func TestParseConfig(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home) // "~/" in --output-dir and --log-path
 	defaults := Config{Theme: "one-dark", Cols: 120, Rows: 40, OutputDir: filepath.Join(os.TempDir(), "ttywright"),
 		Scale: 2, MaxSessions: 16, Scrollback: 10000}
 	with := func(f func(*Config)) Config { c := defaults; f(&c); return c }
@@ -87,6 +89,13 @@ func TestParseConfig(t *testing.T) {
 			})},
 		{name: "flag wins over environment", args: []string{"--cols", "90", "--allow-command", "htop"}, env: map[string]string{"TTYWRIGHT_COLS": "100", "TTYWRIGHT_ALLOW_COMMAND": "bash"},
 			want: with(func(c *Config) { c.Cols, c.AllowCommands = 90, []string{"htop"} })},
+		// A client's JSON config has no shell to expand "~".
+		{name: "home", args: []string{"--output-dir", "~/caps", "--log-path", "~/calls.jsonl"}, env: map[string]string{"TTYWRIGHT_OUTPUT_DIR": "~"},
+			want: with(func(c *Config) {
+				c.OutputDir, c.LogPath = filepath.Join(home, "caps"), filepath.Join(home, "calls.jsonl")
+			})},
+		{name: "home from environment", env: map[string]string{"TTYWRIGHT_OUTPUT_DIR": "~", "TTYWRIGHT_LOG_PATH": "~user/x"},
+			want: with(func(c *Config) { c.OutputDir, c.LogPath = home, "~user/x" })},
 		{name: "repeated allow-command", args: []string{"--allow-command", "bash", "--allow-command", "vim"},
 			want: with(func(c *Config) { c.AllowCommands = []string{"bash", "vim"} })},
 		{name: "version", args: []string{"--version"}, want: defaults, action: "version"},
