@@ -390,7 +390,7 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 		return nil, fmt.Errorf("unknown theme %q: use one of %s (see themes://list)", s.Theme, strings.Join(names, ", "))
 	}
 
-	cwd := opts.Cwd
+	cwd := expandHome(opts.Cwd) // agents write "~/project", and no shell expands it here
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -326,6 +327,23 @@ func TestEnvironment(t *testing.T) {
 	for _, bad := range []string{"TMUX=", "TERM_PROGRAM=", "KITTY_WINDOW_ID=", "TTYWRIGHT_TEST_KEEP=kept"} {
 		if strings.Contains(env, bad) {
 			t.Errorf("environment has %q", bad)
+		}
+	}
+}
+
+// TestCwdHome: cwd "~" and "~/dir" are the home directory, as a shell
+// would read them (they were refused as not existing).
+func TestCwdHome(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Mkdir(filepath.Join(home, "proj"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	a := newTestApp(t)
+	for cwd, want := range map[string]string{"~": home, "~/proj": filepath.Join(home, "proj")} {
+		m := mustCall(t, a, "shell_start", map[string]any{"command": "true", "cwd": cwd})
+		if got := m["cwd"]; got != want {
+			t.Errorf("cwd %q started in %v, want %q", cwd, got, want)
 		}
 	}
 }

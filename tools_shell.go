@@ -153,7 +153,7 @@ func (a *App) toolShellStart() *Tool {
 			"cols":    intProp("Screen width in cells (default: the server's, usually 120).", minCols, maxCols),
 			"rows":    intProp("Screen height in cells (default: the server's, usually 40).", minRows, maxRows),
 			"theme":   prop("string", "Colour theme for screenshots and recordings (see themes://list), e.g. one-dark."),
-			"cwd":     prop("string", "Working directory (default: the server's)."),
+			"cwd":     prop("string", "Working directory (default: the server's); ~/ is the home directory."),
 			"env":     map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra environment variables, e.g. {\"LANG\": \"C.UTF-8\"}."},
 		}),
 		Output: outputSchema(map[string]any{
