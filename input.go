@@ -7,6 +7,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -15,7 +16,8 @@ const maxInputBytes = 1 << 20
 
 // decodeInput interprets the escapes an agent writes literally in input:
 // \r \n \t \e \x1b (any \xHH: one raw byte) \uHHHH (a code point, UTF-8
-// encoded) and \\ (one backslash). Anything else after a backslash is kept
+// encoded; a UTF-16 surrogate pair \uD83D\uDE00 is one code point) and \\
+// (one backslash). Anything else after a backslash is kept
 // as typed, so "grep 'a\.b'" reaches the program unchanged. An escape that
 // starts like \x or \u but is malformed is an error naming its offset.
 func decodeInput(s string) ([]byte, error) {
@@ -49,8 +51,17 @@ func decodeInput(s string) ([]byte, error) {
 			i += 2
 		case 'u':
 			v, ok := hexValue(s, i+2, 4)
+			if ok && v >= 0xd800 && v <= 0xdbff && strings.HasPrefix(s[i+6:], `\u`) {
+				// A UTF-16 surrogate pair, as JSON writes characters past
+				// U+FFFF ("\ud83d\ude00" for U+1F600).
+				if lo, ok := hexValue(s, i+8, 4); ok && lo >= 0xdc00 && lo <= 0xdfff {
+					out = utf8.AppendRune(out, utf16.DecodeRune(rune(v), rune(lo)))
+					i += 10
+					break
+				}
+			}
 			if !ok || v >= 0xd800 && v <= 0xdfff {
-				return nil, fmt.Errorf(`input has a bad escape at byte %d: \u takes four hex digits of a code point that is not a surrogate, e.g. \u00e9 (write \\ for a literal backslash)`, i)
+				return nil, fmt.Errorf(`input has a bad escape at byte %d: \u takes four hex digits of a code point that is not a lone surrogate, e.g. \u00e9, or a surrogate pair such as \ud83d\ude00 (write \\ for a literal backslash)`, i)
 			}
 			out = utf8.AppendRune(out, rune(v))
 			i += 4

@@ -32,6 +32,12 @@ func TestDecodeInput(t *testing.T) {
 		{`\xg0`, "", true},
 		{`\u12`, "", true},
 		{`\ud800`, "", true},
+		{`\ud83d\ude00!`, "\U0001F600!", false}, // a surrogate pair, as JSON writes it
+		{`\uD83D\uDE00`, "\U0001F600", false},
+		{`\ud83d x`, "", true},     // a lone high surrogate
+		{`\ud83d\u0041`, "", true}, // not followed by a low one
+		{`\ude00\ud83d`, "", true}, // the wrong way round
+		{`\ud83d\ude0`, "", true},  // cut short
 	}
 	for _, tt := range tests {
 		got, err := decodeInput(tt.in)
