@@ -126,6 +126,11 @@ func (a *App) screenshot(args screenshotArgs) *ToolResult {
 			return toolErrorf("shell_screenshot: border style %q is unknown: use \"macos\", or leave border out", border.Style)
 		}
 	}
+	// Agents call tools in parallel: two screenshots at once took the same
+	// default name (both reported screenshot-1, one file was left) and
+	// raced on its .part files.
+	s.shotMu.Lock()
+	defer s.shotMu.Unlock()
 	name := args.Name
 	if name == "" {
 		used := map[string]bool{}

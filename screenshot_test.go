@@ -8,6 +8,7 @@ import (
 	"encoding/xml"
 	"image/png"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -160,6 +161,34 @@ func TestScreenshotBadInput(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Join(a.cfg.OutputDir, "s1")); len(entries) != 0 {
 		t.Errorf("bad calls wrote files: %v", entries)
+	}
+}
+
+// TestScreenshotConcurrent: screenshots of one session taken at once (an
+// agent's parallel tool calls) get names of their own and all succeed.
+func TestScreenshotConcurrent(t *testing.T) {
+	a, s := renderTestApp(t, 10, 2, "hi")
+	const n = 6
+	results := make(chan *ToolResult, n)
+	for range n {
+		go func() { results <- renderCall(t, a, `{"session_id":"s1","scale":1}`) }()
+	}
+	names := map[string]bool{}
+	for range n {
+		r := <-results
+		if r.IsError {
+			t.Errorf("error: %s", r.Text)
+			continue
+		}
+		names[r.Structured.(screenshotResult).Filename] = true
+	}
+	if len(names) != n || len(s.Screenshots()) != n {
+		t.Errorf("%d screenshots at once: names %v, %d listed, want %d of each", n, slices.Sorted(maps.Keys(names)), len(s.Screenshots()), n)
+	}
+	for name := range names {
+		if _, err := os.Stat(filepath.Join(a.cfg.OutputDir, "s1", name)); err != nil {
+			t.Error(err)
+		}
 	}
 }
 

@@ -103,6 +103,7 @@ type Session struct {
 	closed  chan struct{} // closed by release: the PTY is closed
 	relOne  sync.Once
 	stopMu  sync.Mutex // one stop at a time
+	shotMu  sync.Mutex // one shell_screenshot at a time: its default name and its .part files
 
 	writeMu  sync.Mutex // one input write at a time (deadlines are per file)
 	replyMu  sync.Mutex
