@@ -76,6 +76,26 @@ type histRun struct {
 	col        uint16
 }
 
+// defaultCell has the default style: a row's first run starts at the
+// first cell whose style differs from it.
+var defaultCell Cell
+
+// sameStyle reports whether a and b have the same colours, attributes
+// and link.
+func sameStyle(a, b *Cell) bool {
+	return a.FG == b.FG && a.BG == b.BG && a.Attr == b.Attr && a.UL == b.UL && a.Link == b.Link
+}
+
+// appendRun appends the run of cell's style that starts at column col,
+// filling it in place: a run built on the stack and then copied in would
+// make the copy's wide loads wait on the narrow stores (store forwarding).
+func appendRun(runs []histRun, cell *Cell, col int) []histRun {
+	runs = append(runs, histRun{})
+	r := &runs[len(runs)-1]
+	r.fg, r.bg, r.ul, r.attr, r.link, r.col = cell.FG, cell.BG, cell.UL, cell.Attr, cell.Link, uint16(col)
+	return runs
+}
+
 // push appends a copy of screen row l, dropping the oldest row when full.
 func (h *vtHistory) push(l *vtLine) {
 	if h.max <= 0 {
@@ -113,7 +133,7 @@ func (h *vtHistory) push(l *vtLine) {
 	row.ascii = true
 	cells = cells[:n]
 	if l.styled {
-		var cur histRun
+		prev := &defaultCell
 		for c := range text {
 			cell := &cells[c]
 			if cell.Rune >= 0x80 || cell.Width != 1 {
@@ -121,10 +141,10 @@ func (h *vtHistory) push(l *vtLine) {
 				break
 			}
 			text[c] = byte(cell.Rune)
-			if cell.FG != cur.fg || cell.BG != cur.bg || cell.Attr != cur.attr || cell.UL != cur.ul || cell.Link != cur.link {
-				cur = histRun{fg: cell.FG, bg: cell.BG, ul: cell.UL, attr: cell.Attr, link: cell.Link, col: uint16(c)}
-				b.runs = append(b.runs, cur)
+			if !sameStyle(cell, prev) {
+				b.runs = appendRun(b.runs, cell, c)
 			}
+			prev = cell
 		}
 	} else {
 		for c := range text {
@@ -152,13 +172,13 @@ func (h *vtHistory) push(l *vtLine) {
 		b.runes = b.runes[:len(b.runes)+n]
 		if l.styled {
 			b.runs = b.runs[:row.runOff]
-			var cur histRun
+			prev := &defaultCell
 			for c := range cells {
 				cell := &cells[c]
-				if cell.FG != cur.fg || cell.BG != cur.bg || cell.Attr != cur.attr || cell.UL != cur.ul || cell.Link != cur.link {
-					cur = histRun{fg: cell.FG, bg: cell.BG, ul: cell.UL, attr: cell.Attr, link: cell.Link, col: uint16(c)}
-					b.runs = append(b.runs, cur)
+				if !sameStyle(cell, prev) {
+					b.runs = appendRun(b.runs, cell, c)
 				}
+				prev = cell
 			}
 		}
 	}
