@@ -494,10 +494,13 @@ func (s *Server) send(r *response) {
 
 // write sends one line; a write error (the client went away) is logged
 // once by the sticky writer's caller and otherwise ignored: reads decide
-// when the server stops.
+// when the server stops. The error goes to stderr only: through logf it
+// became a notifications/message whose own failed write re-entered
+// writeFailed.Do, which blocked that goroutine, and every later writer,
+// for good (shutdown then waited stopGrace for them).
 func (s *Server) write(line []byte) {
 	if err := s.out.write(line); err != nil {
-		s.writeFailed.Do(func() { s.logf("error", "writing to the client: %v", err) })
+		s.writeFailed.Do(func() { s.errlog.Printf("writing to the client: %v", err) })
 	}
 }
 

@@ -9,8 +9,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log"
 	"strings"
 	"sync"
 	"testing"
@@ -498,6 +500,54 @@ func TestShutdownCancelsWork(t *testing.T) {
 		t.Errorf("Serve: %v", err)
 	}
 }
+
+// failingWriter is a client that stopped reading: every write fails.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// TestWriteFailure: when the client stops reading, requests still finish
+// (their responses fail to send) and the failure is logged once, to
+// stderr. Logging it to the client re-entered the sync.Once and blocked
+// every writer for good, so shutdown waited stopGrace for them.
+func TestWriteFailure(t *testing.T) {
+	srv := newServer(newApp(Config{}))
+	var logBuf bytes.Buffer
+	var logMu sync.Mutex
+	srv.errlog = log.New(writerFunc(func(p []byte) (int, error) {
+		logMu.Lock()
+		defer logMu.Unlock()
+		return logBuf.Write(p)
+	}), "", 0)
+	inR, inW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(context.Background(), inR, failingWriter{}) }()
+	go func() {
+		// The reader goroutine answers initialize itself: when that write
+		// blocked for good, stdin was no longer read, EOF never seen, and
+		// the server and its programs lived on after the client left.
+		io.WriteString(inW, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`+"\n")
+		for i := 1; i <= 3; i++ {
+			fmt.Fprintf(inW, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i)
+		}
+		inW.Close()
+	}()
+	select {
+	case <-done:
+	case <-time.After(stuckAfter):
+		t.Fatal("Serve did not return after stdin closed")
+	}
+	logMu.Lock()
+	defer logMu.Unlock()
+	if got := logBuf.String(); strings.Count(got, "writing to the client") != 1 || strings.Contains(got, "still running") {
+		t.Errorf("stderr log:\n%s\nwant one write failure and no requests left running", got)
+	}
+}
+
+// writerFunc adapts a function to io.Writer.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 func TestProgress(t *testing.T) {
 	c := startServer(t, progressTool)
