@@ -138,6 +138,7 @@ func (a *App) toolShellRecordStart() *Tool {
 			"speed things happened (idle stretches shortened to 2 s). Then drive the program with " +
 			"shell_send (type_delay_ms makes typing visible) and finish with shell_record_stop. " +
 			"The GIF is drawn at scale 1 (8x16-pixel cells, small files) unless scale is given; border adds a window frame to every frame. " +
+			"The GIF keeps the screen size it started with (shell_resize first if you need another: a later resize is cropped or padded in the GIF; the cast records it). " +
 			"One recording per session at a time; at most 10 minutes or 20000 frames: capturing then stops and the recording is saved " +
 			"in both formats under its name (sessions://list shows recording_ended with the limit); shell_record_stop still returns it.",
 		Input: map[string]any{
