@@ -132,29 +132,18 @@ func (h *vtHistory) push(l *vtLine) {
 	// each cell is read once while it is in cache.
 	row.ascii = true
 	cells = cells[:n]
-	if l.styled {
-		prev := &defaultCell
-		for c := range text {
-			cell := &cells[c]
-			if cell.Rune >= 0x80 || cell.Width != 1 {
-				row.ascii = false
-				break
-			}
-			text[c] = byte(cell.Rune)
-			if !sameStyle(cell, prev) {
-				b.runs = appendRun(b.runs, cell, c)
-			}
-			prev = cell
+	prev := &defaultCell
+	for c := range text {
+		cell := &cells[c]
+		if cell.Rune >= 0x80 || cell.Width != 1 {
+			row.ascii = false
+			break
 		}
-	} else {
-		for c := range text {
-			cell := &cells[c]
-			if cell.Rune >= 0x80 || cell.Width != 1 {
-				row.ascii = false
-				break
-			}
-			text[c] = byte(cell.Rune)
+		text[c] = byte(cell.Rune)
+		if l.styled && !sameStyle(cell, prev) {
+			b.runs = appendRun(b.runs, cell, c)
 		}
+		prev = cell
 	}
 	if row.ascii {
 		b.text = b.text[:len(b.text)+n]
@@ -170,15 +159,13 @@ func (h *vtHistory) push(l *vtLine) {
 			runes[c] = r
 		}
 		b.runes = b.runes[:len(b.runes)+n]
-		if l.styled {
-			b.runs = b.runs[:row.runOff]
-			prev := &defaultCell
+		if l.styled { // the runs again, over the whole row
+			b.runs, prev = b.runs[:row.runOff], &defaultCell
 			for c := range cells {
-				cell := &cells[c]
-				if !sameStyle(cell, prev) {
-					b.runs = appendRun(b.runs, cell, c)
+				if !sameStyle(&cells[c], prev) {
+					b.runs = appendRun(b.runs, &cells[c], c)
 				}
-				prev = cell
+				prev = &cells[c]
 			}
 		}
 	}
