@@ -429,8 +429,17 @@ func liveSession(s *Session) *resSess {
 func freezeSession(s *Session) *resSess {
 	v := liveSession(s)
 	v.stopped = &stoppedSession{info: v.describe(true), buffer: s.Text(true), screenshots: s.Screenshots(), recordings: s.Recordings()}
+	v.stopped.info.Stopped = true
 	v.live = nil
 	return v
+}
+
+// wasStopped reports whether id is a session shell_stop closed whose
+// resources are still kept (resState.gone).
+func (a *App) wasStopped(id string) bool {
+	a.res.mu.Lock()
+	defer a.res.mu.Unlock()
+	return slices.ContainsFunc(a.res.gone, func(v *resSess) bool { return v.ID == id })
 }
 
 // Screenshots returns the session's screenshots, oldest first.
@@ -486,6 +495,9 @@ type sessionJSON struct {
 	ExitCode  *int      `json:"exit_code"`        // null while running
 	Signal    string    `json:"signal,omitempty"` // the signal that ended it, e.g. "SIGHUP"
 	Recording bool      `json:"recording"`
+	// Stopped: shell_stop closed it; the tools refuse its id, these
+	// resources stay readable. Exited alone means the tools still take it.
+	Stopped bool `json:"stopped,omitempty"`
 	// RecordingEnded: why the last recording ended by itself (a limit)
 	// and its URI, until shell_record_stop reports it.
 	RecordingEnded string `json:"recording_ended,omitempty"`

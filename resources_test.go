@@ -967,12 +967,24 @@ func TestResourcesAfterStop(t *testing.T) {
 	f.app.mu.Unlock()
 	f.app.resourceListChanged() // ... and reports the change
 	for uri, want := range before {
+		if uri == "sessions://list" || uri == "session://s1/info" {
+			// Marked, so that an agent can tell it from one that only exited.
+			want = strings.Replace(want, `"recording":false,`, `"recording":false,"stopped":true,`, 1)
+		}
 		if _, got, _ := f.read(t, uri); got != want {
 			t.Errorf("%s after stop:\n got %s\nwant %s", uri, got, want)
 		}
 	}
 	if _, _, blob := f.read(t, "session://s1/recordings/demo"); !bytes.Equal(blob, f.files["session://s1/recordings/demo"]) {
 		t.Error("recording blob differs after stop")
+	}
+	// The tools refuse it, saying why and where its screen went, not that
+	// there is no such session while sessions://list shows it.
+	if _, err := f.app.session("s1"); err == nil || !strings.Contains(err.Error(), "stopped with shell_stop") || !strings.Contains(err.Error(), "session://s1/buffer") {
+		t.Errorf("a tool on the stopped session: %v", err)
+	}
+	if _, err := f.app.session("s9"); err == nil || !strings.Contains(err.Error(), `no session "s9"`) {
+		t.Errorf("a tool on an unknown session: %v", err)
 	}
 	if v := f.app.resSession("s1"); v == nil || v.live != nil {
 		t.Errorf("stopped session kept as %+v, want a frozen copy without the Session", v)

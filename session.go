@@ -309,12 +309,16 @@ func (s *Session) Recordings() []Capture {
 // error whose text says how to find a valid one.
 func (a *App) session(id string) (*Session, error) {
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	if s, ok := a.sessions[id]; ok {
+	s, ok := a.sessions[id]
+	a.mu.Unlock()
+	switch {
+	case ok:
 		return s, nil
-	}
-	if id == "" {
+	case id == "":
 		return nil, errors.New("session_id is missing: pass the shell_session_id that shell_start returned")
+	case a.wasStopped(id):
+		// sessions://list still shows it: say why the tools refuse it.
+		return nil, fmt.Errorf("session %q was stopped with shell_stop, so the tools no longer take it: read what it left at session://%s/buffer (and .../screenshots, .../recordings), or start a new one with shell_start", id, id)
 	}
 	return nil, fmt.Errorf("no session %q: start one with shell_start, or read sessions://list for the ids", id)
 }
