@@ -422,11 +422,14 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 		return nil, err
 	}
 	if s.Command == "" {
-		s.Command = envValue(env, "SHELL")
-		if s.Command == "" {
-			s.Command = "bash"
-			if _, err := lookPath("bash", cwd, envValue(env, "PATH")); err != nil {
-				s.Command = "sh"
+		// $SHELL when it can be run here, else bash, else sh: a client's
+		// environment may name a shell this machine lacks (SHELL=/bin/zsh),
+		// and the agent asked for no command to be told about.
+		s.Command = "sh"
+		for _, c := range []string{envValue(env, "SHELL"), "bash"} {
+			if _, err := lookPath(c, cwd, envValue(env, "PATH")); c != "" && err == nil {
+				s.Command = c
+				break
 			}
 		}
 	}

@@ -348,6 +348,23 @@ func TestCwdHome(t *testing.T) {
 	}
 }
 
+// TestDefaultShellFallback: without a command, a $SHELL that this machine
+// lacks falls back to bash (it was an error about a command the agent
+// never gave).
+func TestDefaultShellFallback(t *testing.T) {
+	want := "bash"
+	if _, err := exec.LookPath("bash"); err != nil {
+		want = "sh"
+	}
+	t.Setenv("SHELL", "/nonexistent/zsh")
+	a := newTestApp(t)
+	m := mustCall(t, a, "shell_start", map[string]any{})
+	if m["command"] != want {
+		t.Errorf("shell_start without a command, SHELL=/nonexistent/zsh: ran %v, want %s", m["command"], want)
+	}
+	mustCall(t, a, "shell_stop", map[string]any{"session_id": m["shell_session_id"]})
+}
+
 // TestIgnoredSignalsNotInherited runs this test binary with SIGINT and
 // SIGHUP ignored (as a shell starts a background job, or nohup) and checks
 // that a program started in a session does not ignore them.
