@@ -847,6 +847,27 @@ func TestAllowCommandBypass(t *testing.T) {
 	}
 }
 
+// TestStopReleasesEmptySessionDir: shell_stop removes the directory of a
+// session that captured nothing (they piled up empty in the output
+// directory) and keeps one with captures.
+func TestStopReleasesEmptySessionDir(t *testing.T) {
+	a := newTestApp(t)
+	empty, shot := start(t, a, "sleep", "100"), start(t, a, "sleep", "100")
+	mustCall(t, a, "shell_screenshot", map[string]any{"session_id": shot})
+	for _, id := range []string{empty, shot} {
+		if fi, err := os.Stat(filepath.Join(a.cfg.OutputDir, id)); err != nil || !fi.IsDir() {
+			t.Fatalf("%s has no directory while it runs: %v", id, err)
+		}
+		mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
+	}
+	if _, err := os.Stat(filepath.Join(a.cfg.OutputDir, empty)); !os.IsNotExist(err) {
+		t.Errorf("the directory of %s, which captured nothing, is left after shell_stop (%v)", empty, err)
+	}
+	if pngs, _ := filepath.Glob(filepath.Join(a.cfg.OutputDir, shot, "*.png")); len(pngs) != 1 {
+		t.Errorf("%s's screenshot is gone after shell_stop: %v", shot, pngs)
+	}
+}
+
 // TestSessionIDsClaimOutputDir: two servers sharing one output directory
 // (two MCP clients with the default $TMPDIR/ttywright), or a server
 // started again over an earlier run's captures, never give a session an

@@ -109,6 +109,28 @@ func ensureOutputDir(dir string) error {
 	return nil
 }
 
+// releaseSessionDir removes the session's directory from the output
+// directory when nothing was captured in it, so that every session ever
+// started does not leave an empty shell-N behind (they piled up by the
+// hundred in $TMPDIR/ttywright). A directory that holds a file stays:
+// os.Root.Remove refuses one that is not empty.
+func (a *App) releaseSessionDir(id string) {
+	if a.cfg.OutputDir == "" {
+		return
+	}
+	if n, err := cleanName(id, ""); err != nil || n != id {
+		return
+	}
+	root, err := os.OpenRoot(a.cfg.OutputDir)
+	if err != nil {
+		return
+	}
+	defer root.Close()
+	if fi, err := root.Lstat(id); err == nil && fi.IsDir() {
+		root.Remove(id)
+	}
+}
+
 // claimSessionID returns the next free id "shell-N" and creates its
 // directory in the output directory, so that captures of an earlier run,
 // or of another server sharing the directory (two MCP clients, one

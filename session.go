@@ -917,6 +917,7 @@ func (s *Session) release() {
 func (a *App) stopSession(s *Session, sig syscall.Signal) (SessionStatus, *recordStopResult) {
 	st := s.stop(sig, killGrace)
 	rec := a.finishRecordings(s) // record.go: save a running recording, final screen included
+	a.releaseSessionDir(s.ID)    // safety.go: when nothing was captured
 	a.mu.Lock()
 	if a.sessions[s.ID] == s {
 		delete(a.sessions, s.ID)
