@@ -357,6 +357,55 @@ func TestProcessHygiene(t *testing.T) {
 	}
 }
 
+// TestStopEndsSetsidDaemons stops one session while it and a second one
+// have daemons that left their process group and session: one started
+// with `setsid sleep &` (its parent, setsid's fork, gone at once, so the
+// server adopted it) and one that also closed the terminal. shell_stop
+// ends both of the stopped session's (they carry its marker variable,
+// sessionVar) while the server runs on, and leaves the other session's
+// alone until that session is stopped.
+func TestStopEndsSetsidDaemons(t *testing.T) {
+	hardenBinary(t)
+	p := startProc(t, "--output-dir", t.TempDir())
+	tag := os.Getpid() % 1000
+	shell := func() string {
+		m := p.mustTool("shell_start", map[string]any{"command": "bash", "args": []string{"--norc", "--noprofile", "-i"}})
+		return m["shell_session_id"].(string)
+	}
+	daemon := func(id, arg, form string) string {
+		p.mustTool("shell_send", map[string]any{"session_id": id, "input": fmt.Sprintf(form, arg) + ` echo started-$((6*7))\r`, "wait_for": "started-42"})
+		cmdline := "sleep\x00" + arg + "\x00"
+		for range 100 { // setsid forks before the exec
+			if len(findCmdline(cmdline)) > 0 {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if len(findCmdline(cmdline)) == 0 {
+			t.Fatalf("%q never started", fmt.Sprintf(form, arg))
+		}
+		return cmdline
+	}
+	a, b := shell(), shell()
+	a1 := daemon(a, fmt.Sprintf("2001.%d", tag), "setsid sleep %s &")
+	a2 := daemon(a, fmt.Sprintf("2002.%d", tag), "(setsid sh -c 'exec sleep %s' </dev/null >/dev/null 2>&1 &);")
+	b1 := daemon(b, fmt.Sprintf("2003.%d", tag), "setsid sleep %s &")
+
+	p.mustTool("shell_stop", map[string]any{"session_id": a})
+	for _, c := range []string{a1, a2} {
+		if left := findCmdline(c); len(left) > 0 {
+			t.Errorf("after shell_stop the daemon %q of the stopped session remains: %+v", c, left)
+		}
+	}
+	if len(findCmdline(b1)) == 0 {
+		t.Errorf("stopping %s ended %q, a daemon of the other session %s", a, b1, b)
+	}
+	p.mustTool("shell_stop", map[string]any{"session_id": b})
+	if left := findCmdline(b1); len(left) > 0 {
+		t.Errorf("after shell_stop of %s its daemon %q remains: %+v", b, b1, left)
+	}
+}
+
 // floodDuration is how long TestFloodPing floods: 30 s with
 // TTYWRIGHT_LONG=1, 5 s normally, 2 s with -short.
 func floodDuration() time.Duration {

@@ -51,6 +51,11 @@ func openPTY() (master *os.File, slave string, err error) {
 // program and its children, so this returns nil.
 func sessionMembers(sid int) []int { return nil }
 
+// markedProcesses would find the processes carrying a session's marker
+// variable; macOS has no /proc to read environments from, so a daemon
+// that left the session lives until the server exits.
+func markedProcesses(marker string) []int { return nil }
+
 // ioctlUnread asks how many bytes wait to be read: FIONREAD,
 // _IOR('f', 127, int) in <sys/filio.h> (x/sys does not export it for darwin).
 const ioctlUnread = 0x4004667f

@@ -115,6 +115,73 @@ func procSession(pid int) (sid int, live bool) {
 	return sid, err == nil
 }
 
+// markedProcesses lists the live descendants of this process whose
+// environment (as it was at their exec, /proc/PID/environ) holds the
+// entry marker, "NAME=value". A session's program and everything it
+// starts inherit the session's marker (sessionVar), so this finds what
+// left the session and its process group too: a daemon that called
+// setsid, whose parent may be gone (then it is this subreaper's child).
+// Only descendants count: another server's sessions are never touched.
+func markedProcesses(marker string) []int {
+	dir, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	parent := make(map[int]int, len(dir))
+	for _, e := range dir {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		// After ")": state ppid ...
+		f := bytes.Fields(b[i+1:])
+		if len(f) < 2 || string(f[0]) == "Z" || string(f[0]) == "X" {
+			continue
+		}
+		parent[pid], _ = strconv.Atoi(string(f[1]))
+	}
+	me := os.Getpid()
+	want := []byte(marker + "\x00")
+	var out []int
+	for pid := range parent {
+		if !descends(pid, me, parent) {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err != nil {
+			continue
+		}
+		if bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...)) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// descends reports whether ancestor is a proper ancestor of pid in the
+// parent table (a snapshot, so the walk is bounded by its size).
+func descends(pid, ancestor int, parent map[int]int) bool {
+	for range len(parent) {
+		p, ok := parent[pid]
+		if !ok || p == 0 {
+			return false
+		}
+		if p == ancestor {
+			return true
+		}
+		pid = p
+	}
+	return false
+}
+
 // ioctlUnread asks how many bytes wait to be read (FIONREAD).
 const ioctlUnread = unix.TIOCINQ
 

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // errPTYUnsupported is returned by startPTY where pty_unix.go does not build.
@@ -51,3 +52,7 @@ func signalName(sig syscall.Signal) string {
 }
 
 func sessionMembers(sid int) []int { return nil }
+
+func markedProcesses(marker string) []int { return nil }
+
+func endMarked(marker string, sig syscall.Signal, grace time.Duration) {}

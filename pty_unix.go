@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -147,6 +148,37 @@ func resetIgnoredSignals() {
 	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGINT} {
 		if signalIgnored(sig) {
 			signal.Notify(ignoredSink, sig)
+		}
+	}
+}
+
+// endMarked ends the processes that carry marker in their environment
+// but left the session (a daemon that called setsid, `setsid cmd &`): sig
+// first, SIGKILL to those left after grace; it gives up on any that a
+// further second does not end (uninterruptible sleep).
+func endMarked(marker string, sig syscall.Signal, grace time.Duration) {
+	pids := markedProcesses(marker)
+	if len(pids) == 0 {
+		return
+	}
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, sig) // ESRCH: gone already
+	}
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	kill := time.NewTimer(grace)
+	defer kill.Stop()
+	giveUp := time.NewTimer(grace + time.Second)
+	defer giveUp.Stop()
+	for ; len(pids) > 0; pids = markedProcesses(marker) {
+		select {
+		case <-tick.C:
+		case <-kill.C:
+			for _, pid := range pids {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		case <-giveUp.C:
+			return
 		}
 	}
 }

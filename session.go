@@ -1,20 +1,22 @@
 package main
 
 // session.go: a program running in a pseudo-terminal with its emulator.
-// Three goroutines serve each session: the reader copies output from the
-// PTY master into a queue, the feeder hands it to the Terminal under the
-// session lock (so a slow screen update never stops the kernel buffer from
-// draining), and the waiter reaps the process and reports its exit only
-// after every byte it wrote has been fed. A fourth writes the emulator's
-// replies back to the program, so no PTY write happens under the lock.
+// Three goroutines serve each session: the reader reads output from the
+// PTY master and feeds each read to the Terminal under the session lock
+// before the next (readLoop says why not in parallel), the waiter reaps
+// the process and reports its exit only after every byte it wrote has been
+// fed, and the third writes the emulator's replies back to the program, so
+// no PTY write happens under the lock.
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -95,6 +97,7 @@ type Session struct {
 
 	app     *App
 	cmd     *exec.Cmd
+	marker  string // sessionVar=token, in the program's environment
 	master  *os.File
 	queued  atomic.Int64  // bytes read from the master and not yet fed (decremented under mu)
 	drained chan struct{} // closed when the reader hit the end (EIO): all output is fed
@@ -421,6 +424,10 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The marker every process of the session inherits: shell_stop ends
+	// the ones that left the session too (markedProcesses).
+	s.marker = sessionVar + "=" + rand.Text()
+	env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, sessionVar+"=") }), s.marker)
 	if s.Command == "" {
 		// $SHELL when it can be run here, else bash, else sh: a client's
 		// environment may name a shell this machine lacks (SHELL=/bin/zsh),
@@ -589,6 +596,11 @@ func isExecutable(p string) error {
 	}
 	return nil
 }
+
+// sessionVar names the environment variable, an opaque token per session,
+// by which shell_stop finds the session's processes that left its process
+// group and session (setsid daemons) on Linux.
+const sessionVar = "TTYWRIGHT_SESSION_TOKEN"
 
 // identityVars are variables that describe the terminal the server runs
 // in (or a multiplexer); a program in our PTY must not believe it runs
@@ -900,6 +912,7 @@ func (s *Session) stop(sig syscall.Signal, grace time.Duration) SessionStatus {
 		tick.Stop()
 		giveUp.Stop()
 	}
+	endMarked(s.marker, sig, grace)
 	s.release()
 	<-s.done
 	return s.Status()

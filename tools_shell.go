@@ -615,7 +615,7 @@ func (a *App) toolShellStop() *Tool {
 		Name:  "shell_stop",
 		Title: "Stop a terminal session",
 		Description: "End the program and close the session: signal (default SIGHUP, like closing a terminal window) goes to its process group, " +
-			"SIGKILL follows after 2 s if anything is still running, and all its processes are reaped. " +
+			"SIGKILL follows after 2 s if anything is still running, and all its processes are reaped (on Linux also daemons it started that left its session with setsid: they carry its TTYWRIGHT_SESSION_TOKEN). " +
 			"Returns exit_code (128+N when signal N ended it) and the signal, and saves a recording still running (recording_uri, gif_path, cast_path). Afterwards the tools refuse the id (its screen, screenshots and recordings stay readable as session:// resources); " +
 			"take screenshots first. To interrupt a command but keep the session, send input \"\\x03\" (Ctrl-C) with shell_send instead.",
 		Input: objectSchema(map[string]any{
