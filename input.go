@@ -126,12 +126,16 @@ var namedKeys = map[string]namedKey{
 // keyNamesHelp lists the key names for error messages.
 const keyNamesHelp = "Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, " +
 	"Insert, Delete, F1-F12, a single character, and modifiers C- (Ctrl), M- (Alt), S- (Shift) " +
-	"as in C-c, M-x, C-Left, S-Tab"
+	"as in C-c, M-x, C-Left, S-Tab (or ^C)"
 
-// encodeKey returns the bytes for a named key such as "Enter", "C-c",
-// "M-b", "C-Left" or "F5". Arrow keys and Home/End follow DECCKM
+// encodeKey returns the bytes for a named key such as "Enter", "C-c"
+// (or "^C"), "M-b", "C-Left" or "F5". Arrow keys and Home/End follow DECCKM
 // (appCursor: SS3 instead of CSI) when unmodified, as xterm sends them.
 func encodeKey(name string, appCursor bool) ([]byte, error) {
+	// Caret notation, as stty, less and bash print control keys: ^C is C-c.
+	if len(name) == 2 && name[0] == '^' && (name[1] >= '@' && name[1] <= '_' || name[1] >= 'a' && name[1] <= 'z' || name[1] == '?') {
+		return encodeChar(rune(name[1]), modCtrl, name)
+	}
 	mods, base := 0, name
 	for {
 		var p string

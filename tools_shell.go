@@ -232,7 +232,7 @@ func (a *App) toolShellSend() *Tool {
 		Description: "Send keystrokes to the program and return the screen before and after (bufferBefore, bufferAfter: the visible screen). " +
 			"input is typed as given; write Enter as \"\\r\" (not \"\\n\"), e.g. \"ls -la\\r\". Escapes in input: \\r \\n \\t \\e \\xHH \\uHHHH \\\\. " +
 			"keys sends named keys after input: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, " +
-			"C-c (Ctrl-C), C-d, M-x (Alt-x), C-Left. " +
+			"C-c (Ctrl-C; also ^C), C-d, M-x (Alt-x), C-Left. " +
 			"Prefer wait_for over fixed delays: it returns as soon as the text (or /regex/ with flags i, m, s) appears on the screen or in new output, " +
 			"e.g. wait_for \"$ \" for the next shell prompt; if the text is already on screen before sending, only new output counts. " +
 			"The echo of what you type counts too: to wait for a command's output, wait for text the command line does not contain (type echo DO''NE, wait for DONE) or for the next prompt. wait_idle_ms returns once output has been quiet that long. " +
