@@ -430,6 +430,25 @@ func TestCropSnapshot(t *testing.T) {
 	RenderImage(c, RenderOptions{Scale: 1}) // must not index out of range
 }
 
+// TestCleanNameExt: a name given with the capture's extension, in any
+// case, loses it once (agents write "x.PNG"); other names are kept.
+func TestCleanNameExt(t *testing.T) {
+	for _, tt := range []struct{ name, ext, want string }{
+		{"x.png", ".png", "x"},
+		{"x.PNG", ".png", "x"},
+		{"x.Png.png", ".png", "x.Png"},
+		{"demo.GIF", ".gif", "demo"},
+		{"step-1", ".png", "step-1"},
+		{"x.png", ".gif", "x.png"},
+		{".PNG", ".png", ""},
+	} {
+		got, err := cleanName(tt.name, tt.ext)
+		if got != tt.want || (err != nil) != (tt.want == "") {
+			t.Errorf("cleanName(%q, %q) = %q, %v; want %q", tt.name, tt.ext, got, err, tt.want)
+		}
+	}
+}
+
 // FuzzCaptureName: whatever cleanName accepts is one plain file name, and
 // capturePath puts it in the session's directory under the output
 // directory; the file written under it lands there and nowhere else; and

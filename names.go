@@ -17,8 +17,8 @@ const maxNameLen = 128
 // A trailing ext (".png") is removed first. The error says what to use.
 func cleanName(name, ext string) (string, error) {
 	name = strings.TrimSpace(name)
-	if ext != "" {
-		name = strings.TrimSuffix(name, ext)
+	if ext != "" && len(name) >= len(ext) && strings.EqualFold(name[len(name)-len(ext):], ext) {
+		name = name[:len(name)-len(ext)] // "x.PNG" is x, not x.PNG.png
 	}
 	if name == "" {
 		return "", fmt.Errorf("name is empty: use letters, digits, '-', '_' or '.', e.g. \"step-1\"")
