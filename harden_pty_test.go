@@ -9,6 +9,7 @@ package main
 
 import (
 	"bufio"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"image/gif"
@@ -354,6 +355,18 @@ func TestProcessHygiene(t *testing.T) {
 				t.Errorf("after %s the daemon started with setsid remains: %+v", how, d)
 			}
 		})
+	}
+}
+
+// TestMarkedProcessesNeedsMarker: without a NAME=value marker nothing
+// matches (an empty one would otherwise match every environment, and a
+// stop would end every session's processes); a marker no process has
+// matches none.
+func TestMarkedProcessesNeedsMarker(t *testing.T) {
+	for _, m := range []string{"", "TTYWRIGHT_SESSION_TOKEN", "TTYWRIGHT_SESSION_TOKEN=" + rand.Text()} {
+		if got := markedProcesses(m); len(got) > 0 {
+			t.Errorf("markedProcesses(%q) = %v, want none", m, got)
+		}
 	}
 }
 

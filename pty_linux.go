@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -123,6 +124,9 @@ func procSession(pid int) (sid int, live bool) {
 // setsid, whose parent may be gone (then it is this subreaper's child).
 // Only descendants count: another server's sessions are never touched.
 func markedProcesses(marker string) []int {
+	if !strings.Contains(marker, "=") {
+		return nil // no marker: never match every environment
+	}
 	dir, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
