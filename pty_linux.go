@@ -94,26 +94,46 @@ func scanSessions() map[int][]int {
 	return table
 }
 
-// procSession reads the session id of pid from /proc/PID/stat; live is
-// false for zombies (dead, waiting for a parent to reap them) and vanished
-// processes. The command name in parentheses may hold spaces and
+// procStat is what /proc/PID/stat says of a process.
+type procStat struct {
+	state           byte // R, S, D, ...; Z a zombie (dead, waiting to be reaped), X dead
+	ppid, pgrp, sid int
+}
+
+// live reports whether the process runs (is not a zombie or dead).
+func (p procStat) live() bool { return p.state != 'Z' && p.state != 'X' }
+
+// readProcStat reads /proc/PID/stat (pid in decimal); false when the
+// process is gone. The command name in parentheses may hold spaces and
 // parentheses, so fields are counted from the last ')'.
-func procSession(pid int) (sid int, live bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+func readProcStat(pid string) (procStat, bool) {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
 	if err != nil {
-		return 0, false
+		return procStat{}, false
 	}
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return 0, false
+		return procStat{}, false
 	}
 	// After ")": state ppid pgrp session ...
 	f := bytes.Fields(b[i+1:])
-	if len(f) < 4 || string(f[0]) == "Z" || string(f[0]) == "X" {
-		return 0, false
+	if len(f) < 4 || len(f[0]) != 1 {
+		return procStat{}, false
 	}
-	sid, err = strconv.Atoi(string(f[3]))
-	return sid, err == nil
+	var p procStat
+	var err1, err2, err3 error
+	p.state = f[0][0]
+	p.ppid, err1 = strconv.Atoi(string(f[1]))
+	p.pgrp, err2 = strconv.Atoi(string(f[2]))
+	p.sid, err3 = strconv.Atoi(string(f[3]))
+	return p, err1 == nil && err2 == nil && err3 == nil
+}
+
+// procSession reads the session id of pid; live is false for zombies and
+// vanished processes.
+func procSession(pid int) (sid int, live bool) {
+	p, ok := readProcStat(strconv.Itoa(pid))
+	return p.sid, ok && p.live()
 }
 
 // markedProcesses lists the live descendants of this process whose
@@ -137,20 +157,9 @@ func markedProcesses(marker string) []int {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
+		if p, ok := readProcStat(e.Name()); ok && p.live() {
+			parent[pid] = p.ppid
 		}
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		// After ")": state ppid ...
-		f := bytes.Fields(b[i+1:])
-		if len(f) < 2 || string(f[0]) == "Z" || string(f[0]) == "X" {
-			continue
-		}
-		parent[pid], _ = strconv.Atoi(string(f[1]))
 	}
 	me := os.Getpid()
 	want := []byte(marker + "\x00")

@@ -105,25 +105,11 @@ func adoptedChildren(parent int, leaders bool) []adoptedChild {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + name + "/stat")
-		if err != nil {
+		p, ok := readProcStat(name)
+		if !ok || p.ppid != parent || p.sid == pid && !leaders {
 			continue
 		}
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		// After ")": state ppid pgrp session ...
-		f := bytes.Fields(b[i+1:])
-		if len(f) < 4 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(string(f[1]))
-		sid, _ := strconv.Atoi(string(f[3]))
-		if ppid != parent || sid == pid && !leaders {
-			continue
-		}
-		out = append(out, adoptedChild{pid: pid, zombie: string(f[0]) == "Z"})
+		out = append(out, adoptedChild{pid: pid, zombie: p.state == 'Z'})
 	}
 	return out
 }
