@@ -184,19 +184,8 @@ func (p *mcpProc) tool(name string, args map[string]any) (map[string]any, string
 	if r.Error != nil {
 		return nil, r.Error.Message, true
 	}
-	var res struct {
-		Content []struct {
-			Text string `json:"text"`
-		} `json:"content"`
-		Structured map[string]any `json:"structuredContent"`
-		IsError    bool           `json:"isError"`
-	}
-	json.Unmarshal(r.Result, &res)
-	text := ""
-	if len(res.Content) > 0 {
-		text = res.Content[0].Text
-	}
-	return res.Structured, text, res.IsError
+	text, structured, isError := toolResult(r)
+	return structured, text, isError
 }
 
 // mustTool is tool that fails the test on an error.
