@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -84,67 +83,6 @@ func TestCastWriter(t *testing.T) {
 		if _, err := c2.close(); err == nil {
 			t.Errorf("failing writer: no error")
 		}
-	}
-}
-
-// sameScreen compares two snapshots cell by cell (a blank written as a
-// space equals an empty cell; hyperlinks by URI) and returns the first
-// difference, or "".
-func sameScreen(a, b *Snapshot) string {
-	if a.Cols != b.Cols || a.Rows != b.Rows {
-		return fmt.Sprintf("size %dx%d vs %dx%d", a.Cols, a.Rows, b.Cols, b.Rows)
-	}
-	for i := range a.Cells {
-		ca, cb := a.Cells[i], b.Cells[i]
-		if ca.Rune == ' ' {
-			ca.Rune = 0
-		}
-		if cb.Rune == ' ' {
-			cb.Rune = 0
-		}
-		la, lb := a.Links[ca.Link], b.Links[cb.Link]
-		ca.Link, cb.Link = 0, 0
-		if ca != cb || la != lb || a.Marks[i] != b.Marks[i] {
-			return fmt.Sprintf("cell %d,%d: %+v %q %q vs %+v %q %q", i/a.Cols, i%a.Cols, ca, la, a.Marks[i], cb, lb, b.Marks[i])
-		}
-	}
-	if a.Cursor.Row != b.Cursor.Row || a.Cursor.Col != b.Cursor.Col || a.Cursor.Visible != b.Cursor.Visible || a.Cursor.Shape != b.Cursor.Shape {
-		return fmt.Sprintf("cursor %+v vs %+v", a.Cursor, b.Cursor)
-	}
-	if a.Title != b.Title || a.Modes.AltScreen != b.Modes.AltScreen {
-		return fmt.Sprintf("title %q alt %v vs title %q alt %v", a.Title, a.Modes.AltScreen, b.Title, b.Modes.AltScreen)
-	}
-	return ""
-}
-
-// TestSnapshotANSIReplay draws screens with our emulator, serialises them
-// with snapshotANSI (the first event of every cast) and replays that on a
-// fresh emulator: the screens must match.
-func TestSnapshotANSIReplay(t *testing.T) {
-	tests := []struct{ name, in string }{
-		{"empty", ""},
-		{"text and cursor", "hello\r\nworld\x1b[2;3H"},
-		{"colours", "\x1b[31mred\x1b[92mbright\x1b[38;5;200mcube\x1b[38;2;1;2;3mrgb\x1b[44mbg\x1b[48;5;17mbg256\x1b[48;2;9;8;7mbgrgb\x1b[0m plain"},
-		{"attributes", "\x1b[1mbold\x1b[2mdim\x1b[3mital\x1b[4mul\x1b[4:3mcurly\x1b[58;5;9mulc\x1b[5mblink\x1b[7minv\x1b[8mhid\x1b[9mstrike\x1b[53mover\x1b[0m"},
-		{"erased background", "\x1b[41m\x1b[2J\x1b[5;5Hx\x1b[0m"},
-		{"wide and combining", "日本語 e\u0301 🙂|"},
-		{"title and hidden bar cursor", "\x1b]2;my title\a\x1b[6 q\x1b[?25lbar"},
-		{"alternate screen", "main\x1b[?1049h\x1b[32malt\x1b[3;3Hhere"},
-		{"hyperlink", "\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x1b\\ after"},
-		{"full last row", "\x1b[24;1H" + strings.Repeat("x", 80)},
-		{"dec graphics", "\x1b(0lqqk\x1b(B"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			src := NewTerminal(80, 24, 0)
-			src.Write([]byte(tt.in))
-			want := src.Snapshot()
-			dst := NewTerminal(80, 24, 0)
-			dst.Write(snapshotANSI(want))
-			if d := sameScreen(dst.Snapshot(), want); d != "" {
-				t.Errorf("replay differs: %s\nansi %q", d, snapshotANSI(want))
-			}
-		})
 	}
 }
 

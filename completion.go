@@ -87,7 +87,7 @@ func (a *App) completeTemplate(tmpl, arg, id string) []string {
 		}
 		return ids
 	case arg == "name" && tmpl == "theme://{name}":
-		return themeNames(a)
+		return themeNames()
 	case arg == "name" && strings.HasPrefix(tmpl, "session://"):
 		kind := "screenshots"
 		if strings.Contains(tmpl, "/recordings/") {

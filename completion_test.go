@@ -43,7 +43,7 @@ func TestCompletion(t *testing.T) {
 		{"screenshots of all", res("session://{id}/screenshots/{name}", "name", "", nil), []string{"first", "second", "final"}},
 		{"screenshots of unknown", res("session://{id}/screenshots/{name}", "name", "", map[string]string{"id": "zz"}), []string{}},
 		{"recordings", res("session://{id}/recordings/{name}", "name", "d", map[string]string{"id": "s1"}), []string{"demo"}},
-		{"themes", res("theme://{name}", "name", "", nil), themeNames(f.app)},
+		{"themes", res("theme://{name}", "name", "", nil), themeNames()},
 		{"theme prefix", res("theme://{name}", "name", themeList[0].Name[:5], nil), []string{themeList[0].Name}},
 		{"unknown argument", res("theme://{name}", "id", "", nil), []string{}},
 		{"prompt theme", prompt("record-session", "theme", themeList[0].Name), []string{themeList[0].Name}},

@@ -32,15 +32,6 @@ type prompt struct {
 	text func(args map[string]string) string
 }
 
-// themeNames lists the theme names, default first.
-func themeNames(*App) []string {
-	names := make([]string, 0, len(themeList))
-	for _, t := range themeList {
-		names = append(names, t.Name)
-	}
-	return names
-}
-
 // prompts lists the server's prompts in prompts/list order.
 func (a *App) prompts() []*prompt {
 	return []*prompt{
@@ -64,7 +55,7 @@ func (a *App) prompts() []*prompt {
 			Description: "Record a task in a terminal as an animated GIF (or asciicast) and fetch it through its resource.",
 			Arguments: []promptArg{
 				{Name: "task", Description: "What to show in the recording, e.g. \"run the test suite\"."},
-				{Name: "theme", Description: "The colour theme for the recording; see themes://list.", complete: themeNames,
+				{Name: "theme", Description: "The colour theme for the recording; see themes://list.", complete: func(*App) []string { return themeNames() },
 					check: func(v string) error { _, err := lookupTheme(v); return err }},
 			},
 			text: a.recordSession,

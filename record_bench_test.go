@@ -146,7 +146,7 @@ func TestRecordStress(t *testing.T) {
 	for k := 1; k < frames; k++ {
 		snap := listingScreen(120, 40, k)
 		at = base.Add(time.Duration(k) * time.Second / 30)
-		r.cast.output(snapshotANSI(snap), at)
+		r.cast.output(screenANSI(snap, ansiRedraw), at)
 		r.capture(snap, at)
 		if k%3000 == 0 {
 			t.Logf("%d frames, VmHWM %d kB", k, vmHWM(t))

@@ -625,17 +625,15 @@ type themeJSON struct {
 	ANSI       [16]string `json:"ansi"`
 }
 
-func hexColor(r, g, b uint8) string { return fmt.Sprintf("#%02x%02x%02x", r, g, b) }
-
 func describeTheme(t *Theme) themeJSON {
 	j := themeJSON{
 		themeSummary: themeSummary{t.Name, t.Type, t.Description, t.Tip},
-		Background:   hexColor(t.Background.R, t.Background.G, t.Background.B),
-		Foreground:   hexColor(t.Foreground.R, t.Foreground.G, t.Foreground.B),
-		Cursor:       hexColor(t.Cursor.R, t.Cursor.G, t.Cursor.B),
+		Background:   hexColor(t.Background),
+		Foreground:   hexColor(t.Foreground),
+		Cursor:       hexColor(t.Cursor),
 	}
 	for i, c := range t.ANSI {
-		j.ANSI[i] = hexColor(c.R, c.G, c.B)
+		j.ANSI[i] = hexColor(c)
 	}
 	return j
 }

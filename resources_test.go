@@ -394,7 +394,7 @@ func TestResourceTheme(t *testing.T) {
 			t.Fatal(err)
 		}
 		bg := th.Background
-		if got.Name != th.Name || got.Type != th.Type || len(got.ANSI) != 16 || got.Background != hexColor(bg.R, bg.G, bg.B) {
+		if got.Name != th.Name || got.Type != th.Type || len(got.ANSI) != 16 || got.Background != hexColor(bg) {
 			t.Errorf("theme://%s = %s", th.Name, text)
 		}
 		for _, c := range append([]string{got.Background, got.Foreground, got.Cursor}, got.ANSI...) {

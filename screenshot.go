@@ -168,7 +168,7 @@ func (a *App) screenshot(args screenshotArgs) *ToolResult {
 	}{
 		{".png", pngBuf.Bytes()},
 		{".svg", []byte(snapshotSVG(snap, theme, border))},
-		{".ansi", []byte(screenANSI(snap))},
+		{".ansi", screenANSI(snap, ansiLines)},
 		{".txt", []byte(snapshotText(snap))},
 	}
 	for _, f := range files {

@@ -225,7 +225,7 @@ func TestScreenTextForms(t *testing.T) {
 	}
 	wantANSI := "\x1b[0;1;31mhi\x1b[0m \x1b[0;104m中e\u0301<&>\x1b[0m\n" +
 		"\x1b[0;4:3;38;2;1;2;3;48;5;200mx\x1b[0m\n\n"
-	if got := screenANSI(s); got != wantANSI {
+	if got := string(screenANSI(s, ansiLines)); got != wantANSI {
 		t.Errorf("ansi: got %q, want %q", got, wantANSI)
 	}
 

@@ -391,11 +391,7 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 		s.Theme = themeList[0].Name
 	}
 	if _, err := lookupTheme(s.Theme); err != nil {
-		names := make([]string, len(themeList))
-		for i, t := range themeList {
-			names[i] = t.Name
-		}
-		return nil, fmt.Errorf("unknown theme %q: use one of %s (see themes://list)", s.Theme, strings.Join(names, ", "))
+		return nil, fmt.Errorf("%v (see themes://list)", err)
 	}
 
 	cwd := expandHome(opts.Cwd) // agents write "~/project", and no shell expands it here

@@ -101,7 +101,7 @@ func parseSnap(args []string, stderr io.Writer) (snapOptions, error) {
 	fs.StringVar(&o.gif, "gif", "", "also write a GIF recording of the whole run to this file")
 	fs.IntVar(&o.cols, "cols", 120, "screen width in cells")
 	fs.IntVar(&o.rows, "rows", 40, "screen height in cells")
-	fs.StringVar(&o.theme, "theme", "one-dark", "colour theme: "+snapThemes())
+	fs.StringVar(&o.theme, "theme", "one-dark", "colour theme: "+strings.Join(themeNames(), ", "))
 	fs.IntVar(&o.scale, "scale", 2, "integer pixel scale of the font (1-4)")
 	fs.StringVar(&o.title, "title", "", "draw a macOS window frame with this title")
 	fs.BoolVar(&o.trim, "trim", false, "crop the blank rows below the last line of output")
@@ -140,15 +140,6 @@ func parseSnap(args []string, stderr io.Writer) (snapOptions, error) {
 		return o, fmt.Errorf("--wait-for: %v", err)
 	}
 	return o, nil
-}
-
-// snapThemes lists the themes for the usage text.
-func snapThemes() string {
-	var n []string
-	for _, t := range themeList {
-		n = append(n, t.Name)
-	}
-	return strings.Join(n, ", ")
 }
 
 // snap runs the command and writes the files; it returns a one-line report.

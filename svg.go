@@ -1,41 +1,15 @@
 package main
 
-// svg.go: the text forms of a screenshot, written beside the PNG: SVG
-// (text over a cell grid, for docs that want selectable, scalable text),
-// ANSI (the screen re-encoded as SGR sequences, for `cat` in a terminal)
-// and plain text.
+// svg.go: the SVG and plain-text forms of a screenshot, written beside the
+// PNG: SVG is text over a cell grid, for docs that want selectable,
+// scalable text, coloured as the PNG is (cellColors in theme.go). The ANSI
+// form, for `cat` in a terminal, is screenANSI in ansi.go.
 
 import (
 	"fmt"
 	"image/color"
-	"strconv"
 	"strings"
 )
-
-// cellColors resolves a cell's foreground, background and underline
-// colours the way the PNG renderer does: bold palette colours 0-7
-// brighten (unless th.PlainBold), inverse swaps, dim mixes the foreground halfway to the
-// background, hidden paints the foreground in the background colour.
-func cellColors(th *Theme, c Cell) (fg, bg, ul color.RGBA) {
-	fg, bg = th.FG(c.FG), th.BG(c.BG)
-	if p, ok := c.FG.Palette(); ok && p < 8 && c.Attr&AttrBold != 0 && !th.PlainBold {
-		fg = th.ANSI[p+8]
-	}
-	if c.Attr&AttrInverse != 0 {
-		fg, bg = bg, fg
-	}
-	if c.Attr&AttrDim != 0 {
-		fg = mix(fg, bg, 128)
-	}
-	ul = fg
-	if !c.UL.IsDefault() {
-		ul = th.Resolve(c.UL, fg)
-	}
-	if c.Attr&AttrHidden != 0 {
-		fg, ul = bg, bg
-	}
-	return fg, bg, ul
-}
 
 // SVG cell geometry: a 10x20 cell with a 16.5 px monospace font, whose
 // advance (about 0.6 em) is close to 10; every run also gets textLength,
@@ -48,8 +22,6 @@ const (
 	svgFrameH  = 32 // title bar height with a border
 	svgFramePd = 12 // padding around the grid with a border
 )
-
-func svgColor(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
 
 // snapshotSVG draws s as an SVG document: a background rectangle, one
 // rectangle per run of non-default background, one <text> per run of
@@ -69,14 +41,14 @@ func snapshotSVG(s *Snapshot, th *Theme, border *Border) string {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n", w, h, w, h)
 	fmt.Fprintf(&b, `<style>text{font-family:"DejaVu Sans Mono",Menlo,Consolas,"Liberation Mono",monospace;font-size:%gpx;white-space:pre}</style>`+"\n", svgFont)
 	if border != nil {
-		fmt.Fprintf(&b, `<rect width="%d" height="%d" rx="10" fill="%s"/>`+"\n", w, h, svgColor(th.Background))
+		fmt.Fprintf(&b, `<rect width="%d" height="%d" rx="10" fill="%s"/>`+"\n", w, h, hexColor(th.Background))
 		toward := color.RGBA{0xff, 0xff, 0xff, 0xff}
 		if th.Type == "light" {
 			toward = color.RGBA{0, 0, 0, 0xff}
 		}
 		bar := mix(th.Background, toward, 20)
 		fmt.Fprintf(&b, `<path d="M0 %d V10 A10 10 0 0 1 10 0 H%d A10 10 0 0 1 %d 10 V%d Z" fill="%s"/>`+"\n",
-			svgFrameH, w-10, w, svgFrameH, svgColor(bar))
+			svgFrameH, w-10, w, svgFrameH, hexColor(bar))
 		for i, c := range []string{"#ff5f57", "#febc2e", "#28c840"} {
 			fmt.Fprintf(&b, `<circle cx="%d" cy="%d" r="6" fill="%s"/>`+"\n", 20+20*i, svgFrameH/2, c)
 		}
@@ -86,10 +58,10 @@ func snapshotSVG(s *Snapshot, th *Theme, border *Border) string {
 		}
 		if title != "" {
 			fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" fill="%s">%s</text>`+"\n",
-				w/2, svgFrameH/2+5, svgColor(mix(bar, th.Foreground, 200)), svgEscape(title))
+				w/2, svgFrameH/2+5, hexColor(mix(bar, th.Foreground, 200)), svgEscape(title))
 		}
 	} else {
-		fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="%s"/>`+"\n", w, h, svgColor(th.Background))
+		fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="%s"/>`+"\n", w, h, hexColor(th.Background))
 	}
 	fmt.Fprintf(&b, `<g transform="translate(%d %d)">`+"\n", ox, oy)
 
@@ -116,7 +88,7 @@ func snapshotSVG(s *Snapshot, th *Theme, border *Border) string {
 			}
 			if bg != th.Background {
 				fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s"/>`+"\n",
-					col*svgCellW, row*svgCellH, (end-col)*svgCellW, svgCellH, svgColor(bg))
+					col*svgCellW, row*svgCellH, (end-col)*svgCellW, svgCellH, hexColor(bg))
 			}
 			col = end
 		}
@@ -158,11 +130,11 @@ func snapshotSVG(s *Snapshot, th *Theme, border *Border) string {
 		x, y := cur.Col*svgCellW, cur.Row*svgCellH
 		switch cur.Shape {
 		case CursorUnderline:
-			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="2" fill="%s"/>`+"\n", x, y+svgCellH-2, svgCellW, svgColor(th.Cursor))
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="2" fill="%s"/>`+"\n", x, y+svgCellH-2, svgCellW, hexColor(th.Cursor))
 		case CursorBar:
-			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="2" height="%d" fill="%s"/>`+"\n", x, y, svgCellH, svgColor(th.Cursor))
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="2" height="%d" fill="%s"/>`+"\n", x, y, svgCellH, hexColor(th.Cursor))
 		default:
-			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s" fill-opacity="0.7"/>`+"\n", x, y, svgCellW, svgCellH, svgColor(th.Cursor))
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s" fill-opacity="0.7"/>`+"\n", x, y, svgCellW, svgCellH, hexColor(th.Cursor))
 		}
 	}
 	b.WriteString("</g>\n</svg>\n")
@@ -177,7 +149,7 @@ func svgTextStyle(th *Theme, c Cell, underCursor bool) string {
 		fg = bg
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, ` fill="%s"`, svgColor(fg))
+	fmt.Fprintf(&b, ` fill="%s"`, hexColor(fg))
 	if c.Attr&AttrBold != 0 {
 		b.WriteString(` font-weight="bold"`)
 	}
@@ -254,96 +226,4 @@ func snapshotText(s *Snapshot) string {
 		return ""
 	}
 	return strings.Join(lines, "\n") + "\n"
-}
-
-// screenANSI re-encodes the screen as text with SGR sequences (xterm
-// ctlseqs: SGR 1-9, 53, 4:n underline styles, 30-37/90-97 and 38;5;n or
-// 38;2;r;g;b colours, 58 underline colour), one line a row, each ending
-// with SGR 0. Cells keep their palette colours, so the output takes the
-// colours of the terminal it is printed in.
-func screenANSI(s *Snapshot) string {
-	var b strings.Builder
-	for row := 0; row < s.Rows; row++ {
-		// Trailing cells that print as nothing are dropped.
-		end := s.Cols
-		for end > 0 {
-			i := row*s.Cols + end - 1
-			if i < len(s.Cells) {
-				c := s.Cells[i]
-				if (c.Rune != 0 && c.Rune != ' ') || !c.BG.IsDefault() || c.Attr&(AttrInverse|AttrUnderline|AttrStrike|AttrOverline) != 0 {
-					break
-				}
-			}
-			end--
-		}
-		cur := Cell{}
-		for col := 0; col < end; col++ {
-			i := row*s.Cols + col
-			if i >= len(s.Cells) {
-				break
-			}
-			c := s.Cells[i]
-			if c.Width == 0 {
-				continue
-			}
-			if c.FG != cur.FG || c.BG != cur.BG || c.UL != cur.UL || c.Attr != cur.Attr {
-				b.WriteString(sgrFor(c))
-				cur = c
-			}
-			r := c.Rune
-			if r == 0 {
-				r = ' '
-			}
-			b.WriteRune(r)
-			b.WriteString(s.Marks[i])
-		}
-		if cur.FG != 0 || cur.BG != 0 || cur.UL != 0 || cur.Attr != 0 {
-			b.WriteString("\x1b[0m")
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
-// sgrFor returns one SGR sequence that sets exactly c's rendition,
-// starting from a reset.
-func sgrFor(c Cell) string {
-	p := []string{"0"}
-	for _, a := range []struct {
-		attr Attr
-		code string
-	}{{AttrBold, "1"}, {AttrDim, "2"}, {AttrItalic, "3"}, {AttrBlink, "5"}, {AttrInverse, "7"}, {AttrHidden, "8"}, {AttrStrike, "9"}, {AttrOverline, "53"}} {
-		if c.Attr&a.attr != 0 {
-			p = append(p, a.code)
-		}
-	}
-	if c.Attr&AttrUnderline != 0 {
-		if st := (c.Attr & AttrULMask) >> AttrULShift; st != 0 {
-			p = append(p, "4:"+strconv.Itoa(int(st)+1))
-		} else {
-			p = append(p, "4")
-		}
-	}
-	p = append(p, sgrColor(c.FG, 30)...)
-	p = append(p, sgrColor(c.BG, 40)...)
-	p = append(p, sgrColor(c.UL, 50)...)
-	return "\x1b[" + strings.Join(p, ";") + "m"
-}
-
-// sgrColor encodes a colour for base 30 (foreground), 40 (background) or
-// 50 (underline, SGR 58, which has no 8-colour form).
-func sgrColor(c Color, base int) []string {
-	if i, ok := c.Palette(); ok {
-		switch {
-		case base != 50 && i < 8:
-			return []string{strconv.Itoa(base + int(i))}
-		case base != 50 && i < 16:
-			return []string{strconv.Itoa(base + 60 + int(i) - 8)}
-		}
-		return []string{strconv.Itoa(base + 8), "5", strconv.Itoa(int(i))}
-	}
-	if r, g, bl, ok := c.RGB(); ok {
-		return []string{strconv.Itoa(base + 8), "2", strconv.Itoa(int(r)), strconv.Itoa(int(g)), strconv.Itoa(int(bl))}
-	}
-	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
-// theme.go: colour themes, and the mapping from a cell's Color to pixels.
+// theme.go: colour themes, their names, and the mapping from a cell's
+// colours and attributes to pixels.
 
 import (
 	"fmt"
@@ -26,6 +27,9 @@ type Theme struct {
 	// content tones, so brightening would grey out bold text).
 	PlainBold bool
 }
+
+// hexColor formats c as "#rrggbb" (alpha dropped), the inverse of themeHex.
+func hexColor(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
 
 // themeHex parses "#rrggbb"; the theme table below is its only caller.
 func themeHex(s string) color.RGBA {
@@ -98,11 +102,17 @@ func lookupTheme(name string) (*Theme, error) {
 			return t, nil
 		}
 	}
+	return nil, fmt.Errorf("unknown theme %q: use one of %s", name, strings.Join(themeNames(), ", "))
+}
+
+// themeNames lists the theme names, default first: the one list that
+// errors, usage text, prompts and completions show.
+func themeNames() []string {
 	names := make([]string, len(themeList))
 	for i, t := range themeList {
 		names[i] = t.Name
 	}
-	return nil, fmt.Errorf("unknown theme %q: use one of %s", name, strings.Join(names, ", "))
+	return names
 }
 
 // xtermLevels are the six intensities of the xterm 256-colour cube.
@@ -147,6 +157,32 @@ func (t *Theme) BG(c Color) color.RGBA { return t.Resolve(c, t.Background) }
 func mix(a, b color.RGBA, frac int) color.RGBA {
 	l := func(x, y uint8) uint8 { return uint8((int(x)*(256-frac) + int(y)*frac) / 256) }
 	return color.RGBA{l(a.R, b.R), l(a.G, b.G), l(a.B, b.B), a.A}
+}
+
+// cellColors resolves a cell's foreground, background and underline
+// colours with th, for the PNG, GIF and SVG renderers alike: bold palette
+// colours 0-7 brighten to 8-15 (unless th.PlainBold), inverse swaps, dim
+// mixes the foreground halfway to the background, hidden paints the
+// foreground and underline in the background colour.
+func cellColors(th *Theme, c Cell) (fg, bg, ul color.RGBA) {
+	fg, bg = th.FG(c.FG), th.BG(c.BG)
+	if p, ok := c.FG.Palette(); ok && p < 8 && c.Attr&AttrBold != 0 && !th.PlainBold {
+		fg = th.ANSI[p+8]
+	}
+	if c.Attr&AttrInverse != 0 {
+		fg, bg = bg, fg
+	}
+	if c.Attr&AttrDim != 0 {
+		fg = mix(fg, bg, 128)
+	}
+	ul = fg
+	if !c.UL.IsDefault() {
+		ul = th.Resolve(c.UL, fg)
+	}
+	if c.Attr&AttrHidden != 0 {
+		fg, ul = bg, bg
+	}
+	return fg, bg, ul
 }
 
 // forScreen returns t, or for a screen in reverse video (DECSCNM) a copy

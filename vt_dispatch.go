@@ -669,7 +669,7 @@ func (t *Terminal) dcsDispatch(key uint32, data []byte) {
 	var v string
 	switch string(data) {
 	case "m": // SGR
-		v = t.sgrString() + "m"
+		v = sgrParams(t.pen) + "m"
 	case "r": // DECSTBM
 		v = strconv.Itoa(t.top+1) + ";" + strconv.Itoa(t.bot+1) + "r"
 	case " q": // DECSCUSR
@@ -689,45 +689,4 @@ func (t *Terminal) dcsDispatch(key uint32, data []byte) {
 		return
 	}
 	t.replyString("\x1bP1$r" + v + "\x1b\\")
-}
-
-// sgrString describes the pen as SGR parameters (for DECRQSS).
-func (t *Terminal) sgrString() string {
-	var parts []string
-	a := t.pen.Attr
-	flags := []struct {
-		a Attr
-		s string
-	}{{AttrBold, "1"}, {AttrDim, "2"}, {AttrItalic, "3"}, {AttrUnderline, "4"}, {AttrBlink, "5"},
-		{AttrInverse, "7"}, {AttrHidden, "8"}, {AttrStrike, "9"}, {AttrOverline, "53"}}
-	for _, f := range flags {
-		if a&f.a != 0 {
-			s := f.s
-			if f.a == AttrUnderline && a&AttrULMask != 0 {
-				s = "4:" + strconv.Itoa(int((a&AttrULMask)>>AttrULShift)+1)
-			}
-			parts = append(parts, s)
-		}
-	}
-	color := func(c Color, base, bright, ext int) {
-		if i, ok := c.Palette(); ok {
-			switch {
-			case i < 8 && base > 0:
-				parts = append(parts, strconv.Itoa(base+int(i)))
-			case i < 16 && bright > 0:
-				parts = append(parts, strconv.Itoa(bright+int(i)-8))
-			default:
-				parts = append(parts, strconv.Itoa(ext)+":5:"+strconv.Itoa(int(i)))
-			}
-		} else if r, g, b, ok := c.RGB(); ok {
-			parts = append(parts, strconv.Itoa(ext)+":2:"+strconv.Itoa(int(r))+":"+strconv.Itoa(int(g))+":"+strconv.Itoa(int(b)))
-		}
-	}
-	color(t.pen.FG, 30, 90, 38)
-	color(t.pen.BG, 40, 100, 48)
-	color(t.pen.UL, 0, 0, 58)
-	if len(parts) == 0 {
-		return "0"
-	}
-	return strings.Join(parts, ";")
 }
