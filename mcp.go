@@ -171,6 +171,12 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 	return m(withVersion(ctx, s.negotiated()), params)
 }
 
+// Method handles one JSON-RPC request method (resources/*, prompts/*,
+// completion/complete, ...). params is the raw "params" value (nil when
+// absent). It returns the result object, or an error: an *RPCError is sent
+// as that JSON-RPC error; any other error as -32603.
+type Method func(ctx context.Context, params json.RawMessage) (any, error)
+
 type versionKey struct{}
 
 // withVersion gives a method handler the negotiated protocol version, so
