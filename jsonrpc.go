@@ -597,6 +597,7 @@ type RPCError struct {
 	Data    any    `json:"data,omitempty"`
 }
 
+// Error gives the code and the message.
 func (e *RPCError) Error() string { return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message) }
 
 // JSON-RPC 2.0 and MCP error codes.

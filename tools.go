@@ -32,7 +32,9 @@ func (a *App) tools() []*Tool {
 	}
 }
 
-// Tool is one MCP tool: its schemas, annotations and handler.
+// Tool is one MCP tool: its schemas, annotations and handler. The
+// server's tools are built with newTool, which writes Handle; tests also
+// build them by hand.
 type Tool struct {
 	Name        string
 	Title       string
