@@ -589,3 +589,23 @@ func progressFrom(ctx context.Context) *progress {
 	p, _ := ctx.Value(progressKey{}).(*progress)
 	return p
 }
+
+// RPCError is a JSON-RPC 2.0 error object.
+type RPCError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+// Error gives the code and the message.
+func (e *RPCError) Error() string { return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message) }
+
+// JSON-RPC 2.0 and MCP error codes.
+const (
+	codeParseError       = -32700
+	codeInvalidRequest   = -32600
+	codeMethodNotFound   = -32601
+	codeInvalidParams    = -32602
+	codeInternalError    = -32603
+	codeResourceNotFound = -32002
+)

@@ -19,10 +19,27 @@ import (
 	"time"
 )
 
-// protocolVersions are the MCP revisions this server speaks, oldest first.
-// initialize echoes the client's version when it is listed, else offers
-// the newest.
-var protocolVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+// The MCP revisions this server speaks, named by their dates. Compare them
+// with protoAtLeast, never as strings.
+const (
+	protoV20241105 = "2024-11-05"
+	protoV20250326 = "2025-03-26" // tool annotations, completions, progress messages
+	protoV20250618 = "2025-06-18" // titles, structuredContent and outputSchema, resource_link
+	protoV20251125 = "2025-11-25"
+)
+
+// protocolVersions are the MCP revisions this server speaks, oldest first:
+// the one list of them. initialize echoes the client's version when it is
+// listed, else offers the newest.
+var protocolVersions = []string{protoV20241105, protoV20250326, protoV20250618, protoV20251125}
+
+// protoAtLeast reports whether version v is want or a later one of
+// protocolVersions. A v not in the list (none negotiated yet: "") is
+// older than all.
+func protoAtLeast(v, want string) bool {
+	i := slices.Index(protocolVersions, v)
+	return i >= 0 && i >= slices.Index(protocolVersions, want)
+}
 
 // instructions is sent in the initialize result: how to drive a terminal
 // with these tools. Clients put it in the model's context.
@@ -171,6 +188,12 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 	return m(withVersion(ctx, s.negotiated()), params)
 }
 
+// Method handles one JSON-RPC request method (resources/*, prompts/*,
+// completion/complete, ...). params is the raw "params" value (nil when
+// absent). It returns the result object, or an error: an *RPCError is sent
+// as that JSON-RPC error; any other error as -32603.
+type Method func(ctx context.Context, params json.RawMessage) (any, error)
+
 type versionKey struct{}
 
 // withVersion gives a method handler the negotiated protocol version, so
@@ -185,7 +208,7 @@ func withVersion(ctx context.Context, v string) context.Context {
 // every field.
 func versionAtLeast(ctx context.Context, v string) bool {
 	got, _ := ctx.Value(versionKey{}).(string)
-	return got == "" || got >= v
+	return got == "" || protoAtLeast(got, v)
 }
 
 // notification handles a message without an id. Unknown ones are ignored.
@@ -206,9 +229,9 @@ func (s *Server) negotiated() string {
 	return s.version
 }
 
-// atLeast reports whether the negotiated version is v or newer (the
-// versions are dates, so they compare as strings).
-func (s *Server) atLeast(v string) bool { return s.negotiated() >= v }
+// atLeast reports whether the negotiated version is v or newer; false
+// before initialize.
+func (s *Server) atLeast(v string) bool { return protoAtLeast(s.negotiated(), v) }
 
 // initialize negotiates the protocol version and describes the server.
 func (s *Server) initialize(params json.RawMessage) (any, error) {
@@ -242,11 +265,11 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 		"prompts":   map[string]any{},
 		"logging":   map[string]any{},
 	}
-	if version >= "2025-03-26" {
+	if protoAtLeast(version, protoV20250326) {
 		caps["completions"] = map[string]any{}
 	}
 	info := map[string]any{"name": "ttywright", "version": buildVersion()}
-	if version >= "2025-06-18" {
+	if protoAtLeast(version, protoV20250618) {
 		info["title"] = "ttywright: Playwright for the terminal"
 	}
 	return map[string]any{
@@ -359,11 +382,11 @@ func (s *Server) toolsList(params json.RawMessage) (any, error) {
 		if ti.InputSchema == nil {
 			ti.InputSchema = map[string]any{"type": "object", "additionalProperties": false}
 		}
-		if v >= "2025-03-26" {
+		if protoAtLeast(v, protoV20250326) {
 			ti.Annotations = &toolAnnotations{Title: t.Title, ReadOnlyHint: t.ReadOnly,
 				DestructiveHint: t.Destructive, IdempotentHint: t.Idempotent, OpenWorldHint: t.OpenWorld}
 		}
-		if v >= "2025-06-18" {
+		if protoAtLeast(v, protoV20250618) {
 			ti.Title, ti.OutputSchema = t.Title, t.Output
 		}
 		list = append(list, ti)
@@ -459,7 +482,7 @@ func (s *Server) runTool(ctx context.Context, tool *Tool, call *ToolCall) (res *
 // from 2025-06-18.
 func (s *Server) renderResult(res *ToolResult) *callResult {
 	out := &callResult{Content: []Content{}, IsError: res.IsError}
-	newer := s.atLeast("2025-06-18")
+	newer := s.atLeast(protoV20250618)
 	if res.Structured != nil {
 		b, err := marshalJSON(res.Structured)
 		if err != nil {

@@ -93,9 +93,9 @@ func TestToolsListPerVersion(t *testing.T) {
 			if echo == nil {
 				t.Fatal("test_echo not listed")
 			}
-			for field, since := range map[string]string{"title": "2025-06-18", "outputSchema": "2025-06-18", "annotations": "2025-03-26"} {
-				if _, ok := echo[field]; ok != (v >= since) {
-					t.Errorf("%s present: %v, want %v", field, ok, v >= since)
+			for field, since := range map[string]string{"title": protoV20250618, "outputSchema": protoV20250618, "annotations": protoV20250326} {
+				if _, ok := echo[field]; ok != protoAtLeast(v, since) {
+					t.Errorf("%s present: %v, want %v", field, ok, protoAtLeast(v, since))
 				}
 			}
 			if a := string(echo["annotations"]); a != "" && !strings.Contains(a, `"readOnlyHint":true`) {
@@ -114,7 +114,7 @@ func TestRealToolsListed(t *testing.T) {
 	var res struct{ Tools []toolInfo }
 	json.Unmarshal(r.Result, &res)
 	if len(res.Tools) != 9 {
-		t.Errorf("%d tools, want the 9 of SPEC §3", len(res.Tools))
+		t.Errorf("%d tools, want the 9 shell_* tools", len(res.Tools))
 	}
 	for _, tool := range res.Tools {
 		if tool.Name == "" || len(tool.Name) > 128 || strings.Trim(tool.Name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != "" {
@@ -364,10 +364,29 @@ func BenchmarkInitializeToolsList(b *testing.B) {
 	b.ReportMetric(float64(n)/float64(b.N), "resp-bytes/op")
 }
 
-// TestProtocolVersionsSorted: atLeast compares versions as strings.
+// TestProtocolVersionsSorted: protocolVersions is oldest first (the dates
+// sort as strings), and protoAtLeast follows its order.
 func TestProtocolVersionsSorted(t *testing.T) {
-	if !slices.IsSorted(protocolVersions) {
+	if !slices.IsSorted(protocolVersions) || len(slices.Compact(slices.Clone(protocolVersions))) != len(protocolVersions) {
 		t.Errorf("protocolVersions not in order: %v", protocolVersions)
+	}
+	tests := []struct {
+		v, want string
+		ok      bool
+	}{
+		{protoV20241105, protoV20241105, true},
+		{protoV20241105, protoV20250326, false},
+		{protoV20250618, protoV20250326, true},
+		{protoV20250618, protoV20250618, true},
+		{protoV20251125, protoV20250618, true},
+		{protoV20250326, protoV20250618, false},
+		{"", protoV20241105, false},           // before initialize
+		{"2099-01-01", protoV20241105, false}, // never negotiated
+	}
+	for _, tt := range tests {
+		if got := protoAtLeast(tt.v, tt.want); got != tt.ok {
+			t.Errorf("protoAtLeast(%q, %q) = %v, want %v", tt.v, tt.want, got, tt.ok)
+		}
 	}
 }
 
@@ -547,9 +566,9 @@ func TestLogRateLimit(t *testing.T) {
 // version defines (MCP schema/<version>/schema.ts): title and
 // annotations.lastModified came in 2025-06-18, as did _meta; icons in
 // 2025-11-25.
-func TestResultFieldsByVersion(t *testing.T) {
-	// The fields of each object kind in 2024-11-05 and 2025-03-26, and
-	// what 2025-06-18 and 2025-11-25 added.
+// resultFields are the fields each object kind may have in version v:
+// those of 2024-11-05 and 2025-03-26, and what later versions added.
+func resultFields(v string) map[string][]string {
 	base := map[string][]string{
 		"resource":    {"uri", "name", "description", "mimeType", "size", "annotations"},
 		"template":    {"uriTemplate", "name", "description", "mimeType", "annotations"},
@@ -558,29 +577,34 @@ func TestResultFieldsByVersion(t *testing.T) {
 		"prompt":      {"name", "description", "arguments"},
 	}
 	added := map[string]map[string][]string{
-		"2025-06-18": {"resource": {"title", "_meta"}, "template": {"title", "_meta"}, "annotations": {"lastModified"},
+		protoV20250618: {"resource": {"title", "_meta"}, "template": {"title", "_meta"}, "annotations": {"lastModified"},
 			"contents": {"_meta"}, "prompt": {"title", "_meta"}},
-		"2025-11-25": {"resource": {"icons"}, "template": {"icons"}, "prompt": {"icons"}},
+		protoV20251125: {"resource": {"icons"}, "template": {"icons"}, "prompt": {"icons"}},
 	}
+	allowed := map[string][]string{}
+	for kind, fields := range base {
+		allowed[kind] = slices.Clone(fields)
+		for since, add := range added {
+			if protoAtLeast(v, since) {
+				allowed[kind] = append(allowed[kind], add[kind]...)
+			}
+		}
+	}
+	return allowed
+}
+
+func TestResultFieldsByVersion(t *testing.T) {
 	for _, tt := range []struct {
 		version string
 		title   bool // the server has titles and times to send: they must come when defined
 	}{
-		{"2024-11-05", false},
-		{"2025-03-26", false},
-		{"2025-06-18", true},
-		{"2025-11-25", true},
+		{protoV20241105, false},
+		{protoV20250326, false},
+		{protoV20250618, true},
+		{protoV20251125, true},
 	} {
 		t.Run(tt.version, func(t *testing.T) {
-			allowed := map[string][]string{}
-			for kind, fields := range base {
-				allowed[kind] = slices.Clone(fields)
-				for v, add := range added {
-					if tt.version >= v {
-						allowed[kind] = append(allowed[kind], add[kind]...)
-					}
-				}
-			}
+			allowed := resultFields(tt.version)
 			c := startServer(t)
 			s := addRecSession(c.srv.app, "s1", 20, 4)
 			s.AddScreenshot(Capture{Name: "a", URI: "session://s1/screenshots/a", MimeType: "image/png",

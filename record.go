@@ -108,6 +108,14 @@ type recordStopArgs struct {
 	Format    string `json:"format"`
 }
 
+// recordStartResult is shell_record_start's structured result: the
+// recording's name, and the frame rate and GIF scale it captures at.
+type recordStartResult struct {
+	Recording string `json:"recording"`
+	FPS       int    `json:"fps"`
+	Scale     int    `json:"scale"`
+}
+
 // recordStopResult is shell_record_stop's structured result.
 type recordStopResult struct {
 	Filename   string `json:"filename"`
@@ -130,7 +138,7 @@ var borderSchema = map[string]any{
 }
 
 func (a *App) toolShellRecordStart() *Tool {
-	return &Tool{
+	return newTool(Tool{
 		Name:  "shell_record_start",
 		Title: "Start recording",
 		Description: "Start recording a session's screen as an animated GIF (and an asciicast stream). " +
@@ -160,20 +168,13 @@ func (a *App) toolShellRecordStart() *Tool {
 				"fps":       map[string]any{"type": "integer"},
 				"scale":     map[string]any{"type": "integer"},
 			},
-			"required": []string{"recording", "fps"},
+			"required": []string{"recording", "fps", "scale"},
 		},
-		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
-			var args recordStartArgs
-			if err := call.Bind(&args); err != nil {
-				return toolErrorf("%v", err)
-			}
-			return a.recordStart(args)
-		},
-	}
+	}, a.recordStart)
 }
 
 func (a *App) toolShellRecordStop() *Tool {
-	return &Tool{
+	return newTool(Tool{
 		Name:  "shell_record_stop",
 		Title: "Stop recording",
 		Description: "Stop the session's recording and save it under the output directory: " +
@@ -204,34 +205,27 @@ func (a *App) toolShellRecordStop() *Tool {
 			},
 			"required": []string{"filename", "uri", "frame_count", "duration_ms", "bytes"},
 		},
-		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
-			var args recordStopArgs
-			if err := call.Bind(&args); err != nil {
-				return toolErrorf("%v", err)
-			}
-			return a.recordStop(args)
-		},
-	}
+	}, a.recordStop)
 }
 
 // recordStart validates the arguments and starts a recorder.
-func (a *App) recordStart(args recordStartArgs) *ToolResult {
+func (a *App) recordStart(_ context.Context, _ *ToolCall, args recordStartArgs) (recordStartResult, error) {
 	s, err := a.session(args.SessionID)
 	if err != nil {
-		return toolErrorf("shell_record_start: %v", err)
+		return recordStartResult{}, err
 	}
 	fps := recDefaultFPS
 	if args.FPS != nil {
 		fps = *args.FPS
 		if fps < 1 || fps > recMaxFPS {
-			return toolErrorf("shell_record_start: fps %d is out of range: use 1 to %d (default %d)", fps, recMaxFPS, recDefaultFPS)
+			return recordStartResult{}, fmt.Errorf("fps %d is out of range: use 1 to %d (default %d)", fps, recMaxFPS, recDefaultFPS)
 		}
 	}
 	scale := recDefaultGIF
 	if args.Scale != nil {
 		scale = *args.Scale
 		if scale < 1 || scale > 4 {
-			return toolErrorf("shell_record_start: scale %d is out of range: use 1 to 4 (default %d)", scale, recDefaultGIF)
+			return recordStartResult{}, fmt.Errorf("scale %d is out of range: use 1 to 4 (default %d)", scale, recDefaultGIF)
 		}
 	}
 	border := args.Border
@@ -242,7 +236,7 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 		case "none":
 			border = nil
 		default:
-			return toolErrorf("shell_record_start: border style %q is unknown: use \"macos\", \"none\" or leave border out", border.Style)
+			return recordStartResult{}, fmt.Errorf("border style %q is unknown: use \"macos\", \"none\" or leave border out", border.Style)
 		}
 	}
 	name := args.Name
@@ -250,7 +244,7 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 		name = defaultRecordingName(s)
 	}
 	if name, err = cleanName(name, ".gif"); err != nil {
-		return toolErrorf("shell_record_start: %v", err)
+		return recordStartResult{}, err
 	}
 	theme, err := lookupTheme(s.Theme)
 	if err != nil {
@@ -268,7 +262,7 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 	}
 	s.mu.Unlock()
 	if busy != nil {
-		return toolErrorf("shell_record_start: session %s is already recording %q: call shell_record_stop first", s.ID, busy.name)
+		return recordStartResult{}, fmt.Errorf("session %s is already recording %q: call shell_record_stop first", s.ID, busy.name)
 	}
 	err = r.start()
 	if err != nil {
@@ -278,22 +272,22 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 	}
 	close(r.ready) // a stop that came meanwhile may go on
 	if err != nil {
-		return toolErrorf("shell_record_start: %v", err)
+		return recordStartResult{}, err
 	}
 	a.resourceUpdated("session://" + s.ID + "/info")
 	a.resourceUpdated("sessions://list")
-	return &ToolResult{Structured: map[string]any{"recording": name, "fps": fps, "scale": scale}}
+	return recordStartResult{Recording: name, FPS: fps, Scale: scale}, nil
 }
 
 // recordStop ends the session's recording and keeps the format asked for.
-func (a *App) recordStop(args recordStopArgs) *ToolResult {
+func (a *App) recordStop(_ context.Context, _ *ToolCall, args recordStopArgs) (*recordStopResult, error) {
 	s, err := a.session(args.SessionID)
 	if err != nil {
 		if v := a.resSession(args.SessionID); v != nil && v.live == nil {
-			return toolErrorf("shell_record_stop: session %s was stopped, and shell_stop saved the recording that was running: "+
+			return nil, fmt.Errorf("session %s was stopped, and shell_stop saved the recording that was running: "+
 				"read session://%s/recordings for it (next time, call shell_record_stop before shell_stop)", v.ID, v.ID)
 		}
-		return toolErrorf("shell_record_stop: %v", err)
+		return nil, err
 	}
 	format := args.Format
 	switch format {
@@ -301,12 +295,12 @@ func (a *App) recordStop(args recordStopArgs) *ToolResult {
 		format = "gif"
 	case "gif", "cast", "both":
 	default:
-		return toolErrorf("shell_record_stop: format %q is unknown: use \"gif\" (default), \"cast\" (asciicast v2) or \"both\"", args.Format)
+		return nil, fmt.Errorf("format %q is unknown: use \"gif\" (default), \"cast\" (asciicast v2) or \"both\"", args.Format)
 	}
 	name := ""
 	if args.Name != "" {
 		if name, err = cleanName(strings.TrimSuffix(args.Name, ".cast"), ".gif"); err != nil {
-			return toolErrorf("shell_record_stop: %v", err)
+			return nil, err
 		}
 	}
 	s.mu.Lock()
@@ -317,14 +311,14 @@ func (a *App) recordStop(args recordStopArgs) *ToolResult {
 	s.recEnded = nil
 	s.mu.Unlock()
 	if r == nil {
-		return toolErrorf("shell_record_stop: session %s is not recording: call shell_record_start first", s.ID)
+		return nil, fmt.Errorf("session %s is not recording: call shell_record_start first", s.ID)
 	}
 	if name == "" {
 		name = r.name
 	}
 	res, err := r.finish(format, name)
 	if err != nil {
-		return toolErrorf("shell_record_stop: %v", err)
+		return nil, err
 	}
 	if r.byLimit {
 		// Saved already, in both formats, under the name given at start
@@ -348,7 +342,7 @@ func (a *App) recordStop(args recordStopArgs) *ToolResult {
 		}
 		res = &cp
 	}
-	return &ToolResult{Structured: res}
+	return res, nil
 }
 
 // defaultRecordingName returns "recording-N" with the smallest N not yet

@@ -36,7 +36,12 @@ type screenshotResult struct {
 	Width    int    `json:"width"`
 	Height   int    `json:"height"`
 	Bytes    int64  `json:"bytes"`
+
+	content []Content // the inline image and the resource_link, after the JSON
 }
+
+// blocks adds the inline image (when asked for) and the resource_link.
+func (r screenshotResult) blocks() (string, []Content) { return "", r.content }
 
 // screenshotBorderSchema describes the border argument.
 var screenshotBorderSchema = map[string]any{
@@ -49,7 +54,7 @@ var screenshotBorderSchema = map[string]any{
 }
 
 func (a *App) toolShellScreenshot() *Tool {
-	return &Tool{
+	return newTool(Tool{
 		Name:  "shell_screenshot",
 		Title: "Take a screenshot",
 		Description: "Render the session's current screen to a PNG (with .svg, .ansi and .txt beside it) under the " +
@@ -82,56 +87,109 @@ func (a *App) toolShellScreenshot() *Tool {
 				"height":    map[string]any{"type": "integer", "description": "PNG height in pixels"},
 				"bytes":     map[string]any{"type": "integer", "description": "PNG size"},
 			},
-			"required": []string{"filename", "png_path", "svg_path", "ansi_path", "txt_path", "uri", "width", "height"},
+			"required": []string{"filename", "png_path", "svg_path", "ansi_path", "txt_path", "uri", "width", "height", "bytes"},
 		},
 		ReadOnly:   true,
 		Idempotent: false,
-		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
-			var args screenshotArgs
-			if err := call.Bind(&args); err != nil {
-				return toolErrorf("%v", err)
-			}
-			return a.screenshot(args)
-		},
-	}
+	}, a.screenshot)
 }
 
-// screenshot validates the arguments, renders and writes the files.
-func (a *App) screenshot(args screenshotArgs) *ToolResult {
+// shotOptions are shell_screenshot's checked drawing options: the pixel
+// scale of the files and of the inline image, the frame, and whether the
+// PNG comes back inline.
+type shotOptions struct {
+	scale, inlineScale int
+	border             *Border
+	inline             bool
+}
+
+// screenshot renders the session's screen, writes the files and records
+// the capture.
+func (a *App) screenshot(_ context.Context, _ *ToolCall, args screenshotArgs) (screenshotResult, error) {
 	if strings.TrimSpace(args.SessionID) == "" {
-		return toolErrorf("shell_screenshot: session_id is missing: pass the id shell_start returned (see sessions://list)")
+		return screenshotResult{}, errors.New("session_id is missing: pass the id shell_start returned (see sessions://list)")
 	}
 	s, err := a.session(args.SessionID)
 	if err != nil {
-		return toolErrorf("shell_screenshot: %v", err)
+		return screenshotResult{}, err
 	}
-	scale, inlineScale := a.cfg.Scale, 1
-	if scale < 1 || scale > 4 {
-		scale = 2
+	opt, err := a.shotOptions(args)
+	if err != nil {
+		return screenshotResult{}, err
+	}
+	// Agents call tools in parallel: two screenshots at once must not take
+	// the same default name or write the same .part files.
+	s.shotMu.Lock()
+	defer s.shotMu.Unlock()
+	name, err := screenshotName(s, args.Name)
+	if err != nil {
+		return screenshotResult{}, err
+	}
+	theme, err := lookupTheme(s.Theme)
+	if err != nil {
+		theme = themeList[0]
+	}
+	snap := s.Snapshot()
+	if err := checkImageSize(snap.Cols, snap.Rows, max(opt.scale, opt.inlineScale)); err != nil {
+		return screenshotResult{}, err
+	}
+	png, res, err := a.writeScreenshot(s.ID, name, snap, RenderOptions{Theme: theme, Scale: opt.scale, Border: opt.border})
+	if err != nil {
+		return screenshotResult{}, err
+	}
+	s.AddScreenshot(Capture{Name: name, URI: res.URI, Path: res.PNGPath, MimeType: "image/png", Created: time.Now(),
+		Width: res.Width, Height: res.Height, Bytes: res.Bytes})
+	a.resourceListChanged()
+	a.resourceUpdated("session://" + s.ID + "/screenshots")
+	a.resourceUpdated(res.URI)
+
+	if opt.inline {
+		if opt.inlineScale != opt.scale {
+			var small bytes.Buffer
+			if err := encodePNG(&small, RenderImage(snap, RenderOptions{Theme: theme, Scale: opt.inlineScale, Border: opt.border})); err != nil {
+				return screenshotResult{}, fmt.Errorf("encoding the PNG: %v", err)
+			}
+			png = small.Bytes()
+		}
+		res.content = append(res.content, Content{Type: "image", MimeType: "image/png", Data: base64.StdEncoding.EncodeToString(png)})
+	}
+	res.content = append(res.content, Content{Type: "resource_link", URI: res.URI, Name: name + ".png", MimeType: "image/png",
+		Title: "Screenshot " + name, Description: fmt.Sprintf("%dx%d PNG of session %s", res.Width, res.Height, s.ID), Size: res.Bytes})
+	return res, nil
+}
+
+// shotOptions checks scale and border and picks the defaults: files at
+// --scale (2 when that is out of range), the inline image at scale 1
+// unless scale is given, inline per --inline-images.
+func (a *App) shotOptions(args screenshotArgs) (shotOptions, error) {
+	o := shotOptions{scale: a.cfg.Scale, inlineScale: 1, inline: a.cfg.InlineImages}
+	if o.scale < 1 || o.scale > 4 {
+		o.scale = 2
 	}
 	if args.Scale != nil {
 		if *args.Scale < 1 || *args.Scale > 4 {
-			return toolErrorf("shell_screenshot: scale %d is out of range: use 1 to 4 (a cell is 8*scale x 16*scale pixels)", *args.Scale)
+			return o, fmt.Errorf("scale %d is out of range: use 1 to 4 (a cell is 8*scale x 16*scale pixels)", *args.Scale)
 		}
-		scale, inlineScale = *args.Scale, *args.Scale
+		o.scale, o.inlineScale = *args.Scale, *args.Scale
 	}
-	border := args.Border
-	if border != nil {
-		switch border.Style {
+	if b := args.Border; b != nil {
+		switch b.Style {
 		case "", "macos":
-			border = &Border{Style: "macos", Title: border.Title}
+			o.border = &Border{Style: "macos", Title: b.Title}
 		case "none":
-			border = nil
 		default:
-			return toolErrorf("shell_screenshot: border style %q is unknown: use \"macos\", or leave border out", border.Style)
+			return o, fmt.Errorf("border style %q is unknown: use \"macos\", or leave border out", b.Style)
 		}
 	}
-	// Agents call tools in parallel: two screenshots at once took the same
-	// default name (both reported screenshot-1, one file was left) and
-	// raced on its .part files.
-	s.shotMu.Lock()
-	defer s.shotMu.Unlock()
-	name := args.Name
+	if args.Inline != nil {
+		o.inline = *args.Inline
+	}
+	return o, nil
+}
+
+// screenshotName checks name, or picks "screenshot-N" with the smallest N
+// the session has not used. s.shotMu is held.
+func screenshotName(s *Session, name string) (string, error) {
 	if name == "" {
 		used := map[string]bool{}
 		for _, c := range s.Screenshots() {
@@ -141,79 +199,47 @@ func (a *App) screenshot(args screenshotArgs) *ToolResult {
 			name = fmt.Sprintf("screenshot-%d", n)
 		}
 	}
-	if name, err = cleanName(name, ".png"); err != nil {
-		return toolErrorf("shell_screenshot: %v", err)
-	}
-	inline := a.cfg.InlineImages
-	if args.Inline != nil {
-		inline = *args.Inline
-	}
-	theme, err := lookupTheme(s.Theme)
-	if err != nil {
-		theme = themeList[0]
-	}
+	return cleanName(name, ".png")
+}
 
-	snap := s.Snapshot()
-	if err := checkImageSize(snap.Cols, snap.Rows, max(scale, inlineScale)); err != nil {
-		return toolErrorf("shell_screenshot: %v", err)
-	}
-	img := RenderImage(snap, RenderOptions{Theme: theme, Scale: scale, Border: border})
+// writeScreenshot renders snap and writes {name}.png, .svg, .ansi and
+// .txt into the session's capture directory. It returns the PNG and the
+// result describing the files.
+func (a *App) writeScreenshot(id, name string, snap *Snapshot, ro RenderOptions) ([]byte, screenshotResult, error) {
+	img := RenderImage(snap, ro)
 	var pngBuf bytes.Buffer
 	if err := encodePNG(&pngBuf, img); err != nil {
-		return toolErrorf("shell_screenshot: encoding the PNG: %v", err)
+		return nil, screenshotResult{}, fmt.Errorf("encoding the PNG: %v", err)
 	}
 	files := []struct {
 		ext  string
 		data []byte
 	}{
 		{".png", pngBuf.Bytes()},
-		{".svg", []byte(snapshotSVG(snap, theme, border))},
+		{".svg", []byte(snapshotSVG(snap, ro.Theme, ro.Border))},
 		{".ansi", screenANSI(snap, ansiLines)},
 		{".txt", []byte(snapshotText(snap))},
 	}
 	for _, f := range files {
-		if err := a.writeCapture(s.ID, name+f.ext, f.data); err != nil {
+		if err := a.writeCapture(id, name+f.ext, f.data); err != nil {
 			if errors.Is(err, errOutputDirUnsafe) {
-				return toolErrorf("shell_screenshot: %v", err) // it names the fix
+				return nil, screenshotResult{}, err // it names the fix
 			}
-			return toolErrorf("shell_screenshot: %v (check --output-dir is writable)", err)
+			return nil, screenshotResult{}, fmt.Errorf("%v (check --output-dir is writable)", err)
 		}
 	}
-
 	b := img.Bounds()
-	uri := "session://" + s.ID + "/screenshots/" + name
-	res := screenshotResult{
+	return pngBuf.Bytes(), screenshotResult{
 		Filename: name + ".png",
-		PNGPath:  a.capturePath(s.ID, name, ".png"),
-		SVGPath:  a.capturePath(s.ID, name, ".svg"),
-		ANSIPath: a.capturePath(s.ID, name, ".ansi"),
-		TXTPath:  a.capturePath(s.ID, name, ".txt"),
-		URI:      uri,
+		PNGPath:  a.capturePath(id, name, ".png"),
+		SVGPath:  a.capturePath(id, name, ".svg"),
+		ANSIPath: a.capturePath(id, name, ".ansi"),
+		TXTPath:  a.capturePath(id, name, ".txt"),
+		URI:      "session://" + id + "/screenshots/" + name,
 		Width:    b.Dx(),
 		Height:   b.Dy(),
 		Bytes:    int64(pngBuf.Len()),
-	}
-	s.AddScreenshot(Capture{Name: name, URI: uri, Path: res.PNGPath, MimeType: "image/png", Created: time.Now(),
-		Width: res.Width, Height: res.Height, Bytes: res.Bytes})
-	a.resourceListChanged()
-	a.resourceUpdated("session://" + s.ID + "/screenshots")
-	a.resourceUpdated(uri)
-
-	out := &ToolResult{Structured: res}
-	if inline {
-		data := pngBuf.Bytes()
-		if inlineScale != scale {
-			var small bytes.Buffer
-			if err := encodePNG(&small, RenderImage(snap, RenderOptions{Theme: theme, Scale: inlineScale, Border: border})); err != nil {
-				return toolErrorf("shell_screenshot: encoding the PNG: %v", err)
-			}
-			data = small.Bytes()
-		}
-		out.Extra = append(out.Extra, Content{Type: "image", MimeType: "image/png", Data: base64.StdEncoding.EncodeToString(data)})
-	}
-	out.Extra = append(out.Extra, Content{Type: "resource_link", URI: uri, Name: name + ".png", MimeType: "image/png",
-		Title: "Screenshot " + name, Description: fmt.Sprintf("%dx%d PNG of session %s", res.Width, res.Height, s.ID), Size: res.Bytes})
-	return out
+	}, nil
 }
 
 // writeCapture writes {OutputDir}/{sessionID}/{file} through os.Root (so a

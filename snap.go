@@ -165,8 +165,8 @@ func snap(o snapOptions) (string, error) {
 	}
 	if o.gif != "" {
 		scale := o.scale
-		if r := a.recordStart(recordStartArgs{SessionID: s.ID, Border: border, Name: "snap", Scale: &scale}); r.IsError {
-			return "", errors.New(r.Text)
+		if _, err := a.recordStart(context.Background(), nil, recordStartArgs{SessionID: s.ID, Border: border, Name: "snap", Scale: &scale}); err != nil {
+			return "", fmt.Errorf("shell_record_start: %v", err)
 		}
 	}
 
@@ -183,13 +183,9 @@ func snap(o snapOptions) (string, error) {
 	}
 	report := fmt.Sprintf("wrote %s (%dx%d pixels, %dx%d cells): %s", o.out, img.Bounds().Dx(), img.Bounds().Dy(), snapshot.Cols, snapshot.Rows, why)
 	if o.gif != "" {
-		r := a.recordStop(recordStopArgs{SessionID: s.ID, Format: "gif"})
-		if r.IsError {
-			return "", errors.New(r.Text)
-		}
-		res, ok := r.Structured.(*recordStopResult)
-		if !ok {
-			return "", fmt.Errorf("recording: unexpected result %T", r.Structured)
+		res, err := a.recordStop(context.Background(), nil, recordStopArgs{SessionID: s.ID, Format: "gif"})
+		if err != nil {
+			return "", fmt.Errorf("shell_record_stop: %v", err)
 		}
 		if err := snapCopy(res.GIFPath, o.gif); err != nil {
 			return "", err

@@ -1,9 +1,9 @@
 package main
 
-// tools_shell.go: the interactive tools (SPEC §3): shell_start,
-// shell_send, shell_read, shell_wait, shell_resize and shell_stop, and the
-// waiting they share: for text or a regular expression on the screen or in
-// new output, for output to go idle, or for the program to exit, driven by
+// tools_shell.go: the interactive tools shell_start, shell_send,
+// shell_read, shell_wait, shell_resize and shell_stop, and the waiting
+// they share: for text or a regular expression on the screen or in new
+// output, for output to go idle, or for the program to exit, driven by
 // the session's change events and bounded by timeout_ms.
 
 import (
@@ -34,30 +34,6 @@ const (
 	startSettleMax  = 500 * time.Millisecond
 )
 
-// JSON Schema helpers for the tool declarations.
-
-func objectSchema(props map[string]any, required ...string) map[string]any {
-	m := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-	if len(required) > 0 {
-		m["required"] = required
-	}
-	return m
-}
-
-func outputSchema(props map[string]any, required ...string) map[string]any {
-	m := map[string]any{"type": "object", "properties": props}
-	if len(required) > 0 {
-		m["required"] = required
-	}
-	return m
-}
-
-func prop(typ, desc string) map[string]any { return map[string]any{"type": typ, "description": desc} }
-
-func intProp(desc string, min, max int) map[string]any {
-	return map[string]any{"type": "integer", "description": desc, "minimum": min, "maximum": max}
-}
-
 var sessionIDProp = prop("string", "The shell_session_id returned by shell_start (see sessions://list).")
 
 var cursorSchema = map[string]any{
@@ -67,9 +43,11 @@ var cursorSchema = map[string]any{
 		"row": map[string]any{"type": "integer"}, "col": map[string]any{"type": "integer"},
 		"visible": map[string]any{"type": "boolean"},
 	},
+	"required": []string{"row", "col", "visible"},
 }
 
-// exitProps are the fields every waiting tool reports about the process.
+// exitProps are the fields every waiting tool reports about the process
+// (exitInfo).
 func exitProps(m map[string]any) map[string]any {
 	m["exited"] = prop("boolean", "True when the program has ended (its output is all on the screen).")
 	m["exit_code"] = prop("integer", "When exited: the exit status, or 128+N when signal N ended it.")
@@ -82,10 +60,6 @@ type exitInfo struct {
 	Exited   bool   `json:"exited"`
 	ExitCode *int   `json:"exit_code,omitempty"`
 	Signal   string `json:"signal,omitempty"`
-	// The recording that was running, which shell_stop saved.
-	RecordingURI string `json:"recording_uri,omitempty"`
-	GIFPath      string `json:"gif_path,omitempty"`
-	CastPath     string `json:"cast_path,omitempty"`
 }
 
 func exitOf(st SessionStatus) exitInfo {
@@ -139,7 +113,7 @@ type startResult struct {
 }
 
 func (a *App) toolShellStart() *Tool {
-	return &Tool{
+	return newTool(Tool{
 		Name:  "shell_start",
 		Title: "Start a program in a terminal",
 		Description: "Start a program (default: the user's shell) in a new pseudo-terminal and return its shell_session_id. " +
@@ -165,42 +139,40 @@ func (a *App) toolShellStart() *Tool {
 			"command":          prop("string", "The program started."),
 			"args":             map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 			"cwd":              prop("string", "Its working directory."),
-		}, "shell_session_id", "pid", "cols", "rows", "theme"),
+		}, "shell_session_id", "pid", "cols", "rows", "theme", "command", "args", "cwd"),
 		OpenWorld: true,
-		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
-			var in startArgs
-			if err := call.Bind(&in); err != nil {
-				return toolErrorf("%v", err)
-			}
-			cols, rows := derefInt(in.Cols), derefInt(in.Rows)
-			if (in.Cols != nil && cols == 0) || (in.Rows != nil && rows == 0) {
-				// startSession reads 0 as "the default"; an explicit 0 is a mistake.
-				c, r := cols, rows
-				if in.Cols == nil {
-					c = a.cfg.Cols
-				}
-				if in.Rows == nil {
-					r = a.cfg.Rows
-				}
-				return toolErrorf("shell_start: %v", checkSize(c, r))
-			}
-			s, err := a.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: cols, Rows: rows, Theme: in.Theme, Cwd: in.Cwd, Env: in.Env})
-			if err != nil {
-				return toolErrorf("shell_start: %v", err)
-			}
-			// Typing before a shell has printed its prompt works, but the echo
-			// lands before the prompt: give the program a moment to draw.
-			w := s.watch()
-			w.wait(ctx, waitCond{idle: startSettleIdle, afterOutput: true}, startSettleMax, nil)
-			w.close()
-			st := s.Status()
-			args := s.Args
-			if args == nil {
-				args = []string{}
-			}
-			return &ToolResult{Structured: startResult{ID: s.ID, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd}}
-		},
+	}, a.shellStart)
+}
+
+// shellStart starts the session and waits for the program's first screen.
+func (a *App) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (startResult, error) {
+	cols, rows := derefInt(in.Cols), derefInt(in.Rows)
+	if (in.Cols != nil && cols == 0) || (in.Rows != nil && rows == 0) {
+		// startSession reads 0 as "the default"; an explicit 0 is a mistake.
+		c, r := cols, rows
+		if in.Cols == nil {
+			c = a.cfg.Cols
+		}
+		if in.Rows == nil {
+			r = a.cfg.Rows
+		}
+		return startResult{}, checkSize(c, r)
 	}
+	s, err := a.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: cols, Rows: rows, Theme: in.Theme, Cwd: in.Cwd, Env: in.Env})
+	if err != nil {
+		return startResult{}, err
+	}
+	// Typing before a shell has printed its prompt works, but the echo
+	// lands before the prompt: give the program a moment to draw.
+	w := s.watch()
+	w.wait(ctx, waitCond{idle: startSettleIdle, afterOutput: true}, startSettleMax, nil)
+	w.close()
+	st := s.Status()
+	args := s.Args
+	if args == nil {
+		args = []string{}
+	}
+	return startResult{ID: s.ID, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd}, nil
 }
 
 // ---- shell_send
@@ -226,7 +198,7 @@ type sendResult struct {
 }
 
 func (a *App) toolShellSend() *Tool {
-	return &Tool{
+	return newTool(Tool{
 		Name:  "shell_send",
 		Title: "Type into a terminal",
 		Description: "Send keystrokes to the program and return the screen before and after (bufferBefore, bufferAfter: the visible screen). " +
@@ -256,72 +228,119 @@ func (a *App) toolShellSend() *Tool {
 			"timed_out":    prop("boolean", "When waiting: true if timeout_ms ended the wait."),
 		}), "success", "bufferBefore", "bufferAfter", "exited"),
 		OpenWorld: true,
-		Handle:    a.handleSend,
-	}
+	}, a.handleSend)
 }
 
-func (a *App) handleSend(ctx context.Context, call *ToolCall) *ToolResult {
-	var in sendArgs
-	if err := call.Bind(&in); err != nil {
-		return toolErrorf("%v", err)
-	}
+// sendPlan is a checked shell_send: the writes to make (one per keystroke
+// when typing slowly, else one), the pause between them, and the wait
+// after.
+type sendPlan struct {
+	units     [][]byte
+	typeDelay time.Duration
+	delay     time.Duration // the fixed wait when cond is not waiting
+	cond      waitCond
+	timeout   time.Duration
+}
+
+// handleSend types into s and waits: it returns the screen before the
+// input and after the wait.
+func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (sendResult, error) {
 	s, err := a.session(in.SessionID)
 	if err != nil {
-		return toolErrorf("shell_send: %v", err)
+		return sendResult{}, err
 	}
+	p, err := planSend(s, in)
+	if err != nil {
+		return sendResult{}, err
+	}
+	s.settle(ctx)
+	w := s.watch()
+	defer w.close()
+	before := w.before(p.cond)
+	if err := s.typeUnits(ctx, p.units, p.typeDelay, p.timeout); err != nil {
+		return sendResult{}, err
+	}
+	if ctx.Err() != nil {
+		return sendResult{}, errors.New("cancelled")
+	}
+
+	res := sendResult{Success: true, BufferBefore: before}
+	if p.cond.waiting() {
+		out := w.wait(ctx, p.cond, p.timeout, call.Progress)
+		res.Matched, res.TimedOut = &out.matched, &out.timedOut
+	} else {
+		t := time.NewTimer(p.delay)
+		select {
+		case <-t.C:
+		case <-s.done:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+	s.settle(ctx)
+	st := s.Status()
+	res.BufferAfter = s.Text(false)
+	res.exitInfo = exitOf(st)
+	return res, nil
+}
+
+// planSend checks shell_send's arguments against the limits and the
+// session's state, and encodes the input and keys (the arrow keys follow
+// the session's DECCKM mode).
+func planSend(s *Session, in sendArgs) (sendPlan, error) {
+	var p sendPlan
 	if in.Input == "" && len(in.Keys) == 0 {
-		return toolErrorf("shell_send: nothing to send: give input (text; \"\\r\" is Enter) or keys (e.g. [\"Enter\"]); to only wait, use shell_wait")
+		return p, errors.New("nothing to send: give input (text; \"\\r\" is Enter) or keys (e.g. [\"Enter\"]); to only wait, use shell_wait")
 	}
 	if len(in.Input) > maxInputBytes {
-		return toolErrorf("shell_send: input is %d bytes, over the %d-byte limit: send it in parts", len(in.Input), maxInputBytes)
+		return p, fmt.Errorf("input is %d bytes, over the %d-byte limit: send it in parts", len(in.Input), maxInputBytes)
 	}
-	typeDelay, err := msArg("type_delay_ms", in.TypeDelayMS, 0, maxTypeDelayMS)
-	if err != nil {
-		return toolErrorf("shell_send: %v", err)
+	var err error
+	if p.typeDelay, err = msArg("type_delay_ms", in.TypeDelayMS, 0, maxTypeDelayMS); err != nil {
+		return p, err
 	}
-	delay, err := msArg("delay_ms", in.DelayMS, defaultDelayMS, maxTimeoutMS)
-	if err != nil {
-		return toolErrorf("shell_send: %v", err)
+	if p.delay, err = msArg("delay_ms", in.DelayMS, defaultDelayMS, maxTimeoutMS); err != nil {
+		return p, err
 	}
-	cond, timeout, err := waitArgs(in.WaitFor, in.WaitIdleMS, in.TimeoutMS)
-	if err != nil {
-		return toolErrorf("shell_send: %v", err)
+	if p.cond, p.timeout, err = waitArgs(in.WaitFor, in.WaitIdleMS, in.TimeoutMS); err != nil {
+		return p, err
 	}
 	if st := s.Status(); st.Exited {
-		return toolErrorf("shell_send: session %s has exited (exit code %d): read its screen with shell_read, start a new one with shell_start", s.ID, st.ExitCode)
+		return p, fmt.Errorf("session %s has exited (exit code %d): read its screen with shell_read, start a new one with shell_start", s.ID, st.ExitCode)
 	}
 	data, err := decodeInput(in.Input)
 	if err != nil {
-		return toolErrorf("shell_send: %v", err)
+		return p, err
 	}
 	appCursor := s.Modes().AppCursor
-	var units [][]byte
-	if typeDelay > 0 {
-		units = inputUnits(data)
+	if p.typeDelay > 0 {
+		p.units = inputUnits(data)
 	} else if len(data) > 0 {
-		units = [][]byte{data}
+		p.units = [][]byte{data}
 	}
 	for _, k := range in.Keys {
 		b, err := encodeKey(k, appCursor)
 		if err != nil {
-			return toolErrorf("shell_send: %v", err)
+			return p, err
 		}
-		units = append(units, b)
+		p.units = append(p.units, b)
 		data = append(data, b...)
 	}
 	if len(data) > maxInputBytes {
-		return toolErrorf("shell_send: input and keys are %d bytes, over the %d-byte limit: send them in parts", len(data), maxInputBytes)
+		return p, fmt.Errorf("input and keys are %d bytes, over the %d-byte limit: send them in parts", len(data), maxInputBytes)
 	}
-	if typing := time.Duration(len(units)-1) * typeDelay; typing > maxTimeoutMS*time.Millisecond {
-		return toolErrorf("shell_send: typing %d keystrokes %v apart takes %v, over the %d s limit: lower type_delay_ms or send in parts",
-			len(units), typeDelay, typing.Round(time.Second), maxTimeoutMS/1000)
+	if typing := time.Duration(len(p.units)-1) * p.typeDelay; typing > maxTimeoutMS*time.Millisecond {
+		return p, fmt.Errorf("typing %d keystrokes %v apart takes %v, over the %d s limit: lower type_delay_ms or send in parts",
+			len(p.units), p.typeDelay, typing.Round(time.Second), maxTimeoutMS/1000)
 	}
+	return p, nil
+}
 
-	s.settle(ctx)
-	w := s.watch()
-	defer w.close()
-	before := w.before(cond)
-
+// typeUnits writes units to the program, typeDelay apart. The writes get
+// timeout plus the typing time in all; when that runs out the rest is
+// not typed, and the caller's wait decides the outcome. A program that
+// exits first is an error, reported once all its output is drained.
+func (s *Session) typeUnits(ctx context.Context, units [][]byte, typeDelay, timeout time.Duration) error {
 	wctx, cancel := context.WithTimeout(ctx, timeout+time.Duration(len(units))*typeDelay)
 	defer cancel()
 	for i, u := range units {
@@ -334,33 +353,12 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall) *ToolResult {
 			if errors.Is(err, errExited) {
 				<-s.done // the exit is reported with all output drained
 				st := s.Status()
-				return toolErrorf("shell_send: session %s: the program exited (exit code %d) before all input was written: read its screen with shell_read", s.ID, st.ExitCode)
+				return fmt.Errorf("session %s: the program exited (exit code %d) before all input was written: read its screen with shell_read", s.ID, st.ExitCode)
 			}
-			return toolErrorf("shell_send: session %s: %v", s.ID, err)
+			return fmt.Errorf("session %s: %v", s.ID, err)
 		}
 	}
-	if ctx.Err() != nil {
-		return toolErrorf("shell_send: cancelled")
-	}
-
-	res := sendResult{Success: true, BufferBefore: before}
-	if cond.waiting() {
-		out := w.wait(ctx, cond, timeout, call.Progress)
-		res.Matched, res.TimedOut = &out.matched, &out.timedOut
-	} else {
-		t := time.NewTimer(delay)
-		select {
-		case <-t.C:
-		case <-s.done:
-		case <-ctx.Done():
-		}
-		t.Stop()
-	}
-	s.settle(ctx)
-	st := s.Status()
-	res.BufferAfter = s.Text(false)
-	res.exitInfo = exitOf(st)
-	return &ToolResult{Structured: res}
+	return nil
 }
 
 // ---- shell_read
@@ -387,8 +385,16 @@ type shellReadResult struct {
 	exitInfo
 }
 
+// blocks shows the text itself rather than its JSON.
+func (r shellReadResult) blocks() (string, []Content) {
+	if r.Text == "" {
+		return "(the screen is empty)", nil
+	}
+	return r.Text, nil
+}
+
 func (a *App) toolShellRead() *Tool {
-	return &Tool{
+	return newTool(Tool{
 		Name:  "shell_read",
 		Title: "Read a terminal's screen",
 		Description: "Return the terminal's text: the scrollback history and the visible screen (the live bottom comes last), " +
@@ -407,47 +413,42 @@ func (a *App) toolShellRead() *Tool {
 			"cols":      prop("integer", "Screen width in cells."),
 			"rows":      prop("integer", "Screen height in cells."),
 			"cursor":    cursorSchema,
-		}), "text", "truncated", "cols", "rows", "cursor"),
+		}), "text", "truncated", "cols", "rows", "cursor", "exited"),
 		ReadOnly:   true,
 		Idempotent: true,
-		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
-			var in shellReadArgs
-			if err := call.Bind(&in); err != nil {
-				return toolErrorf("%v", err)
-			}
-			s, err := a.session(in.SessionID)
-			if err != nil {
-				return toolErrorf("shell_read: %v", err)
-			}
-			max := defaultReadBytes
-			if in.MaxBytes != nil {
-				max = *in.MaxBytes
-				if max < 1 || max > rawTailCap {
-					return toolErrorf("shell_read: max_bytes %d is out of range: use 1..%d", max, rawTailCap)
-				}
-			}
-			s.settle(ctx)
-			var res shellReadResult
-			if in.Raw {
-				p, cut := s.RawTail(max)
-				res.Text, res.Truncated = tailText(string(p), max, cut)
-			} else {
-				res.Text, res.Truncated = tailText(s.Text(in.Scrollback == nil || *in.Scrollback), max, false)
-			}
-			s.mu.Lock()
-			cur := s.term.Cursor()
-			st := s.statusLocked()
-			s.mu.Unlock()
-			res.Cols, res.Rows = st.Cols, st.Rows
-			res.Cursor = cursorInfo{Row: cur.Row, Col: cur.Col, Visible: cur.Visible}
-			res.exitInfo = exitOf(st)
-			text := res.Text
-			if text == "" {
-				text = "(the screen is empty)"
-			}
-			return &ToolResult{Text: text, Structured: res}
-		},
+	}, a.shellRead)
+}
+
+// shellRead returns the screen text (or the raw output), its size and
+// the cursor.
+func (a *App) shellRead(ctx context.Context, _ *ToolCall, in shellReadArgs) (shellReadResult, error) {
+	s, err := a.session(in.SessionID)
+	if err != nil {
+		return shellReadResult{}, err
 	}
+	max := defaultReadBytes
+	if in.MaxBytes != nil {
+		max = *in.MaxBytes
+		if max < 1 || max > rawTailCap {
+			return shellReadResult{}, fmt.Errorf("max_bytes %d is out of range: use 1..%d", max, rawTailCap)
+		}
+	}
+	s.settle(ctx)
+	var res shellReadResult
+	if in.Raw {
+		p, cut := s.RawTail(max)
+		res.Text, res.Truncated = tailText(string(p), max, cut)
+	} else {
+		res.Text, res.Truncated = tailText(s.Text(in.Scrollback == nil || *in.Scrollback), max, false)
+	}
+	s.mu.Lock()
+	cur := s.term.Cursor()
+	st := s.statusLocked()
+	s.mu.Unlock()
+	res.Cols, res.Rows = st.Cols, st.Rows
+	res.Cursor = cursorInfo{Row: cur.Row, Col: cur.Col, Visible: cur.Visible}
+	res.exitInfo = exitOf(st)
+	return res, nil
 }
 
 // tailText keeps the last max bytes of s, starting at a line boundary when
@@ -486,7 +487,7 @@ type shellWaitResult struct {
 }
 
 func (a *App) toolShellWait() *Tool {
-	return &Tool{
+	return newTool(Tool{
 		Name:  "shell_wait",
 		Title: "Wait for a terminal",
 		Description: "Wait without typing: until wait_for (text, or /regex/ with flags i, m, s) is on the screen or in new output, " +
@@ -505,30 +506,28 @@ func (a *App) toolShellWait() *Tool {
 			"buffer":    prop("string", "The visible screen when the wait ended."),
 		}), "matched", "timed_out", "buffer", "exited"),
 		ReadOnly: true,
-		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
-			var in waitArgsIn
-			if err := call.Bind(&in); err != nil {
-				return toolErrorf("%v", err)
-			}
-			s, err := a.session(in.SessionID)
-			if err != nil {
-				return toolErrorf("shell_wait: %v", err)
-			}
-			cond, timeout, err := waitArgs(in.WaitFor, in.WaitIdleMS, in.TimeoutMS)
-			if err != nil {
-				return toolErrorf("shell_wait: %v", err)
-			}
-			w := s.watch()
-			defer w.close()
-			s.settle(ctx)
-			out := w.wait(ctx, cond, timeout, call.Progress)
-			if ctx.Err() != nil {
-				return toolErrorf("shell_wait: cancelled")
-			}
-			s.settle(ctx)
-			return &ToolResult{Structured: shellWaitResult{Matched: out.matched, TimedOut: out.timedOut, Buffer: s.Text(false), exitInfo: exitOf(s.Status())}}
-		},
+	}, a.shellWait)
+}
+
+// shellWait waits for the condition without typing.
+func (a *App) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn) (shellWaitResult, error) {
+	s, err := a.session(in.SessionID)
+	if err != nil {
+		return shellWaitResult{}, err
 	}
+	cond, timeout, err := waitArgs(in.WaitFor, in.WaitIdleMS, in.TimeoutMS)
+	if err != nil {
+		return shellWaitResult{}, err
+	}
+	w := s.watch()
+	defer w.close()
+	s.settle(ctx)
+	out := w.wait(ctx, cond, timeout, call.Progress)
+	if ctx.Err() != nil {
+		return shellWaitResult{}, errors.New("cancelled")
+	}
+	s.settle(ctx)
+	return shellWaitResult{Matched: out.matched, TimedOut: out.timedOut, Buffer: s.Text(false), exitInfo: exitOf(s.Status())}, nil
 }
 
 // ---- shell_resize
@@ -539,8 +538,14 @@ type resizeArgs struct {
 	Rows      int    `json:"rows"`
 }
 
+// resizeResult is the size shell_resize set, in cells.
+type resizeResult struct {
+	Cols int `json:"cols"`
+	Rows int `json:"rows"`
+}
+
 func (a *App) toolShellResize() *Tool {
-	return &Tool{
+	return newTool(Tool{
 		Name:  "shell_resize",
 		Title: "Resize a terminal",
 		Description: "Change the terminal's size in cells; the program gets SIGWINCH and redraws (full-screen apps take a moment: " +
@@ -555,24 +560,22 @@ func (a *App) toolShellResize() *Tool {
 			"rows": prop("integer", "Screen height in cells."),
 		}, "cols", "rows"),
 		Idempotent: true,
-		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
-			var in resizeArgs
-			if err := call.Bind(&in); err != nil {
-				return toolErrorf("%v", err)
-			}
-			s, err := a.session(in.SessionID)
-			if err != nil {
-				return toolErrorf("shell_resize: %v", err)
-			}
-			if err := checkSize(in.Cols, in.Rows); err != nil {
-				return toolErrorf("shell_resize: %v", err)
-			}
-			if err := s.resize(in.Cols, in.Rows); err != nil {
-				return toolErrorf("shell_resize: %v", err)
-			}
-			return &ToolResult{Structured: map[string]int{"cols": in.Cols, "rows": in.Rows}}
-		},
+	}, a.shellResize)
+}
+
+// shellResize checks the size and resizes the session.
+func (a *App) shellResize(_ context.Context, _ *ToolCall, in resizeArgs) (resizeResult, error) {
+	s, err := a.session(in.SessionID)
+	if err != nil {
+		return resizeResult{}, err
 	}
+	if err := checkSize(in.Cols, in.Rows); err != nil {
+		return resizeResult{}, err
+	}
+	if err := s.resize(in.Cols, in.Rows); err != nil {
+		return resizeResult{}, err
+	}
+	return resizeResult{Cols: in.Cols, Rows: in.Rows}, nil
 }
 
 // resize sets the emulator's and the PTY's size; the kernel signals
@@ -594,6 +597,7 @@ func (s *Session) resize(cols, rows int) error {
 }
 
 // ---- shell_stop
+// ---- shell_stop
 
 type stopArgs struct {
 	SessionID string `json:"session_id"`
@@ -611,7 +615,7 @@ type stopResult struct {
 }
 
 func (a *App) toolShellStop() *Tool {
-	return &Tool{
+	return newTool(Tool{
 		Name:  "shell_stop",
 		Title: "Stop a terminal session",
 		Description: "End the program and close the session: signal (default SIGHUP, like closing a terminal window) goes to its process group, " +
@@ -631,30 +635,28 @@ func (a *App) toolShellStop() *Tool {
 			"cast_path":     prop("string", "Its asciicast file."),
 		}, "success", "exit_code"),
 		Destructive: true,
-		Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
-			var in stopArgs
-			if err := call.Bind(&in); err != nil {
-				return toolErrorf("%v", err)
-			}
-			sig := syscall.SIGHUP
-			if in.Signal != "" {
-				var ok bool
-				if sig, ok = signalByName(in.Signal); !ok {
-					return toolErrorf("shell_stop: unknown signal %q: use a name such as SIGHUP, SIGINT, SIGTERM or SIGKILL", in.Signal)
-				}
-			}
-			s, err := a.session(in.SessionID)
-			if err != nil {
-				return toolErrorf("shell_stop: %v", err)
-			}
-			st, rec := a.stopSession(s, sig)
-			res := stopResult{Success: st.Exited, ExitCode: st.ExitCode, Signal: st.Signal}
-			if rec != nil {
-				res.RecordingURI, res.GIFPath, res.CastPath = rec.URI, rec.GIFPath, rec.CastPath
-			}
-			return &ToolResult{Structured: res}
-		},
+	}, a.shellStop)
+}
+
+// shellStop signals the program, reaps it and saves a running recording.
+func (a *App) shellStop(_ context.Context, _ *ToolCall, in stopArgs) (stopResult, error) {
+	sig := syscall.SIGHUP
+	if in.Signal != "" {
+		var ok bool
+		if sig, ok = signalByName(in.Signal); !ok {
+			return stopResult{}, fmt.Errorf("unknown signal %q: use a name such as SIGHUP, SIGINT, SIGTERM or SIGKILL", in.Signal)
+		}
 	}
+	s, err := a.session(in.SessionID)
+	if err != nil {
+		return stopResult{}, err
+	}
+	st, rec := a.stopSession(s, sig)
+	res := stopResult{Success: st.Exited, ExitCode: st.ExitCode, Signal: st.Signal}
+	if rec != nil {
+		res.RecordingURI, res.GIFPath, res.CastPath = rec.URI, rec.GIFPath, rec.CastPath
+	}
+	return res, nil
 }
 
 // ---- waiting

@@ -1,0 +1,345 @@
+package main
+
+// tools.go: what a tool is to the protocol layer (Tool, ToolCall,
+// ToolResult, Content), the typed constructor newTool every tool is built
+// with, the decoding of arguments with errors that name the fix, and the
+// JSON Schema helpers the tool declarations share.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// tools lists every tool the server offers, in tools/list order.
+func (a *App) tools() []*Tool {
+	return []*Tool{
+		a.toolShellStart(),
+		a.toolShellSend(),
+		a.toolShellRead(),
+		a.toolShellWait(),
+		a.toolShellScreenshot(),
+		a.toolShellRecordStart(),
+		a.toolShellRecordStop(),
+		a.toolShellResize(),
+		a.toolShellStop(),
+	}
+}
+
+// Tool is one MCP tool: its schemas, annotations and handler. The
+// server's tools are built with newTool, which writes Handle; tests also
+// build them by hand.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	Input       map[string]any // JSON Schema of the arguments (object root)
+	Output      map[string]any // JSON Schema of structuredContent (object root)
+	ReadOnly    bool           // annotations.readOnlyHint
+	Destructive bool           // annotations.destructiveHint
+	Idempotent  bool           // annotations.idempotentHint
+	OpenWorld   bool           // annotations.openWorldHint
+	Handle      func(ctx context.Context, call *ToolCall) *ToolResult
+
+	// argsType and resultType are newTool's A and R (nil for a Tool built
+	// by hand, as tests do).
+	argsType, resultType reflect.Type
+}
+
+// ToolCall is one tools/call request as a handler sees it.
+type ToolCall struct {
+	Args    json.RawMessage // the "arguments" object ({} when absent)
+	Version string          // negotiated protocol version
+	// Progress sends notifications/progress when the request carried
+	// _meta.progressToken, and does nothing otherwise (never nil when
+	// called through tools/call). progress must grow from call to call
+	// (smaller or equal values are dropped); total <= 0 means unknown.
+	Progress func(progress, total float64, message string)
+
+	tool    *Tool // for Bind's messages: the schema's properties and required
+	bindErr error // the last Bind error, reported if the handler returns nil
+}
+
+// Bind decodes the arguments into v (a pointer to a struct with json
+// tags). It refuses unknown fields, wrong types and missing required
+// arguments (the "required" list of the tool's input schema) with an
+// error that names the argument and the fix, ready to return as
+// toolErrorf("%v", err). If the handler then returns nil, tools/call
+// sends that error as the isError result.
+func (c *ToolCall) Bind(v any) error {
+	args := c.Args
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		err = c.checkRequired(args)
+	}
+	if err != nil {
+		c.bindErr = c.argError(err, args)
+		return c.bindErr
+	}
+	return nil
+}
+
+// checkRequired reports the first required argument that is absent or null.
+func (c *ToolCall) checkRequired(args json.RawMessage) error {
+	if c.tool == nil {
+		return nil
+	}
+	var present map[string]json.RawMessage
+	_ = json.Unmarshal(args, &present) // decoded once already
+	for _, name := range c.schemaList("required") {
+		if v, ok := present[name]; !ok || string(v) == "null" {
+			return &missingArgError{name}
+		}
+	}
+	return nil
+}
+
+type missingArgError struct{ name string }
+
+func (e *missingArgError) Error() string { return "missing " + e.name }
+
+// argError rewrites a decoding error as "<tool>: <problem>: <fix>".
+func (c *ToolCall) argError(err error, args json.RawMessage) error {
+	tool := "arguments"
+	if c.tool != nil {
+		tool = c.tool.Name
+	}
+	var typeErr *json.UnmarshalTypeError
+	var missing *missingArgError
+	switch {
+	case errors.As(err, &typeErr):
+		field := typeErr.Field
+		if field == "" {
+			return fmt.Errorf("%s: the arguments must be a JSON object", tool)
+		}
+		return fmt.Errorf("%s: argument %q must be %s, not %s: fix its type and call again", tool, field, jsonKind(typeErr.Type), typeErr.Value)
+	case errors.As(err, &missing):
+		msg := fmt.Sprintf("%s: missing required argument %q", tool, missing.name)
+		if d := c.propertyDescription(missing.name); d != "" {
+			msg += " (" + d + ")"
+		}
+		return errors.New(msg + ": add it and call again")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		var top map[string]json.RawMessage
+		_ = json.Unmarshal(args, &top)
+		if unq, uerr := strconv.Unquote(name); uerr == nil && top != nil {
+			if _, ok := top[unq]; !ok {
+				// Not a top-level argument: a field of an object argument
+				// (e.g. border); listing the top-level names would mislead.
+				return fmt.Errorf("%s: unknown field %s inside an object argument: see the tool's input schema for the fields each object takes", tool, name)
+			}
+		}
+		valid := c.schemaProperties()
+		if len(valid) == 0 {
+			return fmt.Errorf("%s: unknown argument %s: this tool takes no arguments", tool, name)
+		}
+		return fmt.Errorf("%s: unknown argument %s: the arguments are %s", tool, name, strings.Join(valid, ", "))
+	}
+	return fmt.Errorf("%s: bad arguments: %v", tool, err)
+}
+
+// jsonKind names the JSON type that decodes into t, for error messages.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return t.String()
+}
+
+// schemaProperties lists the property names of the tool's input schema, sorted.
+func (c *ToolCall) schemaProperties() []string {
+	if c.tool == nil {
+		return nil
+	}
+	props, _ := c.tool.Input["properties"].(map[string]any)
+	names := make([]string, 0, len(props))
+	for name := range props {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// schemaList reads a list of strings (e.g. "required") from the input schema.
+func (c *ToolCall) schemaList(key string) []string {
+	switch l := c.tool.Input[key].(type) {
+	case []string:
+		return l
+	case []any:
+		var out []string
+		for _, v := range l {
+			if s, ok := v.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// propertyDescription returns the schema's description of one argument.
+func (c *ToolCall) propertyDescription(name string) string {
+	props, _ := c.tool.Input["properties"].(map[string]any)
+	p, _ := props[name].(map[string]any)
+	d, _ := p["description"].(string)
+	return d
+}
+
+// Content is one MCP content block: text {text}, image {data (base64),
+// mimeType} or resource_link {uri, name, title?, description?, mimeType?,
+// size?}. MarshalJSON always writes the fields its type requires, even
+// when empty.
+type Content struct {
+	Type        string `json:"type"`
+	Text        string `json:"text,omitempty"`
+	Data        string `json:"data,omitempty"`     // image: base64
+	MimeType    string `json:"mimeType,omitempty"` // image, resource_link
+	URI         string `json:"uri,omitempty"`      // resource_link
+	Name        string `json:"name,omitempty"`     // resource_link
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Size        int64  `json:"size,omitempty"`
+}
+
+// MarshalJSON writes the block with the fields required for its type.
+func (c Content) MarshalJSON() ([]byte, error) {
+	var v any
+	switch c.Type {
+	case "text":
+		v = struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}{c.Type, c.Text}
+	case "image", "audio":
+		v = struct {
+			Type     string `json:"type"`
+			Data     string `json:"data"`
+			MimeType string `json:"mimeType"`
+		}{c.Type, c.Data, c.MimeType}
+	case "resource_link":
+		v = struct {
+			Type        string `json:"type"`
+			URI         string `json:"uri"`
+			Name        string `json:"name"`
+			Title       string `json:"title,omitempty"`
+			Description string `json:"description,omitempty"`
+			MimeType    string `json:"mimeType,omitempty"`
+			Size        int64  `json:"size,omitempty"`
+		}{c.Type, c.URI, c.Name, c.Title, c.Description, c.MimeType, c.Size}
+	default:
+		type plain Content // without this method
+		v = plain(c)
+	}
+	return marshalJSON(v)
+}
+
+// ToolResult is what a handler returns. The protocol layer turns
+// Structured into a JSON text block plus structuredContent (when the
+// negotiated version has it), uses Text instead of the JSON text when set
+// (shell_read), appends Extra blocks (dropping resource_link before
+// 2025-06-18) and sets isError.
+type ToolResult struct {
+	Text       string
+	Structured any
+	Extra      []Content
+	IsError    bool
+}
+
+// toolErrorf returns an isError result whose text names the problem and
+// the fix.
+func toolErrorf(format string, a ...any) *ToolResult {
+	return &ToolResult{Text: fmt.Sprintf(format, a...), IsError: true}
+}
+
+// newTool returns spec with a Handle that decodes the arguments into an A
+// (ToolCall.Bind: unknown fields, wrong types and missing required
+// arguments are refused with the fix), calls handle, and turns what it
+// returns into the result: an error becomes the isError result
+// "<name>: <error>" (the name is prefixed here, never by handle); a
+// value becomes structuredContent and, unless R implements
+// contentBlocks, its JSON as the text block. A and R are kept so that
+// the tests can check spec.Input and spec.Output against them.
+func newTool[A, R any](spec Tool, handle func(ctx context.Context, call *ToolCall, in A) (R, error)) *Tool {
+	t := &spec
+	t.argsType = reflect.TypeFor[A]()
+	t.resultType = reflect.TypeFor[R]()
+	t.Handle = func(ctx context.Context, call *ToolCall) *ToolResult {
+		var in A
+		if err := call.Bind(&in); err != nil {
+			return toolErrorf("%v", err) // argError names the tool already
+		}
+		res, err := handle(ctx, call, in)
+		if err != nil {
+			return toolErrorf("%s: %v", t.Name, err)
+		}
+		out := &ToolResult{Structured: res}
+		if cb, ok := any(res).(contentBlocks); ok {
+			out.Text, out.Extra = cb.blocks()
+		}
+		return out
+	}
+	return t
+}
+
+// contentBlocks is implemented by a tool result shown as more than its
+// JSON: text, when not "", replaces the JSON text block (shell_read's
+// screen text); extra blocks follow it (shell_screenshot's image and
+// resource_link).
+type contentBlocks interface {
+	blocks() (text string, extra []Content)
+}
+
+// JSON Schema helpers for the tool declarations.
+
+// objectSchema is an input schema: an object of props, nothing else.
+func objectSchema(props map[string]any, required ...string) map[string]any {
+	m := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		m["required"] = required
+	}
+	return m
+}
+
+// outputSchema is an output schema: an object of props.
+func outputSchema(props map[string]any, required ...string) map[string]any {
+	m := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		m["required"] = required
+	}
+	return m
+}
+
+// prop is a property of JSON type typ.
+func prop(typ, desc string) map[string]any { return map[string]any{"type": typ, "description": desc} }
+
+// intProp is an integer property in min..max.
+func intProp(desc string, min, max int) map[string]any {
+	return map[string]any{"type": "integer", "description": desc, "minimum": min, "maximum": max}
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+type ntArgs struct {
+	N    int  `json:"n"`
+	Fail bool `json:"fail"`
+}
+
+type ntResult struct {
+	N int `json:"n"`
+}
+
+type ntShown struct {
+	N int `json:"n"`
+}
+
+func (r ntShown) blocks() (string, []Content) {
+	return "shown", []Content{{Type: "text", Text: "extra"}}
+}
+
+// TestNewTool: newTool decodes the arguments, prefixes the tool name
+// once to every error (its own argument errors included), and returns the
+// typed result as Structured, with the text and blocks of contentBlocks.
+func TestNewTool(t *testing.T) {
+	plain := newTool(Tool{Name: "test_nt", Input: objectSchema(map[string]any{"n": prop("integer", "a number"), "fail": prop("boolean", "")}, "n")},
+		func(_ context.Context, _ *ToolCall, in ntArgs) (ntResult, error) {
+			if in.Fail {
+				return ntResult{}, errors.New("it failed: call again without fail")
+			}
+			return ntResult{N: in.N * 2}, nil
+		})
+	shown := newTool(Tool{Name: "test_shown"}, func(_ context.Context, _ *ToolCall, in struct{}) (ntShown, error) {
+		return ntShown{N: 1}, nil
+	})
+	tests := []struct {
+		tool       *Tool
+		args       string
+		isError    bool
+		text       string // the result's Text (prefix, for errors)
+		structured any
+		extra      int
+	}{
+		{plain, `{"n":2}`, false, "", ntResult{N: 4}, 0},
+		{plain, `{"n":2,"fail":true}`, true, "test_nt: it failed: call again without fail", nil, 0},
+		{plain, `{"n":"two"}`, true, `test_nt: argument "n" must be an integer`, nil, 0},
+		{plain, `{}`, true, `test_nt: missing required argument "n" (a number)`, nil, 0},
+		{plain, `{"m":1}`, true, "test_nt: unknown argument \"m\": the arguments are fail, n", nil, 0},
+		{shown, `{}`, false, "shown", ntShown{N: 1}, 1},
+	}
+	for _, tt := range tests {
+		r := tt.tool.Handle(context.Background(), &ToolCall{Args: json.RawMessage(tt.args), tool: tt.tool})
+		if r.IsError != tt.isError || !strings.HasPrefix(r.Text, tt.text) || r.Structured != tt.structured || len(r.Extra) != tt.extra {
+			t.Errorf("%s %s: got %+v, want isError %v, text %q..., structured %v, %d extra blocks", tt.tool.Name, tt.args, r, tt.isError, tt.text, tt.structured, tt.extra)
+		}
+		if n := strings.Count(r.Text, tt.tool.Name+":"); tt.isError && n != 1 {
+			t.Errorf("%s %s: the name is in %q %d times, want once", tt.tool.Name, tt.args, r.Text, n)
+		}
+	}
+}
