@@ -89,10 +89,7 @@ func (a *App) completeTemplate(tmpl, arg, id string) []string {
 	case arg == "name" && tmpl == "theme://{name}":
 		return themeNames(a)
 	case arg == "name" && strings.HasPrefix(tmpl, "session://"):
-		kind := "screenshots"
-		if strings.Contains(tmpl, "/recordings/") {
-			kind = "recordings"
-		}
+		recordings := strings.Contains(tmpl, "/recordings/")
 		ss := a.resSessions()
 		if id != "" {
 			s := a.resSession(id)
@@ -103,14 +100,14 @@ func (a *App) completeTemplate(tmpl, arg, id string) []string {
 		}
 		var names []string
 		for _, s := range ss {
-			cs := s.Screenshots()
-			if kind == "recordings" {
-				cs = s.Recordings()
+			list, cs := screenshotsURI(s.ID), s.Screenshots()
+			if recordings {
+				list, cs = recordingsURI(s.ID), s.Recordings()
 			}
 			for _, c := range cs {
 				// The last URI segment is the name that resolves
 				// ("demo.cast" for the cast of a recording in both formats).
-				n := path.Base(captureURI(s.ID, kind, c))
+				n := path.Base(captureURI(list, c))
 				if !slices.Contains(names, n) {
 					names = append(names, n)
 				}

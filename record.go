@@ -280,8 +280,8 @@ func (a *App) recordStart(args recordStartArgs) *ToolResult {
 	if err != nil {
 		return toolErrorf("shell_record_start: %v", err)
 	}
-	a.resourceUpdated("session://" + s.ID + "/info")
-	a.resourceUpdated("sessions://list")
+	a.resourceUpdated(infoURI(s.ID))
+	a.resourceUpdated(sessionsListURI())
 	return &ToolResult{Structured: map[string]any{"recording": name, "fps": fps, "scale": scale}}
 }
 
@@ -663,7 +663,7 @@ func (r *recorder) saveFiles(format, name string) (*recordStopResult, error) {
 		return nil, fmt.Errorf("recording %q failed: %v", r.name, r.err)
 	}
 
-	res := &recordStopResult{Filename: name, URI: "session://" + s.ID + "/recordings/" + name,
+	res := &recordStopResult{Filename: name, URI: recordingURI(s.ID, name).String(),
 		FrameCount: r.frames, DurationMS: r.duration.Milliseconds(), Note: r.limitNote}
 	// Each kept file is a capture: the GIF (or the cast alone) at
 	// .../recordings/{name}, the cast beside a GIF at .../recordings/{name}.cast.
@@ -715,9 +715,9 @@ func (r *recorder) saveFiles(format, name string) (*recordStopResult, error) {
 		a.Log("notice", "record", fmt.Sprintf("session %s: recording %q %s; saved as %s", s.ID, r.name, r.limitNote, res.URI))
 	}
 	a.resourceListChanged()
-	a.resourceUpdated("session://" + s.ID + "/info")
-	a.resourceUpdated("session://" + s.ID + "/recordings")
-	a.resourceUpdated("sessions://list")
+	a.resourceUpdated(infoURI(s.ID))
+	a.resourceUpdated(recordingsURI(s.ID))
+	a.resourceUpdated(sessionsListURI())
 	return res, nil
 }
 

@@ -165,7 +165,7 @@ func TestResourcesEndToEnd(t *testing.T) {
 	c.tool("shell_wait", map[string]any{"session_id": id, "wait_for": prompt, "timeout_ms": 5000})
 
 	// Subscribe to the buffer; one change gives an updated within a second.
-	buf := sessionURI(id, "buffer")
+	buf := bufferURI(id).String()
 	c.req("resources/subscribe", map[string]any{"uri": buf}, nil)
 	c.drainFor(300 * time.Millisecond)
 	mark = len(c.notes)

@@ -76,7 +76,7 @@ func (f *resFixture) addScreenshot(t testing.TB, s *Session, name string, w, h i
 	if err := png.Encode(&buf, img); err != nil {
 		t.Fatal(err)
 	}
-	uri := sessionURI(s.ID, "screenshots") + "/" + name
+	uri := screenshotURI(s.ID, name).String()
 	f.files[uri] = buf.Bytes()
 	s.AddScreenshot(Capture{Name: name, URI: uri, Path: f.writeFile(t, s.ID, name+".png", buf.Bytes()), MimeType: "image/png",
 		Created: time.Now(), Width: w, Height: h, Bytes: int64(buf.Len())})
@@ -95,7 +95,7 @@ func (f *resFixture) addRecording(t testing.TB, s *Session, name string) {
 	if err := gif.EncodeAll(&buf, g); err != nil {
 		t.Fatal(err)
 	}
-	uri := sessionURI(s.ID, "recordings") + "/" + name
+	uri := recordingURI(s.ID, name).String()
 	f.files[uri] = buf.Bytes()
 	s.AddRecording(Capture{Name: name, URI: uri, Path: f.writeFile(t, s.ID, name+".gif", buf.Bytes()), MimeType: "image/gif",
 		Created: time.Now(), Bytes: int64(buf.Len()), FrameCount: 3, DurationMS: 300})
@@ -566,14 +566,14 @@ func subscribe(t testing.TB, f *resFixture, method, uri string) {
 	}
 }
 
-// flood calls resourceUpdated(uri) in a tight loop for d; it returns when
+// flood calls resourceUpdated(u) in a tight loop for d; it returns when
 // it began and when the last call returned.
-func flood(a *App, uri string, d time.Duration) (start, last time.Time) {
+func flood(a *App, u resourceURI, d time.Duration) (start, last time.Time) {
 	start = time.Now()
 	for time.Since(start) < d {
-		a.resourceUpdated(uri)
+		a.resourceUpdated(u)
 		last = time.Now()
-		a.resourceUpdated("session://s1/info") // not subscribed: ignored
+		a.resourceUpdated(infoURI("s1")) // not subscribed: ignored
 		time.Sleep(100 * time.Microsecond)
 	}
 	return start, last
@@ -594,13 +594,14 @@ func TestResourceSubscribe(t *testing.T) {
 			f.app.res.interval = interval
 			n := listenNotes(f.app)
 			const buf = "session://s1/buffer"
-			f.app.resourceUpdated(buf) // not subscribed yet: nothing
+			bufURI := bufferURI("s1")
+			f.app.resourceUpdated(bufURI) // not subscribed yet: nothing
 			subscribe(t, f, "resources/subscribe", buf)
 			subscribe(t, f, "resources/subscribe", buf) // twice is once
 
 			// One change: one notification, at once (the leading edge).
 			t0 := time.Now()
-			f.app.resourceUpdated(buf)
+			f.app.resourceUpdated(bufURI)
 			if !n.waitFor(updated, buf, 1, deadlockGuard) {
 				t.Fatal("no notifications/resources/updated after a change")
 			}
@@ -609,7 +610,7 @@ func TestResourceSubscribe(t *testing.T) {
 			// A flood: at most one per interval, and the trailing edge
 			// arrives after it ends.
 			before := n.count(updated, buf)
-			start, lastCall := flood(f.app, buf, 4*interval+interval/2)
+			start, lastCall := flood(f.app, bufURI, 4*interval+interval/2)
 			// The trailing edge: a notification sent after the last change.
 			trailing := func() bool {
 				n.mu.Lock()
@@ -644,11 +645,11 @@ func TestResourceSubscribe(t *testing.T) {
 			t.Logf("interval %v: %d notifications in %v", interval, got, end.Sub(start))
 
 			// Unsubscribe: nothing more, not even a pending trailing one.
-			f.app.resourceUpdated(buf)
-			f.app.resourceUpdated(buf)
+			f.app.resourceUpdated(bufURI)
+			f.app.resourceUpdated(bufURI)
 			subscribe(t, f, "resources/unsubscribe", buf)
 			after := n.count(updated, buf)
-			flood(f.app, buf, 3*interval)
+			flood(f.app, bufURI, 3*interval)
 			time.Sleep(2 * interval)
 			if c := n.count(updated, buf); c != after {
 				t.Errorf("%d notifications after unsubscribe", c-after)
@@ -670,7 +671,7 @@ func TestResourceSubscribeErrors(t *testing.T) {
 	f.app.res.interval = time.Millisecond
 	n := listenNotes(f.app)
 	subscribe(t, f, "resources/subscribe", "SESSION://s1/%62uffer")
-	f.app.resourceUpdated("session://s1/buffer")
+	f.app.resourceUpdated(bufferURI("s1"))
 	if !n.waitFor("notifications/resources/updated", "SESSION://s1/%62uffer", 1, deadlockGuard) {
 		t.Error("no updated for a percent-encoded subscription")
 	}
@@ -685,7 +686,7 @@ func TestResourceSubscribeErrors(t *testing.T) {
 	subscribe(t, f, "resources/unsubscribe", "session://never/buffer")
 	f.app.res.mu.Lock()
 	for i := len(f.app.res.subs); i < maxSubscriptions; i++ {
-		f.app.res.subs[sessionURI("fill"+strconv.Itoa(i), "info")] = &debouncer{}
+		f.app.res.subs[infoURI("fill"+strconv.Itoa(i))] = &debouncer{}
 	}
 	f.app.res.mu.Unlock()
 	if _, err := f.call(t, "resources/subscribe", map[string]string{"uri": "session://s1/info"}); rpcCode(err) != codeInvalidParams {
@@ -756,7 +757,7 @@ func FuzzResourceURI(f *testing.F) {
 	f.Fuzz(func(t *testing.T, uri string) {
 		u, perr := parseResourceURI(uri)
 		if perr == nil {
-			for _, part := range []string{u.id, u.name} {
+			for _, part := range []string{u.session, u.name} {
 				if strings.ContainsAny(part, "/\\\x00") || strings.Contains(part, "..") {
 					t.Fatalf("%q parsed to %+v", uri, u)
 				}
@@ -798,25 +799,26 @@ func BenchmarkResourceUpdated(b *testing.B) {
 	f := newResFixture(b)
 	f.app.notify = func(string, any) {}
 	const buf = "session://s1/buffer"
+	bufURI := bufferURI("s1")
 	b.Run("none-subscribed", func(b *testing.B) {
 		for b.Loop() {
-			f.app.resourceUpdated(buf)
+			f.app.resourceUpdated(bufURI)
 		}
 	})
 	for i := range 100 {
-		subscribe(b, f, "resources/subscribe", sessionURI("other"+strconv.Itoa(i), "buffer"))
+		subscribe(b, f, "resources/subscribe", bufferURI("other"+strconv.Itoa(i)).String())
 	}
 	b.Run("others-subscribed", func(b *testing.B) {
 		for b.Loop() {
-			f.app.resourceUpdated(buf)
+			f.app.resourceUpdated(bufURI)
 		}
 	})
 	f.app.res.interval = time.Hour
 	subscribe(b, f, "resources/subscribe", buf)
-	f.app.resourceUpdated(buf) // arms the timer: every further call is covered by it
+	f.app.resourceUpdated(bufURI) // arms the timer: every further call is covered by it
 	b.Run("subscribed-pending", func(b *testing.B) {
 		for b.Loop() {
-			f.app.resourceUpdated(buf)
+			f.app.resourceUpdated(bufURI)
 		}
 	})
 }
@@ -919,7 +921,7 @@ func TestResourcesProtocol(t *testing.T) {
 	if r := req("resources/subscribe", map[string]string{"uri": buf}); r.Error != nil {
 		t.Fatalf("subscribe: %+v", r.Error)
 	}
-	f.app.resourceUpdated(buf)
+	f.app.resourceUpdated(bufferURI("s1"))
 	if n := c.recvResponse(); n.Method != "notifications/resources/updated" || !strings.Contains(string(n.Params), buf) {
 		t.Errorf("after a change: %s %s, want notifications/resources/updated for %s", n.Method, n.Params, buf)
 	}
@@ -930,7 +932,7 @@ func TestResourcesProtocol(t *testing.T) {
 	if r := req("resources/unsubscribe", map[string]string{"uri": buf}); r.Error != nil {
 		t.Fatalf("unsubscribe: %+v", r.Error)
 	}
-	f.app.resourceUpdated(buf)
+	f.app.resourceUpdated(bufferURI("s1"))
 	time.Sleep(3 * f.app.res.interval)
 	if r := req("ping", nil); r.Error != nil {
 		t.Errorf("ping after unsubscribe: %+v", r)

@@ -181,7 +181,7 @@ func (a *App) screenshot(args screenshotArgs) *ToolResult {
 	}
 
 	b := img.Bounds()
-	uri := "session://" + s.ID + "/screenshots/" + name
+	uri := screenshotURI(s.ID, name).String()
 	res := screenshotResult{
 		Filename: name + ".png",
 		PNGPath:  a.capturePath(s.ID, name, ".png"),
@@ -196,8 +196,8 @@ func (a *App) screenshot(args screenshotArgs) *ToolResult {
 	s.AddScreenshot(Capture{Name: name, URI: uri, Path: res.PNGPath, MimeType: "image/png", Created: time.Now(),
 		Width: res.Width, Height: res.Height, Bytes: res.Bytes})
 	a.resourceListChanged()
-	a.resourceUpdated("session://" + s.ID + "/screenshots")
-	a.resourceUpdated(uri)
+	a.resourceUpdated(screenshotsURI(s.ID))
+	a.resourceUpdated(screenshotURI(s.ID, name))
 
 	out := &ToolResult{Structured: res}
 	if inline {

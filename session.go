@@ -683,7 +683,7 @@ func envValue(env []string, name string) string {
 // reads on a locked thread no better; this loop 0.70-0.86.
 func (s *Session) readLoop() {
 	defer close(s.drained)
-	uri := "session://" + s.ID + "/buffer"
+	uri := bufferURI(s.ID)
 	buf := make([]byte, readBufSize)
 	for {
 		n, err := s.master.Read(buf)
@@ -741,8 +741,8 @@ func (s *Session) waitLoop() {
 	s.signalLocked()
 	s.mu.Unlock()
 	close(s.done)
-	s.app.resourceUpdated("session://" + s.ID + "/info")
-	s.app.resourceUpdated("sessions://list")
+	s.app.resourceUpdated(infoURI(s.ID))
+	s.app.resourceUpdated(sessionsListURI())
 }
 
 // exitStatus turns a wait result into an exit code (128+N for signal N,
