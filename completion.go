@@ -31,6 +31,12 @@ type completeParams struct {
 	} `json:"context"`
 }
 
+// completionMethods returns the completion/complete handler, merged into
+// the server's method table by mcp.go.
+func (a *App) completionMethods() map[string]Method {
+	return map[string]Method{"completion/complete": a.completionComplete}
+}
+
 // completionComplete is completion/complete -> {completion: {values,
 // total, hasMore}}: the candidates that start with the typed value (case
 // sensitive, as names are), at most 100, in the order the server lists

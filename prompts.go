@@ -91,6 +91,12 @@ func (a *App) lookupPrompt(name string) *prompt {
 	return nil
 }
 
+// promptMethods returns the prompts/* handlers, merged into the server's
+// method table by mcp.go.
+func (a *App) promptMethods() map[string]Method {
+	return map[string]Method{"prompts/list": a.promptsList, "prompts/get": a.promptsGet}
+}
+
 // promptsList is prompts/list: {prompts, nextCursor?}.
 func (a *App) promptsList(ctx context.Context, params json.RawMessage) (any, error) {
 	var p cursorParams

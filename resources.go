@@ -44,7 +44,7 @@ type resState struct {
 
 	mu   sync.Mutex
 	subs map[resourceURI]*debouncer // subscribed URI -> its debouncer
-	list debouncer             // notifications/resources/list_changed
+	list debouncer                  // notifications/resources/list_changed
 
 	// known is App.sessions as of the last list change; gone keeps a
 	// frozen copy of each session shell_stop has since removed from it
@@ -200,8 +200,8 @@ func (a *App) fireListChanged() {
 	a.Notify("notifications/resources/list_changed", nil)
 }
 
-// resourceMethods returns the resources/*, prompts/* and completion/complete
-// handlers, merged into the server's method table by mcp.go.
+// resourceMethods returns the resources/* handlers, merged into the
+// server's method table by mcp.go.
 func (a *App) resourceMethods() map[string]Method {
 	return map[string]Method{
 		"resources/list":           a.resourcesList,
@@ -209,9 +209,6 @@ func (a *App) resourceMethods() map[string]Method {
 		"resources/read":           a.resourcesRead,
 		"resources/subscribe":      a.resourcesSubscribe,
 		"resources/unsubscribe":    a.resourcesUnsubscribe,
-		"prompts/list":             a.promptsList,
-		"prompts/get":              a.promptsGet,
-		"completion/complete":      a.completionComplete,
 	}
 }
 
@@ -298,14 +295,6 @@ func freezeSession(s *Session) *resSess {
 	v.stopped.info.Stopped = true
 	v.live = nil
 	return v
-}
-
-// wasStopped reports whether id is a session shell_stop closed whose
-// resources are still kept (resState.gone).
-func (a *App) wasStopped(id string) bool {
-	a.res.mu.Lock()
-	defer a.res.mu.Unlock()
-	return slices.ContainsFunc(a.res.gone, func(v *resSess) bool { return v.ID == id })
 }
 
 // Screenshots returns the session's screenshots, oldest first.

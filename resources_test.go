@@ -104,9 +104,14 @@ func (f *resFixture) addRecording(t testing.TB, s *Session, name string) {
 // call runs one of the resource methods with params marshalled from p.
 func (f *resFixture) call(t testing.TB, method string, p any) (json.RawMessage, error) {
 	t.Helper()
-	m := f.app.resourceMethods()[method]
+	var m Method
+	for _, table := range []map[string]Method{f.app.resourceMethods(), f.app.promptMethods(), f.app.completionMethods()} {
+		if table[method] != nil {
+			m = table[method]
+		}
+	}
 	if m == nil {
-		t.Fatalf("resourceMethods has no %s", method)
+		t.Fatalf("no resources/*, prompts/* or completion/complete method %s", method)
 	}
 	raw, err := json.Marshal(p)
 	if err != nil {

@@ -326,6 +326,14 @@ func (a *App) session(id string) (*Session, error) {
 	return nil, fmt.Errorf("no session %q: start one with shell_start, or read sessions://list for the ids", id)
 }
 
+// wasStopped reports whether id is a session shell_stop closed whose
+// resources are still kept (resState.gone).
+func (a *App) wasStopped(id string) bool {
+	a.res.mu.Lock()
+	defer a.res.mu.Unlock()
+	return slices.ContainsFunc(a.res.gone, func(v *resSess) bool { return v.ID == id })
+}
+
 // listSessions returns every session (running or exited, not yet
 // stopped), oldest first.
 func (a *App) listSessions() []*Session {
