@@ -1,6 +1,6 @@
 package main
 
-// prompts.go: MCP prompts (SPEC §5): short guides that teach an agent to
+// prompts.go: MCP prompts: short guides that teach an agent to
 // drive terminal programs with this server's tools, by their real names
 // and arguments. prompts/list and prompts/get.
 

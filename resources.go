@@ -1,12 +1,13 @@
 package main
 
-// resources.go: MCP resources (SPEC §4): the concrete URIs that exist now,
-// the URI templates, reads as JSON text, plain text or base64 blobs,
+// resources.go: MCP resources: the concrete URIs that exist now (the
+// lists, the themes, and each session's info, buffer and captures), the
+// URI templates, reads as JSON text, plain text or base64 blobs,
 // subscriptions with debounced notifications/resources/updated, and
-// coalesced notifications/resources/list_changed. URIs are parsed strictly:
-// each path segment is percent-decoded once and must pass cleanName, so no
-// URI can name a file outside the output directory, and capture files are
-// read through os.Root on that directory besides.
+// coalesced notifications/resources/list_changed. URIs are typed and
+// parsed strictly (uri.go), so no URI can name a file outside the output
+// directory, and capture files are read through os.Root on that directory
+// besides.
 
 import (
 	"context"
@@ -26,7 +27,7 @@ import (
 
 // Resource limits and defaults.
 const (
-	defaultUpdateInterval = 250 * time.Millisecond // at most one updated per URI per interval (SPEC §4)
+	defaultUpdateInterval = 250 * time.Millisecond // at most one updated per URI per interval
 	defaultPageSize       = 100                    // items per resources/list, prompts/list ... page
 	maxSubscriptions      = 4096                   // distinct subscribed URIs; more is -32602
 	maxBlobBytes          = 64 << 20               // larger capture files are refused, not base64'd
@@ -602,8 +603,9 @@ type templateJSON struct {
 	MimeType    string `json:"mimeType,omitempty"`
 }
 
-// resourceTemplates are the templates of SPEC §4; completion/complete
-// offers values for their {id} and {name}.
+// resourceTemplates are the URI templates, one per shape of a
+// session's or theme's resource (uri.go); completion/complete offers values
+// for their {id} and {name}.
 var resourceTemplates = []templateJSON{
 	{"session://{id}/info", "session-info", "Session info", "One session: command, size, pid, exit code, cwd, capture counts. Ids: sessions://list.", "application/json"},
 	{"session://{id}/buffer", "session-buffer", "Session buffer", "Scrollback and screen as plain text, as shell_read returns them.", "text/plain"},
@@ -808,11 +810,11 @@ func (a *App) readCapture(uri string, c Capture) ([]byte, error) {
 	return b, nil
 }
 
-// resourcesSubscribe is resources/subscribe {uri}: any URI of a SPEC §4
-// shape may be subscribed, also for a session or capture that does not
-// exist yet; a URI of no known shape is -32002. Subscriptions are keyed by
-// the canonical URI (session://s1/%62uffer is session://s1/buffer), and
-// subscribing twice is one subscription.
+// resourcesSubscribe is resources/subscribe {uri}: any URI that
+// parseResourceURI takes may be subscribed, also for a session or capture
+// that does not exist yet; a URI of no known shape is -32002.
+// Subscriptions are keyed by the parsed resourceURI (session://s1/%62uffer
+// is session://s1/buffer), and subscribing twice is one subscription.
 func (a *App) resourcesSubscribe(ctx context.Context, params json.RawMessage) (any, error) {
 	var p uriParams
 	if err := bindParams(params, &p); err != nil {

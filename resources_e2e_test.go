@@ -1,7 +1,7 @@
 package main
 
-// resources_e2e_test.go: issue 7's "must show" through the protocol with
-// the real tools: shell_start, two screenshots and a recording, then
+// resources_e2e_test.go: the resources end to end, through the protocol
+// with the real tools: shell_start, two screenshots and a recording, then
 // resources/list, every template, blobs against the files, the buffer
 // against shell_read, list_changed from each tool, and a subscription
 // under a real output flood.
