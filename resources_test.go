@@ -322,57 +322,8 @@ func TestResourcesRead(t *testing.T) {
 			t.Errorf("info = %s", text)
 		}
 	})
-	t.Run("capture lists", func(t *testing.T) {
-		for _, tc := range []struct {
-			uri   string
-			names []string
-		}{
-			{"session://s1/screenshots", []string{"first", "second"}},
-			{"session://s1/recordings", []string{"demo"}},
-		} {
-			_, text, _ := f.read(t, tc.uri)
-			var list []struct {
-				Name, URI  string
-				Bytes      int64
-				Width      int
-				FrameCount int `json:"frame_count"`
-			}
-			if err := json.Unmarshal([]byte(text), &list); err != nil {
-				t.Fatal(err)
-			}
-			var names []string
-			for _, c := range list {
-				names = append(names, c.Name)
-				if int64(len(f.files[c.URI])) != c.Bytes {
-					t.Errorf("%s: %s bytes %d, want %d", tc.uri, c.URI, c.Bytes, len(f.files[c.URI]))
-				}
-			}
-			if !slices.Equal(names, tc.names) {
-				t.Errorf("%s names %q, want %q (%s)", tc.uri, names, tc.names, text)
-			}
-		}
-	})
-	t.Run("blobs", func(t *testing.T) {
-		for uri, want := range f.files {
-			mime, _, blob := f.read(t, uri)
-			if !bytes.Equal(blob, want) {
-				t.Errorf("%s: blob differs from the file (%d vs %d bytes)", uri, len(blob), len(want))
-			}
-			switch mime {
-			case "image/png":
-				if _, err := png.Decode(bytes.NewReader(blob)); err != nil {
-					t.Errorf("%s: %v", uri, err)
-				}
-			case "image/gif":
-				g, err := gif.DecodeAll(bytes.NewReader(blob))
-				if err != nil || len(g.Image) != 3 {
-					t.Errorf("%s: %v", uri, err)
-				}
-			default:
-				t.Errorf("%s: mimeType %q", uri, mime)
-			}
-		}
-	})
+	t.Run("capture lists", func(t *testing.T) { checkReadCaptureLists(t, f) })
+	t.Run("blobs", func(t *testing.T) { checkReadBlobs(t, f) })
 	t.Run("themes", func(t *testing.T) {
 		_, text, _ := f.read(t, "themes://list")
 		var list []map[string]string
@@ -385,6 +336,62 @@ func TestResourcesRead(t *testing.T) {
 			}
 		}
 	})
+}
+
+// checkReadCaptureLists reads the capture lists: the names in order and
+// the sizes of the files.
+func checkReadCaptureLists(t *testing.T, f *resFixture) {
+	for _, tc := range []struct {
+		uri   string
+		names []string
+	}{
+		{"session://s1/screenshots", []string{"first", "second"}},
+		{"session://s1/recordings", []string{"demo"}},
+	} {
+		_, text, _ := f.read(t, tc.uri)
+		var list []struct {
+			Name, URI  string
+			Bytes      int64
+			Width      int
+			FrameCount int `json:"frame_count"`
+		}
+		if err := json.Unmarshal([]byte(text), &list); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, c := range list {
+			names = append(names, c.Name)
+			if int64(len(f.files[c.URI])) != c.Bytes {
+				t.Errorf("%s: %s bytes %d, want %d", tc.uri, c.URI, c.Bytes, len(f.files[c.URI]))
+			}
+		}
+		if !slices.Equal(names, tc.names) {
+			t.Errorf("%s names %q, want %q (%s)", tc.uri, names, tc.names, text)
+		}
+	}
+}
+
+// checkReadBlobs reads every capture: the blob is the file and decodes.
+func checkReadBlobs(t *testing.T, f *resFixture) {
+	for uri, want := range f.files {
+		mime, _, blob := f.read(t, uri)
+		if !bytes.Equal(blob, want) {
+			t.Errorf("%s: blob differs from the file (%d vs %d bytes)", uri, len(blob), len(want))
+		}
+		switch mime {
+		case "image/png":
+			if _, err := png.Decode(bytes.NewReader(blob)); err != nil {
+				t.Errorf("%s: %v", uri, err)
+			}
+		case "image/gif":
+			g, err := gif.DecodeAll(bytes.NewReader(blob))
+			if err != nil || len(g.Image) != 3 {
+				t.Errorf("%s: %v", uri, err)
+			}
+		default:
+			t.Errorf("%s: mimeType %q", uri, mime)
+		}
+	}
 }
 
 func TestResourceTheme(t *testing.T) {
@@ -897,6 +904,27 @@ func TestResourcesProtocol(t *testing.T) {
 		t.Errorf("recording blob: %v, mimeType %q", err, rd.Contents[0].MimeType)
 	}
 
+	checkProtocolErrors(t, req)
+
+	checkProtocolSubscription(t, c, f, req)
+
+	var pr promptResult
+	r = req("prompts/get", map[string]any{"name": "vim-edit", "arguments": map[string]string{"filename": "a.txt"}})
+	if r.Error != nil || json.Unmarshal(r.Result, &pr) != nil || len(pr.Messages) != 1 {
+		t.Errorf("prompts/get: %+v", r)
+	}
+	var comp completion
+	r = req("completion/complete", map[string]any{"ref": map[string]string{"type": "ref/resource", "uri": "session://{id}/info"},
+		"argument": map[string]string{"name": "id", "value": "s"}})
+	if r.Error != nil || json.Unmarshal(r.Result, &comp) != nil || !slices.Equal(comp.Completion.Values, []string{"s1"}) {
+		t.Errorf("completion/complete: %+v %s", r.Error, r.Result)
+	}
+}
+
+// checkProtocolErrors checks the error codes (and, for -32002, the uri in
+// data) of bad requests; req sends one request.
+func checkProtocolErrors(t *testing.T, req func(method string, params any) reply) {
+	t.Helper()
 	for _, tc := range []struct {
 		method string
 		params any
@@ -920,7 +948,12 @@ func TestResourcesProtocol(t *testing.T) {
 			}
 		}
 	}
+}
 
+// checkProtocolSubscription subscribes to a buffer, changes it, gets exactly
+// the notification, then unsubscribes; req sends one request.
+func checkProtocolSubscription(t *testing.T, c *testClient, f *resFixture, req func(method string, params any) reply) {
+	t.Helper()
 	// Subscribe, change, get exactly the notification.
 	const buf = "session://s1/buffer"
 	if r := req("resources/subscribe", map[string]string{"uri": buf}); r.Error != nil {
@@ -941,18 +974,6 @@ func TestResourcesProtocol(t *testing.T) {
 	time.Sleep(3 * f.app.res.interval)
 	if r := req("ping", nil); r.Error != nil {
 		t.Errorf("ping after unsubscribe: %+v", r)
-	}
-
-	var pr promptResult
-	r = req("prompts/get", map[string]any{"name": "vim-edit", "arguments": map[string]string{"filename": "a.txt"}})
-	if r.Error != nil || json.Unmarshal(r.Result, &pr) != nil || len(pr.Messages) != 1 {
-		t.Errorf("prompts/get: %+v", r)
-	}
-	var comp completion
-	r = req("completion/complete", map[string]any{"ref": map[string]string{"type": "ref/resource", "uri": "session://{id}/info"},
-		"argument": map[string]string{"name": "id", "value": "s"}})
-	if r.Error != nil || json.Unmarshal(r.Result, &comp) != nil || !slices.Equal(comp.Completion.Values, []string{"s1"}) {
-		t.Errorf("completion/complete: %+v %s", r.Error, r.Result)
 	}
 }
 
