@@ -31,6 +31,12 @@ type completeParams struct {
 	} `json:"context"`
 }
 
+// completionMethods returns the completion/complete handler, merged into
+// the server's method table by mcp.go.
+func (a *App) completionMethods() map[string]Method {
+	return map[string]Method{"completion/complete": a.completionComplete}
+}
+
 // completionComplete is completion/complete -> {completion: {values,
 // total, hasMore}}: the candidates that start with the typed value (case
 // sensitive, as names are), at most 100, in the order the server lists
@@ -89,10 +95,7 @@ func (a *App) completeTemplate(tmpl, arg, id string) []string {
 	case arg == "name" && tmpl == "theme://{name}":
 		return themeNames()
 	case arg == "name" && strings.HasPrefix(tmpl, "session://"):
-		kind := "screenshots"
-		if strings.Contains(tmpl, "/recordings/") {
-			kind = "recordings"
-		}
+		recordings := strings.Contains(tmpl, "/recordings/")
 		ss := a.resSessions()
 		if id != "" {
 			s := a.resSession(id)
@@ -103,14 +106,14 @@ func (a *App) completeTemplate(tmpl, arg, id string) []string {
 		}
 		var names []string
 		for _, s := range ss {
-			cs := s.Screenshots()
-			if kind == "recordings" {
-				cs = s.Recordings()
+			list, cs := screenshotsURI(s.ID), s.Screenshots()
+			if recordings {
+				list, cs = recordingsURI(s.ID), s.Recordings()
 			}
 			for _, c := range cs {
 				// The last URI segment is the name that resolves
 				// ("demo.cast" for the cast of a recording in both formats).
-				n := path.Base(captureURI(s.ID, kind, c))
+				n := path.Base(captureURI(list, c))
 				if !slices.Contains(names, n) {
 					names = append(names, n)
 				}

@@ -145,8 +145,10 @@ func newServer(a *App) *Server {
 		inflight: map[string]*inflight{},
 	}
 	s.maxInflight, s.maxInflightBytes = maxInflight, maxInflightBytes
-	for name, m := range a.resourceMethods() {
-		s.methods[name] = m
+	for _, table := range []map[string]Method{a.resourceMethods(), a.promptMethods(), a.completionMethods()} {
+		for name, m := range table {
+			s.methods[name] = m
+		}
 	}
 	a.notify, a.log = s.notify, s.log
 	return s

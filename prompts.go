@@ -1,6 +1,6 @@
 package main
 
-// prompts.go: MCP prompts (SPEC §5): short guides that teach an agent to
+// prompts.go: MCP prompts: short guides that teach an agent to
 // drive terminal programs with this server's tools, by their real names
 // and arguments. prompts/list and prompts/get.
 
@@ -80,6 +80,12 @@ func (a *App) lookupPrompt(name string) *prompt {
 		}
 	}
 	return nil
+}
+
+// promptMethods returns the prompts/* handlers, merged into the server's
+// method table by mcp.go.
+func (a *App) promptMethods() map[string]Method {
+	return map[string]Method{"prompts/list": a.promptsList, "prompts/get": a.promptsGet}
 }
 
 // promptsList is prompts/list: {prompts, nextCursor?}.

@@ -161,24 +161,17 @@ func endMarked(marker string, sig syscall.Signal, grace time.Duration) {
 	if len(pids) == 0 {
 		return
 	}
-	for _, pid := range pids {
-		_ = syscall.Kill(pid, sig) // ESRCH: gone already
-	}
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
+	killPIDs(pids, sig)
 	kill := time.NewTimer(grace)
 	defer kill.Stop()
-	giveUp := time.NewTimer(grace + time.Second)
-	defer giveUp.Stop()
-	for ; len(pids) > 0; pids = markedProcesses(marker) {
-		select {
-		case <-tick.C:
-		case <-kill.C:
-			for _, pid := range pids {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-		case <-giveUp.C:
-			return
-		}
+	pollKill(func() []int { return markedProcesses(marker) },
+		func(pids []int) { killPIDs(pids, syscall.SIGKILL) }, kill.C, grace+time.Second)
+}
+
+// killPIDs sends sig to each of pids; one that is gone already (ESRCH) is
+// skipped.
+func killPIDs(pids []int, sig syscall.Signal) {
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, sig)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"image"
 	"image/draw"
@@ -274,8 +273,8 @@ func (a *App) recordStart(_ context.Context, _ *ToolCall, args recordStartArgs) 
 	if err != nil {
 		return recordStartResult{}, err
 	}
-	a.resourceUpdated("session://" + s.ID + "/info")
-	a.resourceUpdated("sessions://list")
+	a.resourceUpdated(infoURI(s.ID))
+	a.resourceUpdated(sessionsListURI())
 	return recordStartResult{Recording: name, FPS: fps, Scale: scale}, nil
 }
 
@@ -657,7 +656,7 @@ func (r *recorder) saveFiles(format, name string) (*recordStopResult, error) {
 		return nil, fmt.Errorf("recording %q failed: %v", r.name, r.err)
 	}
 
-	res := &recordStopResult{Filename: name, URI: "session://" + s.ID + "/recordings/" + name,
+	res := &recordStopResult{Filename: name, URI: recordingURI(s.ID, name).String(),
 		FrameCount: r.frames, DurationMS: r.duration.Milliseconds(), Note: r.limitNote}
 	// Each kept file is a capture: the GIF (or the cast alone) at
 	// .../recordings/{name}, the cast beside a GIF at .../recordings/{name}.cast.
@@ -709,9 +708,9 @@ func (r *recorder) saveFiles(format, name string) (*recordStopResult, error) {
 		a.Log("notice", "record", fmt.Sprintf("session %s: recording %q %s; saved as %s", s.ID, r.name, r.limitNote, res.URI))
 	}
 	a.resourceListChanged()
-	a.resourceUpdated("session://" + s.ID + "/info")
-	a.resourceUpdated("session://" + s.ID + "/recordings")
-	a.resourceUpdated("sessions://list")
+	a.resourceUpdated(infoURI(s.ID))
+	a.resourceUpdated(recordingsURI(s.ID))
+	a.resourceUpdated(sessionsListURI())
 	return res, nil
 }
 
@@ -731,66 +730,4 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
-}
-
-// captureRoot opens the output directory (creating it 0700) as an os.Root,
-// with the session's directory made inside it.
-func (a *App) captureRoot(sessionID string) (*os.Root, error) {
-	if err := ensureOutputDir(a.cfg.OutputDir); err != nil {
-		return nil, err
-	}
-	root, err := os.OpenRoot(a.cfg.OutputDir)
-	if err != nil {
-		return nil, fmt.Errorf("output directory: %w", err)
-	}
-	if err := root.Mkdir(sessionID, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		root.Close()
-		return nil, fmt.Errorf("output directory: %w", err)
-	}
-	return root, nil
-}
-
-// createCapture creates (or truncates) {OutputDir}/{sessionID}/{file}
-// through os.Root, so a symlink planted in the output directory cannot lead
-// outside it.
-func (a *App) createCapture(sessionID, file string) (*os.File, error) {
-	root, err := a.captureRoot(sessionID)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	// A fresh file every time: truncating in place would write through a
-	// hard link planted under this name to a file elsewhere.
-	if err := root.Remove(sessionID + "/" + file); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("create %s: %w", a.capturePath(sessionID, file, ""), err)
-	}
-	f, err := root.OpenFile(sessionID+"/"+file, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("create %s: %w", a.capturePath(sessionID, file, ""), err)
-	}
-	return f, nil
-}
-
-// renameCapture renames a file inside the session's capture directory.
-func (a *App) renameCapture(sessionID, from, to string) error {
-	root, err := a.captureRoot(sessionID)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	if err := root.Rename(sessionID+"/"+from, sessionID+"/"+to); err != nil {
-		return fmt.Errorf("save %s: %w", a.capturePath(sessionID, to, ""), err)
-	}
-	return nil
-}
-
-// removeCapture removes a file from the session's capture directory; a
-// missing file is not an error.
-func (a *App) removeCapture(sessionID, file string) {
-	root, err := a.captureRoot(sessionID)
-	if err != nil {
-		return
-	}
-	defer root.Close()
-	root.Remove(sessionID + "/" + file) // best effort: a leftover part file is harmless
 }

@@ -1,21 +1,20 @@
 package main
 
-// resources.go: MCP resources (SPEC §4): the concrete URIs that exist now,
-// the URI templates, reads as JSON text, plain text or base64 blobs,
+// resources.go: MCP resources: the concrete URIs that exist now (the
+// lists, the themes, and each session's info, buffer and captures), the
+// URI templates, reads as JSON text, plain text or base64 blobs,
 // subscriptions with debounced notifications/resources/updated, and
-// coalesced notifications/resources/list_changed. URIs are parsed strictly:
-// each path segment is percent-decoded once and must pass cleanName, so no
-// URI can name a file outside the output directory, and capture files are
-// read through os.Root on that directory besides.
+// coalesced notifications/resources/list_changed. URIs are typed and
+// parsed strictly (uri.go), so no URI can name a file outside the output
+// directory, and capture files are read through os.Root on that directory
+// besides.
 
 import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,10 +27,9 @@ import (
 
 // Resource limits and defaults.
 const (
-	defaultUpdateInterval = 250 * time.Millisecond // at most one updated per URI per interval (SPEC §4)
+	defaultUpdateInterval = 250 * time.Millisecond // at most one updated per URI per interval
 	defaultPageSize       = 100                    // items per resources/list, prompts/list ... page
 	maxSubscriptions      = 4096                   // distinct subscribed URIs; more is -32602
-	maxURILen             = 2048                   // longer URIs are not found without parsing
 	maxBlobBytes          = 64 << 20               // larger capture files are refused, not base64'd
 	maxGoneSessions       = 32                     // stopped sessions whose resources stay readable
 )
@@ -46,8 +44,8 @@ type resState struct {
 	nsubs atomic.Int32 // len(subs), read without mu so unsubscribed updates cost one atomic load
 
 	mu   sync.Mutex
-	subs map[string]*debouncer // subscribed URI, canonical (resURI.String) -> its debouncer
-	list debouncer             // notifications/resources/list_changed
+	subs map[resourceURI]*debouncer // subscribed URI -> its debouncer
+	list debouncer                  // notifications/resources/list_changed
 
 	// known is App.sessions as of the last list change; gone keeps a
 	// frozen copy of each session shell_stop has since removed from it
@@ -78,7 +76,7 @@ type debouncer struct {
 	pending bool      // a timer is armed and will send
 
 	uri      string // subscriptions: the URI as the client spelled it, sent back in updated
-	listLike bool   // subscriptions: the resource changes on list_changed (resURI.listLike)
+	listLike bool   // subscriptions: the resource changes on list_changed (resourceURI.listLike)
 }
 
 func (r *resState) every() time.Duration {
@@ -106,39 +104,39 @@ func (r *resState) due(d *debouncer) (time.Duration, bool) {
 	return max(time.Until(d.last.Add(r.every())), 0), true
 }
 
-// armUpdated schedules the updated notification for a subscribed uri.
+// armUpdated schedules the updated notification for a subscribed u.
 // r.mu must be held.
-func (a *App) armUpdated(uri string, d *debouncer) {
+func (a *App) armUpdated(u resourceURI, d *debouncer) {
 	if delay, ok := a.res.due(d); ok {
-		time.AfterFunc(delay, func() { a.fireUpdated(uri, d) })
+		time.AfterFunc(delay, func() { a.fireUpdated(u, d) })
 	}
 }
 
-// resourceUpdated tells subscribers that uri changed: at most one
+// resourceUpdated tells subscribers that u changed: at most one
 // notifications/resources/updated {uri} per interval (250 ms) per URI, the
 // last change always followed by a notification. It never blocks on the
 // client; for a URI nobody subscribed to it costs one atomic load (when
 // nothing is subscribed) or one map lookup. Called on every screen change.
-func (a *App) resourceUpdated(uri string) {
+func (a *App) resourceUpdated(u resourceURI) {
 	r := &a.res
 	if r.nsubs.Load() == 0 {
 		return
 	}
 	r.mu.Lock()
-	if d := r.subs[uri]; d != nil {
-		a.armUpdated(uri, d)
+	if d := r.subs[u]; d != nil {
+		a.armUpdated(u, d)
 	}
 	r.mu.Unlock()
 }
 
 // fireUpdated sends the updated notification d was armed for, with the
 // URI as the client subscribed to it, unless it unsubscribed meanwhile.
-func (a *App) fireUpdated(uri string, d *debouncer) {
+func (a *App) fireUpdated(u resourceURI, d *debouncer) {
 	r := &a.res
 	r.sendMu.Lock()
 	defer r.sendMu.Unlock()
 	r.mu.Lock()
-	if r.subs[uri] != d {
+	if r.subs[u] != d {
 		r.mu.Unlock()
 		return
 	}
@@ -184,9 +182,9 @@ func (a *App) resourceListChanged() {
 	if delay, ok := r.due(&r.list); ok {
 		time.AfterFunc(delay, a.fireListChanged)
 	}
-	for uri, d := range r.subs {
+	for u, d := range r.subs {
 		if d.listLike {
-			a.armUpdated(uri, d)
+			a.armUpdated(u, d)
 		}
 	}
 	r.mu.Unlock()
@@ -203,8 +201,8 @@ func (a *App) fireListChanged() {
 	a.Notify("notifications/resources/list_changed", nil)
 }
 
-// resourceMethods returns the resources/*, prompts/* and completion/complete
-// handlers, merged into the server's method table by mcp.go.
+// resourceMethods returns the resources/* handlers, merged into the
+// server's method table by mcp.go.
 func (a *App) resourceMethods() map[string]Method {
 	return map[string]Method{
 		"resources/list":           a.resourcesList,
@@ -212,141 +210,7 @@ func (a *App) resourceMethods() map[string]Method {
 		"resources/read":           a.resourcesRead,
 		"resources/subscribe":      a.resourcesSubscribe,
 		"resources/unsubscribe":    a.resourcesUnsubscribe,
-		"prompts/list":             a.promptsList,
-		"prompts/get":              a.promptsGet,
-		"completion/complete":      a.completionComplete,
 	}
-}
-
-// resKind is what a resource URI names.
-type resKind uint8
-
-// Resource kinds, one per URI shape of SPEC §4.
-const (
-	resSessions    resKind = iota + 1 // sessions://list
-	resThemes                         // themes://list
-	resTheme                          // theme://{name}
-	resInfo                           // session://{id}/info
-	resBuffer                         // session://{id}/buffer
-	resScreenshots                    // session://{id}/screenshots
-	resScreenshot                     // session://{id}/screenshots/{name}
-	resRecordings                     // session://{id}/recordings
-	resRecording                      // session://{id}/recordings/{name}
-)
-
-// resURI is a parsed resource URI: its kind, the session id and the theme
-// or capture name, each decoded and validated by cleanName.
-type resURI struct {
-	kind resKind
-	id   string // session id (session:// kinds)
-	name string // theme or capture name
-}
-
-// listLike reports whether u changes when sessions or captures come or go.
-func (u resURI) listLike() bool {
-	switch u.kind {
-	case resSessions, resInfo, resScreenshots, resRecordings:
-		return true
-	}
-	return false
-}
-
-// String returns the canonical form of u (names need no escaping: cleanName
-// admits only unreserved characters).
-func (u resURI) String() string {
-	switch u.kind {
-	case resSessions:
-		return "sessions://list"
-	case resThemes:
-		return "themes://list"
-	case resTheme:
-		return "theme://" + u.name
-	case resInfo:
-		return sessionURI(u.id, "info")
-	case resBuffer:
-		return sessionURI(u.id, "buffer")
-	case resScreenshots:
-		return sessionURI(u.id, "screenshots")
-	case resScreenshot:
-		return sessionURI(u.id, "screenshots") + "/" + u.name
-	case resRecordings:
-		return sessionURI(u.id, "recordings")
-	case resRecording:
-		return sessionURI(u.id, "recordings") + "/" + u.name
-	}
-	return ""
-}
-
-// sessionURI returns session://{id}/{what}.
-func sessionURI(id, what string) string { return "session://" + id + "/" + what }
-
-// errBadURI is returned by parseResourceURI for every URI it refuses; the
-// caller turns it into -32002 Resource not found.
-var errBadURI = errors.New("resources: not a ttywright resource URI")
-
-// parseResourceURI parses one of the URI shapes of SPEC §4. After the
-// scheme, the text is split at '/' and each segment is percent-decoded
-// exactly once and must pass cleanName: so "..", separators (also as %2F),
-// NUL, '?', '#' and empty segments are all refused, and a URI has exactly
-// the segments its shape has.
-func parseResourceURI(raw string) (resURI, error) {
-	if len(raw) > maxURILen {
-		return resURI{}, errBadURI
-	}
-	scheme, rest, ok := strings.Cut(raw, "://")
-	if !ok {
-		return resURI{}, errBadURI
-	}
-	raws := strings.Split(rest, "/")
-	if len(raws) > 3 {
-		return resURI{}, errBadURI
-	}
-	seg := make([]string, len(raws))
-	for i, s := range raws {
-		d, err := url.PathUnescape(s)
-		if err != nil {
-			return resURI{}, errBadURI
-		}
-		// cleanName trims spaces; a name it changed is not the name given.
-		if c, err := cleanName(d, ""); err != nil || c != d {
-			return resURI{}, errBadURI
-		}
-		seg[i] = d
-	}
-	switch strings.ToLower(scheme) {
-	case "sessions":
-		if len(seg) == 1 && seg[0] == "list" {
-			return resURI{kind: resSessions}, nil
-		}
-	case "themes":
-		if len(seg) == 1 && seg[0] == "list" {
-			return resURI{kind: resThemes}, nil
-		}
-	case "theme":
-		if len(seg) == 1 {
-			return resURI{kind: resTheme, name: seg[0]}, nil
-		}
-	case "session":
-		u := resURI{id: seg[0]}
-		switch {
-		case len(seg) == 2 && seg[1] == "info":
-			u.kind = resInfo
-		case len(seg) == 2 && seg[1] == "buffer":
-			u.kind = resBuffer
-		case len(seg) == 2 && seg[1] == "screenshots":
-			u.kind = resScreenshots
-		case len(seg) == 2 && seg[1] == "recordings":
-			u.kind = resRecordings
-		case len(seg) == 3 && seg[1] == "screenshots":
-			u.kind, u.name = resScreenshot, seg[2]
-		case len(seg) == 3 && seg[1] == "recordings":
-			u.kind, u.name = resRecording, seg[2]
-		default:
-			return resURI{}, errBadURI
-		}
-		return u, nil
-	}
-	return resURI{}, errBadURI
 }
 
 // notFound is the MCP error for an unknown resource: -32002 with the URI
@@ -432,14 +296,6 @@ func freezeSession(s *Session) *resSess {
 	v.stopped.info.Stopped = true
 	v.live = nil
 	return v
-}
-
-// wasStopped reports whether id is a session shell_stop closed whose
-// resources are still kept (resState.gone).
-func (a *App) wasStopped(id string) bool {
-	a.res.mu.Lock()
-	defer a.res.mu.Unlock()
-	return slices.ContainsFunc(a.res.gone, func(v *resSess) bool { return v.ID == id })
 }
 
 // Screenshots returns the session's screenshots, oldest first.
@@ -565,20 +421,23 @@ type captureJSON struct {
 	Bytes      int64     `json:"bytes"`
 }
 
-// captureURI is c's resource URI: the one the capture recorded, else the
-// canonical one built from its name.
-func captureURI(id, kind string, c Capture) string {
+// captureURI is c's resource URI in the list (screenshotsURI or
+// recordingsURI): the one the capture recorded, else the canonical one built
+// from its name.
+func captureURI(list resourceURI, c Capture) string {
 	if c.URI != "" {
 		return c.URI
 	}
-	return sessionURI(id, kind) + "/" + c.Name
+	return list.member(c.Name).String()
 }
 
-func captureList(id, kind string, cs []Capture) []captureJSON {
+// captureList is the list resource (session://{id}/screenshots or
+// .../recordings) of the captures cs.
+func captureList(list resourceURI, cs []Capture) []captureJSON {
 	out := make([]captureJSON, 0, len(cs))
 	for _, c := range cs {
 		out = append(out, captureJSON{
-			Name: c.Name, URI: captureURI(id, kind, c), MimeType: c.MimeType, Created: c.Created,
+			Name: c.Name, URI: captureURI(list, c), MimeType: c.MimeType, Created: c.Created,
 			Width: c.Width, Height: c.Height, FrameCount: c.FrameCount, DurationMS: c.DurationMS, Bytes: c.Bytes,
 		})
 	}
@@ -588,8 +447,8 @@ func captureList(id, kind string, cs []Capture) []captureJSON {
 // findCapture looks name up among cs: by the URI the capture recorded, then
 // by its name, then by name plus file extension ("demo.cast" picks the
 // asciicast of a recording saved in both formats).
-func findCapture(id, kind, name string, cs []Capture) (Capture, bool) {
-	want := sessionURI(id, kind) + "/" + name
+func findCapture(list resourceURI, name string, cs []Capture) (Capture, bool) {
+	want := list.member(name).String()
 	for _, c := range cs {
 		if c.URI == want {
 			return c, true
@@ -666,34 +525,34 @@ func captureAnnotations(c Capture) *resAnnotations {
 // buffer, screenshot list, screenshots, recording list and recordings.
 func (a *App) allResources() []resourceJSON {
 	out := []resourceJSON{
-		{URI: "sessions://list", Name: "sessions", Title: "Sessions", MimeType: "application/json",
+		{URI: sessionsListURI().String(), Name: "sessions", Title: "Sessions", MimeType: "application/json",
 			Description: "Every terminal session, live or exited: id, command, size, pid, exit code, theme."},
-		{URI: "themes://list", Name: "themes", Title: "Themes", MimeType: "application/json",
+		{URI: themesListURI().String(), Name: "themes", Title: "Themes", MimeType: "application/json",
 			Description: "The colour themes shell_start and screenshots accept, with when to choose each."},
 	}
 	for _, t := range themeList {
-		out = append(out, resourceJSON{URI: "theme://" + t.Name, Name: "theme-" + t.Name, Title: "Theme " + t.Name,
+		out = append(out, resourceJSON{URI: themeURI(t.Name).String(), Name: "theme-" + t.Name, Title: "Theme " + t.Name,
 			MimeType: "application/json", Description: strings.TrimSpace(t.Type + " theme. " + t.Description)})
 	}
 	for _, s := range a.resSessions() {
 		id := s.ID
 		label := fmt.Sprintf("session %s (%s)", id, s.Command)
 		out = append(out,
-			resourceJSON{URI: sessionURI(id, "info"), Name: id + "/info", Title: label + " info", MimeType: "application/json",
+			resourceJSON{URI: infoURI(id).String(), Name: id + "/info", Title: label + " info", MimeType: "application/json",
 				Description: "The session's command, size, pid, exit code, cwd and capture counts."},
-			resourceJSON{URI: sessionURI(id, "buffer"), Name: id + "/buffer", Title: label + " buffer", MimeType: "text/plain",
+			resourceJSON{URI: bufferURI(id).String(), Name: id + "/buffer", Title: label + " buffer", MimeType: "text/plain",
 				Description: "Scrollback and screen as plain text, as shell_read returns them; subscribe for updates."},
-			resourceJSON{URI: sessionURI(id, "screenshots"), Name: id + "/screenshots", Title: label + " screenshots", MimeType: "application/json",
+			resourceJSON{URI: screenshotsURI(id).String(), Name: id + "/screenshots", Title: label + " screenshots", MimeType: "application/json",
 				Description: "The session's screenshots: name, uri, created, width, height, bytes."})
 		for _, c := range s.Screenshots() {
-			out = append(out, resourceJSON{URI: captureURI(id, "screenshots", c), Name: id + "/screenshots/" + c.Name,
+			out = append(out, resourceJSON{URI: captureURI(screenshotsURI(id), c), Name: id + "/screenshots/" + c.Name,
 				Title: "Screenshot " + c.Name, MimeType: c.MimeType, Size: c.Bytes, Annotations: captureAnnotations(c),
 				Description: fmt.Sprintf("%dx%d pixel screenshot of session %s, taken %s.", c.Width, c.Height, id, c.Created.UTC().Format(time.RFC3339))})
 		}
-		out = append(out, resourceJSON{URI: sessionURI(id, "recordings"), Name: id + "/recordings", Title: label + " recordings", MimeType: "application/json",
+		out = append(out, resourceJSON{URI: recordingsURI(id).String(), Name: id + "/recordings", Title: label + " recordings", MimeType: "application/json",
 			Description: "The session's recordings: name, uri, created, frame_count, duration_ms, bytes."})
 		for _, c := range s.Recordings() {
-			out = append(out, resourceJSON{URI: captureURI(id, "recordings", c), Name: id + "/recordings/" + c.Name + filepath.Ext(c.Path),
+			out = append(out, resourceJSON{URI: captureURI(recordingsURI(id), c), Name: id + "/recordings/" + c.Name + filepath.Ext(c.Path),
 				Title: "Recording " + c.Name, MimeType: c.MimeType, Size: c.Bytes, Annotations: captureAnnotations(c),
 				Description: fmt.Sprintf("%d-frame, %.1f s recording of session %s, made %s.", c.FrameCount, float64(c.DurationMS)/1000, id, c.Created.UTC().Format(time.RFC3339))})
 		}
@@ -742,8 +601,9 @@ type templateJSON struct {
 	MimeType    string `json:"mimeType,omitempty"`
 }
 
-// resourceTemplates are the templates of SPEC §4; completion/complete
-// offers values for their {id} and {name}.
+// resourceTemplates are the URI templates, one per shape of a
+// session's or theme's resource (uri.go); completion/complete offers values
+// for their {id} and {name}.
 var resourceTemplates = []templateJSON{
 	{"session://{id}/info", "session-info", "Session info", "One session: command, size, pid, exit code, cwd, capture counts. Ids: sessions://list.", "application/json"},
 	{"session://{id}/buffer", "session-buffer", "Session buffer", "Scrollback and screen as plain text, as shell_read returns them.", "text/plain"},
@@ -824,46 +684,46 @@ func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents
 	out := resourceContents{URI: uri, MimeType: "application/json"}
 	var v any
 	switch u.kind {
-	case resSessions:
+	case uriSessions:
 		list := []sessionJSON{}
 		for _, s := range a.resSessions() {
 			list = append(list, s.describe(false))
 		}
 		v = list
-	case resThemes:
+	case uriThemes:
 		list := make([]themeSummary, 0, len(themeList))
 		for _, t := range themeList {
 			list = append(list, describeTheme(t).themeSummary)
 		}
 		v = list
-	case resTheme:
+	case uriTheme:
 		t, err := lookupTheme(u.name)
 		if err != nil {
 			return out, notFound(uri)
 		}
 		v = describeTheme(t)
 	default:
-		s := a.resSession(u.id)
+		s := a.resSession(u.session)
 		if s == nil {
 			return out, notFound(uri)
 		}
 		switch u.kind {
-		case resInfo:
+		case uriInfo:
 			v = s.describe(true)
-		case resBuffer:
+		case uriBuffer:
 			text := s.bufferText(ctx)
 			out.MimeType, out.Text = "text/plain", &text
 			return out, nil
-		case resScreenshots:
-			v = captureList(u.id, "screenshots", s.Screenshots())
-		case resRecordings:
-			v = captureList(u.id, "recordings", s.Recordings())
-		case resScreenshot, resRecording:
-			kind, cs := "screenshots", s.Screenshots()
-			if u.kind == resRecording {
-				kind, cs = "recordings", s.Recordings()
+		case uriScreenshots:
+			v = captureList(u, s.Screenshots())
+		case uriRecordings:
+			v = captureList(u, s.Recordings())
+		case uriScreenshot, uriRecording:
+			list, cs := screenshotsURI(u.session), s.Screenshots()
+			if u.kind == uriRecording {
+				list, cs = recordingsURI(u.session), s.Recordings()
 			}
-			c, ok := findCapture(u.id, kind, u.name, cs)
+			c, ok := findCapture(list, u.name, cs)
 			if !ok {
 				return out, notFound(uri)
 			}
@@ -948,11 +808,11 @@ func (a *App) readCapture(uri string, c Capture) ([]byte, error) {
 	return b, nil
 }
 
-// resourcesSubscribe is resources/subscribe {uri}: any URI of a SPEC §4
-// shape may be subscribed, also for a session or capture that does not
-// exist yet; a URI of no known shape is -32002. Subscriptions are keyed by
-// the canonical URI (session://s1/%62uffer is session://s1/buffer), and
-// subscribing twice is one subscription.
+// resourcesSubscribe is resources/subscribe {uri}: any URI that
+// parseResourceURI takes may be subscribed, also for a session or capture
+// that does not exist yet; a URI of no known shape is -32002.
+// Subscriptions are keyed by the parsed resourceURI (session://s1/%62uffer
+// is session://s1/buffer), and subscribing twice is one subscription.
 func (a *App) resourcesSubscribe(ctx context.Context, params json.RawMessage) (any, error) {
 	var p uriParams
 	if err := bindParams(params, &p); err != nil {
@@ -965,7 +825,7 @@ func (a *App) resourcesSubscribe(ctx context.Context, params json.RawMessage) (a
 	if err != nil {
 		return nil, notFound(p.URI)
 	}
-	key := u.String()
+	key := u
 	r := &a.res
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -976,7 +836,7 @@ func (a *App) resourcesSubscribe(ctx context.Context, params json.RawMessage) (a
 		return nil, invalidParams("already %d subscriptions: unsubscribe from some first", len(r.subs))
 	}
 	if r.subs == nil {
-		r.subs = make(map[string]*debouncer)
+		r.subs = make(map[resourceURI]*debouncer)
 	}
 	r.subs[key] = &debouncer{uri: p.URI, listLike: u.listLike()}
 	r.nsubs.Store(int32(len(r.subs)))
@@ -991,15 +851,13 @@ func (a *App) resourcesUnsubscribe(ctx context.Context, params json.RawMessage) 
 	if err := bindParams(params, &p); err != nil {
 		return nil, err
 	}
-	key := p.URI
-	if u, err := parseResourceURI(p.URI); err == nil {
-		key = u.String()
-	}
 	r := &a.res
-	r.mu.Lock()
-	delete(r.subs, key)
-	r.nsubs.Store(int32(len(r.subs)))
-	r.mu.Unlock()
+	if u, err := parseResourceURI(p.URI); err == nil { // no other URI can be subscribed
+		r.mu.Lock()
+		delete(r.subs, u)
+		r.nsubs.Store(int32(len(r.subs)))
+		r.mu.Unlock()
+	}
 	// Wait out a notification that passed its check before the delete.
 	r.sendMu.Lock()
 	r.sendMu.Unlock()

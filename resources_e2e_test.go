@@ -1,7 +1,7 @@
 package main
 
-// resources_e2e_test.go: issue 7's "must show" through the protocol with
-// the real tools: shell_start, two screenshots and a recording, then
+// resources_e2e_test.go: the resources end to end, through the protocol
+// with the real tools: shell_start, two screenshots and a recording, then
 // resources/list, every template, blobs against the files, the buffer
 // against shell_read, list_changed from each tool, and a subscription
 // under a real output flood.
@@ -138,65 +138,93 @@ func (c *noteClient) drainFor(d time.Duration) {
 	}
 }
 
+// End-to-end notification methods and the shell prompt of the session.
+const (
+	e2eChanged = "notifications/resources/list_changed"
+	e2eUpdated = "notifications/resources/updated"
+	e2ePrompt  = "rt$ "
+)
+
 func TestResourcesEndToEnd(t *testing.T) {
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh")
 	}
-	const (
-		changed = "notifications/resources/list_changed"
-		updated = "notifications/resources/updated"
-		prompt  = "rt$ "
-	)
 	c := &noteClient{testClient: startServer(t), t: t}
 	c.initialize("2025-06-18")
 
 	// shell_start: list_changed.
 	mark := len(c.notes)
 	st := c.tool("shell_start", map[string]any{"command": sh, "cols": 60, "rows": 12,
-		"env": map[string]any{"PS1": prompt, "ENV": "", "HISTFILE": "/dev/null"}})
+		"env": map[string]any{"PS1": e2ePrompt, "ENV": "", "HISTFILE": "/dev/null"}})
 	id, _ := st["shell_session_id"].(string)
 	if id == "" {
 		t.Fatalf("shell_start = %v", st)
 	}
-	if !c.waitNote(mark, changed, "", deadlockGuard) {
+	if !c.waitNote(mark, e2eChanged, "", deadlockGuard) {
 		t.Error("no list_changed after shell_start")
 	}
-	c.tool("shell_wait", map[string]any{"session_id": id, "wait_for": prompt, "timeout_ms": 5000})
+	c.tool("shell_wait", map[string]any{"session_id": id, "wait_for": e2ePrompt, "timeout_ms": 5000})
 
 	// Subscribe to the buffer; one change gives an updated within a second.
-	buf := sessionURI(id, "buffer")
+	buf := bufferURI(id).String()
 	c.req("resources/subscribe", map[string]any{"uri": buf}, nil)
 	c.drainFor(300 * time.Millisecond)
 	mark = len(c.notes)
 	t0 := time.Now()
 	c.tool("shell_send", map[string]any{"session_id": id, "input": `echo hello-$((6*7))\r`, "wait_for": "hello-42"})
-	if !c.waitNote(mark, updated, buf, deadlockGuard) {
+	if !c.waitNote(mark, e2eUpdated, buf, deadlockGuard) {
 		t.Error("no notifications/resources/updated after output")
 	} else {
 		t.Logf("first updated %v after shell_send began", c.notes[len(c.notes)-1].at.Sub(t0))
 	}
 
-	// Two screenshots and a recording, each with its list_changed.
-	shots := map[string]string{} // name -> png_path
+	files := e2eCaptures(c, id)
+	e2eCheckList(c, id)
+	e2eCheckReads(c, id, files)
+	e2eFlood(c, id, buf)
+
+	// shell_stop: list_changed, and the session stays readable.
+	mark = len(c.notes)
+	c.tool("shell_stop", map[string]any{"session_id": id})
+	if !c.waitNote(mark, e2eChanged, "", deadlockGuard) {
+		t.Error("no list_changed after shell_stop")
+	}
+	var info map[string]any
+	if rc := c.read(infoURI(id).String()); rc.Text == nil || json.Unmarshal([]byte(*rc.Text), &info) != nil || info["exited"] != true {
+		t.Errorf("info after stop: %v", info)
+	}
+}
+
+// e2eCaptures takes two screenshots and a recording, each with its
+// list_changed, and returns each one's resource URI with its file.
+func e2eCaptures(c *noteClient, id string) map[string]string {
+	t := c.t
+	t.Helper()
+	files := map[string]string{} // uri -> png_path or gif_path
 	for _, name := range []string{"one", "two"} {
-		mark = len(c.notes)
+		mark := len(c.notes)
 		r := c.tool("shell_screenshot", map[string]any{"session_id": id, "name": name})
-		shots[name], _ = r["png_path"].(string)
-		if !c.waitNote(mark, changed, "", deadlockGuard) {
+		files["session://"+id+"/screenshots/"+name], _ = r["png_path"].(string)
+		if !c.waitNote(mark, e2eChanged, "", deadlockGuard) {
 			t.Errorf("no list_changed after screenshot %s", name)
 		}
 	}
 	c.tool("shell_record_start", map[string]any{"session_id": id, "fps": 10})
 	c.tool("shell_send", map[string]any{"session_id": id, "input": `echo rec-$((1+1))\r`, "wait_for": "rec-2"})
-	mark = len(c.notes)
+	mark := len(c.notes)
 	rec := c.tool("shell_record_stop", map[string]any{"session_id": id, "name": "clip"})
-	if !c.waitNote(mark, changed, "", deadlockGuard) {
+	if !c.waitNote(mark, e2eChanged, "", deadlockGuard) {
 		t.Error("no list_changed after shell_record_stop")
 	}
-	gifPath, _ := rec["gif_path"].(string)
+	files["session://"+id+"/recordings/clip"], _ = rec["gif_path"].(string)
+	return files
+}
 
-	// resources/list lists exactly what exists.
+// e2eCheckList checks that resources/list lists exactly what exists.
+func e2eCheckList(c *noteClient, id string) {
+	t := c.t
+	t.Helper()
 	var list struct {
 		Resources []struct{ URI, MimeType string }
 	}
@@ -214,19 +242,27 @@ func TestResourcesEndToEnd(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("resources/list:\n got %q\nwant %q", got, want)
 	}
+}
 
-	// Every template resolves; blobs equal the files.
-	read := func(uri string) resourceContents {
-		t.Helper()
-		var r struct{ Contents []resourceContents }
-		c.req("resources/read", map[string]any{"uri": uri}, &r)
-		if len(r.Contents) != 1 {
-			t.Fatalf("read %s: %d contents", uri, len(r.Contents))
-		}
-		return r.Contents[0]
+// read is resources/read of uri, which must give one entry.
+func (c *noteClient) read(uri string) resourceContents {
+	c.t.Helper()
+	var r struct{ Contents []resourceContents }
+	c.req("resources/read", map[string]any{"uri": uri}, &r)
+	if len(r.Contents) != 1 {
+		c.t.Fatalf("read %s: %d contents", uri, len(r.Contents))
 	}
-	for uri, path := range map[string]string{s("screenshots/one"): shots["one"], s("screenshots/two"): shots["two"], s("recordings/clip"): gifPath} {
-		rc := read(uri)
+	return r.Contents[0]
+}
+
+// e2eCheckReads checks that every template resolves, that the blobs equal
+// the files (uri -> path) and decode, and that the buffer is what
+// shell_read returns.
+func e2eCheckReads(c *noteClient, id string, files map[string]string) {
+	t := c.t
+	t.Helper()
+	for uri, path := range files {
+		rc := c.read(uri)
 		file, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatalf("%s: %v", uri, err)
@@ -250,27 +286,31 @@ func TestResourcesEndToEnd(t *testing.T) {
 			t.Errorf("%s: the blob does not decode as %s: %v", uri, rc.MimeType, err)
 		}
 	}
+	s := func(p string) string { return "session://" + id + "/" + p }
 	for _, uri := range []string{s("info"), s("screenshots"), s("recordings"), "theme://dracula"} {
-		if rc := read(uri); rc.Text == nil || !json.Valid([]byte(*rc.Text)) || rc.MimeType != "application/json" {
+		if rc := c.read(uri); rc.Text == nil || !json.Valid([]byte(*rc.Text)) || rc.MimeType != "application/json" {
 			t.Errorf("%s: %+v", uri, rc)
 		}
 	}
-
-	// The buffer is what shell_read returns.
 	rd := c.tool("shell_read", map[string]any{"session_id": id, "max_bytes": 1 << 20})
-	if rc := read(buf); rc.Text == nil || *rc.Text != rd["text"] {
+	if rc := c.read(s("buffer")); rc.Text == nil || *rc.Text != rd["text"] {
 		t.Errorf("buffer resource differs from shell_read:\n%q\n%q", deref(rc.Text), rd["text"])
 	}
+}
 
-	// A flood of output: no more than one updated per 250 ms.
+// e2eFlood floods output into the subscribed buffer: no more than one
+// updated per 250 ms; then unsubscribes: nothing more.
+func e2eFlood(c *noteClient, id, buf string) {
+	t := c.t
+	t.Helper()
 	c.drainFor(300 * time.Millisecond)
-	mark = len(c.notes)
+	mark := len(c.notes)
 	start := time.Now()
 	c.tool("shell_send", map[string]any{"session_id": id, "timeout_ms": 20000, "wait_for": "flood-0done",
 		"input": `end=$(($(date +%s)+2)); while [ $(date +%s) -lt $end ]; do echo flood; done; echo flood-$((0))done\r`})
 	c.drainFor(600 * time.Millisecond)
 	span := time.Since(start)
-	n := c.count(mark, updated, buf)
+	n := c.count(mark, e2eUpdated, buf)
 	if limit := int(span/defaultUpdateInterval) + 1; n > limit {
 		t.Errorf("%d updated in %v of flood, want at most %d (one per 250 ms)", n, span, limit)
 	}
@@ -279,24 +319,12 @@ func TestResourcesEndToEnd(t *testing.T) {
 	}
 	t.Logf("flood: %d updated notifications for %s in %v", n, buf, span)
 
-	// Unsubscribed: nothing more.
 	c.req("resources/unsubscribe", map[string]any{"uri": buf}, nil)
 	mark = len(c.notes)
 	c.tool("shell_send", map[string]any{"session_id": id, "input": `echo after\r`, "wait_for": "after"})
 	c.drainFor(600 * time.Millisecond)
-	if n := c.count(mark, updated, buf); n != 0 {
+	if n := c.count(mark, e2eUpdated, buf); n != 0 {
 		t.Errorf("%d updated after unsubscribe", n)
-	}
-
-	// shell_stop: list_changed, and the session stays readable.
-	mark = len(c.notes)
-	c.tool("shell_stop", map[string]any{"session_id": id})
-	if !c.waitNote(mark, changed, "", deadlockGuard) {
-		t.Error("no list_changed after shell_stop")
-	}
-	var info map[string]any
-	if rc := read(s("info")); rc.Text == nil || json.Unmarshal([]byte(*rc.Text), &info) != nil || info["exited"] != true {
-		t.Errorf("info after stop: %v", info)
 	}
 }
 

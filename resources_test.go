@@ -76,7 +76,7 @@ func (f *resFixture) addScreenshot(t testing.TB, s *Session, name string, w, h i
 	if err := png.Encode(&buf, img); err != nil {
 		t.Fatal(err)
 	}
-	uri := sessionURI(s.ID, "screenshots") + "/" + name
+	uri := screenshotURI(s.ID, name).String()
 	f.files[uri] = buf.Bytes()
 	s.AddScreenshot(Capture{Name: name, URI: uri, Path: f.writeFile(t, s.ID, name+".png", buf.Bytes()), MimeType: "image/png",
 		Created: time.Now(), Width: w, Height: h, Bytes: int64(buf.Len())})
@@ -95,7 +95,7 @@ func (f *resFixture) addRecording(t testing.TB, s *Session, name string) {
 	if err := gif.EncodeAll(&buf, g); err != nil {
 		t.Fatal(err)
 	}
-	uri := sessionURI(s.ID, "recordings") + "/" + name
+	uri := recordingURI(s.ID, name).String()
 	f.files[uri] = buf.Bytes()
 	s.AddRecording(Capture{Name: name, URI: uri, Path: f.writeFile(t, s.ID, name+".gif", buf.Bytes()), MimeType: "image/gif",
 		Created: time.Now(), Bytes: int64(buf.Len()), FrameCount: 3, DurationMS: 300})
@@ -104,9 +104,14 @@ func (f *resFixture) addRecording(t testing.TB, s *Session, name string) {
 // call runs one of the resource methods with params marshalled from p.
 func (f *resFixture) call(t testing.TB, method string, p any) (json.RawMessage, error) {
 	t.Helper()
-	m := f.app.resourceMethods()[method]
+	var m Method
+	for _, table := range []map[string]Method{f.app.resourceMethods(), f.app.promptMethods(), f.app.completionMethods()} {
+		if table[method] != nil {
+			m = table[method]
+		}
+	}
 	if m == nil {
-		t.Fatalf("resourceMethods has no %s", method)
+		t.Fatalf("no resources/*, prompts/* or completion/complete method %s", method)
 	}
 	raw, err := json.Marshal(p)
 	if err != nil {
@@ -317,57 +322,8 @@ func TestResourcesRead(t *testing.T) {
 			t.Errorf("info = %s", text)
 		}
 	})
-	t.Run("capture lists", func(t *testing.T) {
-		for _, tc := range []struct {
-			uri   string
-			names []string
-		}{
-			{"session://s1/screenshots", []string{"first", "second"}},
-			{"session://s1/recordings", []string{"demo"}},
-		} {
-			_, text, _ := f.read(t, tc.uri)
-			var list []struct {
-				Name, URI  string
-				Bytes      int64
-				Width      int
-				FrameCount int `json:"frame_count"`
-			}
-			if err := json.Unmarshal([]byte(text), &list); err != nil {
-				t.Fatal(err)
-			}
-			var names []string
-			for _, c := range list {
-				names = append(names, c.Name)
-				if int64(len(f.files[c.URI])) != c.Bytes {
-					t.Errorf("%s: %s bytes %d, want %d", tc.uri, c.URI, c.Bytes, len(f.files[c.URI]))
-				}
-			}
-			if !slices.Equal(names, tc.names) {
-				t.Errorf("%s names %q, want %q (%s)", tc.uri, names, tc.names, text)
-			}
-		}
-	})
-	t.Run("blobs", func(t *testing.T) {
-		for uri, want := range f.files {
-			mime, _, blob := f.read(t, uri)
-			if !bytes.Equal(blob, want) {
-				t.Errorf("%s: blob differs from the file (%d vs %d bytes)", uri, len(blob), len(want))
-			}
-			switch mime {
-			case "image/png":
-				if _, err := png.Decode(bytes.NewReader(blob)); err != nil {
-					t.Errorf("%s: %v", uri, err)
-				}
-			case "image/gif":
-				g, err := gif.DecodeAll(bytes.NewReader(blob))
-				if err != nil || len(g.Image) != 3 {
-					t.Errorf("%s: %v", uri, err)
-				}
-			default:
-				t.Errorf("%s: mimeType %q", uri, mime)
-			}
-		}
-	})
+	t.Run("capture lists", func(t *testing.T) { checkReadCaptureLists(t, f) })
+	t.Run("blobs", func(t *testing.T) { checkReadBlobs(t, f) })
 	t.Run("themes", func(t *testing.T) {
 		_, text, _ := f.read(t, "themes://list")
 		var list []map[string]string
@@ -380,6 +336,62 @@ func TestResourcesRead(t *testing.T) {
 			}
 		}
 	})
+}
+
+// checkReadCaptureLists reads the capture lists: the names in order and
+// the sizes of the files.
+func checkReadCaptureLists(t *testing.T, f *resFixture) {
+	for _, tc := range []struct {
+		uri   string
+		names []string
+	}{
+		{"session://s1/screenshots", []string{"first", "second"}},
+		{"session://s1/recordings", []string{"demo"}},
+	} {
+		_, text, _ := f.read(t, tc.uri)
+		var list []struct {
+			Name, URI  string
+			Bytes      int64
+			Width      int
+			FrameCount int `json:"frame_count"`
+		}
+		if err := json.Unmarshal([]byte(text), &list); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, c := range list {
+			names = append(names, c.Name)
+			if int64(len(f.files[c.URI])) != c.Bytes {
+				t.Errorf("%s: %s bytes %d, want %d", tc.uri, c.URI, c.Bytes, len(f.files[c.URI]))
+			}
+		}
+		if !slices.Equal(names, tc.names) {
+			t.Errorf("%s names %q, want %q (%s)", tc.uri, names, tc.names, text)
+		}
+	}
+}
+
+// checkReadBlobs reads every capture: the blob is the file and decodes.
+func checkReadBlobs(t *testing.T, f *resFixture) {
+	for uri, want := range f.files {
+		mime, _, blob := f.read(t, uri)
+		if !bytes.Equal(blob, want) {
+			t.Errorf("%s: blob differs from the file (%d vs %d bytes)", uri, len(blob), len(want))
+		}
+		switch mime {
+		case "image/png":
+			if _, err := png.Decode(bytes.NewReader(blob)); err != nil {
+				t.Errorf("%s: %v", uri, err)
+			}
+		case "image/gif":
+			g, err := gif.DecodeAll(bytes.NewReader(blob))
+			if err != nil || len(g.Image) != 3 {
+				t.Errorf("%s: %v", uri, err)
+			}
+		default:
+			t.Errorf("%s: mimeType %q", uri, mime)
+		}
+	}
 }
 
 func TestResourceTheme(t *testing.T) {
@@ -566,14 +578,14 @@ func subscribe(t testing.TB, f *resFixture, method, uri string) {
 	}
 }
 
-// flood calls resourceUpdated(uri) in a tight loop for d; it returns when
+// flood calls resourceUpdated(u) in a tight loop for d; it returns when
 // it began and when the last call returned.
-func flood(a *App, uri string, d time.Duration) (start, last time.Time) {
+func flood(a *App, u resourceURI, d time.Duration) (start, last time.Time) {
 	start = time.Now()
 	for time.Since(start) < d {
-		a.resourceUpdated(uri)
+		a.resourceUpdated(u)
 		last = time.Now()
-		a.resourceUpdated("session://s1/info") // not subscribed: ignored
+		a.resourceUpdated(infoURI("s1")) // not subscribed: ignored
 		time.Sleep(100 * time.Microsecond)
 	}
 	return start, last
@@ -594,13 +606,14 @@ func TestResourceSubscribe(t *testing.T) {
 			f.app.res.interval = interval
 			n := listenNotes(f.app)
 			const buf = "session://s1/buffer"
-			f.app.resourceUpdated(buf) // not subscribed yet: nothing
+			bufURI := bufferURI("s1")
+			f.app.resourceUpdated(bufURI) // not subscribed yet: nothing
 			subscribe(t, f, "resources/subscribe", buf)
 			subscribe(t, f, "resources/subscribe", buf) // twice is once
 
 			// One change: one notification, at once (the leading edge).
 			t0 := time.Now()
-			f.app.resourceUpdated(buf)
+			f.app.resourceUpdated(bufURI)
 			if !n.waitFor(updated, buf, 1, deadlockGuard) {
 				t.Fatal("no notifications/resources/updated after a change")
 			}
@@ -609,7 +622,7 @@ func TestResourceSubscribe(t *testing.T) {
 			// A flood: at most one per interval, and the trailing edge
 			// arrives after it ends.
 			before := n.count(updated, buf)
-			start, lastCall := flood(f.app, buf, 4*interval+interval/2)
+			start, lastCall := flood(f.app, bufURI, 4*interval+interval/2)
 			// The trailing edge: a notification sent after the last change.
 			trailing := func() bool {
 				n.mu.Lock()
@@ -644,11 +657,11 @@ func TestResourceSubscribe(t *testing.T) {
 			t.Logf("interval %v: %d notifications in %v", interval, got, end.Sub(start))
 
 			// Unsubscribe: nothing more, not even a pending trailing one.
-			f.app.resourceUpdated(buf)
-			f.app.resourceUpdated(buf)
+			f.app.resourceUpdated(bufURI)
+			f.app.resourceUpdated(bufURI)
 			subscribe(t, f, "resources/unsubscribe", buf)
 			after := n.count(updated, buf)
-			flood(f.app, buf, 3*interval)
+			flood(f.app, bufURI, 3*interval)
 			time.Sleep(2 * interval)
 			if c := n.count(updated, buf); c != after {
 				t.Errorf("%d notifications after unsubscribe", c-after)
@@ -670,7 +683,7 @@ func TestResourceSubscribeErrors(t *testing.T) {
 	f.app.res.interval = time.Millisecond
 	n := listenNotes(f.app)
 	subscribe(t, f, "resources/subscribe", "SESSION://s1/%62uffer")
-	f.app.resourceUpdated("session://s1/buffer")
+	f.app.resourceUpdated(bufferURI("s1"))
 	if !n.waitFor("notifications/resources/updated", "SESSION://s1/%62uffer", 1, deadlockGuard) {
 		t.Error("no updated for a percent-encoded subscription")
 	}
@@ -685,7 +698,7 @@ func TestResourceSubscribeErrors(t *testing.T) {
 	subscribe(t, f, "resources/unsubscribe", "session://never/buffer")
 	f.app.res.mu.Lock()
 	for i := len(f.app.res.subs); i < maxSubscriptions; i++ {
-		f.app.res.subs[sessionURI("fill"+strconv.Itoa(i), "info")] = &debouncer{}
+		f.app.res.subs[infoURI("fill"+strconv.Itoa(i))] = &debouncer{}
 	}
 	f.app.res.mu.Unlock()
 	if _, err := f.call(t, "resources/subscribe", map[string]string{"uri": "session://s1/info"}); rpcCode(err) != codeInvalidParams {
@@ -756,7 +769,7 @@ func FuzzResourceURI(f *testing.F) {
 	f.Fuzz(func(t *testing.T, uri string) {
 		u, perr := parseResourceURI(uri)
 		if perr == nil {
-			for _, part := range []string{u.id, u.name} {
+			for _, part := range []string{u.session, u.name} {
 				if strings.ContainsAny(part, "/\\\x00") || strings.Contains(part, "..") {
 					t.Fatalf("%q parsed to %+v", uri, u)
 				}
@@ -798,25 +811,26 @@ func BenchmarkResourceUpdated(b *testing.B) {
 	f := newResFixture(b)
 	f.app.notify = func(string, any) {}
 	const buf = "session://s1/buffer"
+	bufURI := bufferURI("s1")
 	b.Run("none-subscribed", func(b *testing.B) {
 		for b.Loop() {
-			f.app.resourceUpdated(buf)
+			f.app.resourceUpdated(bufURI)
 		}
 	})
 	for i := range 100 {
-		subscribe(b, f, "resources/subscribe", sessionURI("other"+strconv.Itoa(i), "buffer"))
+		subscribe(b, f, "resources/subscribe", bufferURI("other"+strconv.Itoa(i)).String())
 	}
 	b.Run("others-subscribed", func(b *testing.B) {
 		for b.Loop() {
-			f.app.resourceUpdated(buf)
+			f.app.resourceUpdated(bufURI)
 		}
 	})
 	f.app.res.interval = time.Hour
 	subscribe(b, f, "resources/subscribe", buf)
-	f.app.resourceUpdated(buf) // arms the timer: every further call is covered by it
+	f.app.resourceUpdated(bufURI) // arms the timer: every further call is covered by it
 	b.Run("subscribed-pending", func(b *testing.B) {
 		for b.Loop() {
-			f.app.resourceUpdated(buf)
+			f.app.resourceUpdated(bufURI)
 		}
 	})
 }
@@ -890,6 +904,27 @@ func TestResourcesProtocol(t *testing.T) {
 		t.Errorf("recording blob: %v, mimeType %q", err, rd.Contents[0].MimeType)
 	}
 
+	checkProtocolErrors(t, req)
+
+	checkProtocolSubscription(t, c, f, req)
+
+	var pr promptResult
+	r = req("prompts/get", map[string]any{"name": "vim-edit", "arguments": map[string]string{"filename": "a.txt"}})
+	if r.Error != nil || json.Unmarshal(r.Result, &pr) != nil || len(pr.Messages) != 1 {
+		t.Errorf("prompts/get: %+v", r)
+	}
+	var comp completion
+	r = req("completion/complete", map[string]any{"ref": map[string]string{"type": "ref/resource", "uri": "session://{id}/info"},
+		"argument": map[string]string{"name": "id", "value": "s"}})
+	if r.Error != nil || json.Unmarshal(r.Result, &comp) != nil || !slices.Equal(comp.Completion.Values, []string{"s1"}) {
+		t.Errorf("completion/complete: %+v %s", r.Error, r.Result)
+	}
+}
+
+// checkProtocolErrors checks the error codes (and, for -32002, the uri in
+// data) of bad requests; req sends one request.
+func checkProtocolErrors(t *testing.T, req func(method string, params any) reply) {
+	t.Helper()
 	for _, tc := range []struct {
 		method string
 		params any
@@ -913,13 +948,18 @@ func TestResourcesProtocol(t *testing.T) {
 			}
 		}
 	}
+}
 
+// checkProtocolSubscription subscribes to a buffer, changes it, gets exactly
+// the notification, then unsubscribes; req sends one request.
+func checkProtocolSubscription(t *testing.T, c *testClient, f *resFixture, req func(method string, params any) reply) {
+	t.Helper()
 	// Subscribe, change, get exactly the notification.
 	const buf = "session://s1/buffer"
 	if r := req("resources/subscribe", map[string]string{"uri": buf}); r.Error != nil {
 		t.Fatalf("subscribe: %+v", r.Error)
 	}
-	f.app.resourceUpdated(buf)
+	f.app.resourceUpdated(bufferURI("s1"))
 	if n := c.recvResponse(); n.Method != "notifications/resources/updated" || !strings.Contains(string(n.Params), buf) {
 		t.Errorf("after a change: %s %s, want notifications/resources/updated for %s", n.Method, n.Params, buf)
 	}
@@ -930,22 +970,10 @@ func TestResourcesProtocol(t *testing.T) {
 	if r := req("resources/unsubscribe", map[string]string{"uri": buf}); r.Error != nil {
 		t.Fatalf("unsubscribe: %+v", r.Error)
 	}
-	f.app.resourceUpdated(buf)
+	f.app.resourceUpdated(bufferURI("s1"))
 	time.Sleep(3 * f.app.res.interval)
 	if r := req("ping", nil); r.Error != nil {
 		t.Errorf("ping after unsubscribe: %+v", r)
-	}
-
-	var pr promptResult
-	r = req("prompts/get", map[string]any{"name": "vim-edit", "arguments": map[string]string{"filename": "a.txt"}})
-	if r.Error != nil || json.Unmarshal(r.Result, &pr) != nil || len(pr.Messages) != 1 {
-		t.Errorf("prompts/get: %+v", r)
-	}
-	var comp completion
-	r = req("completion/complete", map[string]any{"ref": map[string]string{"type": "ref/resource", "uri": "session://{id}/info"},
-		"argument": map[string]string{"name": "id", "value": "s"}})
-	if r.Error != nil || json.Unmarshal(r.Result, &comp) != nil || !slices.Equal(comp.Completion.Values, []string{"s1"}) {
-		t.Errorf("completion/complete: %+v %s", r.Error, r.Result)
 	}
 }
 

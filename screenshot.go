@@ -140,8 +140,8 @@ func (a *App) screenshot(_ context.Context, _ *ToolCall, args screenshotArgs) (s
 	s.AddScreenshot(Capture{Name: name, URI: res.URI, Path: res.PNGPath, MimeType: "image/png", Created: time.Now(),
 		Width: res.Width, Height: res.Height, Bytes: res.Bytes})
 	a.resourceListChanged()
-	a.resourceUpdated("session://" + s.ID + "/screenshots")
-	a.resourceUpdated(res.URI)
+	a.resourceUpdated(screenshotsURI(s.ID))
+	a.resourceUpdated(screenshotURI(s.ID, name))
 
 	if opt.inline {
 		if opt.inlineScale != opt.scale {
@@ -235,7 +235,7 @@ func (a *App) writeScreenshot(id, name string, snap *Snapshot, ro RenderOptions)
 		SVGPath:  a.capturePath(id, name, ".svg"),
 		ANSIPath: a.capturePath(id, name, ".ansi"),
 		TXTPath:  a.capturePath(id, name, ".txt"),
-		URI:      "session://" + id + "/screenshots/" + name,
+		URI:      screenshotURI(id, name).String(),
 		Width:    b.Dx(),
 		Height:   b.Dy(),
 		Bytes:    int64(pngBuf.Len()),

@@ -1,12 +1,40 @@
 package main
 
-// session.go: a program running in a pseudo-terminal with its emulator.
-// Three goroutines serve each session: the reader reads output from the
-// PTY master and feeds each read to the Terminal under the session lock
-// before the next (readLoop says why not in parallel), the waiter reaps
-// the process and reports its exit only after every byte it wrote has been
-// fed, and the third writes the emulator's replies back to the program, so
-// no PTY write happens under the lock.
+// session.go: a program running in a pseudo-terminal with its emulator:
+// starting it, feeding its output, writing its input, stopping it.
+//
+// Goroutines. Three serve each session, started by startSession:
+//   - the reader (readLoop) is the only one that reads the PTY master; it
+//     feeds each read to the Terminal, the raw ring and the output
+//     listeners under Session.mu before the next read (readLoop says why
+//     not in parallel), and closes drained at the end of output;
+//   - the waiter (waitLoop) is the only one that waits for the process; it
+//     closes reaped, then reports the exit (exited, under mu) only after
+//     every byte the program wrote has been fed, and closes done;
+//   - the replier (replyQueue.run, replyqueue.go) is the only one that
+//     writes the emulator's replies to the master, so no PTY write happens
+//     under Session.mu. Input is written by the tool call itself
+//     (writeInput, under writeMu).
+//
+// release (once, relOne) closes closed and the master, which ends the
+// reader and the replier. changed is closed and replaced under mu on every
+// change, waking WaitChange and settle. A running recording has a
+// goroutine of its own (record.go) that owns its GIF encoder.
+//
+// Lock order. "A -> B" means B may be taken while A is held; nothing is
+// taken the other way round, and locks not linked here are never held
+// together:
+//
+//	Session.stopMu     -> Session.mu                 (stop reads the final status)
+//	Session.shotMu     -> Session.mu, resState.changeMu, resState.mu (a screenshot registers itself)
+//	resState.changeMu  -> App.mu, resState.mu, Session.mu (resourceListChanged freezes stopped sessions)
+//	App.mu             -> Session.mu                 (register counts the exited sessions)
+//	resState.sendMu    -> resState.mu, the client's output (a notification is checked, then sent)
+//	Session.mu         -> replyQueue.mu, castWriter.mu (Terminal.Write queues replies; output listeners)
+//
+// Session.mu is never held while App.mu or a resState lock is taken: the
+// reader and the waiter release it before resourceUpdated. writeMu,
+// replyQueue.mu and castWriter.mu are leaves: nothing is taken under them.
 
 import (
 	"context"
@@ -27,12 +55,10 @@ import (
 
 // Session limits and timings.
 const (
-	rawTailCap     = 1 << 20                // bytes of raw output kept for shell_read raw
 	readBufSize    = 16 << 10               // one PTY read at most (Linux returns up to 4 KiB)
 	killGrace      = 2 * time.Second        // SIGHUP (or the chosen signal) to SIGKILL
 	exitDrainGrace = 250 * time.Millisecond // how long an exit report waits for EIO when another process still holds the terminal
 	settleMax      = time.Second            // how long a read waits for output written before it began
-	replyQueueCap  = 64 << 10               // bytes of unsent emulator replies kept at most
 	maxCols        = 1000                   // screen bounds accepted by shell_start and shell_resize
 	maxRows        = 500
 	minCols        = 2
@@ -90,8 +116,7 @@ type Session struct {
 	changed    chan struct{} // closed and replaced on every output batch, resize and exit
 	fed        int64         // bytes of output fed to term so far
 	lastOutput time.Time     // when the last output was fed (Started before any)
-	raw        []byte        // ring of the last rawTailCap bytes of output (rawAppendLocked)
-	rawPos     int           // where the next byte goes once raw is full
+	raw        rawRing       // the last rawTailCap bytes of output
 	listeners  map[int]func(p []byte, at time.Time)
 	nextListen int
 
@@ -108,10 +133,8 @@ type Session struct {
 	stopMu  sync.Mutex // one stop at a time
 	shotMu  sync.Mutex // one shell_screenshot at a time: its default name and its .part files
 
-	writeMu  sync.Mutex // one input write at a time (deadlines are per file)
-	replyMu  sync.Mutex
-	replyBuf []byte
-	replyCh  chan struct{} // capacity 1: replies are waiting
+	writeMu sync.Mutex  // one input write at a time (deadlines are per file)
+	replies *replyQueue // the emulator's replies on their way to the program
 }
 
 // SessionStatus is a consistent view of a session's process and screen.
@@ -199,40 +222,8 @@ func textWidth(s string) int {
 func (s *Session) RawTail(max int) (p []byte, cut bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	// In order, the ring holds raw[rawPos:] then raw[:rawPos]; take the last n.
-	n := min(len(s.raw), max)
-	p = make([]byte, 0, n)
-	if n <= s.rawPos {
-		p = append(p, s.raw[s.rawPos-n:s.rawPos]...)
-	} else {
-		p = append(p, s.raw[len(s.raw)-(n-s.rawPos):]...)
-		p = append(p, s.raw[:s.rawPos]...)
-	}
-	return p, int64(n) < s.fed
-}
-
-// rawAppendLocked keeps p in the ring of the last rawTailCap bytes of
-// output: it grows to rawTailCap, then wraps at rawPos. s.mu is held.
-func (s *Session) rawAppendLocked(p []byte) {
-	if len(p) > rawTailCap {
-		p = p[len(p)-rawTailCap:]
-	}
-	if n := min(len(p), rawTailCap-len(s.raw)); n > 0 {
-		if len(s.raw)+n > cap(s.raw) {
-			// Grow fourfold (append grows large slices by 1.25x, which for a
-			// flood makes four times the ring's size in garbage).
-			grown := make([]byte, len(s.raw), min(rawTailCap, max(4*cap(s.raw), len(s.raw)+n, 64<<10)))
-			copy(grown, s.raw)
-			s.raw = grown
-		}
-		s.raw = append(s.raw, p[:n]...)
-		p = p[n:]
-	}
-	for len(p) > 0 {
-		n := copy(s.raw[s.rawPos:], p)
-		p = p[n:]
-		s.rawPos = (s.rawPos + n) % rawTailCap
-	}
+	p = s.raw.tail(max)
+	return p, int64(len(p)) < s.fed
 }
 
 // WaitChange blocks until the screen generation exceeds since, the program
@@ -326,6 +317,14 @@ func (a *App) session(id string) (*Session, error) {
 	return nil, fmt.Errorf("no session %q: start one with shell_start, or read sessions://list for the ids", id)
 }
 
+// wasStopped reports whether id is a session shell_stop closed whose
+// resources are still kept (resState.gone).
+func (a *App) wasStopped(id string) bool {
+	a.res.mu.Lock()
+	defer a.res.mu.Unlock()
+	return slices.ContainsFunc(a.res.gone, func(v *resSess) bool { return v.ID == id })
+}
+
 // listSessions returns every session (running or exited, not yet
 // stopped), oldest first.
 func (a *App) listSessions() []*Session {
@@ -365,10 +364,46 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 		reaped:  make(chan struct{}),
 		done:    make(chan struct{}),
 		closed:  make(chan struct{}),
-		replyCh: make(chan struct{}, 1),
+		replies: newReplyQueue(),
 		app:     a,
 	}
-	cols, rows := opts.Cols, opts.Rows
+	cols, rows, err := a.screenSize(opts)
+	if err != nil {
+		return nil, err
+	}
+	if s.Theme, err = a.sessionTheme(s.Theme); err != nil {
+		return nil, err
+	}
+	cwd, err := sessionCwd(opts.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	s.Cwd = cwd
+	env, err := s.environ(opts.Env)
+	if err != nil {
+		return nil, err
+	}
+	path, err := a.resolveCommand(s, env, opts.Env)
+	if err != nil {
+		return nil, err
+	}
+	s.term = a.newSessionTerminal(s, cols, rows)
+	s.cmd = &exec.Cmd{Path: path, Args: append([]string{s.Command}, s.Args...), Env: env, Dir: cwd}
+
+	if err := a.register(s, cols, rows); err != nil {
+		return nil, err
+	}
+	go s.readLoop()
+	go s.waitLoop()
+	go s.replies.run(s.master, s.closed)
+	a.resourceListChanged()
+	return s, nil
+}
+
+// screenSize is the size opts asks for, Config's where it asks for none,
+// else 120x40; out of bounds is an error naming them.
+func (a *App) screenSize(opts StartOptions) (cols, rows int, err error) {
+	cols, rows = opts.Cols, opts.Rows
 	if cols == 0 {
 		cols = a.cfg.Cols
 	}
@@ -381,49 +416,69 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 	if rows == 0 {
 		rows = 40
 	}
-	if err := checkSize(cols, rows); err != nil {
-		return nil, err
-	}
-	if s.Theme == "" {
-		s.Theme = a.cfg.Theme
-	}
-	if s.Theme == "" {
-		s.Theme = themeList[0].Name
-	}
-	if _, err := lookupTheme(s.Theme); err != nil {
-		return nil, fmt.Errorf("%v (see themes://list)", err)
-	}
+	return cols, rows, checkSize(cols, rows)
+}
 
-	cwd := expandHome(opts.Cwd) // agents write "~/project", and no shell expands it here
+// sessionTheme is the theme called name, Config's for "", else the first
+// of themeList; an unknown name is an error listing the known ones.
+func (a *App) sessionTheme(name string) (string, error) {
+	if name == "" {
+		name = a.cfg.Theme
+	}
+	if name == "" {
+		name = themeList[0].Name
+	}
+	if _, err := lookupTheme(name); err != nil {
+		return "", fmt.Errorf("%v (see themes://list)", err)
+	}
+	return name, nil
+}
+
+// sessionCwd turns the cwd argument into an absolute existing directory:
+// "~" expanded (agents write "~/project", and no shell expands it here),
+// "" the server's working directory.
+func sessionCwd(arg string) (string, error) {
+	cwd := expandHome(arg)
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return nil, fmt.Errorf("the server's working directory is unusable (%v): pass cwd", err)
+			return "", fmt.Errorf("the server's working directory is unusable (%v): pass cwd", err)
 		}
 		cwd = wd
 	}
 	cwd, err := filepath.Abs(cwd)
 	if err != nil {
-		return nil, fmt.Errorf("cwd %q: %v: pass an absolute directory", opts.Cwd, err)
+		return "", fmt.Errorf("cwd %q: %v: pass an absolute directory", arg, err)
 	}
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("cwd %q is not an existing directory: pass one that exists, e.g. %q", opts.Cwd, os.TempDir())
+		return "", fmt.Errorf("cwd %q is not an existing directory: pass one that exists, e.g. %q", arg, os.TempDir())
 	}
-	s.Cwd = cwd
+	return cwd, nil
+}
 
+// environ checks s.Args and builds the program's environment (childEnv
+// with extra) carrying s's new marker.
+func (s *Session) environ(extra map[string]string) ([]string, error) {
 	for i, arg := range s.Args {
 		if strings.ContainsRune(arg, 0) {
 			return nil, fmt.Errorf("args[%d] holds a NUL byte, which no program can receive: remove it", i)
 		}
 	}
-	env, err := childEnv(os.Environ(), cwd, opts.Env)
+	env, err := childEnv(os.Environ(), s.Cwd, extra)
 	if err != nil {
 		return nil, err
 	}
 	// The marker every process of the session inherits: shell_stop ends
 	// the ones that left the session too (markedProcesses).
 	s.marker = sessionVar + "=" + rand.Text()
-	env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, sessionVar+"=") }), s.marker)
+	return append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, sessionVar+"=") }), s.marker), nil
+}
+
+// resolveCommand picks the default shell when s.Command is "", resolves
+// it with env's PATH (as the program's execvp would) and applies
+// --allow-command; extra is the env the caller asked for.
+func (a *App) resolveCommand(s *Session, env []string, extra map[string]string) (string, error) {
+	cwd := s.Cwd
 	if s.Command == "" {
 		// $SHELL when it can be run here, else bash, else sh: a client's
 		// environment may name a shell this machine lacks (SHELL=/bin/zsh),
@@ -443,34 +498,31 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 			f := strings.Fields(s.Command)
 			hint = fmt.Sprintf("put the arguments in args: command %q, args %q", f[0], f[1:])
 		}
-		return nil, fmt.Errorf("command %q: %v: %s", s.Command, err, hint)
+		return "", fmt.Errorf("command %q: %v: %s", s.Command, err, hint)
 	}
 	if !a.commandAllowed(s.Command, path, cwd, envValue(env, "PATH")) {
-		return nil, fmt.Errorf("command %q (%s) is not allowed on this server: it accepts only %s (--allow-command, as found in the server's PATH)", s.Command, path, strings.Join(a.cfg.AllowCommands, ", "))
+		return "", fmt.Errorf("command %q (%s) is not allowed on this server: it accepts only %s (--allow-command, as found in the server's PATH)", s.Command, path, strings.Join(a.cfg.AllowCommands, ", "))
 	}
 	if len(a.cfg.AllowCommands) > 0 {
 		for _, v := range loaderVars {
-			if _, ok := opts.Env[v]; ok {
-				return nil, fmt.Errorf("env %s is not allowed on a server with --allow-command: it would load other code into the program; leave it out", v)
+			if _, ok := extra[v]; ok {
+				return "", fmt.Errorf("env %s is not allowed on a server with --allow-command: it would load other code into the program; leave it out", v)
 			}
 		}
 	}
+	return path, nil
+}
 
-	s.term = NewTerminal(cols, rows, max(a.cfg.Scrollback, 0))
-	s.term.SetReplyWriter(replyWriter{s})
-	if th, err := lookupTheme(s.Theme); err == nil { // OSC 10/11 report the theme's colours
-		s.term.SetDefaultColors([3]uint8{th.Foreground.R, th.Foreground.G, th.Foreground.B}, [3]uint8{th.Background.R, th.Background.G, th.Background.B})
+// newSessionTerminal makes s's emulator: cols x rows with the configured
+// scrollback, replies queued for the program, and OSC 10/11 reporting the
+// theme's colours.
+func (a *App) newSessionTerminal(s *Session, cols, rows int) *Terminal {
+	t := NewTerminal(cols, rows, max(a.cfg.Scrollback, 0))
+	t.SetReplyWriter(s.replies)
+	if th, err := lookupTheme(s.Theme); err == nil {
+		t.SetDefaultColors([3]uint8{th.Foreground.R, th.Foreground.G, th.Foreground.B}, [3]uint8{th.Background.R, th.Background.G, th.Background.B})
 	}
-	s.cmd = &exec.Cmd{Path: path, Args: append([]string{s.Command}, s.Args...), Env: env, Dir: cwd}
-
-	if err := a.register(s, cols, rows); err != nil {
-		return nil, err
-	}
-	go s.readLoop()
-	go s.waitLoop()
-	go s.replyLoop()
-	a.resourceListChanged()
-	return s, nil
+	return t
 }
 
 // register starts s's program and adds s to the sessions under one hold
@@ -679,7 +731,7 @@ func envValue(env []string, name string) string {
 // reads on a locked thread no better; this loop 0.70-0.86.
 func (s *Session) readLoop() {
 	defer close(s.drained)
-	uri := "session://" + s.ID + "/buffer"
+	uri := bufferURI(s.ID)
 	buf := make([]byte, readBufSize)
 	for {
 		n, err := s.master.Read(buf)
@@ -704,7 +756,7 @@ func (s *Session) readLoop() {
 // feedLocked gives p to the emulator and the listeners. s.mu is held.
 func (s *Session) feedLocked(p []byte, at time.Time) {
 	_, _ = s.term.Write(p) // Terminal.Write never fails.
-	s.rawAppendLocked(p)
+	s.raw.append(p)
 	s.fed += int64(len(p))
 	s.queued.Add(-int64(len(p)))
 	s.lastOutput = at
@@ -737,8 +789,8 @@ func (s *Session) waitLoop() {
 	s.signalLocked()
 	s.mu.Unlock()
 	close(s.done)
-	s.app.resourceUpdated("session://" + s.ID + "/info")
-	s.app.resourceUpdated("sessions://list")
+	s.app.resourceUpdated(infoURI(s.ID))
+	s.app.resourceUpdated(sessionsListURI())
 }
 
 // exitStatus turns a wait result into an exit code (128+N for signal N,
@@ -751,47 +803,6 @@ func exitStatus(ps *os.ProcessState, err error) (code int, signal string) {
 		return 128 + int(ws.Signal()), signalName(ws.Signal())
 	}
 	return ps.ExitCode(), ""
-}
-
-// replyWriter queues the emulator's replies (DSR, DA, ...) for replyLoop:
-// Terminal.Write runs under s.mu, and writing to a program that is not
-// reading could block it there.
-type replyWriter struct{ s *Session }
-
-func (w replyWriter) Write(p []byte) (int, error) {
-	s := w.s
-	s.replyMu.Lock()
-	if len(s.replyBuf)+len(p) <= replyQueueCap { // a program flooding queries without reading loses replies
-		s.replyBuf = append(s.replyBuf, p...)
-	}
-	s.replyMu.Unlock()
-	select {
-	case s.replyCh <- struct{}{}:
-	default:
-	}
-	return len(p), nil
-}
-
-// replyLoop writes queued replies to the program until release.
-func (s *Session) replyLoop() {
-	for {
-		select {
-		case <-s.replyCh:
-		case <-s.closed:
-			return
-		}
-		s.replyMu.Lock()
-		p := s.replyBuf
-		s.replyBuf = nil
-		s.replyMu.Unlock()
-		for len(p) > 0 {
-			n, err := s.master.Write(p)
-			p = p[n:]
-			if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
-				break // closed or the program is gone: nobody to answer
-			}
-		}
-	}
 }
 
 // errExited is returned by writeInput once the program has ended.
@@ -890,31 +901,40 @@ func (s *Session) stop(sig syscall.Signal, grace time.Duration) SessionStatus {
 	// Processes that left the group but stayed in the session (jobs that
 	// ignore SIGHUP) hold the terminal open: give them the rest of the grace
 	// period, then kill them.
-	if len(sessionMembers(pid)) > 0 {
-		tick := time.NewTicker(20 * time.Millisecond)
-		giveUp := time.NewTimer(grace + time.Second)
-		killed := false
-	linger:
-		for len(sessionMembers(pid)) > 0 {
-			select {
-			case <-tick.C:
-			case <-deadline.C:
-				signalGroup(pid, syscall.SIGKILL)
-				killed = true
-			case <-giveUp.C:
-				break linger // unkillable (uninterruptible sleep): leave it to the kernel
-			}
-			if killed {
-				signalGroup(pid, syscall.SIGKILL)
-			}
-		}
-		tick.Stop()
-		giveUp.Stop()
-	}
+	pollKill(func() []int { return sessionMembers(pid) },
+		func([]int) { signalGroup(pid, syscall.SIGKILL) }, deadline.C, grace+time.Second)
 	endMarked(s.marker, sig, grace)
 	s.release()
 	<-s.done
 	return s.Status()
+}
+
+// pollKill waits until members lists no process. It polls every 20 ms;
+// from when killAt fires it calls kill with the processes left at every
+// poll. It gives up after giveUp: a process in uninterruptible sleep
+// ignores even SIGKILL, and the kernel ends it when it wakes.
+func pollKill(members func() []int, kill func(pids []int), killAt <-chan time.Time, giveUp time.Duration) {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	quit := time.NewTimer(giveUp)
+	defer quit.Stop()
+	killing := false
+	for {
+		pids := members()
+		if len(pids) == 0 {
+			return
+		}
+		if killing {
+			kill(pids)
+		}
+		select {
+		case <-tick.C:
+		case <-killAt:
+			killing = true
+		case <-quit.C:
+			return
+		}
+	}
 }
 
 // release closes the PTY (ending the reader) and stops the reply writer.

@@ -572,7 +572,7 @@ func TestRawRing(t *testing.T) {
 		chunk := bytes.Repeat([]byte{'a' + byte(i)}, size)
 		all = append(all, chunk...)
 		s.fed += int64(len(chunk))
-		s.rawAppendLocked(chunk)
+		s.raw.append(chunk)
 		for _, n := range []int{1, 100, rawTailCap} {
 			got, cut := s.RawTail(n)
 			want := all[max(0, len(all)-n):]

@@ -585,7 +585,7 @@ func (s *Session) resize(cols, rows int) error {
 	s.term.Resize(cols, rows)
 	s.signalLocked()
 	s.mu.Unlock()
-	s.app.resourceUpdated("session://" + s.ID + "/buffer")
+	s.app.resourceUpdated(bufferURI(s.ID))
 	select {
 	case <-s.closed:
 		return nil
