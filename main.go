@@ -130,8 +130,10 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "snap" {
 		os.Exit(runSnap(os.Args[2:]))
 	}
-	finishOrphans = adoptOrphans() // the server process only, never a test calling run
-	os.Exit(run(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+	finishOrphans := adoptOrphans() // the server process only, never a test calling run
+	status := run(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	finishOrphans() // run stopped every session: kill and reap what they left behind
+	os.Exit(status)
 }
 
 // run is the server command: parse the configuration, serve until stdin
@@ -180,9 +182,6 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	err = srv.Serve(ctx, stdin, stdout)
 	stop() // a second Ctrl-C now ends the process even if cleanup hangs
 	a.shutdown()
-	if finishOrphans != nil {
-		finishOrphans() // reaper_linux.go: kill and reap what the sessions left behind
-	}
 	if err != nil {
 		log.Printf("reading stdin: %v", err)
 		return 1
