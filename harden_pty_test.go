@@ -365,6 +365,7 @@ func percentile(ds []time.Duration, q float64) time.Duration {
 // ping latency is reported, not asserted; the server's peak RSS (VmHWM)
 // stays under the bound that the scrollback cap implies.
 func TestFloodPing(t *testing.T) {
+	t.Parallel()
 	hardenBinary(t)
 	const scrollback = 10000
 	d := floodDuration()
@@ -430,6 +431,7 @@ func ptyServer(t *testing.T, maxSessions int) *testClient {
 // the protocol layer is at fault), and a ping after each is still
 // answered.
 func TestLimits(t *testing.T) {
+	t.Parallel()
 	c := ptyServer(t, 3)
 	_, st, isErr := toolResult(c.toolCall(1, "shell_start", map[string]any{"command": "cat"}))
 	if isErr {
@@ -561,6 +563,7 @@ func TestRecordingCaps(t *testing.T) {
 // read, a resize and a send race it: every call returns a result or a
 // clear error, the process is reaped, and no part file is left behind.
 func TestConcurrentCalls(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	ids := []string{
 		start(t, a, "bash", "--norc", "--noprofile"),
@@ -693,6 +696,7 @@ func TestAllowCommandBypass(t *testing.T) {
 // session that captured nothing (they piled up empty in the output
 // directory) and keeps one with captures.
 func TestStopReleasesEmptySessionDir(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	empty, shot := start(t, a, "sleep", "100"), start(t, a, "sleep", "100")
 	mustCall(t, a, "shell_screenshot", map[string]any{"session_id": shot})
@@ -715,6 +719,7 @@ func TestStopReleasesEmptySessionDir(t *testing.T) {
 // started again over an earlier run's captures, never give a session an
 // id whose directory exists, so no capture overwrites another.
 func TestSessionIDsClaimOutputDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "shell-1"), 0o700); err != nil { // an earlier run's
 		t.Fatal(err)

@@ -105,6 +105,20 @@
 // Or take a one-off screenshot without a client:
 //
 //	$ ttywright snap -o demo.png -- ls --color=always /
+//
+// # Code
+//
+// docs/ARCHITECTURE.md describes the files, what each may use, and the
+// path of a byte from the pseudo-terminal to a cell, a pixel and a
+// resource. The program is one package main. Nothing can import package
+// main, so a capitalised name exports nothing; it marks the surface of a
+// part that other files are meant to call, as if the part were its own
+// package (NewTerminal and Terminal's methods, Snapshot, Session's
+// methods, Server.Serve, Theme, RenderImage, Tool). Every other name is
+// lower-case, whether or not another file uses it; Write, Error and
+// String are capitalised because their interfaces require it. The
+// emulator (the vt*.go files) uses nothing else of the package and does
+// no I/O; TestEmulatorBoundary checks both.
 package main
 
 import (

@@ -185,6 +185,7 @@ func TestRunExitStatus(t *testing.T) {
 
 // TestBinary builds ttywright once and runs it over real stdio.
 func TestBinary(t *testing.T) {
+	t.Parallel()
 	bin := serverBinary(t)
 	t.Run("stdio", func(t *testing.T) { testBinaryStdio(t, bin) })
 	t.Run("signals", func(t *testing.T) { testBinarySignals(t, bin) })
