@@ -514,6 +514,7 @@ func TestLimits(t *testing.T) {
 // reaches one stops capturing, says so in its result, and keeps a valid
 // file.
 func TestRecordingCaps(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh", "-c", "i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.02; done")
 	for _, tc := range []struct {

@@ -423,6 +423,7 @@ func TestRecorderCapture(t *testing.T) {
 }
 
 func TestRecorderLimits(t *testing.T) {
+	t.Parallel()
 	t.Run("frames", func(t *testing.T) {
 		shown, res := recordFakeLimited(t, 30, 4, 0, func(f *fakeScreen) {
 			for i := 1; i <= 10; i++ {
@@ -521,6 +522,7 @@ func TestRecordStartStopRace(t *testing.T) {
 // why, its files are listed, subscribers hear of it as for a stop, and a
 // later shell_record_stop returns it (once) instead of an error.
 func TestRecordLimitEndsRecording(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		frames int
