@@ -28,7 +28,8 @@ type App struct {
 	sessions map[string]*Session
 	nextID   int
 
-	res resState // resources.go: subscriptions and notification debouncing
+	res resState  // resources.go: subscriptions and notification debouncing
+	rec recLimits // record.go: caps on each recording
 
 	// notify sends a JSON-RPC notification to the client (set by the
 	// protocol layer; nil-safe through App.Notify).

@@ -23,7 +23,7 @@ const castFlushSize = 32 << 10
 
 // castMaxBytes caps a cast file: a program flooding output for ten minutes
 // would otherwise fill gigabytes of disk, even when only the GIF is kept.
-var castMaxBytes int64 = 256 << 20
+const castMaxBytes int64 = 256 << 20
 
 // castWriter streams asciicast v2 events to w. Its methods are safe for
 // concurrent use (output arrives on the PTY reader's goroutine, resizes and
@@ -38,7 +38,8 @@ type castWriter struct {
 	buf     bytes.Buffer
 	partial []byte // an incomplete UTF-8 sequence held for the next chunk
 	closed  bool
-	full    bool // castMaxBytes reached: later output is dropped
+	limit   int64 // bytes written at most: castMaxBytes (tests lower it)
+	full    bool  // limit reached: later output is dropped
 	events  int
 	written int64
 }
@@ -57,7 +58,7 @@ type castHeader struct {
 // newCastWriter writes the header for a cols x rows terminal started at
 // start, then an event at time 0 that redraws snap (nil = nothing drawn).
 func newCastWriter(w io.Writer, start time.Time, snap *Snapshot) *castWriter {
-	c := &castWriter{w: w, start: start}
+	c := &castWriter{w: w, start: start, limit: castMaxBytes}
 	h := castHeader{Version: 2, Width: snap.Cols, Height: snap.Rows, Timestamp: start.Unix(),
 		Title: snap.Title, IdleLimit: gifIdleCap.Seconds(), Env: map[string]string{"TERM": "xterm-256color"}}
 	line, _ := json.Marshal(h) // a struct of strings and ints always marshals
@@ -101,7 +102,7 @@ func (c *castWriter) resize(cols, rows int, at time.Time) {
 
 // event appends one event line; c.mu is held (or c is not yet shared).
 func (c *castWriter) event(sec float64, kind byte, data []byte) {
-	if c.full || c.written+int64(c.buf.Len()) >= castMaxBytes {
+	if c.full || c.written+int64(c.buf.Len()) >= c.limit {
 		c.full = true
 		return
 	}
@@ -133,7 +134,7 @@ func (c *castWriter) flush() {
 	c.buf.Reset()
 }
 
-// truncated reports whether output was dropped at castMaxBytes.
+// truncated reports whether output was dropped at c.limit.
 func (c *castWriter) truncated() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -87,12 +87,12 @@ func TestCastWriter(t *testing.T) {
 }
 
 func TestCastCap(t *testing.T) {
-	save := castMaxBytes
-	defer func() { castMaxBytes = save }()
-	castMaxBytes = 100 << 10
+	t.Parallel()
+	const limit = 100 << 10
 	var buf bytes.Buffer
 	t0 := time.Now()
 	c := newCastWriter(&buf, t0, &Snapshot{Cols: 10, Rows: 2, Cells: make([]Cell, 20)})
+	c.limit = limit
 	chunk := bytes.Repeat([]byte("flood "), 1000)
 	for i := range 100 {
 		c.output(chunk, t0.Add(time.Duration(i)*time.Millisecond))
@@ -101,8 +101,8 @@ func TestCastCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.truncated() || n > castMaxBytes+castFlushSize || n < castMaxBytes/2 {
-		t.Errorf("wrote %d bytes, truncated %v; cap %d", n, c.truncated(), castMaxBytes)
+	if !c.truncated() || n > limit+castFlushSize || n < limit/2 {
+		t.Errorf("wrote %d bytes, truncated %v; cap %d", n, c.truncated(), limit)
 	}
 	if !bytes.HasSuffix(buf.Bytes(), []byte("]\n")) {
 		t.Errorf("the file does not end with a whole event")

@@ -21,7 +21,8 @@ import (
 	"time"
 )
 
-// GIF timing rules (SPEC §7): delays are in 1/100 s.
+// GIF timing: a GIF delay is in 1/100 s; idle stretches are shortened and
+// the last frame held, so a replay neither drags nor flickers.
 const (
 	gifMinDelay  = 2               // centiseconds; browsers slow down anything shorter
 	gifIdleCap   = 2 * time.Second // a frame stays at most this long, however idle the screen was

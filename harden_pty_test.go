@@ -8,14 +8,11 @@ package main
 // end. SECURITY.md names each test and what it guarantees.
 
 import (
-	"bufio"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"image/gif"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -28,174 +25,14 @@ import (
 	"unsafe"
 )
 
-var (
-	hardenBinOnce sync.Once
-	hardenBin     string
-	hardenBinErr  error
-)
-
-// hardenBinary builds ttywright once for all the tests of this file (in a
-// directory removed by the OS's temp cleaning, not by a test: the build is
-// shared).
+// hardenBinary is serverBinary for the tests of this file, which check
+// processes through /proc.
 func hardenBinary(t testing.TB) string {
 	t.Helper()
 	if runtime.GOOS != "linux" {
 		t.Skip("checks processes through /proc")
 	}
-	if testing.Short() {
-		t.Skip("builds and runs the binary")
-	}
-	hardenBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "ttywright-harden")
-		if err != nil {
-			hardenBinErr = err
-			return
-		}
-		hardenBin = filepath.Join(dir, "ttywright")
-		out, err := exec.Command("go", "build", "-o", hardenBin, ".").CombinedOutput()
-		if err != nil {
-			hardenBinErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if hardenBinErr != nil {
-		t.Fatal(hardenBinErr)
-	}
-	return hardenBin
-}
-
-// mcpProc drives a ttywright process over its stdin and stdout. Requests
-// may be sent from several goroutines; responses are routed by id.
-type mcpProc struct {
-	t      testing.TB
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	inMu   sync.Mutex
-	mu     sync.Mutex
-	nextID int
-	wait   map[string]chan reply
-	exited chan struct{} // closed when stdout ended
-	stderr strings.Builder
-}
-
-// startProc starts the binary with args and performs the MCP handshake.
-func startProc(t testing.TB, args ...string) *mcpProc {
-	t.Helper()
-	p := &mcpProc{t: t, wait: map[string]chan reply{}, exited: make(chan struct{})}
-	p.cmd = exec.Command(hardenBinary(t), args...)
-	p.cmd.Stderr = &syncWriter{w: &p.stderr}
-	var err error
-	if p.in, err = p.cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	out, err := p.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		p.cmd.Process.Kill() // no-op once it exited
-		p.cmd.Wait()
-	})
-	go func() {
-		defer close(p.exited)
-		br := bufio.NewReaderSize(out, 1<<20)
-		for {
-			line, err := readFrame(br, maxFrame)
-			if err != nil {
-				return
-			}
-			var r reply
-			if json.Unmarshal(line, &r) != nil {
-				t.Errorf("server wrote a line that is not JSON: %.200q", line)
-				continue
-			}
-			if r.ID == nil || string(r.ID) == "null" {
-				continue // notifications; errors without an id are not expected here
-			}
-			p.mu.Lock()
-			ch := p.wait[string(r.ID)]
-			delete(p.wait, string(r.ID))
-			p.mu.Unlock()
-			if ch != nil {
-				ch <- r
-			}
-		}
-	}()
-	r := p.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "harden", "version": "1"}})
-	if r.Error != nil {
-		t.Fatalf("initialize: %+v", r.Error)
-	}
-	p.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
-	return p
-}
-
-// syncWriter serialises writes (exec copies stderr from its own goroutine).
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
-}
-
-func (p *mcpProc) send(msg any) {
-	b, _ := json.Marshal(msg)
-	p.inMu.Lock()
-	defer p.inMu.Unlock()
-	p.in.Write(append(b, '\n')) // an error shows as a missing reply
-}
-
-// call sends a request and waits (bounded by stuckAfter) for its response.
-func (p *mcpProc) call(method string, params any) reply {
-	p.mu.Lock()
-	p.nextID++
-	id := strconv.Itoa(p.nextID)
-	ch := make(chan reply, 1)
-	p.wait[id] = ch
-	p.mu.Unlock()
-	msg := map[string]any{"jsonrpc": "2.0", "id": p.nextIDValue(id), "method": method}
-	if params != nil {
-		msg["params"] = params
-	}
-	p.send(msg)
-	select {
-	case r := <-ch:
-		return r
-	case <-p.exited:
-		p.t.Errorf("%s: the server exited; stderr:\n%s", method, p.stderr.String())
-	case <-time.After(stuckAfter):
-		p.t.Errorf("%s: no reply in %v", method, stuckAfter)
-	}
-	return reply{Error: &RPCError{Code: -1, Message: "no reply"}}
-}
-
-func (p *mcpProc) nextIDValue(id string) int { n, _ := strconv.Atoi(id); return n }
-
-// tool calls a tool; it returns the structured result, the text and
-// isError (a JSON-RPC error counts as an error with its message).
-func (p *mcpProc) tool(name string, args map[string]any) (map[string]any, string, bool) {
-	r := p.call("tools/call", map[string]any{"name": name, "arguments": args})
-	if r.Error != nil {
-		return nil, r.Error.Message, true
-	}
-	text, structured, isError := toolResult(r)
-	return structured, text, isError
-}
-
-// mustTool is tool that fails the test on an error.
-func (p *mcpProc) mustTool(name string, args map[string]any) map[string]any {
-	p.t.Helper()
-	m, text, isErr := p.tool(name, args)
-	if isErr {
-		p.t.Fatalf("%s %v: %s", name, args, text)
-	}
-	return m
+	return serverBinary(t)
 }
 
 // findCmdline lists the processes whose /proc/PID/cmdline is cmdline.
@@ -469,7 +306,7 @@ func floodServer(t testing.TB, d time.Duration, scrollback int) (pings []time.Du
 
 // floodProc is floodServer returning the running server (its first
 // session is the yes flood).
-func floodProc(t testing.TB, d time.Duration, scrollback int) (pings []time.Duration, p *mcpProc, driven int) {
+func floodProc(t testing.TB, d time.Duration, scrollback int) (pings []time.Duration, p *testClient, driven int) {
 	p = startProc(t, "--output-dir", t.TempDir(), "--cols", "120", "--rows", "40", "--scrollback", strconv.Itoa(scrollback))
 	p.mustTool("shell_start", map[string]any{"command": "yes", "args": []string{"flood flood flood flood flood"}})
 	p.mustTool("shell_start", map[string]any{"command": "sh", "args": []string{"-c", "while :; do cat " + colourFile(t) + "; done"}})
@@ -528,6 +365,7 @@ func percentile(ds []time.Duration, q float64) time.Duration {
 // ping latency is reported, not asserted; the server's peak RSS (VmHWM)
 // stays under the bound that the scrollback cap implies.
 func TestFloodPing(t *testing.T) {
+	t.Parallel()
 	hardenBinary(t)
 	const scrollback = 10000
 	d := floodDuration()
@@ -588,55 +426,12 @@ func ptyServer(t *testing.T, maxSessions int) *testClient {
 	return c
 }
 
-// toolCall sends tools/call and returns the raw response.
-func (c *testClient) toolCall(id int, name string, args any) reply {
-	c.t.Helper()
-	return c.rpc(id, "tools/call", map[string]any{"name": name, "arguments": args})
-}
-
-// rpc is request for a server that also sends notifications (list
-// changes): it skips them.
-func (c *testClient) rpc(id int, method string, params any) reply {
-	c.t.Helper()
-	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
-	if params != nil {
-		msg["params"] = params
-	}
-	b, _ := json.Marshal(msg)
-	c.send(string(b))
-	for {
-		r := c.recvReply()
-		if r.Method != "" {
-			continue
-		}
-		if string(r.ID) != strconv.Itoa(id) {
-			c.t.Fatalf("%s: got a reply for id %s, want %d", method, r.ID, id)
-		}
-		return r
-	}
-}
-
-// toolResult decodes a tools/call result.
-func toolResult(r reply) (text string, structured map[string]any, isError bool) {
-	var res struct {
-		Content []struct {
-			Text string `json:"text"`
-		} `json:"content"`
-		Structured map[string]any `json:"structuredContent"`
-		IsError    bool           `json:"isError"`
-	}
-	json.Unmarshal(r.Result, &res)
-	if len(res.Content) > 0 {
-		text = res.Content[0].Text
-	}
-	return text, res.Structured, res.IsError
-}
-
 // TestLimits sends every kind of over-limit or malformed tool call through
 // the protocol loop: each gets a clear isError result (or -32602 where
 // the protocol layer is at fault), and a ping after each is still
 // answered.
 func TestLimits(t *testing.T) {
+	t.Parallel()
 	c := ptyServer(t, 3)
 	_, st, isErr := toolResult(c.toolCall(1, "shell_start", map[string]any{"command": "cat"}))
 	if isErr {
@@ -719,10 +514,9 @@ func TestLimits(t *testing.T) {
 // reaches one stops capturing, says so in its result, and keeps a valid
 // file.
 func TestRecordingCaps(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh", "-c", "i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.02; done")
-	saveFrames, saveDur := recMaxFrames, recMaxDuration
-	defer func() { recMaxFrames, recMaxDuration = saveFrames, saveDur }()
 	for _, tc := range []struct {
 		name   string
 		frames int
@@ -732,7 +526,7 @@ func TestRecordingCaps(t *testing.T) {
 		{"frames", 4, 10 * time.Minute, "frame limit"},
 		{"time", 20000, 300 * time.Millisecond, "limit"},
 	} {
-		recMaxFrames, recMaxDuration = tc.frames, tc.dur
+		a.rec = recLimits{frames: tc.frames, dur: tc.dur}
 		mustCall(t, a, "shell_record_start", map[string]any{"session_id": id, "fps": 30, "name": "cap-" + tc.name})
 		// The capture goroutine ends by itself at the cap.
 		s, _ := a.session(id)
@@ -770,6 +564,7 @@ func TestRecordingCaps(t *testing.T) {
 // read, a resize and a send race it: every call returns a result or a
 // clear error, the process is reaped, and no part file is left behind.
 func TestConcurrentCalls(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	ids := []string{
 		start(t, a, "bash", "--norc", "--noprofile"),
@@ -902,6 +697,7 @@ func TestAllowCommandBypass(t *testing.T) {
 // session that captured nothing (they piled up empty in the output
 // directory) and keeps one with captures.
 func TestStopReleasesEmptySessionDir(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	empty, shot := start(t, a, "sleep", "100"), start(t, a, "sleep", "100")
 	mustCall(t, a, "shell_screenshot", map[string]any{"session_id": shot})
@@ -924,6 +720,7 @@ func TestStopReleasesEmptySessionDir(t *testing.T) {
 // started again over an earlier run's captures, never give a session an
 // id whose directory exists, so no capture overwrites another.
 func TestSessionIDsClaimOutputDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "shell-1"), 0o700); err != nil { // an earlier run's
 		t.Fatal(err)

@@ -11,7 +11,8 @@ import (
 	"unicode/utf8"
 )
 
-// maxInputBytes caps one shell_send (SPEC §8).
+// maxInputBytes caps the bytes one shell_send may write to the program
+// (README "Limits").
 const maxInputBytes = 1 << 20
 
 // decodeInput interprets the escapes an agent writes literally in input:

@@ -105,6 +105,20 @@
 // Or take a one-off screenshot without a client:
 //
 //	$ ttywright snap -o demo.png -- ls --color=always /
+//
+// # Code
+//
+// docs/ARCHITECTURE.md describes the files, what each may use, and the
+// path of a byte from the pseudo-terminal to a cell, a pixel and a
+// resource. The program is one package main. Nothing can import package
+// main, so a capitalised name exports nothing; it marks the surface of a
+// part that other files are meant to call, as if the part were its own
+// package (NewTerminal and Terminal's methods, Snapshot, Session's
+// methods, Server.Serve, Theme, RenderImage, Tool). Every other name is
+// lower-case, whether or not another file uses it; Write, Error and
+// String are capitalised because their interfaces require it. The
+// emulator (the vt*.go files) uses nothing else of the package and does
+// no I/O; TestEmulatorBoundary checks both.
 package main
 
 import (
@@ -130,8 +144,10 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "snap" {
 		os.Exit(runSnap(os.Args[2:]))
 	}
-	finishOrphans = adoptOrphans() // the server process only, never a test calling run
-	os.Exit(run(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+	finishOrphans := adoptOrphans() // the server process only, never a test calling run
+	status := run(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	finishOrphans() // run stopped every session: kill and reap what they left behind
+	os.Exit(status)
 }
 
 // run is the server command: parse the configuration, serve until stdin
@@ -180,9 +196,6 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	err = srv.Serve(ctx, stdin, stdout)
 	stop() // a second Ctrl-C now ends the process even if cleanup hangs
 	a.shutdown()
-	if finishOrphans != nil {
-		finishOrphans() // reaper_linux.go: kill and reap what the sessions left behind
-	}
 	if err != nil {
 		log.Printf("reading stdin: %v", err)
 		return 1

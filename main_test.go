@@ -183,97 +183,35 @@ func TestRunExitStatus(t *testing.T) {
 	}
 }
 
-// buildBinary builds ttywright into a temporary directory.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "ttywright")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // TestBinary builds ttywright once and runs it over real stdio.
 func TestBinary(t *testing.T) {
-	bin := buildBinary(t)
+	t.Parallel()
+	bin := serverBinary(t)
 	t.Run("stdio", func(t *testing.T) { testBinaryStdio(t, bin) })
 	t.Run("signals", func(t *testing.T) { testBinarySignals(t, bin) })
 	t.Run("closed stdout", func(t *testing.T) { testBinaryClosedStdout(t, bin) })
 	t.Run("terminal", func(t *testing.T) { testBinaryTerminal(t, bin) })
-	t.Run("cancel a real wait", func(t *testing.T) { testBinaryCancelWait(t, bin) })
+	t.Run("cancel a real wait", testBinaryCancelWait)
 }
 
 // testBinaryCancelWait cancels a long shell_wait on a real shell: pings
 // are answered while it waits, the wait stops (the call log records it
 // as cancelled, long before its timeout), and no response is sent for it.
-func testBinaryCancelWait(t *testing.T, bin string) {
+func testBinaryCancelWait(t *testing.T) {
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("needs /bin/sh")
 	}
 	logPath := filepath.Join(t.TempDir(), "calls.jsonl")
-	cmd := exec.Command(bin, "--output-dir", t.TempDir(), "--log-path", logPath)
-	stdin, _ := cmd.StdinPipe()
-	stdoutPipe, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := make(chan []byte, 16)
-	go func() {
-		defer close(lines)
-		br := bufio.NewReader(stdoutPipe)
-		for {
-			line, err := br.ReadBytes('\n')
-			if err != nil {
-				return
-			}
-			lines <- line
-		}
-	}()
-	// recv returns the next response, skipping notifications (a new
-	// session announces notifications/resources/list_changed).
-	recv := func() reply {
-		t.Helper()
-		for {
-			select {
-			case line, ok := <-lines:
-				var r reply
-				if !ok || json.Unmarshal(line, &r) != nil {
-					t.Fatalf("reading the server: %q", line)
-				}
-				if r.Method == "" {
-					return r
-				}
-			case <-time.After(stuckAfter):
-				t.Fatalf("no reply in %v", stuckAfter)
-			}
-		}
-	}
-	send := func(s string) { io.WriteString(stdin, s+"\n") }
-
-	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`)
-	recv()
-	send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"shell_start","arguments":{"command":"/bin/sh"}}}`)
-	var start struct {
-		StructuredContent struct {
-			ID string `json:"shell_session_id"`
-		}
-	}
-	if r := recv(); json.Unmarshal(r.Result, &start) != nil || start.StructuredContent.ID == "" {
-		t.Fatalf("shell_start: %s %+v", r.Result, r.Error)
-	}
+	c := startProc(t, "--output-dir", t.TempDir(), "--log-path", logPath)
+	start := c.mustTool("shell_start", map[string]any{"command": "/bin/sh"})
 	// The timeout is longer than stuckAfter: only the cancellation can end
 	// the wait in time.
-	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"shell_wait","arguments":{"session_id":"` +
-		start.StructuredContent.ID + `","wait_for":"never printed","timeout_ms":110000}}}`)
-	send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
-	if r := recv(); string(r.ID) != "3" {
-		t.Fatalf("got %s, want the ping's reply while the wait runs", r.ID)
+	c.sendMsg(map[string]any{"jsonrpc": "2.0", "id": "wait", "method": "tools/call", "params": map[string]any{"name": "shell_wait",
+		"arguments": map[string]any{"session_id": start["shell_session_id"], "wait_for": "never printed", "timeout_ms": 110000}}})
+	if r := c.call("ping", nil); r.Error != nil {
+		t.Fatalf("ping while the wait runs: %+v", r.Error)
 	}
-	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"test"}}`)
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"wait","reason":"test"}}`)
 
 	deadline := time.Now().Add(stuckAfter)
 	for {
@@ -289,18 +227,18 @@ func testBinaryCancelWait(t *testing.T, bin string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	send(`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
-	if r := recv(); string(r.ID) != "4" {
-		t.Errorf("got %s after the cancellation, want the ping's reply (no reply for the cancelled call)", r.ID)
+	if r := c.call("ping", nil); r.Error != nil {
+		t.Errorf("ping after the cancellation: %+v", r.Error)
 	}
-	stdin.Close()
-	for line := range lines {
-		if bytes.Contains(line, []byte(`"id":2`)) {
-			t.Errorf("a response to the cancelled call: %s", line)
-		}
-	}
-	if err := cmd.Wait(); err != nil {
+	c.in.Close()
+	<-c.exited
+	if err := c.cmd.Wait(); err != nil {
 		t.Errorf("exit: %v", err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range c.stray {
+		t.Errorf("a response no call waited for (none is due to the cancelled call): %+v", r)
 	}
 }
 

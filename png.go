@@ -34,22 +34,11 @@ type Border struct {
 	Title string `json:"title,omitempty"` // default: the terminal title (OSC 0/2)
 }
 
-// RenderOptions controls Render.
+// RenderOptions controls RenderImage.
 type RenderOptions struct {
 	Theme  *Theme  // nil = the default theme (one-dark)
 	Scale  int     // integer pixel scale, 1-4; a cell is 8*Scale x 16*Scale pixels (values outside 1-4 are clamped)
 	Border *Border // nil = no frame
-}
-
-// Render draws a screen snapshot to an RGBA image; see RenderImage for
-// what is drawn. Callers that encode (PNG, GIF) should prefer RenderImage,
-// which avoids the conversion.
-func Render(s *Snapshot, opt RenderOptions) *image.RGBA {
-	img := RenderImage(s, opt)
-	if p, ok := img.(*image.Paletted); ok {
-		return palettedToRGBA(p)
-	}
-	return img.(*image.RGBA) // RenderImage returns one of the two
 }
 
 // RenderImage draws a screen snapshot and returns an *image.Paletted whose
@@ -100,18 +89,22 @@ func RenderImage(s *Snapshot, opt RenderOptions) image.Image {
 	return img
 }
 
-// palettedToRGBA expands a paletted image.
-func palettedToRGBA(p *image.Paletted) *image.RGBA {
-	var lut [256]uint32
+// palettedToRGBA expands p into dst and returns it; when dst is nil or
+// of another size it allocates a new image instead. The recorder passes
+// the same dst for every frame, which saves a large allocation per frame.
+func palettedToRGBA(p *image.Paletted, dst *image.RGBA) *image.RGBA {
+	if dst == nil || dst.Rect != p.Rect {
+		dst = image.NewRGBA(p.Rect)
+	}
+	var lut [256]uint32 // RGBA bytes, little-endian
 	for i, c := range p.Palette {
 		r, g, b, a := c.RGBA()
 		lut[i] = r>>8 | g>>8<<8 | b>>8<<16 | a>>8<<24
 	}
-	img := image.NewRGBA(p.Rect)
 	for i, v := range p.Pix {
-		binary.LittleEndian.PutUint32(img.Pix[4*i:], lut[v])
+		binary.LittleEndian.PutUint32(dst.Pix[4*i:], lut[v])
 	}
-	return img
+	return dst
 }
 
 // pngBuffers lets consecutive encodes reuse the encoder's buffers.

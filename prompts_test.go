@@ -183,6 +183,7 @@ func TestPromptVimEditWorks(t *testing.T) {
 // TestPromptRecordSessionWorks follows the record-session guide with the
 // real tools and fetches the GIF through the uri it is told to use.
 func TestPromptRecordSessionWorks(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("records for 2 s")
 	}

@@ -21,10 +21,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// finishOrphans is adoptOrphans' result in the server process (nil in
-// tests that call run): run calls it after stopping every session.
-var finishOrphans func()
-
 // adoptOrphans makes the process a child subreaper and reaps adopted
 // orphans whenever a child exits. The returned func kills the adopted
 // processes still running, reaps them and stops the reaper; call it after

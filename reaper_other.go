@@ -6,6 +6,3 @@ package main
 // of a session go to init, and the stop of each session's process group
 // and session is what cleans up.
 func adoptOrphans() (finish func()) { return func() {} }
-
-// finishOrphans is adoptOrphans' result in the server process.
-var finishOrphans func()

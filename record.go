@@ -11,7 +11,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"image"
 	"image/draw"
@@ -23,7 +22,7 @@ import (
 	"time"
 )
 
-// Recording limits (SPEC §8) and defaults.
+// Recording limits and defaults.
 const (
 	recDefaultFPS = 10
 	recMaxFPS     = 30
@@ -32,11 +31,18 @@ const (
 	recExitPoll   = 250 * time.Millisecond
 )
 
-// Recording caps (SPEC §8): variables so that tests can lower them.
-var (
+// Recording caps, unless App.rec lowers them.
+const (
 	recMaxDuration = 10 * time.Minute
 	recMaxFrames   = 20000
 )
+
+// recLimits are an App's caps on each recording; a zero field means
+// recMaxFrames or recMaxDuration. Tests lower them.
+type recLimits struct {
+	frames int
+	dur    time.Duration
+}
 
 // recorder is one running recording of a session. Its goroutine owns the GIF
 // encoder; the cast writer is shared with the session's output listener.
@@ -250,7 +256,7 @@ func (a *App) recordStart(_ context.Context, _ *ToolCall, args recordStartArgs) 
 		theme = themeList[0]
 	}
 	r := &recorder{app: a, sess: s, name: name, fps: fps, scale: scale, border: border, theme: theme,
-		snapshot: s.Snapshot, waitChange: s.WaitChange, ready: make(chan struct{})}
+		snapshot: s.Snapshot, waitChange: s.WaitChange, ready: make(chan struct{}), maxFrames: a.rec.frames, maxDur: a.rec.dur}
 	r.snapshotLocked = func() *Snapshot { return s.term.Snapshot() }
 
 	s.mu.Lock()
@@ -495,18 +501,7 @@ func (r *recorder) render(snap *Snapshot) *image.RGBA {
 		img = m
 	case *image.Paletted:
 		// Expand into a buffer kept between frames: no 2.4 MB garbage per frame.
-		if r.frame == nil || r.frame.Rect != m.Rect {
-			r.frame = image.NewRGBA(m.Rect)
-		}
-		var lut [256]uint32 // RGBA bytes, little-endian
-		for i, c := range m.Palette {
-			cr, cg, cb, ca := c.RGBA()
-			lut[i] = cr>>8 | cg>>8<<8 | cb>>8<<16 | ca>>8<<24
-		}
-		pix := r.frame.Pix
-		for i, v := range m.Pix {
-			binary.LittleEndian.PutUint32(pix[4*i:], lut[v])
-		}
+		r.frame = palettedToRGBA(m, r.frame)
 		img = r.frame
 	default:
 		img = image.NewRGBA(m.Bounds())
@@ -691,7 +686,7 @@ func (r *recorder) saveFiles(format, name string) (*recordStopResult, error) {
 		}
 	}
 	if res.CastPath != "" && r.cast.truncated() {
-		res.Note = strings.TrimPrefix(res.Note+fmt.Sprintf("; the cast stopped at %d MiB of output", castMaxBytes>>20), "; ")
+		res.Note = strings.TrimPrefix(res.Note+fmt.Sprintf("; the cast stopped at %d MiB of output", r.cast.limit>>20), "; ")
 	}
 	if err != nil {
 		r.discard()

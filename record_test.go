@@ -423,6 +423,7 @@ func TestRecorderCapture(t *testing.T) {
 }
 
 func TestRecorderLimits(t *testing.T) {
+	t.Parallel()
 	t.Run("frames", func(t *testing.T) {
 		shown, res := recordFakeLimited(t, 30, 4, 0, func(f *fakeScreen) {
 			for i := 1; i <= 10; i++ {
@@ -521,8 +522,7 @@ func TestRecordStartStopRace(t *testing.T) {
 // why, its files are listed, subscribers hear of it as for a stop, and a
 // later shell_record_stop returns it (once) instead of an error.
 func TestRecordLimitEndsRecording(t *testing.T) {
-	saveFrames, saveDur := recMaxFrames, recMaxDuration
-	defer func() { recMaxFrames, recMaxDuration = saveFrames, saveDur }()
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		frames int
@@ -533,8 +533,8 @@ func TestRecordLimitEndsRecording(t *testing.T) {
 		{"duration", 20000, time.Nanosecond, "1ns limit"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			recMaxFrames, recMaxDuration = tc.frames, tc.dur
 			a := newRecApp(t)
+			a.rec = recLimits{frames: tc.frames, dur: tc.dur}
 			a.res.interval = time.Millisecond
 			s := addRecSession(a, "s1", 20, 4)
 			var mu sync.Mutex
@@ -611,7 +611,7 @@ func TestRecordLimitEndsRecording(t *testing.T) {
 			if r := callTool(t, a, "shell_record_stop", `{"session_id":"s1"}`); !r.IsError || !strings.Contains(resultText(r), "not recording") {
 				t.Errorf("second shell_record_stop: %s; want not recording", resultText(r))
 			}
-			recMaxFrames, recMaxDuration = saveFrames, saveDur
+			a.rec = recLimits{}
 			if r := callTool(t, a, "shell_record_start", `{"session_id":"s1"}`); r.IsError || !s.IsRecording() {
 				t.Errorf("a new recording after the limit: %s", resultText(r))
 			}

@@ -17,6 +17,16 @@ import (
 	"unicode"
 )
 
+// Render draws s to an RGBA image (RenderImage then, for a paletted
+// result, palettedToRGBA), the form the tests compare pixels in.
+func Render(s *Snapshot, opt RenderOptions) *image.RGBA {
+	img := RenderImage(s, opt)
+	if p, ok := img.(*image.Paletted); ok {
+		return palettedToRGBA(p, nil)
+	}
+	return img.(*image.RGBA) // RenderImage returns one of the two
+}
+
 // TestFontData checks the embedded font: the glyph lines hash to the value
 // the generator recorded, key glyphs exist with the right widths, and no
 // glyph is for a non-graphic code point.

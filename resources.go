@@ -668,14 +668,9 @@ func (a *App) resourcesRead(ctx context.Context, params json.RawMessage) (any, e
 	return map[string]any{"contents": []resourceContents{c}}, nil
 }
 
-// readResource resolves and reads one URI. Errors are *RPCError: -32002
-// for anything that does not exist or does not parse.
-func (a *App) readResource(uri string) (resourceContents, error) {
-	return a.readResourceCtx(context.Background(), uri)
-}
-
-// readResourceCtx is readResource for a request: ctx bounds the wait for
-// a buffer's pending output.
+// readResourceCtx resolves and reads one URI; ctx bounds the wait for a
+// buffer's pending output. Errors are *RPCError: -32002 for anything that
+// does not exist or does not parse.
 func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents, error) {
 	u, err := parseResourceURI(uri)
 	if err != nil {

@@ -259,6 +259,7 @@ func TestCtrlCInterruptsSleep(t *testing.T) {
 }
 
 func TestWaitFor(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `sleep 0.3; echo RE""ADY\r`, "wait_for": "READY", "timeout_ms": 10000})

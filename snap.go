@@ -1,6 +1,6 @@
 package main
 
-// snap.go: the "ttywright snap" subcommand (SPEC §2), the one-line demo:
+// snap.go: the "ttywright snap" subcommand, the one-line demo:
 // run a command in a PTY, wait for it to finish, print a text or go quiet,
 // and write a PNG screenshot (and optionally a GIF of the whole run). It
 // uses the same session, rendering and recording code as the MCP tools.

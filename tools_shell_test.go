@@ -7,11 +7,9 @@ package main
 // when its stdin closes; benchmarks.
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -170,61 +168,27 @@ func TestBinaryStdinEOFLeavesNoProcess(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := buildBinary(t)
-	cmd := exec.Command(bin, "--output-dir", t.TempDir())
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	br := bufio.NewReader(stdout)
-	id := 0
-	rpc := func(method string, params any) map[string]any {
-		t.Helper()
-		id++
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-		fmt.Fprintf(stdin, "%s\n", b)
-		for {
-			line, err := br.ReadBytes('\n')
-			if err != nil {
-				t.Fatalf("%s: %v", method, err)
-			}
-			var r struct {
-				ID     *int
-				Result map[string]any
-			}
-			if json.Unmarshal(line, &r) == nil && r.ID != nil && *r.ID == id {
-				return r.Result
-			}
-		}
-	}
-	rpc("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "t", "version": "1"}})
-	fmt.Fprintln(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c := startProc(t, "--output-dir", t.TempDir())
 	var pids []int
 	for _, args := range [][]string{{"sh"}, {"sh", "-c", `trap "" HUP; echo READY; sleep 100`}} {
-		r := rpc("tools/call", map[string]any{"name": "shell_start", "arguments": map[string]any{"command": args[0], "args": args[1:]}})
-		sc, _ := r["structuredContent"].(map[string]any)
+		sc := c.mustTool("shell_start", map[string]any{"command": args[0], "args": args[1:]})
 		pid, ok := sc["pid"].(float64)
 		if !ok {
-			t.Fatalf("shell_start: %v", r)
+			t.Fatalf("shell_start: %v", sc)
 		}
 		pids = append(pids, int(pid))
-		rpc("tools/call", map[string]any{"name": "shell_wait", "arguments": map[string]any{"session_id": sc["shell_session_id"], "wait_idle_ms": 200}})
+		c.mustTool("shell_wait", map[string]any{"session_id": sc["shell_session_id"], "wait_idle_ms": 200})
 	}
-	stdin.Close()
+	c.in.Close()
 	done := make(chan error, 1)
-	go func() { io.Copy(io.Discard, br); done <- cmd.Wait() }()
+	go func() { <-c.exited; done <- c.cmd.Wait() }()
 	select {
 	case err := <-done:
 		if err != nil {
-			t.Errorf("server exit: %v", err)
+			t.Errorf("server exit: %v; stderr:\n%s", err, c.stderr.String())
 		}
 	case <-time.After(20 * time.Second):
-		cmd.Process.Kill()
+		c.cmd.Process.Kill()
 		t.Fatal("the server did not exit after stdin closed")
 	}
 	for _, pid := range pids {

@@ -419,8 +419,8 @@ func must(t *testing.T, err error) {
 
 // TestWaitForTrailingSpace: an agent waits for a prompt such as "$ " that
 // is already on the screen. The screen text has trailing blanks trimmed, so
-// the wait must still find the text the program printed (SPEC §3: wait_for
-// returns as soon as the screen contains the text).
+// the wait must still find the text the program printed (wait_for returns
+// as soon as the screen contains the text).
 func TestWaitForTrailingSpace(t *testing.T) {
 	s := startServer(t)
 	id := s.startBash("")

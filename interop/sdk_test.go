@@ -17,20 +17,20 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// toolNames are the tools of SPEC §3, shellwright's names.
+// toolNames are the server's tools (README "Tools"), shellwright's names.
 var toolNames = []string{
 	"shell_start", "shell_send", "shell_read", "shell_wait", "shell_screenshot",
 	"shell_record_start", "shell_record_stop", "shell_resize", "shell_stop",
 }
 
-// templates are the resource templates of SPEC §4.
+// templates are the server's resource templates (README "Resources").
 var templates = []string{
 	"session://{id}/info", "session://{id}/buffer", "session://{id}/screenshots",
 	"session://{id}/screenshots/{name}", "session://{id}/recordings",
 	"session://{id}/recordings/{name}", "theme://{name}",
 }
 
-// promptNames are the prompts of SPEC §5.
+// promptNames are the server's prompts (README "Prompts").
 var promptNames = []string{"vim-edit", "record-session", "terminal-basics", "theme-selection"}
 
 // TestGoSDKHandshake: the official Go client connects with its defaults

@@ -1,0 +1,415 @@
+package main
+
+// harness_test.go: how the tests run the server. serverBinary builds the
+// binary once per test run; testClient is the one JSON-RPC client of the
+// tests, over a pair of pipes to a Server in the test process
+// (startServer) or to the binary's stdin and stdout (startProc).
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// stuckAfter bounds how long a test waits for a line before declaring the
+// server stuck: a deadlock guard, not a timing assertion.
+const stuckAfter = 60 * time.Second
+
+var (
+	serverBinOnce sync.Once
+	serverBinDir  string // removed by TestMain
+	serverBin     string
+	serverBinErr  error
+)
+
+// TestMain removes the binary serverBinary built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if serverBinDir != "" {
+		os.RemoveAll(serverBinDir)
+	}
+	os.Exit(code)
+}
+
+// serverBinary builds ttywright once for all the tests that run it and
+// returns its path. With -short it skips the test instead.
+func serverBinary(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	serverBinOnce.Do(func() {
+		if serverBinDir, serverBinErr = os.MkdirTemp("", "ttywright-test"); serverBinErr != nil {
+			return
+		}
+		serverBin = filepath.Join(serverBinDir, "ttywright")
+		if out, err := exec.Command("go", "build", "-o", serverBin, ".").CombinedOutput(); err != nil {
+			serverBinErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if serverBinErr != nil {
+		t.Fatal(serverBinErr)
+	}
+	return serverBin
+}
+
+// testClient talks newline-delimited JSON-RPC to a server. Every line the
+// server writes must be valid JSON; the reader goroutine fails the test
+// otherwise. A response to a request sent with call is routed to that
+// call (calls may come from several goroutines); every other line goes to
+// lines, read in order with recv and its kin. A client of a process has
+// no lines: what call does not claim is dropped, responses kept in stray.
+type testClient struct {
+	t      testing.TB
+	srv    *Server   // the in-process server; nil for a process
+	cmd    *exec.Cmd // the process; nil in-process
+	in     io.WriteCloser
+	inMu   sync.Mutex
+	lines  chan []byte   // lines from the server; closed at its EOF
+	exited chan struct{} // closed when the server's output ended
+	done   chan error    // in-process: Serve's result
+	stderr strings.Builder
+
+	mu     sync.Mutex
+	nextID int
+	wait   map[string]chan reply // pending calls by id
+	stray  []reply               // a process's responses no call claimed
+}
+
+// reply is a decoded response or notification.
+type reply struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *RPCError       `json:"error"`
+}
+
+// startServer serves a fresh App with the extra tools appended.
+func startServer(t testing.TB, extra ...*Tool) *testClient {
+	t.Helper()
+	return startServerWith(t, func(s *Server) { s.tools = append(s.tools, extra...) })
+}
+
+// startServerWith serves a fresh App after setup has adjusted the Server.
+func startServerWith(t testing.TB, setup func(*Server)) *testClient {
+	t.Helper()
+	srv := newServer(newApp(Config{Theme: "one-dark", Cols: 80, Rows: 24, Scale: 1, MaxSessions: 4, OutputDir: t.TempDir()}))
+	setup(srv)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := &testClient{t: t, srv: srv, in: inW, lines: make(chan []byte, 64), done: make(chan error, 1)}
+	go func() {
+		err := srv.Serve(context.Background(), inR, outW)
+		outW.Close()
+		c.done <- err
+	}()
+	c.start(outR)
+	t.Cleanup(func() { c.close() })
+	return c
+}
+
+// startProc starts the binary with args and performs the MCP handshake.
+func startProc(t testing.TB, args ...string) *testClient {
+	t.Helper()
+	c := &testClient{t: t, cmd: exec.Command(serverBinary(t), args...)}
+	c.cmd.Stderr = &syncWriter{w: &c.stderr}
+	var err error
+	if c.in, err = c.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.cmd.Process.Kill() // no-op once it exited
+		c.cmd.Wait()
+	})
+	c.start(out)
+	r := c.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "test", "version": "1"}})
+	if r.Error != nil {
+		t.Fatalf("initialize: %+v", r.Error)
+	}
+	c.sendMsg(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	return c
+}
+
+// start reads the server's output until EOF on a new goroutine.
+func (c *testClient) start(out io.Reader) {
+	c.exited = make(chan struct{})
+	c.wait = map[string]chan reply{}
+	go func() {
+		defer close(c.exited)
+		if c.lines != nil {
+			defer close(c.lines)
+		}
+		br := bufio.NewReaderSize(out, 1<<20)
+		for {
+			line, err := readFrame(br, maxFrame)
+			if err != nil {
+				return
+			}
+			if !json.Valid(line) {
+				c.t.Errorf("server wrote a line that is not JSON: %.200q", line)
+			} else if c.route(line) {
+				continue
+			}
+			if c.lines != nil {
+				c.lines <- line
+			}
+		}
+	}()
+}
+
+// route hands a response to the call waiting for it; it reports whether
+// one was (for a process: whether line is dealt with).
+func (c *testClient) route(line []byte) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.wait) == 0 && c.lines != nil {
+		return false
+	}
+	var r reply
+	json.Unmarshal(line, &r)
+	if r.ID == nil || string(r.ID) == "null" {
+		return c.lines == nil // a notification
+	}
+	ch := c.wait[string(r.ID)]
+	if ch == nil {
+		if c.lines == nil {
+			c.stray = append(c.stray, r)
+		}
+		return c.lines == nil
+	}
+	delete(c.wait, string(r.ID))
+	ch <- r
+	return true
+}
+
+// syncWriter serialises writes (exec copies stderr from its own goroutine).
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+// send writes one line to the server.
+func (c *testClient) send(line string) {
+	c.t.Helper()
+	c.inMu.Lock()
+	defer c.inMu.Unlock()
+	if _, err := io.WriteString(c.in, line+"\n"); err != nil && c.cmd == nil {
+		c.t.Fatalf("writing to the server: %v", err)
+	} // to a process: an error shows as a missing reply
+}
+
+// sendf sends a fmt-formatted line.
+func (c *testClient) sendf(format string, a ...any) { c.t.Helper(); c.send(fmt.Sprintf(format, a...)) }
+
+// sendMsg sends msg encoded as JSON.
+func (c *testClient) sendMsg(msg any) {
+	c.t.Helper()
+	b, _ := json.Marshal(msg)
+	c.send(string(b))
+}
+
+// call sends a request with the next numeric id and waits (bounded by
+// stuckAfter) for its response. Safe for concurrent use.
+func (c *testClient) call(method string, params any) reply {
+	c.mu.Lock()
+	c.nextID++
+	id := c.nextID
+	ch := make(chan reply, 1)
+	c.wait[strconv.Itoa(id)] = ch
+	c.mu.Unlock()
+	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	c.sendMsg(msg)
+	select {
+	case r := <-ch:
+		return r
+	case <-c.exited:
+		c.t.Errorf("%s: the server exited; stderr:\n%s", method, c.stderr.String())
+	case <-time.After(stuckAfter):
+		c.t.Errorf("%s: no reply in %v", method, stuckAfter)
+	}
+	return reply{Error: &RPCError{Code: -1, Message: "no reply"}}
+}
+
+// tool calls a tool; it returns the structured result, the text and
+// isError (a JSON-RPC error counts as an error with its message).
+func (c *testClient) tool(name string, args map[string]any) (map[string]any, string, bool) {
+	r := c.call("tools/call", map[string]any{"name": name, "arguments": args})
+	if r.Error != nil {
+		return nil, r.Error.Message, true
+	}
+	text, structured, isError := toolResult(r)
+	return structured, text, isError
+}
+
+// mustTool is tool that fails the test on an error.
+func (c *testClient) mustTool(name string, args map[string]any) map[string]any {
+	c.t.Helper()
+	m, text, isErr := c.tool(name, args)
+	if isErr {
+		c.t.Fatalf("%s %v: %s", name, args, text)
+	}
+	return m
+}
+
+// toolResult decodes a tools/call result.
+func toolResult(r reply) (text string, structured map[string]any, isError bool) {
+	var res struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+		Structured map[string]any `json:"structuredContent"`
+		IsError    bool           `json:"isError"`
+	}
+	json.Unmarshal(r.Result, &res)
+	if len(res.Content) > 0 {
+		text = res.Content[0].Text
+	}
+	return text, res.Structured, res.IsError
+}
+
+// recv returns the next line from the server.
+func (c *testClient) recv() []byte {
+	c.t.Helper()
+	select {
+	case line, ok := <-c.lines:
+		if !ok {
+			c.t.Fatal("server closed its output")
+		}
+		return line
+	case <-time.After(stuckAfter):
+		c.t.Fatalf("no line from the server in %v", stuckAfter)
+	}
+	return nil
+}
+
+// recvReply decodes the next line as one message.
+func (c *testClient) recvReply() reply {
+	c.t.Helper()
+	line := c.recv()
+	var r reply
+	if err := json.Unmarshal(line, &r); err != nil {
+		c.t.Fatalf("decoding %.200q: %v", line, err)
+	}
+	return r
+}
+
+// recvResponse skips log messages (a handler's panic is logged to the
+// client too) and returns the next other message.
+func (c *testClient) recvResponse() reply {
+	c.t.Helper()
+	for {
+		if r := c.recvReply(); r.Method != "notifications/message" {
+			return r
+		}
+	}
+}
+
+// request sends a request with the given id and params and returns the
+// next message, which must be its response.
+func (c *testClient) request(id any, method string, params any) reply {
+	c.t.Helper()
+	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	c.sendMsg(msg)
+	r := c.recvResponse()
+	if want, _ := json.Marshal(id); string(r.ID) != string(want) {
+		c.t.Fatalf("%s: got a reply for id %s, want id %s: %+v", method, r.ID, want, r)
+	}
+	return r
+}
+
+// rpc is request for a server that also sends notifications (list
+// changes): it skips them.
+func (c *testClient) rpc(id int, method string, params any) reply {
+	c.t.Helper()
+	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	c.sendMsg(msg)
+	for {
+		r := c.recvReply()
+		if r.Method != "" {
+			continue
+		}
+		if string(r.ID) != strconv.Itoa(id) {
+			c.t.Fatalf("%s: got a reply for id %s, want %d", method, r.ID, id)
+		}
+		return r
+	}
+}
+
+// toolCall sends tools/call and returns the raw response.
+func (c *testClient) toolCall(id int, name string, args any) reply {
+	c.t.Helper()
+	return c.rpc(id, "tools/call", map[string]any{"name": name, "arguments": args})
+}
+
+// initialize performs the handshake with the given protocol version.
+func (c *testClient) initialize(version string) map[string]any {
+	c.t.Helper()
+	r := c.request(0, "initialize", map[string]any{"protocolVersion": version, "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "test", "version": "1"}})
+	if r.Error != nil {
+		c.t.Fatalf("initialize: %+v", r.Error)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	var res map[string]any
+	json.Unmarshal(r.Result, &res)
+	return res
+}
+
+// close ends the input and waits for Serve; it returns the lines the
+// server wrote that nobody received yet.
+func (c *testClient) close() [][]byte {
+	c.in.Close()
+	var rest [][]byte
+	for line := range c.lines {
+		rest = append(rest, line)
+	}
+	select {
+	case err := <-c.done:
+		if err != nil {
+			c.t.Errorf("Serve: %v", err)
+		}
+		c.done <- nil // for a second close
+	case <-time.After(stuckAfter):
+		c.t.Fatalf("Serve did not return in %v after EOF", stuckAfter)
+	}
+	return rest
+}
+
+// readResource reads uri with no deadline but the resource's own.
+func (a *App) readResource(uri string) (resourceContents, error) {
+	return a.readResourceCtx(context.Background(), uri)
+}
