@@ -12,7 +12,6 @@ package main
 // semicolon form: "4;3" would mean underline and italic.
 
 import (
-	"fmt"
 	"strconv"
 	"unicode/utf8"
 )
@@ -57,10 +56,10 @@ func appendSGRColor(b []byte, c Color, base, bright, ext int) []byte {
 		case base != 0 && i < 16:
 			return strconv.AppendInt(append(b, ';'), int64(bright)+int64(i)-8, 10)
 		}
-		return fmt.Appendf(b, ";%d;5;%d", ext, i)
+		return appendNums(b, ";", ext, 5, int(i))
 	}
 	if r, g, bl, ok := c.RGB(); ok {
-		return fmt.Appendf(b, ";%d;2;%d;%d;%d", ext, r, g, bl)
+		return appendNums(b, ";", ext, 2, int(r), int(g), int(bl))
 	}
 	return b
 }
@@ -130,7 +129,7 @@ func screenANSI(s *Snapshot, form ansiForm) []byte {
 			if end == 0 {
 				continue
 			}
-			b = fmt.Appendf(b, "\x1b[%d;1H", row+1)
+			b = append(appendNums(append(b, "\x1b"...), "[", row+1, 1), 'H')
 		} else {
 			pen = Cell{}
 		}
@@ -194,9 +193,9 @@ func appendANSICursor(b []byte, s *Snapshot, linkOpen bool) []byte {
 		b = append(b, "\x1b]8;;\x1b\\"...)
 	}
 	b = append(b, "\x1b[0m"...)
-	b = fmt.Appendf(b, "\x1b[%d;%dH", s.Cursor.Row+1, s.Cursor.Col+1)
+	b = append(appendNums(append(b, "\x1b"...), "[", s.Cursor.Row+1, s.Cursor.Col+1), 'H')
 	if s.Cursor.Shape != CursorBlock {
-		b = fmt.Appendf(b, "\x1b[%d q", 2*int(s.Cursor.Shape)+2) // steady underline 4, bar 6
+		b = append(appendNums(append(b, "\x1b"...), "[", 2*int(s.Cursor.Shape)+2), " q"...) // steady underline 4, bar 6
 	}
 	if !s.Cursor.Visible {
 		b = append(b, "\x1b[?25l"...)
@@ -212,6 +211,19 @@ func sanitizeTitle(t string) []byte {
 		if r >= 0x20 && r != 0x7f && (r < 0x80 || r > 0x9f) {
 			b = utf8.AppendRune(b, r)
 		}
+	}
+	return b
+}
+
+// appendNums appends lead, then the decimal numbers separated by ';':
+// appendNums(b, "[", 3, 1) is "[3;1".
+func appendNums(b []byte, lead string, nums ...int) []byte {
+	b = append(b, lead...)
+	for i, n := range nums {
+		if i > 0 {
+			b = append(b, ';')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
 	}
 	return b
 }
