@@ -280,3 +280,39 @@ func inputUnits(p []byte) [][]byte {
 	}
 	return units
 }
+
+// Bracketed paste (DECSET 2004): a program that enabled it gets pasted
+// text between these, and so neither runs nor re-indents it line by line.
+const (
+	pasteStart = "\x1b[200~"
+	pasteEnd   = "\x1b[201~"
+)
+
+// encodeText returns shell_send's text as a terminal delivers a paste:
+// exactly as given (no escape processing), each newline (\n or \r\n) as
+// CR, between the bracketed-paste brackets when the program enabled
+// mode 2004. typed (type_delay_ms) returns one unit per character
+// instead, without brackets, as a person types it. An ESC inside the
+// text is refused while pasting bracketed: it could end the paste early.
+func encodeText(text string, bracketed, typed bool) ([][]byte, error) {
+	if text == "" {
+		return nil, nil
+	}
+	b := []byte(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\r"), "\n", "\r"))
+	if typed {
+		var units [][]byte
+		for i := 0; i < len(b); {
+			_, n := utf8.DecodeRune(b[i:])
+			units = append(units, b[i:i+n])
+			i += n
+		}
+		return units, nil
+	}
+	if !bracketed {
+		return [][]byte{b}, nil
+	}
+	if strings.Contains(text, pasteEnd) {
+		return nil, fmt.Errorf("text contains the end-of-paste sequence ESC [201~, which would end the paste early: send it with input instead")
+	}
+	return [][]byte{append(append([]byte(pasteStart), b...), pasteEnd...)}, nil
+}

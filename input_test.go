@@ -241,9 +241,10 @@ func TestParseWaitFor(t *testing.T) {
 		{"/ready/", true, "READY", false},
 		{"/usr/bin", false, "/usr/bin/env", true},
 		{"/a.c/g", true, "abc", true},
+		{"/# $/", true, "out\nwork# \nnext", true}, // ^ and $ at line ends without the m flag
 	}
 	for _, tt := range tests {
-		m, err := parseWaitFor(tt.in)
+		m, err := parseWaitFor("wait_for", tt.in)
 		if err != nil {
 			t.Errorf("parseWaitFor(%q): %v", tt.in, err)
 			continue

@@ -173,9 +173,10 @@ func (s *Session) Modes() Modes {
 	return s.term.Modes()
 }
 
-// Text returns the screen as plain text: the visible rows joined by
-// newlines with trailing blank rows dropped, preceded by the scrollback
-// history when scrollback is true (session://{id}/buffer, shell_read).
+// Text returns the screen as plain text (Terminal.Text): soft-wrapped
+// rows joined into logical lines, trailing blank rows dropped, preceded
+// by the scrollback history when scrollback is true
+// (session://{id}/buffer, shell_read).
 func (s *Session) Text(scrollback bool) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -183,38 +184,7 @@ func (s *Session) Text(scrollback bool) string {
 }
 
 func (s *Session) textLocked(scrollback bool) string {
-	lines := s.term.Lines()
-	end := len(lines)
-	for end > 0 && lines[end-1] == "" {
-		end--
-	}
-	cur := s.term.Cursor()
-	if cur.Row >= 0 && cur.Row < len(lines) {
-		end = max(end, cur.Row+1) // keep the cursor's row: the prompt line may be there
-		// Rows come with trailing blanks trimmed, but a prompt ends in one
-		// ("$ ") with the cursor after it: keep the blanks before the cursor
-		// so that wait_for "$ " finds it.
-		if w := textWidth(lines[cur.Row]); w < cur.Col {
-			lines = append(lines[:0:0], lines...)
-			lines[cur.Row] += strings.Repeat(" ", cur.Col-w)
-		}
-	}
-	lines = lines[:end]
-	if scrollback {
-		if hist := s.term.ScrollbackLines(); len(hist) > 0 {
-			lines = append(hist[:len(hist):len(hist)], lines...)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// textWidth is the number of cells s takes on the screen.
-func textWidth(s string) int {
-	w := 0
-	for _, r := range s {
-		w += runeWidth(r)
-	}
-	return w
+	return s.term.Text(scrollback) // vt_text.go: wrapped rows joined, the blanks before the cursor kept
 }
 
 // RawTail returns at most max bytes of the most recent raw output (escape

@@ -136,8 +136,8 @@ func parseSnap(args []string, stderr io.Writer) (snapOptions, error) {
 	if _, err := lookupTheme(o.theme); err != nil {
 		return o, fmt.Errorf("--theme: %v", err)
 	}
-	if _, err := parseWaitFor(o.waitFor); err != nil {
-		return o, fmt.Errorf("--wait-for: %v", err)
+	if _, err := parseWaitFor("--wait-for", o.waitFor); err != nil {
+		return o, err
 	}
 	return o, nil
 }
@@ -210,20 +210,23 @@ const (
 // --timeout; it matches as shell_wait does. It returns why it stopped
 // waiting, for the report.
 func snapWait(s *Session, o snapOptions) string {
-	m, _ := parseWaitFor(o.waitFor) // checked by parseSnap
-	c := waitCond{match: m}
-	if m == nil {
-		c.idle = o.idle
+	m, _ := parseWaitFor("--wait-for", o.waitFor) // checked by parseSnap
+	spec := waitSpec{timeout: o.timeout}
+	if m != nil {
+		spec.stages = []waitStage{{kind: stageMatch, name: "wait_for", match: m}}
+	} else {
+		spec.stages = []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: o.idle}}
 	}
-	w := s.watch()
+	w := s.watch(spec, "")
 	defer w.close()
 	start := time.Now()
-	out := w.wait(context.Background(), c, o.timeout, nil)
+	out := w.wait(context.Background(), spec, nil)
 	if m != nil && out.matched {
 		// The text is often drawn before the rest of the screen (htop's
 		// header before its process list): let the drawing finish.
-		settle := min(snapSettleMax, max(0, o.timeout-time.Since(start)))
-		w.wait(context.Background(), waitCond{idle: snapSettleIdle}, settle, nil)
+		settle := waitSpec{stages: []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: snapSettleIdle}},
+			timeout: min(snapSettleMax, max(0, o.timeout-time.Since(start)))}
+		w.wait(context.Background(), settle, nil)
 	}
 	st := s.Status()
 	switch {

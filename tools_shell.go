@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -164,8 +163,9 @@ func (a *App) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (startR
 	}
 	// Typing before a shell has printed its prompt works, but the echo
 	// lands before the prompt: give the program a moment to draw.
-	w := s.watch()
-	w.wait(ctx, waitCond{idle: startSettleIdle, afterOutput: true}, startSettleMax, nil)
+	settle := waitSpec{stages: []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: startSettleIdle, afterOutput: true}}, timeout: startSettleMax}
+	w := s.watch(settle, "")
+	w.wait(ctx, settle, nil)
 	w.close()
 	st := s.Status()
 	args := s.Args
@@ -179,67 +179,85 @@ func (a *App) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (startR
 
 type sendArgs struct {
 	SessionID   string   `json:"session_id"`
+	Text        string   `json:"text"`
 	Input       string   `json:"input"`
 	Keys        []string `json:"keys"`
 	TypeDelayMS *int     `json:"type_delay_ms"`
 	DelayMS     *int     `json:"delay_ms"`
-	WaitFor     string   `json:"wait_for"`
-	WaitIdleMS  *int     `json:"wait_idle_ms"`
-	TimeoutMS   *int     `json:"timeout_ms"`
+	WaitArgs
 }
 
 type sendResult struct {
-	Success      bool   `json:"success"`
-	BufferBefore string `json:"bufferBefore"`
-	BufferAfter  string `json:"bufferAfter"`
-	Matched      *bool  `json:"matched,omitempty"`
-	TimedOut     *bool  `json:"timed_out,omitempty"`
+	Success      bool     `json:"success"`
+	BufferBefore string   `json:"bufferBefore"`
+	BufferAfter  string   `json:"bufferAfter"`
+	Matched      *bool    `json:"matched,omitempty"`
+	TimedOut     *bool    `json:"timed_out,omitempty"`
+	Held         []string `json:"held,omitempty"`
+	EndedBy      string   `json:"ended_by,omitempty"`
 	exitInfo
+
+	summary string // the text block's first line when the wait did not match
+}
+
+// blocks puts a wait that did not match in the first words of the text
+// block, before the JSON.
+func (r sendResult) blocks() (string, []Content) { return withSummary(r.summary, r) }
+
+// withSummary is the text block of a result whose wait did not match:
+// summary, then v's JSON; "" (the JSON alone) when summary is "".
+func withSummary(summary string, v any) (string, []Content) {
+	if summary == "" {
+		return "", nil
+	}
+	b, err := marshalJSON(v)
+	if err != nil {
+		return summary, nil
+	}
+	return summary + "\n" + string(b), nil
 }
 
 func (a *App) toolShellSend() *Tool {
 	return newTool(Tool{
 		Name:  "shell_send",
 		Title: "Type into a terminal",
-		Description: "Send keystrokes to the program and return the screen before and after (bufferBefore, bufferAfter: the visible screen). " +
-			"input is typed as given; write Enter as \"\\r\" (not \"\\n\"), e.g. \"ls -la\\r\". Escapes in input: \\r \\n \\t \\e \\xHH \\uHHHH \\\\. " +
-			"keys sends named keys after input: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, " +
-			"C-c (Ctrl-C; also ^C), C-d, M-x (Alt-x), C-Left. " +
-			"Prefer wait_for over fixed delays: it returns as soon as the text (or /regex/ with flags i, m, s) appears on the screen or in new output, " +
-			"e.g. wait_for \"$ \" for the next shell prompt; if the text is already on screen before sending, only new output counts. " +
-			"The echo of what you type counts too: to wait for a command's output, wait for text the command line does not contain (type echo DO''NE, wait for DONE) or for the next prompt. wait_idle_ms returns once output has been quiet that long. " +
-			"Without either, it waits delay_ms (default 100). Waits end at timeout_ms with matched false, never with an error. " +
+		Description: "Type into the program and return the screen before and after (bufferBefore, bufferAfter: the visible screen). " +
+			"Use text for code, paths and heredocs: it arrives exactly as written, like a paste (newlines as Enter, bracketed when the program asks for it), " +
+			"so {text: \"printf 'a\\tb\\n'\", keys: [\"Enter\"]} runs printf with its own \\t and \\n. " +
+			"input keeps escapes instead: \\r (Enter) \\n \\t \\e \\xHH \\uHHHH \\\\, e.g. \"ls -la\\r\"; there \\t is a Tab key and bash completes on it. " +
+			"keys sends named keys: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, " +
+			"C-c (Ctrl-C; also ^C), C-d, M-x (Alt-x), C-Left. Given together they go in the order text, input, keys. " +
+			"Prefer waits over fixed delays: wait_for returns once the text (or /regex/) is on the screen or in new output, e.g. wait_for \"notes.txt\" after \"vim notes.txt\\r\" returns once vim shows the name; " +
+			"the echo of what this call typed does not count, nor text already on the screen (new_only, default true here), so wait_for \"$ \" waits for the next prompt. " +
+			"Then wait_for_gone, then wait_idle_ms or wait_stable_ms, in that order; matched, held and ended_by say which held. " +
+			"Without a wait it pauses delay_ms (default 100). A wait that runs out says TIMED OUT first in the text and returns the screen, never an error. " +
 			"Check bufferAfter after each step before the next.",
-		Input: objectSchema(map[string]any{
+		Input: objectSchema(waitProps(map[string]any{
 			"session_id":    sessionIDProp,
-			"input":         prop("string", "Text to type. \"\\r\" is Enter; \"\\x03\" is Ctrl-C; \"\\e\" is Escape."),
-			"keys":          map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Named keys sent after input, e.g. [\"Down\", \"Enter\"] or [\"C-c\"]."},
-			"type_delay_ms": intProp("Pause between keystrokes, to type like a person (for recordings). Default 0: all at once.", 0, maxTypeDelayMS),
-			"delay_ms":      intProp("How long to wait after sending when neither wait_for nor wait_idle_ms is given. Default 100.", 0, maxTimeoutMS),
-			"wait_for":      prop("string", "Return as soon as this text appears (screen or new output). /regex/ or /regex/i for a regular expression (RE2)."),
-			"wait_idle_ms":  intProp("Return once no output arrived for this long (after wait_for matched, when both are given).", 1, maxTimeoutMS),
-			"timeout_ms":    intProp("Longest wait for wait_for / wait_idle_ms. Default 10000.", 0, maxTimeoutMS),
-		}, "session_id"),
-		Output: outputSchema(exitProps(map[string]any{
+			"text":          prop("string", "Text delivered exactly as given, no escapes (code, paths, heredocs); newlines become Enter (CR), as in a paste, inside bracketed-paste brackets when the program enabled them. Sent first."),
+			"input":         prop("string", "Keystrokes with escapes: \"\\r\" is Enter, \"\\x03\" Ctrl-C, \"\\e\" Escape, \"\\t\" Tab. Sent after text."),
+			"keys":          map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Named keys sent last, e.g. [\"Down\", \"Enter\"] or [\"C-c\"]."},
+			"type_delay_ms": intProp("Pause between keystrokes, to type like a person (for recordings): text is then typed key by key, not pasted. Default 0: all at once.", 0, maxTypeDelayMS),
+			"delay_ms":      intProp("How long to wait after sending when no wait is given. Default 100.", 0, maxTimeoutMS),
+		}, true), "session_id"),
+		Output: outputSchema(waitResultProps(exitProps(map[string]any{
 			"success":      prop("boolean", "True when the input was written."),
 			"bufferBefore": prop("string", "The visible screen before sending."),
 			"bufferAfter":  prop("string", "The visible screen after the wait."),
-			"matched":      prop("boolean", "When waiting: true if wait_for matched (or output went idle) before timeout_ms."),
-			"timed_out":    prop("boolean", "When waiting: true if timeout_ms ended the wait."),
-		}), "success", "bufferBefore", "bufferAfter", "exited"),
+		})), "success", "bufferBefore", "bufferAfter", "exited"),
 		OpenWorld: true,
 	}, a.handleSend)
 }
 
 // sendPlan is a checked shell_send: the writes to make (one per keystroke
-// when typing slowly, else one), the pause between them, and the wait
-// after.
+// when typing slowly, else one per part), the pause between them, the
+// printable text they type (for echo tracking) and the wait after.
 type sendPlan struct {
 	units     [][]byte
 	typeDelay time.Duration
-	delay     time.Duration // the fixed wait when cond is not waiting
-	cond      waitCond
-	timeout   time.Duration
+	delay     time.Duration // the fixed wait when spec is not waiting
+	echo      string        // what the units type, escapes removed, lines split at CR
+	spec      waitSpec
 }
 
 // handleSend types into s and waits: it returns the screen before the
@@ -254,10 +272,10 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 		return sendResult{}, err
 	}
 	s.settle(ctx)
-	w := s.watch()
+	w := s.watch(p.spec, p.echo)
 	defer w.close()
-	before := w.before(p.cond)
-	if err := s.typeUnits(ctx, p.units, p.typeDelay, p.timeout); err != nil {
+	before := s.Text(false)
+	if err := s.typeUnits(ctx, p.units, p.typeDelay, p.spec.timeout); err != nil {
 		return sendResult{}, err
 	}
 	if ctx.Err() != nil {
@@ -265,9 +283,10 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 	}
 
 	res := sendResult{Success: true, BufferBefore: before}
-	if p.cond.waiting() {
-		out := w.wait(ctx, p.cond, p.timeout, call.Progress)
+	if p.spec.waiting() {
+		out := w.wait(ctx, p.spec, call.Progress)
 		res.Matched, res.TimedOut = &out.matched, &out.timedOut
+		res.Held, res.EndedBy, res.summary = out.held, out.endedBy, out.summary(p.spec)
 	} else {
 		t := time.NewTimer(p.delay)
 		select {
@@ -277,23 +296,25 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 		}
 		t.Stop()
 	}
+	w.close()
 	s.settle(ctx)
-	st := s.Status()
 	res.BufferAfter = s.Text(false)
-	res.exitInfo = exitOf(st)
+	res.exitInfo = exitOf(s.Status())
 	return res, nil
 }
 
 // planSend checks shell_send's arguments against the limits and the
-// session's state, and encodes the input and keys (the arrow keys follow
-// the session's DECCKM mode).
+// session's state, and encodes text, input and keys in that order (text
+// follows bracketed-paste mode, the arrow keys DECCKM).
 func planSend(s *Session, in sendArgs) (sendPlan, error) {
 	var p sendPlan
-	if in.Input == "" && len(in.Keys) == 0 {
-		return p, errors.New("nothing to send: give input (text; \"\\r\" is Enter) or keys (e.g. [\"Enter\"]); to only wait, use shell_wait")
+	if in.Text == "" && in.Input == "" && len(in.Keys) == 0 {
+		return p, errors.New("nothing to send: give text (typed as written), input (with escapes; \"\\r\" is Enter) or keys (e.g. [\"Enter\"]); to only wait, use shell_wait")
 	}
-	if len(in.Input) > maxInputBytes {
-		return p, fmt.Errorf("input is %d bytes, over the %d-byte limit: send it in parts", len(in.Input), maxInputBytes)
+	for _, f := range []struct{ name, v string }{{"text", in.Text}, {"input", in.Input}} {
+		if len(f.v) > maxInputBytes {
+			return p, fmt.Errorf("%s is %d bytes, over the %d-byte limit: send it in parts", f.name, len(f.v), maxInputBytes)
+		}
 	}
 	var err error
 	if p.typeDelay, err = msArg("type_delay_ms", in.TypeDelayMS, 0, maxTypeDelayMS); err != nil {
@@ -302,38 +323,57 @@ func planSend(s *Session, in sendArgs) (sendPlan, error) {
 	if p.delay, err = msArg("delay_ms", in.DelayMS, defaultDelayMS, maxTimeoutMS); err != nil {
 		return p, err
 	}
-	if p.cond, p.timeout, err = waitArgs(in.WaitFor, in.WaitIdleMS, in.TimeoutMS); err != nil {
+	if p.spec, err = in.WaitArgs.parse(true, false); err != nil {
 		return p, err
 	}
 	if st := s.Status(); st.Exited {
 		return p, fmt.Errorf("session %s has exited (exit code %d): read its screen with shell_read, start a new one with shell_start", s.ID, st.ExitCode)
 	}
+	modes := s.Modes()
+	if p.units, err = encodeText(in.Text, modes.BracketedPaste, p.typeDelay > 0); err != nil {
+		return p, err
+	}
 	data, err := decodeInput(in.Input)
 	if err != nil {
 		return p, err
 	}
-	appCursor := s.Modes().AppCursor
 	if p.typeDelay > 0 {
-		p.units = inputUnits(data)
+		p.units = append(p.units, inputUnits(data)...)
 	} else if len(data) > 0 {
-		p.units = [][]byte{data}
+		p.units = append(p.units, data)
 	}
 	for _, k := range in.Keys {
-		b, err := encodeKey(k, appCursor)
+		b, err := encodeKey(k, modes.AppCursor)
 		if err != nil {
 			return p, err
 		}
 		p.units = append(p.units, b)
-		data = append(data, b...)
 	}
-	if len(data) > maxInputBytes {
-		return p, fmt.Errorf("input and keys are %d bytes, over the %d-byte limit: send them in parts", len(data), maxInputBytes)
+	total := 0
+	for _, u := range p.units {
+		total += len(u)
+	}
+	if total > maxInputBytes {
+		return p, fmt.Errorf("text, input and keys are %d bytes, over the %d-byte limit: send them in parts", total, maxInputBytes)
 	}
 	if typing := time.Duration(len(p.units)-1) * p.typeDelay; typing > maxTimeoutMS*time.Millisecond {
 		return p, fmt.Errorf("typing %d keystrokes %v apart takes %v, over the %d s limit: lower type_delay_ms or send in parts",
 			len(p.units), p.typeDelay, typing.Round(time.Second), maxTimeoutMS/1000)
 	}
+	p.echo = echoText(p.units)
 	return p, nil
+}
+
+// echoText is the printable text units type, for the echo tracker:
+// escape sequences (named keys, paste brackets) removed, CR and LF kept
+// as line breaks.
+func echoText(units [][]byte) string {
+	var st ansiStripper
+	var out []byte
+	for _, u := range units {
+		out = st.appendText(out, bytes.ReplaceAll(u, []byte{'\r'}, []byte{'\n'}))
+	}
+	return string(out)
 }
 
 // typeUnits writes units to the program, typeDelay apart. The writes get
@@ -473,61 +513,65 @@ func tailText(s string, max int, cut bool) (string, bool) {
 // ---- shell_wait
 
 type waitArgsIn struct {
-	SessionID  string `json:"session_id"`
-	WaitFor    string `json:"wait_for"`
-	WaitIdleMS *int   `json:"wait_idle_ms"`
-	TimeoutMS  *int   `json:"timeout_ms"`
+	SessionID string `json:"session_id"`
+	WaitArgs
 }
 
 type shellWaitResult struct {
-	Matched  bool   `json:"matched"`
-	TimedOut bool   `json:"timed_out"`
-	Buffer   string `json:"buffer"`
+	Matched  bool     `json:"matched"`
+	TimedOut bool     `json:"timed_out"`
+	Held     []string `json:"held"`
+	EndedBy  string   `json:"ended_by"`
+	Buffer   string   `json:"buffer"`
 	exitInfo
+
+	summary string // the text block's first line when the wait did not match
 }
+
+// blocks puts a wait that did not match in the first words of the text
+// block, before the JSON.
+func (r shellWaitResult) blocks() (string, []Content) { return withSummary(r.summary, r) }
 
 func (a *App) toolShellWait() *Tool {
 	return newTool(Tool{
 		Name:  "shell_wait",
 		Title: "Wait for a terminal",
-		Description: "Wait without typing: until wait_for (text, or /regex/ with flags i, m, s) is on the screen or in new output, " +
-			"until output has been quiet for wait_idle_ms, or, with neither, until the program exits. " +
-			"Returns as soon as that happens (matched true) or at timeout_ms (default 10000, at most 120000) with matched false and timed_out true; " +
+		Description: "Wait without typing, for the conditions in order: wait_for (text, or /regex/ over the screen text as shown, ^ and $ at line ends), " +
+			"then wait_for_gone (no longer on the screen), then wait_idle_ms (no output for that long) or wait_stable_ms (screen text unchanged that long); " +
+			"with none of them, until the program exits. new_only true (default false) ignores text already on the screen, so wait_for \"$ \" waits for the next prompt. " +
+			"Returns as soon as they held (matched true; held and ended_by say which) or at timeout_ms (default 10000, at most 120000) with matched false, timed_out true and TIMED OUT first in the text; " +
 			"buffer is the visible screen then. Use it for slow commands instead of sleeping.",
-		Input: objectSchema(map[string]any{
-			"session_id":   sessionIDProp,
-			"wait_for":     prop("string", "Text to wait for; /regex/ or /regex/i for a regular expression (RE2)."),
-			"wait_idle_ms": intProp("Wait until no output arrived for this long (after wait_for matched, when both are given).", 1, maxTimeoutMS),
-			"timeout_ms":   intProp("Longest wait. Default 10000.", 0, maxTimeoutMS),
-		}, "session_id"),
-		Output: outputSchema(exitProps(map[string]any{
-			"matched":   prop("boolean", "True when the condition was met before timeout_ms."),
-			"timed_out": prop("boolean", "True when timeout_ms ended the wait."),
-			"buffer":    prop("string", "The visible screen when the wait ended."),
-		}), "matched", "timed_out", "buffer", "exited"),
+		Input: objectSchema(waitProps(map[string]any{
+			"session_id": sessionIDProp,
+		}, false), "session_id"),
+		Output: outputSchema(waitResultProps(exitProps(map[string]any{
+			"buffer": prop("string", "The visible screen when the wait ended."),
+		})), "matched", "timed_out", "held", "ended_by", "buffer", "exited"),
 		ReadOnly: true,
 	}, a.shellWait)
 }
 
-// shellWait waits for the condition without typing.
+// shellWait waits for the conditions without typing.
 func (a *App) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn) (shellWaitResult, error) {
 	s, err := a.session(in.SessionID)
 	if err != nil {
 		return shellWaitResult{}, err
 	}
-	cond, timeout, err := waitArgs(in.WaitFor, in.WaitIdleMS, in.TimeoutMS)
+	spec, err := in.WaitArgs.parse(false, true)
 	if err != nil {
 		return shellWaitResult{}, err
 	}
-	w := s.watch()
-	defer w.close()
 	s.settle(ctx)
-	out := w.wait(ctx, cond, timeout, call.Progress)
+	w := s.watch(spec, "")
+	defer w.close()
+	out := w.wait(ctx, spec, call.Progress)
 	if ctx.Err() != nil {
 		return shellWaitResult{}, errors.New("cancelled")
 	}
+	w.close()
 	s.settle(ctx)
-	return shellWaitResult{Matched: out.matched, TimedOut: out.timedOut, Buffer: s.Text(false), exitInfo: exitOf(s.Status())}, nil
+	return shellWaitResult{Matched: out.matched, TimedOut: out.timedOut, Held: out.held, EndedBy: out.endedBy,
+		Buffer: s.Text(false), exitInfo: exitOf(s.Status()), summary: out.summary(spec)}, nil
 }
 
 // ---- shell_resize
@@ -657,327 +701,4 @@ func (a *App) shellStop(_ context.Context, _ *ToolCall, in stopArgs) (stopResult
 		res.RecordingURI, res.GIFPath, res.CastPath = rec.URI, rec.GIFPath, rec.CastPath
 	}
 	return res, nil
-}
-
-// ---- waiting
-
-// matcher is a parsed wait_for: literal text or a regular expression.
-type matcher struct {
-	text string
-	re   *regexp.Regexp
-}
-
-// parseWaitFor reads wait_for: "/re/flags" (flags from imsU; the JavaScript
-// habits g, u and y are accepted and ignored) is a regular expression,
-// anything else literal text.
-func parseWaitFor(s string) (*matcher, error) {
-	if s == "" {
-		return nil, nil
-	}
-	if j := strings.LastIndexByte(s, '/'); len(s) >= 2 && s[0] == '/' && j > 0 {
-		flags := s[j+1:]
-		if strings.Trim(flags, "imsUguy") == "" {
-			goFlags := strings.Map(func(r rune) rune {
-				if strings.ContainsRune("imsU", r) {
-					return r
-				}
-				return -1
-			}, flags)
-			expr := s[1:j]
-			if goFlags != "" {
-				expr = "(?" + goFlags + ")" + expr
-			}
-			re, err := regexp.Compile(expr)
-			if err != nil {
-				return nil, fmt.Errorf("wait_for %q is not a valid regular expression (RE2 syntax): %v; fix it, or drop the surrounding slashes to match the text literally", s, err)
-			}
-			return &matcher{re: re}, nil
-		}
-	}
-	return &matcher{text: s}, nil
-}
-
-func (m *matcher) matchString(s string) bool {
-	if m.re != nil {
-		return m.re.MatchString(s)
-	}
-	return strings.Contains(s, m.text)
-}
-
-// waitCond is what a wait ends on: match, then idle; with neither, exit.
-type waitCond struct {
-	match       *matcher
-	idle        time.Duration
-	afterOutput bool // idle counts only after the first output since the wait began
-}
-
-func (c waitCond) waiting() bool { return c.match != nil || c.idle > 0 }
-
-// describe says what the wait is for, for progress messages.
-func (c waitCond) describe(elapsed time.Duration) string {
-	var what string
-	switch {
-	case c.match != nil && c.match.re != nil:
-		what = "output matching " + c.match.re.String()
-	case c.match != nil:
-		what = fmt.Sprintf("%q", c.match.text)
-	case c.idle > 0:
-		what = fmt.Sprintf("%v without output", c.idle)
-	default:
-		what = "the program to exit"
-	}
-	return fmt.Sprintf("waiting for %s (%v so far)", what, elapsed.Round(time.Second))
-}
-
-// waitArgs validates wait_for, wait_idle_ms and timeout_ms.
-func waitArgs(waitFor string, idleMS, timeoutMS *int) (waitCond, time.Duration, error) {
-	var c waitCond
-	var err error
-	if c.match, err = parseWaitFor(waitFor); err != nil {
-		return c, 0, err
-	}
-	if idleMS != nil {
-		if *idleMS < 1 || *idleMS > maxTimeoutMS {
-			return c, 0, fmt.Errorf("wait_idle_ms %d is out of range: use 1..%d (milliseconds)", *idleMS, maxTimeoutMS)
-		}
-		c.idle = time.Duration(*idleMS) * time.Millisecond
-	}
-	timeout, err := msArg("timeout_ms", timeoutMS, defaultTimeoutMS, maxTimeoutMS)
-	return c, timeout, err
-}
-
-// outputWatch collects the output that arrives after it is made, with
-// escape sequences and controls other than \n and \t removed, so text can
-// be found even after it has scrolled off the screen or is split across
-// screen rows. Its fields are guarded by s.mu (the listener runs there).
-type outputWatch struct {
-	s        *Session
-	start    time.Time
-	strip    ansiStripper
-	text     []byte // the newest output, at most streamCap bytes
-	base     int    // bytes dropped from the front of text so far
-	checked  int    // stream offset (base-relative total) searched so far
-	screenOK bool   // the screen may satisfy the match (it did not before the input)
-	remove   func()
-}
-
-// watch starts collecting output.
-func (s *Session) watch() *outputWatch {
-	w := &outputWatch{s: s, start: time.Now(), screenOK: true}
-	w.remove = s.AddOutputListener(func(p []byte, _ time.Time) {
-		w.text = w.strip.appendText(w.text, p)
-		if len(w.text) > streamCap {
-			drop := len(w.text) - streamCap/2
-			w.text = append(w.text[:0], w.text[drop:]...)
-			w.base += drop
-		}
-	})
-	return w
-}
-
-func (w *outputWatch) close() { w.remove() }
-
-// before returns the visible screen and notes whether it already matches
-// c: then only new output can satisfy the wait (the old prompt on screen
-// must not end a wait for the next one).
-func (w *outputWatch) before(c waitCond) string {
-	w.s.mu.Lock()
-	defer w.s.mu.Unlock()
-	if c.match != nil && c.match.matchString(w.screenLocked()) {
-		w.screenOK = false
-	}
-	// Under a full-screen program the shell's old screen is hidden, and
-	// comes back when the program exits: its old prompt must not end a
-	// wait for the next one either.
-	if c.match != nil && w.screenOK {
-		if hidden := w.s.term.HiddenMainText(); hidden != "" && c.match.matchString(hidden) {
-			w.screenOK = false
-		}
-	}
-	w.start = time.Now()
-	return w.s.textLocked(false)
-}
-
-// screenLocked is the visible screen as matching sees it: soft-wrapped
-// rows joined (a long line is one line), the blanks before the cursor
-// kept. s.mu is held.
-func (w *outputWatch) screenLocked() string {
-	t := w.s.term
-	lines := t.Lines()
-	cur := t.Cursor()
-	var b strings.Builder
-	for i, l := range lines {
-		b.WriteString(l)
-		if i == cur.Row {
-			if pad := cur.Col - textWidth(l); pad > 0 {
-				b.WriteString(strings.Repeat(" ", pad))
-			}
-		}
-		if !t.Wrapped(i) && i+1 < len(lines) {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
-}
-
-// streamMatch searches the output collected since the last call; literal
-// text is searched only where it could newly appear. s.mu is held.
-func (w *outputWatch) streamMatch(m *matcher) bool {
-	end := w.base + len(w.text)
-	if end == w.checked {
-		return false
-	}
-	if m.re != nil {
-		w.checked = end
-		return m.re.Match(w.text)
-	}
-	from := max(w.checked-w.base-len(m.text)+1, 0)
-	w.checked = end
-	return bytes.Contains(w.text[from:], []byte(m.text))
-}
-
-// waitOutcome is how a wait ended.
-type waitOutcome struct {
-	matched  bool // the condition held (for a wait on exit: the program exited)
-	timedOut bool
-}
-
-// wait blocks until c holds, the program exits, timeout passes or ctx
-// ends. It wakes on the session's change events only (and on a timer for
-// the idle condition), never by polling.
-//
-// progress, when not nil, hears about the wait once a second
-// (notifications/progress: elapsed and total milliseconds), so clients that
-// reset their request timeout on progress keep waiting.
-func (w *outputWatch) wait(ctx context.Context, c waitCond, timeout time.Duration, progress func(progress, total float64, message string)) waitOutcome {
-	s := w.s
-	began := time.Now()
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	var tick <-chan time.Time
-	if progress != nil {
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		tick = t.C
-	}
-	idle := time.NewTimer(time.Hour)
-	idle.Stop()
-	defer idle.Stop()
-	matched := c.match == nil
-	final := false
-	for {
-		s.mu.Lock()
-		ch, exited, last := s.changed, s.exited, s.lastOutput
-		if !matched {
-			matched = w.screenOK && c.match.matchString(w.screenLocked()) || w.streamMatch(c.match)
-		}
-		s.mu.Unlock()
-		switch {
-		case matched && c.idle > 0:
-			if exited {
-				return waitOutcome{matched: true}
-			}
-			quiet := last
-			if quiet.Before(w.start) {
-				quiet = w.start
-			}
-			if c.afterOutput && !last.After(w.start) {
-				break // nothing printed yet: not idle, just slow to start
-			}
-			d := time.Until(quiet.Add(c.idle))
-			if d <= 0 {
-				return waitOutcome{matched: true}
-			}
-			idle.Reset(d)
-		case matched && c.match != nil:
-			return waitOutcome{matched: true}
-		case exited:
-			// No more output can come: a wait on exit is satisfied, a wait for
-			// text is not.
-			return waitOutcome{matched: !c.waiting()}
-		}
-		if final {
-			return waitOutcome{timedOut: true}
-		}
-		select {
-		case <-ch:
-		case <-idle.C:
-		case <-deadline.C:
-			final = true // one last look: output may have arrived just now
-		case <-ctx.Done():
-			return waitOutcome{timedOut: true}
-		case <-tick:
-			elapsed := time.Since(began)
-			progress(float64(elapsed.Milliseconds()), float64(timeout.Milliseconds()), c.describe(elapsed))
-		}
-	}
-}
-
-// ansiStripper removes escape sequences (CSI, OSC, DCS and other strings,
-// two- and three-byte escapes) and C0 controls other than \n and \t from
-// a byte stream, carrying its state across chunks.
-type ansiStripper struct{ state uint8 }
-
-// ansiStripper states.
-const (
-	stripGround    = iota
-	stripEsc       // after ESC
-	stripEscInter  // ESC with intermediates (ESC ( 0, ESC # 8)
-	stripCSI       // ESC [ ... up to the final byte
-	stripString    // OSC, DCS, SOS, PM, APC up to BEL or ST
-	stripStringEsc // ESC inside a string: ST is ESC \
-)
-
-// appendText appends the printable text of p to dst.
-func (a *ansiStripper) appendText(dst, p []byte) []byte {
-	for _, c := range p {
-		switch a.state {
-		case stripGround:
-			switch {
-			case c == 0x1b:
-				a.state = stripEsc
-			case c == '\n' || c == '\t' || c >= 0x20 && c != 0x7f:
-				dst = append(dst, c)
-			}
-		case stripEsc:
-			switch {
-			case c == '[':
-				a.state = stripCSI
-			case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
-				a.state = stripString
-			case c >= 0x20 && c <= 0x2f:
-				a.state = stripEscInter
-			case c == 0x1b:
-			default:
-				a.state = stripGround
-			}
-		case stripEscInter:
-			if c < 0x20 || c > 0x2f {
-				a.state = stripGround
-			}
-		case stripCSI:
-			switch {
-			case c == 0x1b:
-				a.state = stripEsc
-			case c >= 0x40 && c <= 0x7e:
-				a.state = stripGround
-			}
-		case stripString:
-			switch c {
-			case 0x07:
-				a.state = stripGround
-			case 0x1b:
-				a.state = stripStringEsc
-			}
-		case stripStringEsc:
-			switch c {
-			case '\\':
-				a.state = stripGround
-			case 0x1b:
-			default:
-				a.state = stripString
-			}
-		}
-	}
-	return dst
 }

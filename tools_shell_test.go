@@ -389,14 +389,21 @@ func TestShellToolsOverJSONRPC(t *testing.T) {
 	}
 }
 
-// TestWaitForTypedText: text typed into a program that shows it (an
-// editor, a form, the terminal's own echo) satisfies wait_for at once.
-func TestWaitForTypedText(t *testing.T) {
+// TestEchoDoesNotSatisfyWait: the terminal's echo of the input a
+// shell_send types does not satisfy its wait_for; the program's own
+// output does, even when it repeats the input (cat), and a wait that runs
+// out says so in the first words of its text block.
+func TestEchoDoesNotSatisfyWait(t *testing.T) {
 	a := newTestApp(t)
 	id := start(t, a, "cat")
-	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "typed text", "wait_for": "typed text", "timeout_ms": 5000})
-	if m["matched"] != true || !slices.Contains(screenLines(m["bufferAfter"]), "typed text") {
-		t.Errorf("wait_for typed text: %v", m)
+	r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": "typed text", "wait_for": "typed text", "timeout_ms": 500})
+	if m["matched"] != false || m["ended_by"] != "timeout_ms" || !strings.HasPrefix(r.Text, "TIMED OUT") {
+		t.Errorf("the echo alone satisfied wait_for: %v (text %q)", m, r.Text)
+	}
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"C-u"}})
+	m = mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `second line\r`, "wait_for": "second line", "timeout_ms": 5000})
+	if n := strings.Count(m["bufferAfter"].(string), "second line"); m["matched"] != true || n != 2 {
+		t.Errorf("wait_for returned before cat printed the line (%d copies on screen): %v", n, m)
 	}
 }
 

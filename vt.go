@@ -194,6 +194,8 @@ type Terminal struct {
 	bgColor  [3]uint8
 	bells    int
 	unknowns int // sequences consumed without meaning (for tests)
+
+	marking *vtMarking // the running echo/old-text marking (vt_echo.go), nil when none
 }
 
 // vtCursor is a cursor position with the pending-wrap flag: after a

@@ -181,6 +181,9 @@ func (t *Terminal) printASCII(p []byte) int {
 			break
 		}
 		t.last = rune(p[i-1])
+		if t.marking != nil {
+			t.markEcho(l, start, col)
+		}
 		if l.marks != nil {
 			l.dropMarks(start, col)
 		}
@@ -269,6 +272,9 @@ func (t *Terminal) print(r rune) {
 	}
 	if l.marks != nil {
 		l.dropMarks(col, col+w)
+	}
+	if t.marking != nil {
+		t.markEcho(l, col, col+w)
 	}
 	if col+w > l.used {
 		l.used = col + w

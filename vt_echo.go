@@ -1,0 +1,160 @@
+package main
+
+// vt_echo.go: cell marks that let a wait tell the program's answer from
+// the echo of what was just typed and from what was on the screen before.
+//
+// A marking runs from BeginMarks to EndMarks (one at a time per
+// terminal). While it runs, every printed run of cells passes through
+// markEcho: a cell whose rune is the next one the echo tracker expects is
+// marked attrEcho. BeginMarks can also mark every written cell of both
+// screens attrOld. Both marks ride in the cells (Attr bits the SGR
+// encoder ignores, like attrProtected), so they move with the text on
+// scrolls, insertions and deletions, and vanish when the program erases
+// or overwrites the cell; the pen never carries them.
+
+// Cell marks (see the file comment).
+const (
+	attrOld   Attr = 1 << 13 // on the screen when the marking began
+	attrEcho  Attr = 1 << 14 // drawn as the echo of the tracked input
+	attrMarks      = attrOld | attrEcho
+)
+
+// echoTracker recognises the echo of typed input among printed runes.
+// The rule: a printed rune equal to the next expected input rune is echo
+// and advances; one equal to the rune after it is echo too (a program
+// that does not draw one key of the input, as vim does not draw the "i"
+// that starts insert mode); one equal to the first rune of the current
+// input line restarts that line (a shell's line editor redrawing the
+// line); anything else is the program's own output and leaves the
+// tracker where it was. Once the whole input has been echoed, the first
+// rune printed on another line ends the tracking: what a program prints
+// after the echo of its command line is its answer, even when it repeats
+// the input (cat).
+type echoTracker struct {
+	want    []rune // the input's printable runes, in order
+	lines   []int  // where each input line starts in want, ascending, lines[0] == 0
+	pos     int    // the next expected rune: want[pos]
+	line    int    // the input line pos is in: lines[line] <= pos
+	stopped bool   // tracking has ended
+}
+
+// newEchoTracker returns a tracker for input, in which '\r' and '\n'
+// separate lines and other controls are ignored (escape sequences must
+// have been removed). It returns nil when input has no printable rune.
+func newEchoTracker(input string) *echoTracker {
+	e := &echoTracker{lines: []int{0}}
+	for _, r := range input {
+		switch {
+		case r == '\r' || r == '\n':
+			if n := len(e.want); n > e.lines[len(e.lines)-1] {
+				e.lines = append(e.lines, n)
+			}
+		case r >= 0x20 && r != 0x7f && (r < 0x80 || r > 0x9f):
+			e.want = append(e.want, r)
+		}
+	}
+	if len(e.want) == 0 {
+		return nil
+	}
+	return e
+}
+
+// step reports whether printed rune r is echo. newLine says r is not on
+// the line the last echoed rune was on.
+func (e *echoTracker) step(r rune, newLine bool) bool {
+	if e.stopped {
+		return false
+	}
+	if e.pos == len(e.want) && newLine {
+		e.stopped = true
+		return false
+	}
+	for k := 0; k < 2 && e.pos+k < len(e.want); k++ {
+		if e.want[e.pos+k] == r {
+			e.advance(e.pos + k + 1)
+			return true
+		}
+	}
+	if start := e.lines[e.line]; e.want[start] == r {
+		e.advance(start + 1)
+		return true
+	}
+	return false
+}
+
+// advance moves the expected rune to pos and its line with it.
+func (e *echoTracker) advance(pos int) {
+	e.pos = pos
+	for e.line+1 < len(e.lines) && e.lines[e.line+1] <= pos && pos < len(e.want) {
+		e.line++
+	}
+}
+
+// vtMarking is a running marking: the echo tracker (nil when no input is
+// tracked) and the row the last echo was drawn on.
+type vtMarking struct {
+	echo     *echoTracker
+	lastLine *vtLine
+}
+
+// BeginMarks starts a marking: with old, every written cell of both
+// screens is marked as already there; input (escape sequences removed,
+// '\r' or '\n' between lines) is the text whose echo is to be marked.
+// It returns false, changing nothing, when a marking is already running.
+func (t *Terminal) BeginMarks(input string, old bool) bool {
+	if t.marking != nil {
+		return false
+	}
+	t.marking = &vtMarking{echo: newEchoTracker(input)}
+	if old {
+		for _, s := range []*vtScreen{t.main, t.alt} {
+			for _, l := range s.lines {
+				for c := range l.cells[:l.used] {
+					if l.cells[c].Rune != 0 {
+						l.cells[c].Attr |= attrOld
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// EndMarks ends the marking and removes the marks from both screens
+// (rows already in the scrollback keep theirs; text views ignore them).
+func (t *Terminal) EndMarks() {
+	if t.marking == nil {
+		return
+	}
+	t.marking = nil
+	for _, s := range []*vtScreen{t.main, t.alt} {
+		for _, l := range s.lines {
+			for c := range l.cells[:l.used] {
+				l.cells[c].Attr &^= attrMarks
+			}
+		}
+	}
+}
+
+// Marking reports whether a marking is running.
+func (t *Terminal) Marking() bool { return t.marking != nil }
+
+// markEcho passes the cells just printed in l.cells[from:to] to the echo
+// tracker and marks the echo. It is called once per printed run, only
+// while a marking runs.
+func (t *Terminal) markEcho(l *vtLine, from, to int) {
+	m := t.marking
+	if m.echo == nil {
+		return
+	}
+	for c := from; c < to; c++ {
+		cell := &l.cells[c]
+		if cell.Width == 0 {
+			continue
+		}
+		if m.echo.step(cell.Rune, m.lastLine != nil && l != m.lastLine) {
+			cell.Attr |= attrEcho
+			m.lastLine = l
+		}
+	}
+}

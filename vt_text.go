@@ -1,0 +1,222 @@
+package main
+
+// vt_text.go: the screen as text the way the replies show it and waits
+// match it. On the main screen and in its scrollback, rows that soft-
+// wrapped are joined into one logical line, as a terminal copies them
+// (a long line is one line, not split mid-word); the alternate screen,
+// drawn by cursor addressing, keeps its rows. Rows lose their trailing
+// blanks, trailing blank rows are dropped, and the blanks before the
+// cursor on its row are kept (a prompt "$ " ends in one).
+
+import "strings"
+
+// textBuilder accumulates a text view and, when fresh is wanted, one
+// flag per byte: the byte belongs to a written cell that carries neither
+// attrEcho nor attrOld.
+type textBuilder struct {
+	b     strings.Builder
+	fresh []bool
+	marks bool
+}
+
+func (tb *textBuilder) add(s string, fresh bool) {
+	tb.b.WriteString(s)
+	if tb.marks {
+		for range len(s) {
+			tb.fresh = append(tb.fresh, fresh)
+		}
+	}
+}
+
+// row appends l's text: up to its last non-blank cell, or, when full is
+// set (a row that wrapped), up to its last written cell. It returns the
+// number of columns appended.
+func (tb *textBuilder) row(l *vtLine, full bool) int {
+	end := l.used
+	for end > 0 {
+		c := &l.cells[end-1]
+		if c.Width == 0 || c.Rune != 0 && (full || c.Rune != ' ') {
+			break // a character (or the right half of a wide one)
+		}
+		end--
+	}
+	m := 0
+	var buf [4]byte
+	for c := 0; c < end; c++ {
+		cell := &l.cells[c]
+		if cell.Width == 0 {
+			continue
+		}
+		fresh := cell.Rune != 0 && cell.Attr&attrMarks == 0
+		switch r := cell.Rune; {
+		case r == 0:
+			tb.add(" ", false)
+		case r < 0x80:
+			buf[0] = byte(r)
+			tb.add(string(buf[:1]), fresh)
+		default:
+			tb.add(string(r), fresh)
+		}
+		for m < len(l.marks) && l.marks[m].col <= c {
+			if l.marks[m].col == c {
+				tb.add(l.marks[m].s, fresh)
+			}
+			m++
+		}
+	}
+	return end
+}
+
+// ScreenText returns the visible screen as text (see the file comment).
+func (t *Terminal) ScreenText() string {
+	s, _ := t.screenView(false, true)
+	return s
+}
+
+// ScreenTextMarked is ScreenText with one flag per byte when a marking
+// runs: true for the bytes of cells the program drew since it began
+// that are not the echo of the tracked input. Blanks it added itself
+// (before the cursor, or never-written cells) are not fresh. fresh is
+// nil when no marking runs.
+func (t *Terminal) ScreenTextMarked() (text string, fresh []bool) {
+	return t.screenView(t.marking != nil, true)
+}
+
+// ScreenTextStill is the screen text without the blanks added before the
+// cursor: it changes only when the text does, not when the cursor moves.
+func (t *Terminal) ScreenTextStill() string {
+	s, _ := t.screenView(false, false)
+	return s
+}
+
+// screenView builds the visible screen's text; pad keeps the blanks
+// before the cursor.
+func (t *Terminal) screenView(marks, pad bool) (string, []bool) {
+	tb := textBuilder{marks: marks}
+	lines := t.scr.lines
+	join := t.scr == t.main
+	last := len(lines) - 1
+	for last >= 0 && textless(lines[last]) && last != t.cur.row {
+		last--
+	}
+	for i := 0; i <= last; i++ {
+		l := lines[i]
+		wrapped := join && l.wrapped && i < last
+		end := tb.row(l, wrapped)
+		if pad && i == t.cur.row && !wrapped {
+			if n := t.cur.col - end; n > 0 {
+				tb.add(strings.Repeat(" ", n), false)
+			}
+		}
+		if !wrapped && i < last {
+			tb.add("\n", false)
+		}
+	}
+	return tb.b.String(), tb.fresh
+}
+
+// textless reports whether row l shows no character (blanks only,
+// whatever their colours).
+func textless(l *vtLine) bool {
+	if l.marks != nil {
+		return false
+	}
+	for c := range l.cells[:l.used] {
+		if r := l.cells[c].Rune; r != 0 && r != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// textWidth is the number of cells s takes on the screen.
+func textWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		w += runeWidth(r)
+	}
+	return w
+}
+
+// ScrollbackText returns the scrollback as text, oldest first, one
+// logical line per line (wrapped rows joined), with no final newline;
+// "" when there is none.
+func (t *Terminal) ScrollbackText() string {
+	return t.historyText(0, t.hist.n)
+}
+
+// historyText joins history rows from..to-1.
+func (t *Terminal) historyText(from, to int) string {
+	var b, tmp strings.Builder
+	for i := from; i < to; i++ {
+		l := t.hist.at(i)
+		s := l.text(&tmp)
+		b.WriteString(s)
+		if l.wrapped && i+1 < to {
+			if n := t.cols - textWidth(s); n > 0 {
+				b.WriteString(strings.Repeat(" ", n)) // blanks the history trimmed
+			}
+			continue
+		}
+		if i+1 < to {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// Text returns the screen text, after the scrollback when scrollback is
+// true; the scrollback's last row joins the screen's first when it
+// wrapped into it.
+func (t *Terminal) Text(scrollback bool) string {
+	screen := t.ScreenText()
+	if !scrollback || t.hist.n == 0 {
+		return screen
+	}
+	hist := t.ScrollbackText()
+	if t.hist.at(t.hist.n-1).wrapped && t.scr == t.main {
+		if n := t.cols - textWidth(hist[strings.LastIndexByte(hist, '\n')+1:]); n > 0 {
+			hist += strings.Repeat(" ", n)
+		}
+		return hist + screen
+	}
+	return hist + "\n" + screen
+}
+
+// TextRows returns the main screen's rows from..to-1 as text, wrapped
+// rows joined: row numbers count the scrollback first (0 is its oldest
+// row, ScrollbackLen() the main screen's top row), so a range can span
+// both. The range is clipped to the rows that exist; the main screen is
+// read even while the alternate one is shown (command output lives on
+// the main screen).
+func (t *Terminal) TextRows(from, to int) string {
+	from, to = max(from, 0), min(to, t.hist.n+t.rows)
+	if from >= to {
+		return ""
+	}
+	var b strings.Builder
+	if from < t.hist.n {
+		b.WriteString(t.historyText(from, min(to, t.hist.n)))
+		if to > t.hist.n {
+			if l := t.hist.at(t.hist.n - 1); l.wrapped {
+				s := b.String()
+				if n := t.cols - textWidth(s[strings.LastIndexByte(s, '\n')+1:]); n > 0 {
+					b.WriteString(strings.Repeat(" ", n))
+				}
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+	}
+	tb := textBuilder{}
+	for i := max(from-t.hist.n, 0); i < to-t.hist.n; i++ {
+		l := t.main.lines[i]
+		wrapped := l.wrapped && i+1 < to-t.hist.n
+		tb.row(l, wrapped)
+		if !wrapped && i+1 < to-t.hist.n {
+			tb.add("\n", false)
+		}
+	}
+	b.WriteString(tb.b.String())
+	return b.String()
+}

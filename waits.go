@@ -1,0 +1,593 @@
+package main
+
+// waits.go: what shell_send, shell_wait and shell_click wait for, and the
+// waiting itself. A wait is a sequence of stages that hold one after the
+// other: wait_for (text or /regex/ on the screen or in new output) first,
+// then wait_for_gone (no longer on the screen), then the quiet
+// (wait_idle_ms: no output) or stable (wait_stable_ms: the screen's text
+// unchanged) condition; with none of them, the program's exit. The wait
+// wakes on the session's change events (and on timers for the durations),
+// never by polling, and ends at timeout_ms.
+//
+// What counts as a match: a match made only of the echo of the input
+// just typed, or (with new_only) only of text that was on the screen when
+// the call began, does not count. The emulator marks those cells
+// (vt_echo.go); the new-output stream is filtered by an echo tracker of
+// its own.
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// WaitArgs are the wait arguments shell_send, shell_wait and shell_click
+// share: their argument structs embed it, waitProps declares it in their
+// schemas and parse checks it.
+type WaitArgs struct {
+	WaitFor      string `json:"wait_for"`
+	WaitForGone  string `json:"wait_for_gone"`
+	WaitIdleMS   *int   `json:"wait_idle_ms"`
+	WaitStableMS *int   `json:"wait_stable_ms"`
+	NewOnly      *bool  `json:"new_only"`
+	TimeoutMS    *int   `json:"timeout_ms"`
+}
+
+// waitProps adds the WaitArgs properties to a tool's input schema
+// properties m; newOnlyDefault is the tool's default for new_only.
+func waitProps(m map[string]any, newOnlyDefault bool) map[string]any {
+	m["wait_for"] = prop("string", "Wait until this text appears on the screen or in new output; /regex/ with flags i, s, U for a regular expression (RE2) "+
+		"run over the screen text as the reply shows it (rows trimmed, ^ and $ at line ends), e.g. /# $/ for a root prompt. "+
+		"The echo of the input typed by this call does not count, nor (new_only) text already on the screen.")
+	m["wait_for_gone"] = prop("string", "Then wait until this text or /regex/ is no longer on the screen (Loading..., a spinner's line); already absent: holds at once.")
+	m["wait_idle_ms"] = intProp("Then wait until no output arrived for this long (milliseconds).", 1, maxTimeoutMS)
+	m["wait_stable_ms"] = intProp("Then wait until the screen's text has not changed for this long (cursor moves and blinking do not count); use instead of wait_idle_ms for programs that keep redrawing the same screen.", 1, maxTimeoutMS)
+	def := "false"
+	if newOnlyDefault {
+		def = "true"
+	}
+	m["new_only"] = prop("boolean", "wait_for matches only text that was not on the screen when the call began, so the previous prompt does not count (default "+def+").")
+	m["timeout_ms"] = intProp("Longest wait for all of the above, in milliseconds (default 10000); a wait that runs out says so and returns the screen, never an error.", 0, maxTimeoutMS)
+	return m
+}
+
+// waitResultProps adds the fields of a wait's outcome to an output
+// schema's properties m.
+func waitResultProps(m map[string]any) map[string]any {
+	m["matched"] = prop("boolean", "True when every wait condition held before timeout_ms.")
+	m["timed_out"] = prop("boolean", "True when timeout_ms ended the wait.")
+	m["held"] = map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+		"description": "The conditions that held, in order: wait_for, wait_for_gone, wait_idle_ms, wait_stable_ms, exit."}
+	m["ended_by"] = prop("string", "What ended the wait: the last condition (when matched), exit (the program ended first), timeout_ms, or cancelled.")
+	return m
+}
+
+// Stage kinds, in the order they hold.
+type stageKind int
+
+const (
+	stageMatch  stageKind = iota // wait_for
+	stageGone                    // wait_for_gone
+	stageIdle                    // wait_idle_ms
+	stageStable                  // wait_stable_ms
+	stageExit                    // no condition given: the program's exit
+)
+
+// waitStage is one condition of a wait.
+type waitStage struct {
+	kind        stageKind
+	name        string // the argument it came from, as the reply names it
+	match       *matcher
+	d           time.Duration
+	afterOutput bool // idle: counts only after the first output since the wait began
+}
+
+// waitSpec is a checked wait: its stages in order (none: do not wait).
+type waitSpec struct {
+	stages  []waitStage
+	newOnly bool
+	timeout time.Duration
+}
+
+func (w waitSpec) waiting() bool { return len(w.stages) > 0 }
+
+// firstMatch is the wait_for stage's matcher, or nil.
+func (w waitSpec) firstMatch() *matcher {
+	for _, st := range w.stages {
+		if st.kind == stageMatch {
+			return st.match
+		}
+	}
+	return nil
+}
+
+// parse checks the wait arguments and returns the stages. exitByDefault
+// makes a wait without conditions wait for the program's exit
+// (shell_wait); otherwise it does not wait.
+func (a WaitArgs) parse(newOnlyDefault, exitByDefault bool) (waitSpec, error) {
+	spec := waitSpec{newOnly: newOnlyDefault}
+	if a.NewOnly != nil {
+		spec.newOnly = *a.NewOnly
+	}
+	m, err := parseWaitFor("wait_for", a.WaitFor)
+	if err != nil {
+		return spec, err
+	}
+	// A wait_for_command stage goes here, before wait_for.
+	if m != nil {
+		spec.stages = append(spec.stages, waitStage{kind: stageMatch, name: "wait_for", match: m})
+	}
+	if m, err = parseWaitFor("wait_for_gone", a.WaitForGone); err != nil {
+		return spec, err
+	}
+	if m != nil {
+		spec.stages = append(spec.stages, waitStage{kind: stageGone, name: "wait_for_gone", match: m})
+	}
+	if a.WaitIdleMS != nil && a.WaitStableMS != nil {
+		return spec, fmt.Errorf("give wait_idle_ms (no output for that long) or wait_stable_ms (the screen's text unchanged for that long), not both")
+	}
+	for _, d := range []struct {
+		v    *int
+		kind stageKind
+		name string
+	}{{a.WaitIdleMS, stageIdle, "wait_idle_ms"}, {a.WaitStableMS, stageStable, "wait_stable_ms"}} {
+		if d.v == nil {
+			continue
+		}
+		if *d.v < 1 || *d.v > maxTimeoutMS {
+			return spec, fmt.Errorf("%s %d is out of range: use 1..%d (milliseconds)", d.name, *d.v, maxTimeoutMS)
+		}
+		spec.stages = append(spec.stages, waitStage{kind: d.kind, name: d.name, d: time.Duration(*d.v) * time.Millisecond})
+	}
+	if len(spec.stages) == 0 && exitByDefault {
+		spec.stages = append(spec.stages, waitStage{kind: stageExit, name: "exit"})
+	}
+	spec.timeout, err = msArg("timeout_ms", a.TimeoutMS, defaultTimeoutMS, maxTimeoutMS)
+	return spec, err
+}
+
+// describe says what stage st waits for, for progress messages.
+func (st waitStage) describe() string {
+	switch st.kind {
+	case stageMatch:
+		return st.match.String()
+	case stageGone:
+		return st.match.String() + " to go away"
+	case stageIdle:
+		return fmt.Sprintf("%v without output", st.d)
+	case stageStable:
+		return fmt.Sprintf("the screen to stay unchanged for %v", st.d)
+	}
+	return "the program to exit"
+}
+
+// matcher is a parsed wait_for: literal text or a regular expression.
+type matcher struct {
+	text string
+	re   *regexp.Regexp
+}
+
+// parseWaitFor reads the argument called name: "/re/flags" (flags from
+// imsU; the JavaScript habits g, u and y are accepted and ignored) is a
+// regular expression with ^ and $ matching at line ends, anything else
+// literal text. "" is no matcher.
+func parseWaitFor(name, s string) (*matcher, error) {
+	if s == "" {
+		return nil, nil
+	}
+	if j := strings.LastIndexByte(s, '/'); len(s) >= 2 && s[0] == '/' && j > 0 {
+		flags := s[j+1:]
+		if strings.Trim(flags, "imsUguy") == "" {
+			goFlags := "m"
+			for _, f := range "isU" {
+				if strings.ContainsRune(flags, f) {
+					goFlags += string(f)
+				}
+			}
+			re, err := regexp.Compile("(?" + goFlags + ")" + s[1:j])
+			if err != nil {
+				return nil, fmt.Errorf("%s %q is not a valid regular expression (RE2 syntax): %v; fix it, or drop the surrounding slashes to match the text literally", name, s, err)
+			}
+			return &matcher{re: re}, nil
+		}
+	}
+	return &matcher{text: s}, nil
+}
+
+// String shows the matcher as a progress message names it.
+func (m *matcher) String() string {
+	if m.re != nil {
+		return "output matching " + m.re.String()
+	}
+	return fmt.Sprintf("%q", m.text)
+}
+
+func (m *matcher) matchString(s string) bool {
+	if m.re != nil {
+		return m.re.MatchString(s)
+	}
+	return strings.Contains(s, m.text)
+}
+
+// matchFresh reports whether s has a match that counts: with fresh nil
+// any match; else one that covers at least one fresh byte (fresh[i] is
+// byte i's flag), or matches no characters at all. Regular expression
+// matches are the leftmost non-overlapping ones.
+func (m *matcher) matchFresh(s string, fresh []bool) bool {
+	if fresh == nil {
+		return m.matchString(s)
+	}
+	counts := func(a, b int) bool { return a == b || slices.Contains(fresh[a:b], true) }
+	if m.re != nil {
+		for _, loc := range m.re.FindAllStringIndex(s, -1) {
+			if counts(loc[0], loc[1]) {
+				return true
+			}
+		}
+		return false
+	}
+	for from := 0; from <= len(s); {
+		i := strings.Index(s[from:], m.text)
+		if i < 0 {
+			return false
+		}
+		if counts(from+i, from+i+len(m.text)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(s[from+i:])
+		from += i + max(size, 1)
+	}
+	return false
+}
+
+// outputWatch follows a session for one wait: the output that arrives
+// after it is made, with escape sequences and controls other than \n and
+// \t removed (so text is found even after it scrolled off the screen),
+// the echo in it flagged; and the marks on the screen. Its fields are
+// guarded by s.mu (the listener runs there).
+type outputWatch struct {
+	s        *Session
+	start    time.Time
+	strip    ansiStripper
+	text     []byte // the newest output, at most streamCap bytes
+	fresh    []bool // per byte of text when echo is tracked: not echo
+	flagged  int    // bytes of text flagged so far
+	echo     *echoTracker
+	echoNL   bool // a newline came after the last echo in the stream
+	base     int  // bytes dropped from the front of text so far
+	checked  int  // stream offset (base-relative total) searched so far
+	marked   bool // the emulator marks echo and old text for this wait
+	screenOK bool // without marks: the screen may satisfy the match
+	remove   func()
+
+	// The stable condition's state: the screen text last seen and since when.
+	stableText  string
+	stableSince time.Time
+}
+
+// watch starts following s for spec. input is what the call types
+// (escape sequences removed, '\r' or '\n' between lines; "" for none):
+// its echo does not satisfy wait_for. Without input and new_only
+// nothing is marked. When another wait on the session holds the marks,
+// this one falls back: the screen counts only if it did not match
+// already (new_only), and the echo is not told apart on the screen.
+func (s *Session) watch(spec waitSpec, input string) *outputWatch {
+	w := &outputWatch{s: s, start: time.Now(), screenOK: true, echo: newEchoTracker(input)}
+	w.remove = s.AddOutputListener(w.feed)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w.echo != nil || spec.newOnly {
+		w.marked = s.term.BeginMarks(input, spec.newOnly)
+	}
+	if m := spec.firstMatch(); !w.marked && spec.newOnly && m != nil {
+		// Under a full-screen program the shell's old screen is hidden and
+		// comes back when the program exits: its old prompt must not end a
+		// wait for the next one either.
+		w.screenOK = !m.matchString(s.term.ScreenText()) && !m.matchString(s.term.HiddenMainText())
+	}
+	return w
+}
+
+// feed takes one read of program output. s.mu is held.
+func (w *outputWatch) feed(p []byte, _ time.Time) {
+	w.text = w.strip.appendText(w.text, p)
+	if w.echo != nil {
+		for w.flagged < len(w.text) && utf8.FullRune(w.text[w.flagged:]) {
+			r, size := utf8.DecodeRune(w.text[w.flagged:])
+			fresh := true
+			switch {
+			case r == '\n':
+				w.echoNL = true
+			case r >= 0x20:
+				if w.echo.step(r, w.echoNL) {
+					fresh, w.echoNL = false, false
+				}
+			}
+			for range size {
+				w.fresh = append(w.fresh, fresh)
+			}
+			w.flagged += size
+		}
+	}
+	if len(w.text) > streamCap {
+		drop := len(w.text) - streamCap/2
+		w.text = append(w.text[:0], w.text[drop:]...)
+		if w.fresh != nil {
+			w.fresh = append(w.fresh[:0], w.fresh[drop:]...)
+		}
+		w.flagged -= drop
+		w.base += drop
+	}
+}
+
+// close stops following and removes the marks; once is enough, more
+// do nothing.
+func (w *outputWatch) close() {
+	if w.remove == nil {
+		return
+	}
+	w.remove()
+	w.remove = nil
+	if w.marked {
+		w.s.mu.Lock()
+		w.s.term.EndMarks()
+		w.s.mu.Unlock()
+		w.marked = false
+	}
+}
+
+// matchLocked reports whether m has a match that counts on the screen or
+// in the output since the last call. s.mu is held.
+func (w *outputWatch) matchLocked(m *matcher) bool {
+	switch {
+	case w.marked:
+		if text, fresh := w.s.term.ScreenTextMarked(); m.matchFresh(text, fresh) {
+			return true
+		}
+	case w.screenOK:
+		if m.matchString(w.s.term.ScreenText()) {
+			return true
+		}
+	}
+	return w.streamMatch(m)
+}
+
+// streamMatch searches the output collected since the last call; literal
+// text is searched only where it could newly appear. s.mu is held.
+func (w *outputWatch) streamMatch(m *matcher) bool {
+	end := w.base + len(w.text)
+	if end == w.checked {
+		return false
+	}
+	from := 0
+	if m.re == nil {
+		from = max(w.checked-w.base-len(m.text)+1, 0)
+	}
+	w.checked = end
+	var fresh []bool
+	if w.fresh != nil {
+		f := w.fresh[min(from, len(w.fresh)):]
+		if short := len(w.text) - from - len(f); short > 0 { // a rune not complete yet
+			f = append(slices.Clip(f), make([]bool, short)...)
+		}
+		fresh = f
+	}
+	return m.matchFresh(string(w.text[from:]), fresh)
+}
+
+// waitOutcome is how a wait ended.
+type waitOutcome struct {
+	matched  bool     // every stage held
+	timedOut bool     // timeout_ms ended it
+	held     []string // the stages that held, in order
+	endedBy  string   // the last stage, "exit", "timeout_ms" or "cancelled"
+}
+
+// check reports whether stage st holds, and when it does not, how long
+// until it may hold with no further change (0: only a change can make
+// it hold). s.mu is held.
+func (w *outputWatch) check(st *waitStage, exited bool) (bool, time.Duration) {
+	s := w.s
+	switch st.kind {
+	case stageMatch:
+		return w.matchLocked(st.match), 0
+	case stageGone:
+		return !st.match.matchString(s.term.ScreenText()), 0
+	case stageIdle:
+		if exited {
+			return true, 0 // no more output can come
+		}
+		last := s.lastOutput
+		if st.afterOutput && !last.After(w.start) {
+			return false, 0 // nothing printed yet: not idle, just slow to start
+		}
+		d := time.Until(maxTime(last, w.start).Add(st.d))
+		return d <= 0, d
+	case stageStable:
+		if exited {
+			return true, 0
+		}
+		if text := s.term.ScreenTextStill(); w.stableSince.IsZero() || text != w.stableText {
+			w.stableText, w.stableSince = text, time.Now()
+		}
+		d := time.Until(w.stableSince.Add(st.d))
+		return d <= 0, d
+	case stageExit:
+		return exited, 0
+	}
+	return false, 0
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// wait blocks until every stage of spec has held in turn, the program
+// exits, the timeout passes or ctx ends.
+//
+// progress, when not nil, hears about the wait once a second
+// (notifications/progress: elapsed and total milliseconds), so clients that
+// reset their request timeout on progress keep waiting.
+func (w *outputWatch) wait(ctx context.Context, spec waitSpec, progress func(progress, total float64, message string)) waitOutcome {
+	s := w.s
+	began := time.Now()
+	deadline := time.NewTimer(spec.timeout)
+	defer deadline.Stop()
+	var tick <-chan time.Time
+	if progress != nil {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		tick = t.C
+	}
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	out := waitOutcome{held: []string{}}
+	i := 0
+	final := false
+	for {
+		s.mu.Lock()
+		ch, exited := s.changed, s.exited
+		var retry time.Duration
+		for i < len(spec.stages) {
+			held, d := w.check(&spec.stages[i], exited)
+			if !held {
+				retry = d
+				break
+			}
+			out.held = append(out.held, spec.stages[i].name)
+			i++
+		}
+		s.mu.Unlock()
+		switch {
+		case i == len(spec.stages):
+			out.matched, out.endedBy = true, spec.stages[len(spec.stages)-1].name
+			return out
+		case exited:
+			out.endedBy = "exit" // no more output can come
+			return out
+		case final:
+			out.timedOut, out.endedBy = true, "timeout_ms"
+			return out
+		}
+		if retry > 0 {
+			timer.Reset(retry)
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+		case <-deadline.C:
+			final = true // one last look: output may have arrived just now
+		case <-ctx.Done():
+			out.timedOut, out.endedBy = true, "cancelled"
+			return out
+		case <-tick:
+			elapsed := time.Since(began)
+			progress(float64(elapsed.Milliseconds()), float64(spec.timeout.Milliseconds()),
+				fmt.Sprintf("waiting for %s (%v so far)", spec.stages[i].describe(), elapsed.Round(time.Second)))
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+	}
+}
+
+// summary is the first line of a timed-out or unmatched wait's text
+// block, so that a model reading the text sees it first; "" when every
+// condition held.
+func (o waitOutcome) summary(spec waitSpec) string {
+	if o.matched || !spec.waiting() {
+		return ""
+	}
+	pending := spec.stages[len(o.held)]
+	what := pending.name + " " + pending.describe()
+	if pending.kind == stageExit {
+		what = "the program to exit"
+	}
+	switch o.endedBy {
+	case "timeout_ms":
+		return fmt.Sprintf("TIMED OUT after %v waiting for %s; the screen below is as it was then.", spec.timeout, what)
+	case "exit":
+		return fmt.Sprintf("NOT MATCHED: the program exited while waiting for %s.", what)
+	}
+	return fmt.Sprintf("NOT MATCHED: the wait was cancelled while waiting for %s.", what)
+}
+
+// ansiStripper removes escape sequences (CSI, OSC, DCS and other strings,
+// two- and three-byte escapes) and C0 controls other than \n and \t from
+// a byte stream, carrying its state across chunks.
+type ansiStripper struct{ state uint8 }
+
+// ansiStripper states.
+const (
+	stripGround    = iota
+	stripEsc       // after ESC
+	stripEscInter  // ESC with intermediates (ESC ( 0, ESC # 8)
+	stripCSI       // ESC [ ... up to the final byte
+	stripString    // OSC, DCS, SOS, PM, APC up to BEL or ST
+	stripStringEsc // ESC inside a string: ST is ESC \
+)
+
+// appendText appends the printable text of p to dst.
+func (a *ansiStripper) appendText(dst, p []byte) []byte {
+	for _, c := range p {
+		switch a.state {
+		case stripGround:
+			switch {
+			case c == 0x1b:
+				a.state = stripEsc
+			case c == '\n' || c == '\t' || c >= 0x20 && c != 0x7f:
+				dst = append(dst, c)
+			}
+		case stripEsc:
+			switch {
+			case c == '[':
+				a.state = stripCSI
+			case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+				a.state = stripString
+			case c >= 0x20 && c <= 0x2f:
+				a.state = stripEscInter
+			case c == 0x1b:
+			default:
+				a.state = stripGround
+			}
+		case stripEscInter:
+			if c < 0x20 || c > 0x2f {
+				a.state = stripGround
+			}
+		case stripCSI:
+			switch {
+			case c == 0x1b:
+				a.state = stripEsc
+			case c >= 0x40 && c <= 0x7e:
+				a.state = stripGround
+			}
+		case stripString:
+			switch c {
+			case 0x07:
+				a.state = stripGround
+			case 0x1b:
+				a.state = stripStringEsc
+			}
+		case stripStringEsc:
+			switch c {
+			case '\\':
+				a.state = stripGround
+			case 0x1b:
+			default:
+				a.state = stripString
+			}
+		}
+	}
+	return dst
+}
