@@ -426,20 +426,48 @@ type shellReadResult struct {
 }
 
 // blocks shows the text itself rather than its JSON.
+// The status line follows the text after a blank line, so that a client
+// that drops structuredContent still learns the cursor, the exit and the
+// cut.
 func (r shellReadResult) blocks() (string, []Content) {
-	if r.Text == "" {
-		return "(the screen is empty)", nil
+	text := r.Text
+	if text == "" {
+		text = "(the screen is empty)"
 	}
-	return r.Text, nil
+	return text + "\n\n" + r.statusLine(), nil
+}
+
+// statusLine is one short line: the screen size, the cursor, whether the
+// program runs or how it ended, and whether older text was cut, e.g.
+// "[80x24, cursor row 2 col 0; program exited with code 3]".
+func (r shellReadResult) statusLine() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%dx%d, cursor row %d col %d", r.Cols, r.Rows, r.Cursor.Row, r.Cursor.Col)
+	if !r.Cursor.Visible {
+		b.WriteString(" (hidden)")
+	}
+	switch {
+	case !r.Exited:
+		b.WriteString("; program running")
+	case r.Signal != "":
+		fmt.Fprintf(&b, "; program killed by %s (exit code %d)", r.Signal, *r.ExitCode)
+	default:
+		fmt.Fprintf(&b, "; program exited with code %d", *r.ExitCode)
+	}
+	if r.Truncated {
+		b.WriteString("; older text cut: raise max_bytes for more")
+	}
+	return b.String() + "]"
 }
 
 func (a *App) toolShellRead() *Tool {
 	return newTool(Tool{
 		Name:  "shell_read",
 		Title: "Read a terminal's screen",
-		Description: "Return the terminal's text: the scrollback history and the visible screen (the live bottom comes last), " +
+		Description: "Return the terminal's text: the scrollback history and the visible screen (the live bottom comes last), soft-wrapped rows joined into one line, " +
 			"or only the visible screen with scrollback false. When longer than max_bytes (default 8192) the newest part is kept and the text starts with \"...(truncated)...\". " +
 			"raw true returns the program's raw output instead (escape sequences kept), newest max_bytes. " +
+			"The text block ends with a status line: size, cursor, whether the program still runs or its exit code, and whether text was cut. " +
 			"Read after every step to see what the program did; use shell_screenshot to see colours and layout.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
@@ -475,11 +503,13 @@ func (a *App) shellRead(ctx context.Context, _ *ToolCall, in shellReadArgs) (she
 	}
 	s.settle(ctx)
 	var res shellReadResult
-	if in.Raw {
+	scrollback := in.Scrollback == nil || *in.Scrollback
+	switch { // one case per form of the text
+	case in.Raw:
 		p, cut := s.RawTail(max)
 		res.Text, res.Truncated = tailText(string(p), max, cut)
-	} else {
-		res.Text, res.Truncated = tailText(s.Text(in.Scrollback == nil || *in.Scrollback), max, false)
+	default:
+		res.Text, res.Truncated = tailText(s.Text(scrollback), max, false)
 	}
 	s.mu.Lock()
 	cur := s.term.Cursor()

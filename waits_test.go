@@ -1,0 +1,344 @@
+package main
+
+// waits_test.go: the waits against real programs: full-screen programs
+// started and quit with waits written the natural way leave no typeahead
+// on the shell's screen; new_only, wait_for_gone and wait_stable_ms; a
+// regex over the screen text as shown; text typed exactly as written.
+// The echo tracker and the matcher's rules on their own.
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// shellIn starts bash without startup files in dir, with the prompt
+// "tw$ ", and waits for the prompt.
+func shellIn(t *testing.T, a *App, dir string) string {
+	t.Helper()
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "bash", "args": []string{"--norc", "--noprofile"}, "cwd": dir,
+		"env": map[string]string{"PS1": "tw$ ", "HOME": dir, "TERM": "xterm-256color"}})
+	id := m["shell_session_id"].(string)
+	if m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "tw$ "}); m["matched"] != true {
+		t.Fatalf("no prompt: %v", m)
+	}
+	return id
+}
+
+// lastLine is the last line of a screen text.
+func lastLine(v any) string {
+	l := screenLines(v)
+	return l[len(l)-1]
+}
+
+// TestFullScreenProgramsNoTypeahead: shell_send "prog\r" with wait_for
+// a text the program shows returns once the program drew its screen (not
+// on the echo of the command line), so the keys that follow reach the
+// program, and after quitting the shell's screen ends in a clean prompt.
+func TestFullScreenProgramsNoTypeahead(t *testing.T) {
+	tests := []struct {
+		name    string
+		command string // typed at the prompt
+		waitFor string // what the program's screen shows
+		drawn   string // a row of the program's own screen
+		keys    string // input typed into the program, ending in its quit
+	}{
+		{"vim", `vim notes.txt\r`, "notes.txt", `"notes.txt" [New]`, `ihello from vim\rsecond line\e:wq\r`},
+		{"less", `less nums.txt\r`, "nums.txt", "17", `q`},
+		{"htop", `htop\r`, "htop", "", `q`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := exec.LookPath(tt.name); err != nil {
+				t.Skip(err)
+			}
+			a := newTestApp(t)
+			dir := t.TempDir()
+			var nums strings.Builder
+			for i := 1; i <= 100; i++ {
+				nums.WriteString(strconv.Itoa(i) + "\n")
+			}
+			if err := os.WriteFile(filepath.Join(dir, "nums.txt"), []byte(nums.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			id := shellIn(t, a, dir)
+			m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": tt.command, "wait_for": tt.waitFor})
+			after := screenLines(m["bufferAfter"])
+			if m["matched"] != true || slices.Contains(after, "tw$ "+strings.TrimSuffix(tt.command, `\r`)) ||
+				tt.drawn != "" && !slices.Contains(after, tt.drawn) {
+				t.Fatalf("the wait returned before %s drew its screen: %q", tt.name, after)
+			}
+			m = mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": tt.keys, "wait_for": "tw$ "})
+			if got := lastLine(m["bufferAfter"]); m["matched"] != true || got != "tw$ " {
+				t.Errorf("after quitting %s the shell's last line is %q, want a clean prompt; screen %q", tt.name, got, m["bufferAfter"])
+			}
+			if tt.name == "vim" {
+				if b, err := os.ReadFile(filepath.Join(dir, "notes.txt")); err != nil || string(b) != "hello from vim\nsecond line\n" {
+					t.Errorf("notes.txt = %q, %v", b, err)
+				}
+			}
+		})
+	}
+}
+
+
+// TestWaitNewOnly: shell_wait new_only true does not return on the
+// prompt already on the screen but on the next one; without it the
+// screen as it is satisfies the wait.
+func TestWaitNewOnly(t *testing.T) {
+	a := newTestApp(t)
+	id := shellIn(t, a, t.TempDir())
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `sleep 1; echo sl""ept\r`, "delay_ms": 0})
+	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "tw$ "})
+	if m["matched"] != true || strings.Contains(m["buffer"].(string), "slept") {
+		t.Errorf("without new_only the prompt on screen should match at once: %v", m)
+	}
+	m = mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "tw$ ", "new_only": true})
+	if m["matched"] != true || !slices.Contains(screenLines(m["buffer"]), "slept") || lastLine(m["buffer"]) != "tw$ " {
+		t.Errorf("new_only returned before the next prompt: %v", m)
+	}
+}
+
+// TestWaitForGone: wait_for_gone returns once the text left the screen
+// (matched, ended by it), and at once when it is not there.
+func TestWaitForGone(t *testing.T) {
+	a := newTestApp(t)
+	id := start(t, a, "sh", "-c", `echo Loading...; sleep 1; printf '\033[1A\033[2KReady\n'; sleep 100`)
+	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "Loading..."})
+	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_gone": "Loading...", "timeout_ms": 5000})
+	if m["matched"] != true || m["ended_by"] != "wait_for_gone" || !slices.Contains(screenLines(m["buffer"]), "Ready") {
+		t.Errorf("wait_for_gone: %v", m)
+	}
+	m = mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_gone": "/Load(ing)?/", "timeout_ms": 5000})
+	if m["matched"] != true || !slices.Equal(anyStrings(m["held"]), []string{"wait_for_gone"}) {
+		t.Errorf("wait_for_gone on absent text: %v", m)
+	}
+}
+
+// anyStrings converts a decoded JSON array of strings.
+func anyStrings(v any) []string {
+	var out []string
+	l, _ := v.([]any)
+	for _, e := range l {
+		s, _ := e.(string)
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestWaitStableIgnoresCursorAndBlink: a program that keeps blinking the
+// cursor and toggling SGR 5 on a character, without changing any text,
+// never goes idle, but its screen is stable.
+func TestWaitStableIgnoresCursorAndBlink(t *testing.T) {
+	a := newTestApp(t)
+	id := start(t, a, "sh", "-c", `echo STATIC; while :; do printf '\033[?25l\033[5mX\033[0m\b'; sleep 0.05; printf '\033[?25h\033[HX\b\033[3;1H'; sleep 0.05; done`)
+	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "STATIC"})
+	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 300, "timeout_ms": 1000})
+	if m["matched"] != false || m["timed_out"] != true {
+		t.Errorf("the blinking program went idle: %v", m)
+	}
+	m = mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_stable_ms": 300, "timeout_ms": 5000})
+	if m["matched"] != true || m["ended_by"] != "wait_stable_ms" {
+		t.Errorf("wait_stable_ms was fooled by the cursor or the blink: %v", m)
+	}
+	if r, _ := call(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 10, "wait_stable_ms": 10}); !r.IsError {
+		t.Errorf("wait_idle_ms with wait_stable_ms accepted: %s", r.Text)
+	}
+}
+
+// TestRegexOverShownText: /# $/ matches a root prompt: the regex runs over
+// the rows as shown, $ at a line's end, no trailing blank rows.
+func TestRegexOverShownText(t *testing.T) {
+	a := newTestApp(t)
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "env": map[string]string{"PS1": "work# "}})
+	id := m["shell_session_id"].(string)
+	if m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "/# $/", "timeout_ms": 5000}); m["matched"] != true {
+		t.Errorf("/# $/ on a root prompt: %v", m)
+	}
+	if m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `echo one; echo two\r`, "wait_for": "/^one\ntwo$/"}); m["matched"] != true {
+		t.Errorf("/^one\\ntwo$/: %v", m)
+	}
+}
+
+// TestSendTextAsWritten: text reaches the program exactly as written:
+// backslashes stay, newlines are Enter, and the shell or Python runs it
+// as one paste.
+func TestSendTextAsWritten(t *testing.T) {
+	tests := []struct {
+		name    string
+		command []string
+		text    string
+		want    []string // consecutive rows of the program's output
+	}{
+		{"printf", nil, `printf 'a\tb\n' | od -An -c`, []string{`   a  \t   b  \n`}},
+		{"path", nil, `echo 'C:\Users\new\x41'`, []string{`C:\Users\new\x41`}},
+		{"heredoc", nil, "cat <<'EOF'\nback\\slash \\n \\t\n\\\\two\nEOF", []string{`back\slash \n \t`, `\\two`}},
+		{"python", []string{"python3", "-q"}, `print("a\nb")`, []string{"a", "b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newTestApp(t)
+			var id string
+			if tt.command == nil {
+				id = shellIn(t, a, t.TempDir())
+			} else {
+				m := mustCall(t, a, "shell_start", map[string]any{"command": tt.command[0], "args": tt.command[1:]})
+				id = m["shell_session_id"].(string)
+				mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": ">>> "})
+			}
+			m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": tt.text, "keys": []string{"Enter"},
+				"wait_for": "/" + regexpQuoteLines(tt.want) + "/"})
+			if m["matched"] != true {
+				t.Errorf("output %q not seen: %q", tt.want, m["bufferAfter"])
+			}
+		})
+	}
+}
+
+// regexpQuoteLines is a regex for lines as consecutive whole rows.
+func regexpQuoteLines(lines []string) string {
+	q := make([]string, len(lines))
+	for i, l := range lines {
+		q[i] = regexp.QuoteMeta(l)
+	}
+	return "^" + strings.Join(q, "\n") + "$"
+}
+
+// TestEchoTrackerMarks feeds a terminal the echo of an input among other
+// output and checks which screen text still satisfies a wait: the cells
+// drawn as the echo do not, the program's own output does.
+func TestEchoTrackerMarks(t *testing.T) {
+	tests := []struct {
+		name   string
+		input  string // what was typed (escapes removed, \r between lines)
+		output string // what the terminal then printed
+		find   string
+		counts bool
+	}{
+		{"tty echo", "vim notes.txt\r", "tw$ vim notes.txt\r\n", "notes.txt", false},
+		{"program draws the name", "vim notes.txt\r", "tw$ vim notes.txt\r\n\x1b[?1049h\x1b[24;1H\"notes.txt\" [New]", "notes.txt", true},
+		{"readline redraw", "echo hi\r", "tw$ echo h\r\x1b[Ktw$ echo hi\r\n", "echo hi", false},
+		{"cat repeats the line", "typed text\r", "typed text\r\ntyped text\r\n", "typed text", true},
+		{"vim insert mode skips i", "ihello\x1b", "\x1b[1;1Hhello", "hello", false},
+		{"output with the echo", "make\r", "$ make\r\nmake: Nothing to be done.\r\n", "make: Nothing", true},
+		{"second input line", "cat\rline two\r", "$ cat\r\nline two\r\nline two\r\n", "line two", true},
+		{"no input", "", "hello\r\n", "hello", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			term := NewTerminal(40, 5, 10)
+			if !term.BeginMarks(tt.input, false) {
+				t.Fatal("BeginMarks refused")
+			}
+			if term.BeginMarks("x", false) {
+				t.Error("a second marking was allowed")
+			}
+			term.Write([]byte(tt.output))
+			text, fresh := term.ScreenTextMarked()
+			m, _ := parseWaitFor("wait_for", tt.find)
+			if got := m.matchFresh(text, fresh); got != tt.counts {
+				t.Errorf("match of %q counts %v, want %v; screen %q fresh %v", tt.find, got, tt.counts, text, fresh)
+			}
+			term.EndMarks()
+			if text, fresh := term.ScreenTextMarked(); fresh != nil || !m.matchFresh(text, fresh) {
+				t.Errorf("after EndMarks: %q %v", text, fresh)
+			}
+		})
+	}
+}
+
+// TestOldTextMarks: with new_only's marking, text on the screen before
+// does not count, the same text drawn afterwards does, also after a
+// scroll moved the old rows.
+func TestOldTextMarks(t *testing.T) {
+	term := NewTerminal(20, 3, 10)
+	term.Write([]byte("tw$ ls\r\nfile\r\ntw$ "))
+	term.BeginMarks("", true)
+	m, _ := parseWaitFor("wait_for", "tw$ ")
+	if text, fresh := term.ScreenTextMarked(); m.matchFresh(text, fresh) {
+		t.Errorf("the old prompt counts: %q", text)
+	}
+	term.Write([]byte("\r\nout\r\n"))
+	if text, fresh := term.ScreenTextMarked(); m.matchFresh(text, fresh) {
+		t.Errorf("the old prompt counts after a scroll: %q", text)
+	}
+	term.Write([]byte("tw$ "))
+	if text, fresh := term.ScreenTextMarked(); !m.matchFresh(text, fresh) {
+		t.Errorf("the new prompt does not count: %q", text)
+	}
+}
+
+// TestMatchFresh: a match counts when it covers a fresh byte or no
+// byte at all; overlapping literal occurrences are all tried.
+func TestMatchFresh(t *testing.T) {
+	tests := []struct {
+		find, text, fresh string // fresh: 1 for a fresh byte
+		want              bool
+	}{
+		{"ab", "abab", "0000", false},
+		{"ab", "abab", "0001", true},
+		{"aa", "aaa", "001", true},
+		{"/b+/", "abbb", "0001", true},
+		{"/^$/", "x\n\ny", "0000", true},
+		{"/a.c/", "abc", "000", false},
+	}
+	for _, tt := range tests {
+		m, _ := parseWaitFor("wait_for", tt.find)
+		fresh := make([]bool, len(tt.fresh))
+		for i := range fresh {
+			fresh[i] = tt.fresh[i] == '1'
+		}
+		if got := m.matchFresh(tt.text, fresh); got != tt.want {
+			t.Errorf("%s in %q (fresh %s): %v, want %v", tt.find, tt.text, tt.fresh, got, tt.want)
+		}
+	}
+}
+
+// TestTextJoinsWrappedRows: a soft-wrapped line is one line in the
+// screen and scrollback text, blanks at the wrap kept; the alternate
+// screen keeps its rows; TextRows reads a range across both.
+func TestTextJoinsWrappedRows(t *testing.T) {
+	term := NewTerminal(10, 3, 10)
+	term.Write([]byte("its own copy of the text\r\nnext"))
+	if got, want := term.Text(true), "its own copy of the text\nnext"; got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+	if got, want := term.ScreenText(), "py of the text\nnext"; got != want {
+		t.Errorf("ScreenText = %q, want %q", got, want)
+	}
+	if got, want := term.TextRows(0, 4), "its own copy of the text\nnext"; got != want {
+		t.Errorf("TextRows(0, 4) = %q, want %q", got, want)
+	}
+	if got, want := term.TextRows(3, 5), "next"; got != want {
+		t.Errorf("TextRows(3, 5) = %q, want %q", got, want)
+	}
+	term.Write([]byte("\x1b[?1049h\x1b[Habcdefghijkl"))
+	if got, want := term.ScreenText(), "abcdefghij\nkl"; got != want {
+		t.Errorf("alternate ScreenText = %q, want %q", got, want)
+	}
+}
+
+// FuzzMarkedTerminal feeds arbitrary output to a terminal with a
+// marking running: the text views never panic and the fresh flags
+// cover the text byte for byte.
+func FuzzMarkedTerminal(f *testing.F) {
+	f.Add("vim notes.txt\r", []byte("tw$ vim notes.txt\r\n\x1b[?1049h\"notes.txt\""))
+	f.Add("é\r", []byte("\xc3\xa9\x1b[4h\xe4\xb8\x80\x1b[2J"))
+	f.Fuzz(func(t *testing.T, input string, out []byte) {
+		term := NewTerminal(12, 4, 5)
+		term.Write([]byte("old\r\n"))
+		term.BeginMarks(input, true)
+		term.Write(out)
+		text, fresh := term.ScreenTextMarked()
+		if len(fresh) != len(text) {
+			t.Fatalf("%d flags for %d bytes", len(fresh), len(text))
+		}
+		_ = term.Text(true)
+		term.EndMarks()
+	})
+}
