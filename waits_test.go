@@ -86,7 +86,6 @@ func TestFullScreenProgramsNoTypeahead(t *testing.T) {
 	}
 }
 
-
 // TestWaitNewOnly: shell_wait new_only true does not return on the
 // prompt already on the screen but on the next one; without it the
 // screen as it is satisfies the wait.
