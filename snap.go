@@ -1,9 +1,11 @@
 package main
 
 // snap.go: the "ttywright snap" subcommand, the one-line demo:
-// run a command in a PTY, wait for it to finish, print a text or go quiet,
-// and write a PNG screenshot (and optionally a GIF of the whole run). It
-// uses the same session, rendering and recording code as the MCP tools.
+// run a command in a PTY, wait for it to exit (or to print a text, or to
+// go quiet after its first output), and write a PNG screenshot and
+// optionally a GIF of the whole run. It uses the same session, waits and
+// rendering as the MCP tools; the GIF is replayed from the output
+// (snapgif.go) so that --trim can crop it like the PNG.
 
 import (
 	"context"
@@ -18,15 +20,13 @@ import (
 	"time"
 )
 
-// snapIdle is how long the output must stay quiet before snap takes its
-// picture when neither the exit nor --wait-for ended the wait.
-const snapIdle = 500 * time.Millisecond
-
 // snapUsage is printed for -h and usage errors.
 const snapUsage = `usage: ttywright snap [flags] -- COMMAND [ARGS...]
 
-Runs COMMAND in a pseudo-terminal and writes a PNG screenshot once it exits,
-prints the --wait-for text, or stays quiet for 500 ms (at most --timeout).
+Runs COMMAND in a pseudo-terminal and writes a PNG screenshot when it exits
+(at most --timeout, 10s), or once the screen shows --wait-for, or once the
+output, after it began, stays quiet for --idle. A run that times out still
+writes the picture, says so and exits with status 1.
 Example: ttywright snap -o demo.png -- ls --color=always /
 
 flags:
@@ -69,12 +69,14 @@ func snapMain(args []string, stdout, stderr io.Writer) int {
 	if isStdout(opt.out) || isStdout(opt.gif) {
 		stdout = stderr // the report must not end up inside the image
 	}
-	msg, err := snap(opt)
+	msg, _, err := snap(opt)
+	if msg != "" {
+		fmt.Fprintln(stdout, msg)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ttywright snap: %v\n", err)
 		return 1
 	}
-	fmt.Fprintln(stdout, msg)
 	return 0
 }
 
@@ -106,8 +108,8 @@ func parseSnap(args []string, stderr io.Writer) (snapOptions, error) {
 	fs.StringVar(&o.title, "title", "", "draw a macOS window frame with this title")
 	fs.BoolVar(&o.trim, "trim", false, "crop the blank rows below the last line of output")
 	fs.StringVar(&o.waitFor, "wait-for", "", "take the picture once the screen shows this text (or /regex/) and the output pauses for 100ms")
-	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "longest wait before the picture is taken anyway")
-	fs.DurationVar(&o.idle, "idle", snapIdle, "quiet time after which the picture is taken (without --wait-for)")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "longest wait: then the picture is taken anyway and snap exits with status 1")
+	fs.DurationVar(&o.idle, "idle", 0, "take the picture once the output, after it began, has been quiet this long (for programs that do not exit, e.g. 1s for htop)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stderr, snapUsage)
@@ -127,8 +129,10 @@ func parseSnap(args []string, stderr io.Writer) (snapOptions, error) {
 		return o, fmt.Errorf("--scale %d is out of range: use 1 to 4", o.scale)
 	case o.timeout <= 0:
 		return o, fmt.Errorf("--timeout %v must be positive, e.g. 10s", o.timeout)
-	case o.idle <= 0:
+	case o.idle < 0:
 		return o, fmt.Errorf("--idle %v must be positive, e.g. 500ms", o.idle)
+	case o.idle > 0 && o.waitFor != "":
+		return o, errors.New("give --wait-for or --idle, not both")
 	}
 	if err := checkSize(o.cols, o.rows); err != nil {
 		return o, err
@@ -142,60 +146,59 @@ func parseSnap(args []string, stderr io.Writer) (snapOptions, error) {
 	return o, nil
 }
 
-// snap runs the command and writes the files; it returns a one-line report.
-func snap(o snapOptions) (string, error) {
+// snap runs the command and writes the files; it returns a one-line
+// report and the screen's text when the picture was taken. A run that
+// timed out writes the files and returns an error saying so.
+func snap(o snapOptions) (report, text string, err error) {
 	tmp, err := os.MkdirTemp("", "ttywright-snap-")
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer os.RemoveAll(tmp)
 	a := newApp(Config{Theme: o.theme, Cols: o.cols, Rows: o.rows, OutputDir: tmp, Scale: o.scale,
 		MaxSessions: 1, Scrollback: 1000})
 	s, err := a.startSession(StartOptions{Command: o.command[0], Args: o.command[1:], Cols: o.cols, Rows: o.rows, Theme: o.theme})
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer a.shutdown()
+	var run *snapRun
+	if o.gif != "" {
+		run = recordRun(s) // from the program's first byte, so the GIF shows the whole run
+		defer run.stop()
+	}
 
-	// The recording starts right after the program, so the GIF shows the
-	// whole run.
+	why, done := snapWait(s, o)
+	end := time.Now()
+
 	var border *Border
 	if o.title != "" {
 		border = &Border{Style: "macos", Title: o.title}
 	}
-	if o.gif != "" {
-		scale := o.scale
-		if _, err := a.recordStart(context.Background(), nil, recordStartArgs{SessionID: s.ID, Border: border, Name: "snap", Scale: &scale}); err != nil {
-			return "", fmt.Errorf("shell_record_start: %v", err)
-		}
-	}
-
-	why := snapWait(s, o)
-
 	snapshot := s.Snapshot()
 	if o.trim {
-		snapshot = trimSnapshot(snapshot)
+		snapshot = cropRows(snapshot, trimmedRows(snapshot))
 	}
 	theme, _ := lookupTheme(o.theme)
-	img := RenderImage(snapshot, RenderOptions{Theme: theme, Scale: o.scale, Border: border})
+	opts := RenderOptions{Theme: theme, Scale: o.scale, Border: border}
+	img := RenderImage(snapshot, opts)
 	if err := writePNG(o.out, img); err != nil {
-		return "", err
+		return "", "", err
 	}
-	report := fmt.Sprintf("wrote %s (%dx%d pixels, %dx%d cells): %s", o.out, img.Bounds().Dx(), img.Bounds().Dy(), snapshot.Cols, snapshot.Rows, why)
-	if o.gif != "" {
-		res, err := a.recordStop(context.Background(), nil, recordStopArgs{SessionID: s.ID, Format: "gif"})
+	report = fmt.Sprintf("wrote %s (%dx%d pixels, %dx%d cells): %s", o.out, img.Bounds().Dx(), img.Bounds().Dy(), snapshot.Cols, snapshot.Rows, why)
+	if run != nil {
+		run.stop()
+		frames, d, err := run.writeGIF(o.gif, o.cols, o.rows, o.trim, opts, end)
 		if err != nil {
-			return "", fmt.Errorf("shell_record_stop: %v", err)
+			return "", "", fmt.Errorf("writing %s: %v", o.gif, err)
 		}
-		if err := snapCopy(res.GIFPath, o.gif); err != nil {
-			return "", err
-		}
-		report += fmt.Sprintf("; wrote %s (%d frames, %d ms)", o.gif, res.FrameCount, res.DurationMS)
+		report += fmt.Sprintf("; wrote %s (%d frames, %d ms)", o.gif, frames, d.Milliseconds())
 	}
-	if o.waitFor != "" && !strings.HasPrefix(why, "the screen shows") {
-		return "", fmt.Errorf("%q never appeared (%s); the screenshot is in %s", o.waitFor, why, o.out)
+	text = s.Text(false)
+	if !done {
+		return report, text, fmt.Errorf("%s; the picture was taken anyway: %s", why, o.out)
 	}
-	return report, nil
+	return report, text, nil
 }
 
 // After --wait-for matches, snap waits for the output to pause for
@@ -205,17 +208,21 @@ const (
 	snapSettleMax  = time.Second
 )
 
-// snapWait waits until the program exits, the screen shows --wait-for,
-// or (without --wait-for) the output has been quiet for --idle, at most
-// --timeout; it matches as shell_wait does. It returns why it stopped
-// waiting, for the report.
-func snapWait(s *Session, o snapOptions) string {
+// snapWait waits, at most --timeout, for the screen to show --wait-for,
+// or with --idle for the output to be quiet that long after it began,
+// or else for the program to exit. It returns why it stopped waiting,
+// for the report, and whether that was what it waited for (false: it
+// timed out, or the program exited before --wait-for appeared).
+func snapWait(s *Session, o snapOptions) (string, bool) {
 	m, _ := parseWaitFor("--wait-for", o.waitFor) // checked by parseSnap
 	spec := waitSpec{timeout: o.timeout}
-	if m != nil {
+	switch {
+	case m != nil:
 		spec.stages = []waitStage{{kind: stageMatch, name: "wait_for", match: m}}
-	} else {
-		spec.stages = []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: o.idle}}
+	case o.idle > 0:
+		spec.stages = []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: o.idle, afterOutput: true}}
+	default:
+		spec.stages = []waitStage{{kind: stageExit, name: "exit"}}
 	}
 	w := s.watch(spec, "")
 	defer w.close()
@@ -229,23 +236,33 @@ func snapWait(s *Session, o snapOptions) string {
 		w.wait(context.Background(), settle, nil)
 	}
 	st := s.Status()
+	s.mu.Lock()
+	printed := s.fed > 0
+	s.mu.Unlock()
 	switch {
 	case m != nil && out.matched:
-		return fmt.Sprintf("the screen shows %q", o.waitFor)
+		return fmt.Sprintf("the screen shows %q", o.waitFor), true
+	case st.Exited && m != nil:
+		return fmt.Sprintf("%q never appeared: %s exited with status %d", o.waitFor, o.command[0], st.ExitCode), false
 	case st.Exited && st.Signal != "":
-		return fmt.Sprintf("%s was killed by %s", o.command[0], st.Signal)
+		return fmt.Sprintf("%s was killed by %s", o.command[0], st.Signal), true
 	case st.Exited:
-		return fmt.Sprintf("%s exited with status %d", o.command[0], st.ExitCode)
-	case out.timedOut:
-		return fmt.Sprintf("still running after %v", o.timeout)
+		return fmt.Sprintf("%s exited with status %d", o.command[0], st.ExitCode), true
+	case out.matched:
+		return fmt.Sprintf("no output for %v after the first", o.idle), true
+	case m != nil:
+		return fmt.Sprintf("timed out after %v: %q never appeared", o.timeout, o.waitFor), false
+	case !printed:
+		return fmt.Sprintf("timed out after %v: %s printed nothing and is still running", o.timeout, o.command[0]), false
+	case o.idle > 0:
+		return fmt.Sprintf("timed out after %v: the output never paused for %v", o.timeout, o.idle), false
 	}
-	return fmt.Sprintf("no output for %v", o.idle)
+	return fmt.Sprintf("timed out after %v: %s is still running (for a program that does not exit, give --idle 1s or --wait-for TEXT)", o.timeout, o.command[0]), false
 }
 
-// trimSnapshot returns s without the blank rows below the last row that
-// has text, a coloured or inverse cell, or the visible cursor (at least one
-// row stays).
-func trimSnapshot(s *Snapshot) *Snapshot {
+// trimmedRows is the number of rows of s down to the last one that has
+// text, a coloured or inverse cell, or the visible cursor (at least 1).
+func trimmedRows(s *Snapshot) int {
 	last := 0
 	if s.Cursor.Visible {
 		last = s.Cursor.Row
@@ -255,11 +272,17 @@ func trimSnapshot(s *Snapshot) *Snapshot {
 			last = row
 		}
 	}
-	if last+1 >= s.Rows {
+	return last + 1
+}
+
+// cropRows returns s cut to its first rows rows (s itself when it has no
+// more).
+func cropRows(s *Snapshot, rows int) *Snapshot {
+	if rows >= s.Rows {
 		return s
 	}
 	t := *s
-	t.Rows = last + 1
+	t.Rows = rows
 	t.Cells = s.Cells[:t.Rows*t.Cols]
 	t.Marks = map[int]string{}
 	for i, m := range s.Marks {
@@ -305,23 +328,4 @@ func writePNG(path string, img image.Image) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
-}
-
-// snapCopy copies src to dst (the recording lives in a temporary output
-// directory, perhaps on another file system).
-func snapCopy(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }

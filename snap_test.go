@@ -6,10 +6,12 @@ import (
 	"flag"
 	"image/gif"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseSnap(t *testing.T) {
@@ -181,5 +183,74 @@ func TestSnapIsStdout(t *testing.T) {
 		if got := isStdout(tt.path); got != tt.want {
 			t.Errorf("isStdout(%q) = %v, want %v", tt.path, got, tt.want)
 		}
+	}
+}
+
+// TestSnapWaits: by default snap waits for the command to exit, so a
+// slow command is photographed with all its output and its GIF lasts the
+// whole run; --idle never fires before the first output; a command that
+// never prints times out with status 1 and says so; --trim crops the GIF
+// like the PNG.
+func TestSnapWaits(t *testing.T) {
+	dir := t.TempDir()
+	six := `for i in 1 2 3 4 5 6; do echo line $i; sleep 0.5; done`
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		report string   // in stdout or stderr
+		rows   []string // rows the screen shows
+		gifMin time.Duration
+	}{
+		{"slow", []string{"--", "sh", "-c", "sleep 1; echo done"}, 0, "exited with status 0", []string{"done"}, 0},
+		{"six lines", []string{"--gif", filepath.Join(dir, "six.gif"), "--", "sh", "-c", six}, 0, "exited with status 0",
+			[]string{"line 1", "line 2", "line 3", "line 4", "line 5", "line 6"}, 2500 * time.Millisecond},
+		{"idle after output", []string{"--idle", "200ms", "--", "sh", "-c", "sleep 0.7; echo late; exec sleep 60"}, 0, "no output for 200ms", []string{"late"}, 0},
+		{"never prints", []string{"--timeout", "1s", "--", "sleep", "60"}, 1, "timed out after 1s: sleep printed nothing", nil, 0},
+		{"gif trim", []string{"--trim", "--gif", filepath.Join(dir, "trim.gif"), "--", "sh", "-c", "echo one; sleep 0.3; echo two"}, 0, "40x3 cells", []string{"one", "two"}, 300 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			args := append([]string{"-o", filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".png"), "--cols", "40", "--rows", "10"}, tt.args...)
+			o, err := parseSnap(args, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			report, text, err := snap(o) // snapMain prints report and err, and exits 1 on err
+			code := 0
+			if err != nil {
+				code = 1
+				report += "\n" + err.Error()
+			}
+			if code != tt.code || !strings.Contains(report, tt.report) {
+				t.Fatalf("status %d, report %q; want status %d and %q", code, report, tt.code, tt.report)
+			}
+			if !strings.Contains(text, strings.Join(tt.rows, "\n")) {
+				t.Errorf("screen %q, want the rows %q", text, tt.rows)
+			}
+			if o.gif == "" {
+				return
+			}
+			g, err := os.Open(o.gif)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			anim, err := gif.DecodeAll(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var d time.Duration
+			for _, cs := range anim.Delay {
+				d += time.Duration(cs) * 10 * time.Millisecond
+			}
+			if d < tt.gifMin || len(anim.Image) < len(tt.rows) {
+				t.Errorf("GIF lasts %v in %d frames, want at least %v and %d frames", d, len(anim.Image), tt.gifMin, len(tt.rows))
+			}
+			if o.trim && anim.Config.Height != 3*16*2 {
+				t.Errorf("trimmed GIF is %d pixels high, want %d (3 rows)", anim.Config.Height, 3*16*2)
+			}
+		})
 	}
 }
