@@ -153,7 +153,7 @@ func main() {
 // run is the server command: parse the configuration, serve until stdin
 // closes or a signal arrives, clean up. It returns the exit status.
 func run(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cfg, action, err := parseConfig(args, getenv, stderr)
+	cfg, action, err := parseConfig(args, getenv, stdout)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -211,6 +211,27 @@ const hint = `ttywright is an MCP server: it speaks JSON-RPC on stdin/stdout and
 Serving on stdin anyway; press Ctrl-D to quit.
 `
 
+// usageHead opens --help: what the program is, first.
+const usageHead = `ttywright: Playwright for the terminal, an MCP server that runs programs in
+pseudo-terminals with its own terminal emulator. Without arguments it serves
+MCP (JSON-RPC) on stdin/stdout, to be started by an MCP client.
+
+usage: ttywright [flags]                              serve MCP on stdin/stdout
+       ttywright snap [flags] -- COMMAND [ARGS...]    screenshot a command (snap -h)
+       ttywright --version | --licenses
+
+flags (each also TTYWRIGHT_<NAME>):
+`
+
+// printUsage writes the help text and the flags to w.
+func printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, usageHead)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	fmt.Fprintf(w, "\nthemes: %s\n", strings.Join(themeNames(), ", "))
+}
+
 // configFlags defines the server's flags on a new flag set, storing into
 // cfg; version and licenses are the two action flags.
 func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
@@ -239,16 +260,14 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 
 // parseConfig reads flags, then TTYWRIGHT_* variables for the flags not
 // given, and validates the result. action is "", "version" or "licenses".
-// Usage errors are returned as one-line errors; -h prints the usage to
-// stderr and returns flag.ErrHelp.
-func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (cfg Config, action string, err error) {
+// Usage errors are returned as one-line errors; -h and --help print the
+// usage to help (standard output) and return flag.ErrHelp.
+func parseConfig(args []string, getenv func(string) string, help io.Writer) (cfg Config, action string, err error) {
 	fs, version, licenses := configFlags(&cfg)
 
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stderr)
-			fmt.Fprintln(stderr, "usage: ttywright [flags]\n       ttywright snap [flags] -- COMMAND [ARGS...]\nflags (each also TTYWRIGHT_<NAME>):")
-			fs.PrintDefaults()
+			printUsage(help, fs)
 			return cfg, "", err
 		}
 		return cfg, "", fmt.Errorf("%v (ttywright -h lists the flags)", err)

@@ -55,7 +55,7 @@ func runSnap(args []string) int {
 }
 
 func snapMain(args []string, stdout, stderr io.Writer) int {
-	opt, err := parseSnap(args, stderr)
+	opt, err := parseSnap(args, stdout) // -h prints the usage to standard output
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -94,8 +94,9 @@ func isStdout(path string) bool {
 	return err == nil && os.SameFile(fi, so)
 }
 
-// parseSnap reads the flags; -h prints the usage and returns flag.ErrHelp.
-func parseSnap(args []string, stderr io.Writer) (snapOptions, error) {
+// parseSnap reads the flags; -h prints the usage to help and returns
+// flag.ErrHelp.
+func parseSnap(args []string, help io.Writer) (snapOptions, error) {
 	var o snapOptions
 	fs := flag.NewFlagSet("ttywright snap", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -112,8 +113,8 @@ func parseSnap(args []string, stderr io.Writer) (snapOptions, error) {
 	fs.DurationVar(&o.idle, "idle", 0, "take the picture once the output, after it began, has been quiet this long (for programs that do not exit, e.g. 1s for htop)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stderr, snapUsage)
-			fs.SetOutput(stderr)
+			fmt.Fprint(help, snapUsage)
+			fs.SetOutput(help)
 			fs.PrintDefaults()
 			return o, err
 		}
