@@ -224,6 +224,32 @@ test('official TypeScript SDK client', { timeout: 120000 }, async (t) => {
       assert.ok(c.completion.values.includes('ts-rec'), JSON.stringify(c));
     });
 
+    // The vim edit written the natural way: wait for the file name, type,
+    // :wq, wait for the prompt. The echo of "vim notes.txt" must not end the
+    // first wait (the keys would reach the shell as typeahead), and the
+    // shell's screen must end in a clean prompt.
+    await t.test('vim edit with natural waits', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ttywright-vim-'));
+      const st = await call('shell_start', {
+        command: '/bin/bash', args: ['--norc', '--noprofile', '-i'], cwd: dir,
+        env: { PS1: PROMPT, HISTFILE: '/dev/null', HOME: dir }, cols: 80, rows: 24,
+      });
+      const vid = st.shell_session_id;
+      await waitFor(vid, PROMPT);
+      let r = await call('shell_send', { session_id: vid, input: 'vim notes.txt\r', wait_for: 'notes.txt', timeout_ms: WAIT_MS });
+      assert.equal(r.matched, true, JSON.stringify(r));
+      assert.ok(!r.bufferAfter.includes(PROMPT + 'vim notes.txt'), `returned on the echo: ${r.bufferAfter}`);
+      await call('shell_send', { session_id: vid, input: 'ihello from vim\\rsecond line' });
+      r = await call('shell_send', { session_id: vid, input: '\\e:wq\\r', wait_for: PROMPT, timeout_ms: WAIT_MS });
+      assert.equal(r.matched, true, JSON.stringify(r));
+      const lines = r.bufferAfter.split('\n');
+      assert.equal(lines[lines.length - 1], PROMPT, `the shell's screen: ${JSON.stringify(r.bufferAfter)}`);
+      assert.ok(!/ihello|\^\[/.test(r.bufferAfter), `typeahead on the shell's screen: ${r.bufferAfter}`);
+      assert.equal(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8'), 'hello from vim\nsecond line\n');
+      await call('shell_stop', { session_id: vid });
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
     await t.test('shell_stop', async () => {
       const r = await call('shell_stop', { session_id: id });
       assert.equal(r.success, true);
