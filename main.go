@@ -8,8 +8,8 @@
 // Usage:
 //
 //	ttywright [flags]
-//	ttywright snap [-o out.png] [--gif out.gif] [--cols N --rows N --theme T] [--wait-for TEXT] [--idle DUR] [--timeout DUR] [--title T] [--trim] -- COMMAND [ARGS...]
-//	ttywright --version | --licenses
+//	ttywright snap [-o out.png] [--gif out.gif] [--cols N --rows N --theme T] [--wait-for TEXT | --idle DUR] [--delay DUR] [--timeout DUR] [--title T] [--trim] -- COMMAND [ARGS...]
+//	ttywright --version | --licenses | --help
 //
 // With no arguments ttywright serves MCP on stdin and stdout, one JSON
 // message per line; an MCP client (Claude Desktop, Claude Code, Cursor,
@@ -20,12 +20,14 @@
 // every program it started (SIGHUP, then SIGKILL) and reaping it.
 //
 // The snap subcommand runs COMMAND in a pseudo-terminal without any MCP
-// client, waits until it exits, prints the --wait-for TEXT (or matches a
-// /regex/) and then pauses for 100 ms, or stays quiet for --idle (500 ms), at most --timeout (10 s),
-// and writes a screenshot (and with --gif a recording of the whole run).
-// --title draws a macOS window frame; --trim crops the blank rows below
-// the output; --scale sets the pixel scale. `ttywright snap -h` lists
-// the flags.
+// client and writes a screenshot (and with --gif a recording of the whole
+// run) when COMMAND exits; with --wait-for once the screen shows TEXT (or
+// matches a /regex/) and the output pauses for 100 ms; with --idle once
+// the output, after it began, stayed quiet that long; --delay waits longer
+// still. At --timeout (10 s) it takes the picture anyway and exits with
+// status 1. --title draws a macOS window frame; --trim crops the blank
+// rows below the output, in the PNG and the GIF; --scale sets the pixel
+// scale. `ttywright snap -h` lists the flags.
 //
 // # Flags
 //
@@ -70,10 +72,13 @@
 // # Tools
 //
 // shell_start starts a program (default $SHELL) and returns its
-// shell_session_id. shell_send types input (escapes such as "\r" for
-// Enter) or named keys, optionally waiting for text or a quiet screen.
-// shell_read returns the screen text; shell_wait waits for text, silence
-// or exit; shell_screenshot writes PNG, SVG, ANSI and text captures;
+// shell_session_id. shell_send types text (exactly as written, like a
+// paste), input (escapes such as "\r" for Enter) and named keys, then
+// waits; shell_wait waits without typing. Their waits hold in order:
+// wait_for (text or /regex/, never satisfied by the echo of the input
+// just typed, nor with new_only by text already on the screen), then
+// wait_for_gone, then wait_idle_ms or wait_stable_ms, within timeout_ms.
+// shell_read returns the screen text with a status line; shell_screenshot writes PNG, SVG, ANSI and text captures;
 // shell_record_start and shell_record_stop record a GIF or asciicast;
 // shell_resize changes the screen size; shell_stop ends the program.
 //

@@ -43,6 +43,7 @@ type snapOptions struct {
 	waitFor    string
 	timeout    time.Duration
 	idle       time.Duration
+	delay      time.Duration
 	command    []string
 }
 
@@ -110,6 +111,7 @@ func parseSnap(args []string, help io.Writer) (snapOptions, error) {
 	fs.BoolVar(&o.trim, "trim", false, "crop the blank rows below the last line of output")
 	fs.StringVar(&o.waitFor, "wait-for", "", "take the picture once the screen shows this text (or /regex/) and the output pauses for 100ms")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "longest wait: then the picture is taken anyway and snap exits with status 1")
+	fs.DurationVar(&o.delay, "delay", 0, "after the wait, wait this much longer before the picture (a program's first refresh, e.g. 2s for htop's meters)")
 	fs.DurationVar(&o.idle, "idle", 0, "take the picture once the output, after it began, has been quiet this long (for programs that do not exit, e.g. 1s for htop)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -130,6 +132,8 @@ func parseSnap(args []string, help io.Writer) (snapOptions, error) {
 		return o, fmt.Errorf("--scale %d is out of range: use 1 to 4", o.scale)
 	case o.timeout <= 0:
 		return o, fmt.Errorf("--timeout %v must be positive, e.g. 10s", o.timeout)
+	case o.delay < 0:
+		return o, fmt.Errorf("--delay %v must not be negative", o.delay)
 	case o.idle < 0:
 		return o, fmt.Errorf("--idle %v must be positive, e.g. 500ms", o.idle)
 	case o.idle > 0 && o.waitFor != "":
@@ -170,6 +174,15 @@ func snap(o snapOptions) (report, text string, err error) {
 	}
 
 	why, done := snapWait(s, o)
+	if o.delay > 0 && done {
+		t := time.NewTimer(o.delay)
+		select {
+		case <-t.C:
+		case <-s.done:
+		}
+		t.Stop()
+		why += fmt.Sprintf(", then %v more", o.delay)
+	}
 	end := time.Now()
 
 	var border *Border

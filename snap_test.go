@@ -206,6 +206,7 @@ func TestSnapWaits(t *testing.T) {
 		{"six lines", []string{"--gif", filepath.Join(dir, "six.gif"), "--", "sh", "-c", six}, 0, "exited with status 0",
 			[]string{"line 1", "line 2", "line 3", "line 4", "line 5", "line 6"}, 2500 * time.Millisecond},
 		{"idle after output", []string{"--idle", "200ms", "--", "sh", "-c", "sleep 0.7; echo late; exec sleep 60"}, 0, "no output for 200ms", []string{"late"}, 0},
+		{"delay", []string{"--wait-for", "FIRST", "--delay", "1s", "--", "sh", "-c", "echo FIRST; sleep 0.2; echo SECOND; exec sleep 60"}, 0, "then 1s more", []string{"FIRST", "SECOND"}, 0},
 		{"never prints", []string{"--timeout", "1s", "--", "sleep", "60"}, 1, "timed out after 1s: sleep printed nothing", nil, 0},
 		{"gif trim", []string{"--trim", "--gif", filepath.Join(dir, "trim.gif"), "--", "sh", "-c", "echo one; sleep 0.3; echo two"}, 0, "40x3 cells", []string{"one", "two"}, 300 * time.Millisecond},
 	}
