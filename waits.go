@@ -83,7 +83,7 @@ type waitStage struct {
 	name        string // the argument it came from, as the reply names it
 	match       *matcher
 	d           time.Duration
-	afterOutput bool // idle: counts only after the first output since the wait began
+	afterOutput bool // idle: counts only once the program has printed something
 }
 
 // waitSpec is a checked wait: its stages in order (none: do not wait).
@@ -401,11 +401,10 @@ func (w *outputWatch) check(st *waitStage, exited bool) (bool, time.Duration) {
 		if exited {
 			return true, 0 // no more output can come
 		}
-		last := s.lastOutput
-		if st.afterOutput && !last.After(w.start) {
+		if st.afterOutput && s.fed == 0 {
 			return false, 0 // nothing printed yet: not idle, just slow to start
 		}
-		d := time.Until(maxTime(last, w.start).Add(st.d))
+		d := time.Until(maxTime(s.lastOutput, w.start).Add(st.d))
 		return d <= 0, d
 	case stageStable:
 		if exited {
