@@ -192,6 +192,7 @@ type Terminal struct {
 	last     rune              // last graphic character printed (REP); 0 = none
 	fgColor  [3]uint8          // default colours reported by OSC 10/11
 	bgColor  [3]uint8
+	ident    vtIdent // theme and TERM that reports give (vt_reply.go)
 	bells    int
 	unknowns int // sequences consumed without meaning (for tests)
 }

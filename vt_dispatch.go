@@ -203,6 +203,16 @@ func (t *Terminal) csiDispatch(final byte) {
 			t.replyString("\x1b[>1;10;0c")
 		}
 		return
+	case seqKey('=', 0, 'c'): // DA3: DECRPTUI, unit ID 0 as xterm reports it
+		if p.raw(0) == 0 {
+			t.replyString("\x1bP!|00000000\x1b\\")
+		}
+		return
+	case seqKey(0, 0, 'x'): // DECREQTPARM: 1 = no parity, 1 = 8 bits, 128 = 38400 baud, as xterm's VT100
+		if ps := p.raw(0); ps == 0 || ps == 1 {
+			t.replyf("\x1b[", ps+2, ";1;1;128;128;1;0x")
+		}
+		return
 	case seqKey(0, 0, 'n'): // DSR
 		switch p.raw(0) {
 		case 5: // operating status: OK
@@ -212,10 +222,19 @@ func (t *Terminal) csiDispatch(final byte) {
 			t.replyf("\x1b[", row, ";", col, "R")
 		}
 		return
-	case seqKey('?', 0, 'n'): // DECDSR
-		if p.raw(0) == 6 { // DECXCPR
+	case seqKey('?', 0, 'n'): // DECDSR, as a VT220 answers
+		switch p.raw(0) {
+		case 6: // DECXCPR
 			row, col := t.reportedPos()
 			t.replyf("\x1b[?", row, ";", col, "R")
+		case 15: // printer status: no printer
+			t.replyString("\x1b[?13n")
+		case 25: // user-defined keys: locked (DECUDK is not implemented)
+			t.replyString("\x1b[?21n")
+		case 26: // keyboard: North American (VT220 form, no ready/type fields)
+			t.replyString("\x1b[?27;1n")
+		case 53, 55: // locator: none
+			t.replyString("\x1b[?53n")
 		}
 		return
 	case seqKey(0, '$', 'p'): // DECRQM (ANSI modes)
@@ -260,9 +279,13 @@ func (t *Terminal) reportedPos() (row, col int) {
 	return row, t.cur.col + 1
 }
 
-// replyDA1 answers Primary Device Attributes as a VT220 (62) with ANSI
-// colour (22), like xterm's answer shape.
-func (t *Terminal) replyDA1() { t.replyString("\x1b[?62;22c") }
+// replyDA1 answers Primary Device Attributes with what this emulator
+// implements: the VT220 class (62: DECSTR, DECTCEM, DECSCA, the VT220
+// DSR reports), selective erase (6: DECSCA, DECSED, DECSEL), horizontal
+// scrolling (21: SL, SR) and ANSI colour (22). Not a VT420 (64) as xterm
+// answers: left/right margins (DECSLRM) and rectangular area operations
+// are not implemented, and programs that believe 64 use them.
+func (t *Terminal) replyDA1() { t.replyString("\x1b[?62;6;21;22c") }
 
 // replyString queues a reply for the end of this Write.
 func (t *Terminal) replyString(s string) { t.replyBuf = append(t.replyBuf, s...) }
@@ -597,20 +620,14 @@ func (t *Terminal) oscDispatch(s []byte) {
 			return
 		}
 		t.pen.Link = t.linkID(params, uri)
-	case "10", "11": // dynamic colours: only queries are answered
-		if rest != "?" {
-			return
-		}
-		c := t.fgColor
-		if num == "11" {
-			c = t.bgColor
-		}
-		t.replyString("\x1b]" + num + ";" + rgbSpec(c))
-		if t.p.oscBEL {
-			t.replyString("\x07")
-		} else {
-			t.replyString("\x1b\\")
-		}
+	case "4": // palette colour queries
+		t.oscPalette(rest)
+	case "10", "11", "12": // default foreground, background, cursor colour queries
+		n, _ := strconv.Atoi(num)
+		t.oscDynamic(n, rest)
+	case "104", "110", "111", "112":
+		// Resets of OSC 4, 10, 11, 12: sets are not honoured, so the
+		// colours already are the session theme's; nothing to undo.
 	default:
 		t.unknowns++
 	}
@@ -654,12 +671,12 @@ func (t *Terminal) linkID(params, uri string) uint16 {
 	return id
 }
 
-// dcsDispatch runs a finished DCS string: DECRQSS (DCS $ q Pt ST) is
-// answered, XTGETTCAP (DCS + q Pt ST) is told no capability is known.
+// dcsDispatch runs a finished DCS string: DECRQSS (DCS $ q Pt ST) and
+// XTGETTCAP (DCS + q Pt ST) are answered.
 func (t *Terminal) dcsDispatch(key uint32, data []byte) {
 	t.last = 0
 	if key == seqKey(0, '+', 'q') {
-		t.replyString("\x1bP0+r\x1b\\")
+		t.xtgettcap(data)
 		return
 	}
 	if key != seqKey(0, '$', 'q') {

@@ -297,9 +297,9 @@ func TestVTBCE(t *testing.T) {
 // TestVTReplies checks every query this terminal answers.
 func TestVTReplies(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"\x1b[c", "\x1b[?62;22c"},
-		{"\x1b[0c", "\x1b[?62;22c"},
-		{"\x1bZ", "\x1b[?62;22c"},
+		{"\x1b[c", "\x1b[?62;6;21;22c"},
+		{"\x1b[0c", "\x1b[?62;6;21;22c"},
+		{"\x1bZ", "\x1b[?62;6;21;22c"},
 		{"\x1b[>c", "\x1b[>1;10;0c"},
 		{"\x1b[5n", "\x1b[0n"},
 		{"\x1b[3;4H\x1b[6n", "\x1b[3;4R"},
@@ -317,7 +317,7 @@ func TestVTReplies(t *testing.T) {
 		{"\x1b[2;5r\x1bP$qr\x1b\\", "\x1bP1$r2;5r\x1b\\"},
 		{"\x1b[5 q\x1bP$q q\x1b\\", "\x1bP1$r5 q\x1b\\"},
 		{"\x1bP$qx\x1b\\", "\x1bP0$r\x1b\\"},
-		{"\x1bP+q544e\x1b\\", "\x1bP0+r\x1b\\"},
+		{"\x1bP+q5858\x1b\\", "\x1bP0+r5858\x1b\\"},
 		{"\x1b[18t", "\x1b[8;24;80t"},
 		{"\x1b[?5h\x1b[?5$p", "\x1b[?5;1$y"},
 	}
