@@ -67,7 +67,17 @@ func (t *Terminal) escDispatch(final byte) {
 		t.cs.g[p.inter-'('] = charsetID(final)
 	case '-', '.', '/': // SCS for 96-character sets: designate G1-G3
 		t.cs.g[p.inter-','] = charsetID(final)
-	default: // S7C1T, S8C1T, DOCS and friends: nothing to do in UTF-8
+	case ' ':
+		switch final {
+		case 'F': // S7C1T: replies use ESC Fe pairs
+			t.ident.c1 = false
+		case 'G': // S8C1T: replies use 8-bit C1 controls (CSI 0x9b, DCS 0x90, OSC 0x9d, ST 0x9c)
+			t.ident.c1 = true
+		default: // ANSI conformance levels: nothing to do
+			t.unknowns++
+		}
+		return
+	default: // DOCS and friends: nothing to do in UTF-8
 		t.unknowns++
 		return
 	}
@@ -288,10 +298,35 @@ func (t *Terminal) reportedPos() (row, col int) {
 func (t *Terminal) replyDA1() { t.replyString("\x1b[?62;6;21;22c") }
 
 // replyString queues a reply for the end of this Write.
-func (t *Terminal) replyString(s string) { t.replyBuf = append(t.replyBuf, s...) }
+func (t *Terminal) replyString(s string) {
+	start := len(t.replyBuf)
+	t.replyBuf = append(t.replyBuf, s...)
+	t.replyC1(start)
+}
+
+// replyC1 rewrites the reply queued from start with 8-bit C1 controls
+// after S8C1T: ESC [ ESC P ESC ] ESC \ become 0x9b 0x90 0x9d 0x9c.
+// Replies hold no other ESC (XTGETTCAP values are hex-encoded).
+func (t *Terminal) replyC1(start int) {
+	if !t.ident.c1 {
+		return
+	}
+	b, out := t.replyBuf[start:], t.replyBuf[start:start]
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0x1b && i+1 < len(b) && strings.IndexByte("[P]\\", b[i+1]) >= 0 {
+			out = append(out, b[i+1]+0x40)
+			i++
+			continue
+		}
+		out = append(out, b[i])
+	}
+	t.replyBuf = t.replyBuf[:start+len(out)]
+}
 
 // replyf queues a reply made of strings and integers.
 func (t *Terminal) replyf(parts ...any) {
+	start := len(t.replyBuf)
+	defer t.replyC1(start)
 	for _, x := range parts {
 		switch v := x.(type) {
 		case string:

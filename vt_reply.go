@@ -9,12 +9,14 @@ import (
 	"strings"
 )
 
-// vtIdent is what reports say about the session: the theme whose colours
-// OSC 4, 10, 11 and 12 report (nil: xterm's default palette) and the
-// terminal name XTGETTCAP TN reports ("": xterm-256color).
+// vtIdent is what reports say about the session and how: the theme whose
+// colours OSC 4, 10, 11 and 12 report (nil: xterm's default palette), the
+// terminal name XTGETTCAP TN reports ("": xterm-256color), and whether
+// replies use 8-bit C1 controls (S8C1T; RIS and S7C1T turn it off).
 type vtIdent struct {
 	theme    *Theme
 	termName string
+	c1       bool
 }
 
 // SetTheme makes OSC 4, 10, 11 and 12 queries report th's colours: the

@@ -149,3 +149,22 @@ func TestVTDA1Features(t *testing.T) {
 		t.Error("62: DECTCEM ?25l leaves the cursor visible")
 	}
 }
+
+// TestVTS8C1T: after S8C1T (ESC SP G) replies use 8-bit C1 controls, as a
+// VT220 sends them; S7C1T and RIS go back to ESC pairs.
+func TestVTS8C1T(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"\x1b G\x1b[6n", "\x9b1;1R"},
+		{"\x1b G\x1b[c", "\x9b?62;6;21;22c"},
+		{"\x1b G\x1b[=c", "\x90!|00000000\x9c"},
+		{"\x1b G\x1b]11;?\x1b\\", "\x9d11;rgb:0000/0000/0000\x9c"},
+		{"\x1b G\x1bP+q436F\x1b\\", "\x90" + "1+r436F=323536\x9c"},
+		{"\x1b G\x1b F\x1b[6n", "\x1b[1;1R"},
+		{"\x1b G\x1bc\x1b[6n", "\x1b[1;1R"},
+	}
+	for _, tc := range tests {
+		if got := replyTo(tc.in, nil); got != tc.want {
+			t.Errorf("%q: reply %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
