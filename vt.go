@@ -18,7 +18,7 @@ package main
 //	EL 0 at the pending wrap erases nothing, keeps it pending (alacritty, xterm.js; xterm erases)
 //	DECRC                    does not restore a pending wrap (xterm)
 //	SGR 1 then 2             bold and dim together
-//	SGR 21                   ignored: xterm reads double underline, alacritty "not bold"
+//	SGR 21                   double underline (xterm, tmux, xterm.js; alacritty ignores it)
 //	DEC graphics '_'         blank (xterm, alacritty)
 //	38:2:cs:r:g:b            colour-space id skipped (xterm)
 //	DECCOLM (?3)             ignored (xterm's default)

@@ -529,9 +529,9 @@ func (t *Terminal) sgr() {
 			pen.Attr |= AttrHidden
 		case v == 9:
 			pen.Attr |= AttrStrike
-		case v == 21:
-			// ECMA-48 double underline, xterm too; alacritty reads it as
-			// "not bold". Ignored: neither reading is safe.
+		case v == 21: // double underline (ECMA-48, xterm; the same as 4:2)
+			pen.Attr &^= AttrULMask
+			pen.Attr |= AttrUnderline | 1<<AttrULShift
 		case v == 22:
 			pen.Attr &^= AttrBold | AttrDim
 		case v == 23:
