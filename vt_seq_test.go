@@ -258,7 +258,7 @@ func TestVTSGR(t *testing.T) {
 		{"\x1b[48;2;300;2;3m", Cell{BG: RGBColor(255, 2, 3)}},
 		{"\x1b[4:3m", Cell{Attr: AttrUnderline | 2<<AttrULShift}},
 		{"\x1b[4:3;4:0m", Cell{}},
-		{"\x1b[21m", Cell{Attr: AttrUnderline | 1<<AttrULShift}},      // double underline, as 4:2
+		{"\x1b[21m", Cell{Attr: AttrUnderline | 1<<AttrULShift}},     // double underline, as 4:2
 		{"\x1b[4:3;21m", Cell{Attr: AttrUnderline | 1<<AttrULShift}}, // 21 replaces the style
 		{"\x1b[21;24m", Cell{}},
 		{"\x1b[58:5:4;4m", Cell{UL: PaletteColor(4), Attr: AttrUnderline}},
