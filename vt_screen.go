@@ -235,6 +235,9 @@ func (t *Terminal) print(r rune) {
 		t.addMark(r)
 		return
 	}
+	if isRegionalIndicator(r) && t.pairRegional(r) {
+		return
+	}
 	t.dirty = true
 	if t.cur.wrap {
 		if t.autowrap {
