@@ -168,3 +168,40 @@ func TestVTS8C1T(t *testing.T) {
 		}
 	}
 }
+
+// FuzzVTReplies feeds arbitrary bytes whole and byte by byte: nothing
+// panics, the screen invariants hold, and the replies (and screens) do
+// not depend on how the stream was split. The seeds reach every query
+// this terminal answers and the regional-indicator pairing.
+func FuzzVTReplies(f *testing.F) {
+	for _, s := range []string{
+		"\x1b[x\x1b[1x\x1b[=c\x1b[?15n\x1b[?26n\x1b[c\x1b[>c",
+		"\x1b]4;1;?;2;?\x1b\\\x1b]10;?;?;?\x07\x1b]104;1\x1b\\\x1b]112\x07",
+		"\x1bP+q544E;436F;6B637575;ZZ\x1b\\\x1bP+q\x1b\\\x1bP+q;\x1b\\",
+		"\x1b G\x1b[6n\x1bP$qm\x1b\\\x1b F\x1b[6n",
+		"🇯🇵🇺\x1b[4h🇸\r🇩🇪\x1b[1;79H🇫🇷🇮",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) > 4096 {
+			return // byte-by-byte feeding of long inputs only slows the search
+		}
+		var whole, split bytes.Buffer
+		a := NewTerminal(vtFuzzCols, vtFuzzRows, vtFuzzHistory)
+		a.SetReplyWriter(&whole)
+		a.Write(in)
+		checkScreenInvariants(t, a, vtFuzzCols, vtFuzzRows)
+		b := NewTerminal(vtFuzzCols, vtFuzzRows, vtFuzzHistory)
+		b.SetReplyWriter(&split)
+		for i := range in {
+			b.Write(in[i : i+1])
+		}
+		if whole.String() != split.String() {
+			t.Fatalf("replies %q in one write, %q byte by byte", whole.String(), split.String())
+		}
+		if d := screenDiff(a, b); d != "" {
+			t.Fatalf("one write and byte by byte differ: %s", d)
+		}
+	})
+}
