@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -204,4 +205,23 @@ func FuzzVTReplies(f *testing.F) {
 			t.Fatalf("one write and byte by byte differ: %s", d)
 		}
 	})
+}
+
+// TestSessionReportsThemeAndTerm: a program in a session asks for palette
+// colour 1 (OSC 4) and for TN (XTGETTCAP) and reads the session's theme
+// colour and its own TERM back.
+func TestSessionReportsThemeAndTerm(t *testing.T) {
+	a := newTestApp(t)
+	// Each reply is read whole (dd count = its length), ESC shown as E.
+	script := `stty raw -echo; printf '\033]4;1;?\033\\'; a=$(dd bs=1 count=26 2>/dev/null | tr '\033' E); ` +
+		`printf '\033P+q544E\033\\'; b=$(dd bs=1 count=36 2>/dev/null | tr '\033' E); stty sane; echo; echo "GOT $a $b"`
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "args": []string{"-c", script},
+		"theme": "dracula", "env": map[string]string{"TERM": "xterm-direct"}})
+	id := m["shell_session_id"].(string)
+	w := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "timeout_ms": 10000})
+	// dracula's red is #ff5555; "xterm-direct" is 787465726D2D646972656374.
+	want := `GOT E]4;1;rgb:ffff/5555/5555E\ EP1+r544E=787465726D2D646972656374E\`
+	if w["exited"] != true || !strings.Contains(rawText(t, a, id), want) {
+		t.Errorf("the program read %q, want %q", rawText(t, a, id), want)
+	}
 }
