@@ -463,7 +463,7 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 	s.term = NewTerminal(cols, rows, max(a.cfg.Scrollback, 0))
 	s.term.SetReplyWriter(replyWriter{s})
 	if th, err := lookupTheme(s.Theme); err == nil { // OSC 4/10/11/12 report the theme's colours
-		s.term.SetTheme(th)
+		s.term.SetColors(th.reportColors())
 	}
 	s.term.SetTermName(envValue(env, "TERM")) // XTGETTCAP TN
 	s.cmd = &exec.Cmd{Path: path, Args: append([]string{s.Command}, s.Args...), Env: env, Dir: cwd}

@@ -167,3 +167,15 @@ func (t *Theme) forScreen(s *Snapshot) *Theme {
 	r.Background, r.Foreground = t.Foreground, t.Background
 	return &r
 }
+
+// reportColors gives t's colours to the emulator, which reports them to
+// OSC 4, 10, 11 and 12 queries: the 256 palette colours, the default
+// foreground and background, and the cursor.
+func (t *Theme) reportColors() *ReportColors {
+	rgb := func(c color.RGBA) [3]uint8 { return [3]uint8{c.R, c.G, c.B} }
+	rc := &ReportColors{FG: rgb(t.Foreground), BG: rgb(t.Background), Cursor: rgb(t.Cursor)}
+	for i := range rc.Palette {
+		rc.Palette[i] = rgb(t.Palette(uint8(i)))
+	}
+	return rc
+}

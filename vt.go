@@ -190,7 +190,7 @@ type Terminal struct {
 	links    []string          // links[id-1] is the URI of OSC 8 link id
 	linkIDs  map[string]uint16 // URI (with its id= parameter) to link id
 	last     rune              // last graphic character printed (REP); 0 = none
-	fgColor  [3]uint8          // default colours reported by OSC 10/11 (SetTheme)
+	fgColor  [3]uint8          // default colours reported by OSC 10/11 (SetColors)
 	bgColor  [3]uint8
 	ident    vtIdent // theme and TERM that reports give (vt_reply.go)
 	bells    int

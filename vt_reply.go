@@ -9,24 +9,30 @@ import (
 	"strings"
 )
 
-// vtIdent is what reports say about the session and how: the theme whose
-// colours OSC 4, 10, 11 and 12 report (nil: xterm's default palette), the
-// terminal name XTGETTCAP TN reports ("": xterm-256color), and whether
-// replies use 8-bit C1 controls (S8C1T; RIS and S7C1T turn it off).
+// vtIdent is what reports say about the session and how: the colours
+// OSC 4, 10, 11 and 12 report (nil: xterm's defaults), the terminal name
+// XTGETTCAP TN reports ("": xterm-256color), and whether replies use
+// 8-bit C1 controls (S8C1T; RIS and S7C1T turn it off).
 type vtIdent struct {
-	theme    *Theme
+	colors   *ReportColors
 	termName string
 	c1       bool
 }
 
-// SetTheme makes OSC 4, 10, 11 and 12 queries report th's colours: the
-// 16 ANSI colours, the default foreground and background, and the
-// cursor. nil goes back to xterm's defaults.
-func (t *Terminal) SetTheme(th *Theme) {
-	t.ident.theme = th
-	if th != nil {
-		t.fgColor = [3]uint8{th.Foreground.R, th.Foreground.G, th.Foreground.B}
-		t.bgColor = [3]uint8{th.Background.R, th.Background.G, th.Background.B}
+// ReportColors are the colours queries report, as 8-bit RGB: the 256
+// palette colours (OSC 4), the default foreground and background (OSC 10,
+// 11) and the cursor (OSC 12).
+type ReportColors struct {
+	Palette        [256][3]uint8
+	FG, BG, Cursor [3]uint8
+}
+
+// SetColors makes OSC 4, 10, 11 and 12 queries report c (the session
+// theme's colours); nil goes back to xterm's defaults.
+func (t *Terminal) SetColors(c *ReportColors) {
+	t.ident.colors = c
+	if c != nil {
+		t.fgColor, t.bgColor = c.FG, c.BG
 	}
 }
 
@@ -35,7 +41,7 @@ func (t *Terminal) SetTheme(th *Theme) {
 func (t *Terminal) SetTermName(name string) { t.ident.termName = name }
 
 // xtermANSI is xterm's default palette for colours 0-15, reported when
-// no theme was set.
+// no colours were set.
 var xtermANSI = [16][3]uint8{
 	{0x00, 0x00, 0x00}, {0xcd, 0x00, 0x00}, {0x00, 0xcd, 0x00}, {0xcd, 0xcd, 0x00},
 	{0x00, 0x00, 0xee}, {0xcd, 0x00, 0xcd}, {0x00, 0xcd, 0xcd}, {0xe5, 0xe5, 0xe5},
@@ -43,25 +49,35 @@ var xtermANSI = [16][3]uint8{
 	{0x5c, 0x5c, 0xff}, {0xff, 0x00, 0xff}, {0x00, 0xff, 0xff}, {0xff, 0xff, 0xff},
 }
 
-// paletteColor is palette colour i as OSC 4 reports it: the theme's (or
-// xterm's) colour for 0-15, the 6x6x6 cube and grey ramp above.
+// paletteColor is palette colour i as OSC 4 reports it: the set colours,
+// else xterm's: its 16 colours, the 6x6x6 cube (levels 0, 95, 135, 175,
+// 215, 255) for 16-231 and the grey ramp 8, 18, ... 238 for 232-255.
 func (t *Terminal) paletteColor(i uint8) [3]uint8 {
-	if i < 16 && t.ident.theme == nil {
+	switch {
+	case t.ident.colors != nil:
+		return t.ident.colors.Palette[i]
+	case i < 16:
 		return xtermANSI[i]
+	case i < 232:
+		level := func(n uint8) uint8 {
+			if n == 0 {
+				return 0
+			}
+			return 55 + 40*n
+		}
+		i -= 16
+		return [3]uint8{level(i / 36), level(i / 6 % 6), level(i % 6)}
+	default:
+		g := 8 + 10*(i-232)
+		return [3]uint8{g, g, g}
 	}
-	th := t.ident.theme
-	if th == nil {
-		th = themeList[0] // 16-255 are the same in every theme
-	}
-	c := th.Palette(i)
-	return [3]uint8{c.R, c.G, c.B}
 }
 
-// cursorColor is the colour OSC 12 reports: the theme's cursor, or the
+// cursorColor is the colour OSC 12 reports: the set cursor colour, or the
 // default foreground.
 func (t *Terminal) cursorColor() [3]uint8 {
-	if th := t.ident.theme; th != nil {
-		return [3]uint8{th.Cursor.R, th.Cursor.G, th.Cursor.B}
+	if c := t.ident.colors; c != nil {
+		return c.Cursor
 	}
 	return t.fgColor
 }
@@ -162,58 +178,103 @@ func (t *Terminal) tcapValue(name string) (string, bool) {
 	case "RGB":
 		return "8", true
 	}
-	key, ok := tcapKeys[name]
+	k, ok := tcapKeys[name]
 	if !ok {
 		return "", false
 	}
-	b, err := encodeKey(key, t.modes.AppCursor)
-	if err != nil {
-		return "", false
-	}
-	return string(b), true
+	return k.bytes(t.modes.AppCursor), true
 }
 
-// tcapKeys maps termcap and terminfo key capability names to the key
-// names encodeKey takes, as xterm's table pairs them with keys; kf13-kf63
-// are F1-F12 with Shift, Ctrl, Ctrl+Shift, Alt and Alt+Shift, and kUP,
-// kDN3 ... the modified cursor and editing keys (2 = Shift ... 8 =
-// Ctrl+Alt+Shift).
-var tcapKeys = func() map[string]string {
-	m := map[string]string{}
-	add := func(tc, ti, key string) {
+// tcapKey is a key as xterm sends it: a final byte after CSI or SS3
+// (cursor keys, Home, End, F1-F4), or CSI n ~, or plain bytes; mod is
+// xterm's modifier parameter (2 Shift, 3 Alt, 5 Ctrl, ... 0 none).
+type tcapKey struct {
+	final byte // 'A' ... for CSI/SS3 keys
+	tilde int  // n of CSI n ~
+	ss3   bool // unmodified it is SS3 final even without DECCKM (F1-F4)
+	plain string
+	mod   int
+}
+
+// bytes encodes k: modified keys as CSI 1 ; m final or CSI n ; m ~;
+// unmodified cursor keys, Home and End as SS3 under DECCKM (appCursor).
+func (k tcapKey) bytes(appCursor bool) string {
+	switch {
+	case k.plain != "":
+		return k.plain
+	case k.tilde != 0 && k.mod != 0:
+		return "\x1b[" + strconv.Itoa(k.tilde) + ";" + strconv.Itoa(k.mod) + "~"
+	case k.tilde != 0:
+		return "\x1b[" + strconv.Itoa(k.tilde) + "~"
+	case k.mod != 0:
+		return "\x1b[1;" + strconv.Itoa(k.mod) + string(k.final)
+	case k.ss3 || appCursor:
+		return "\x1bO" + string(k.final)
+	}
+	return "\x1b[" + string(k.final)
+}
+
+// tcapKeys maps termcap and terminfo key capability names to keys, as
+// xterm's table pairs them: kf13-kf63 are F1-F12 with Shift, Ctrl,
+// Ctrl+Shift, Alt and Alt+Shift, and kUP, kDN3 ... the modified cursor
+// and editing keys (2 Shift ... 8 Ctrl+Alt+Shift).
+var tcapKeys = func() map[string]tcapKey {
+	up, down, right, left := tcapKey{final: 'A'}, tcapKey{final: 'B'}, tcapKey{final: 'C'}, tcapKey{final: 'D'}
+	home, end := tcapKey{final: 'H'}, tcapKey{final: 'F'}
+	ins, del, pgup, pgdn := tcapKey{tilde: 2}, tcapKey{tilde: 3}, tcapKey{tilde: 5}, tcapKey{tilde: 6}
+	shift := func(k tcapKey) tcapKey { k.mod = 2; return k }
+	m := map[string]tcapKey{}
+	add := func(tc, ti string, k tcapKey) {
 		if tc != "" {
-			m[tc] = key
+			m[tc] = k
 		}
-		m[ti] = key
+		m[ti] = k
 	}
-	for _, k := range [][3]string{
-		{"ku", "kcuu1", "Up"}, {"kd", "kcud1", "Down"}, {"kl", "kcub1", "Left"}, {"kr", "kcuf1", "Right"},
-		{"kh", "khome", "Home"}, {"@7", "kend", "End"}, {"#2", "kHOM", "S-Home"}, {"*7", "kEND", "S-End"},
-		{"#4", "kLFT", "S-Left"}, {"%i", "kRIT", "S-Right"}, {"%e", "kPRV", "S-Up"}, {"%c", "kNXT", "S-Down"},
-		{"kI", "kich1", "Insert"}, {"kD", "kdch1", "Delete"}, {"kP", "kpp", "PageUp"}, {"kN", "knp", "PageDown"},
-		{"kb", "kbs", "Backspace"}, {"kB", "kcbt", "S-Tab"},
-	} {
-		add(k[0], k[1], k[2])
-	}
+	add("ku", "kcuu1", up)
+	add("kd", "kcud1", down)
+	add("kl", "kcub1", left)
+	add("kr", "kcuf1", right)
+	add("kh", "khome", home)
+	add("@7", "kend", end)
+	add("#2", "kHOM", shift(home))
+	add("*7", "kEND", shift(end))
+	add("#4", "kLFT", shift(left))
+	add("%i", "kRIT", shift(right))
+	add("%e", "kPRV", shift(up))
+	add("%c", "kNXT", shift(down))
+	add("kI", "kich1", ins)
+	add("kD", "kdch1", del)
+	add("kP", "kpp", pgup)
+	add("kN", "knp", pgdn)
+	add("kb", "kbs", tcapKey{plain: "\x7f"})
+	add("kB", "kcbt", tcapKey{plain: "\x1b[Z"})
+	fkeys := [12]tcapKey{{final: 'P', ss3: true}, {final: 'Q', ss3: true}, {final: 'R', ss3: true}, {final: 'S', ss3: true},
+		{tilde: 15}, {tilde: 17}, {tilde: 18}, {tilde: 19}, {tilde: 20}, {tilde: 21}, {tilde: 23}, {tilde: 24}}
 	const tcF = "123456789;" + "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr"
-	groups := []string{"", "S-", "C-", "C-S-", "M-", "M-S-"}
+	groups := [6]int{0, 2, 5, 6, 3, 4} // none, Shift, Ctrl, Ctrl+Shift, Alt, Alt+Shift
 	for n := 1; n <= 63; n++ {
 		tc := "F" + tcF[n-1:n] // kf11 and up: F1 ... Fr
 		if n <= 10 {
 			tc = "k" + tcF[n-1:n] // kf1-kf10: k1 ... k;
 		}
-		add(tc, "kf"+strconv.Itoa(n), groups[(n-1)/12]+"F"+strconv.Itoa((n-1)%12+1))
+		k := fkeys[(n-1)%12]
+		k.mod = groups[(n-1)/12]
+		add(tc, "kf"+strconv.Itoa(n), k)
 	}
-	mods := []string{"", "", "S-", "M-", "M-S-", "C-", "C-S-", "C-M-", "C-M-S-"}
-	for _, k := range [][2]string{{"DN", "Down"}, {"LFT", "Left"}, {"RIT", "Right"}, {"UP", "Up"},
-		{"DC", "Delete"}, {"END", "End"}, {"HOM", "Home"}, {"IC", "Insert"}, {"NXT", "PageDown"}, {"PRV", "PageUp"}} {
+	for _, e := range []struct {
+		name string
+		k    tcapKey
+	}{{"DN", down}, {"LFT", left}, {"RIT", right}, {"UP", up}, {"DC", del}, {"END", end},
+		{"HOM", home}, {"IC", ins}, {"NXT", pgdn}, {"PRV", pgup}} {
 		for p := 2; p <= 8; p++ {
-			ti := "k" + k[0]
+			ti := "k" + e.name
 			if p > 2 {
 				ti += strconv.Itoa(p)
 			}
-			if _, taken := m[ti]; !taken { // kLFT, kRIT: already the Shift entries
-				m[ti] = mods[p] + k[1]
+			if _, taken := m[ti]; !taken { // kLFT, kRIT, kEND, ...: the entries above
+				k := e.k
+				k.mod = p
+				m[ti] = k
 			}
 		}
 	}

@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -33,7 +34,7 @@ func TestVTReplyForms(t *testing.T) {
 		}
 		return th
 	}
-	oneDark := func(term *Terminal) { term.SetTheme(lookup("one-dark")) }
+	oneDark := func(term *Terminal) { term.SetColors(lookup("one-dark").reportColors()) }
 	tests := []struct {
 		name, form string // form: the ctlseqs reply the answer follows
 		in, want   string
@@ -223,5 +224,41 @@ func TestSessionReportsThemeAndTerm(t *testing.T) {
 	want := `GOT E]4;1;rgb:ffff/5555/5555E\ EP1+r544E=787465726D2D646972656374E\`
 	if w["exited"] != true || !strings.Contains(rawText(t, a, id), want) {
 		t.Errorf("the program read %q, want %q", rawText(t, a, id), want)
+	}
+}
+
+// TestTcapKeysMatchInput: the key capabilities XTGETTCAP reports are the
+// bytes the input tools send for the same keys (input.go encodes them
+// for shell_send; the emulator keeps its own table, as it may not use
+// server code), in normal and application cursor mode.
+func TestTcapKeysMatchInput(t *testing.T) {
+	names := map[string]string{
+		"kcuu1": "Up", "kcud1": "Down", "kcub1": "Left", "kcuf1": "Right", "khome": "Home", "kend": "End",
+		"kHOM": "S-Home", "kEND": "S-End", "kLFT": "S-Left", "kRIT": "S-Right", "kPRV": "S-Up", "kNXT": "S-Down",
+		"kich1": "Insert", "kdch1": "Delete", "kpp": "PageUp", "knp": "PageDown", "kbs": "Backspace", "kcbt": "S-Tab",
+		"kDC": "S-Delete", "kIC": "S-Insert", "kUP3": "M-Up", "kDN5": "C-Down", "kRIT6": "C-S-Right", "kLFT7": "C-M-Left",
+		"kHOM8": "C-M-S-Home", "kNXT5": "C-PageDown", "kPRV3": "M-PageUp", "kDC5": "C-Delete",
+	}
+	mods := []string{"", "S-", "C-", "C-S-", "M-", "M-S-"}
+	for n := 1; n <= 63; n++ {
+		names["kf"+strconv.Itoa(n)] = mods[(n-1)/12] + "F" + strconv.Itoa((n-1)%12+1)
+	}
+	if len(tcapKeys) < len(names) {
+		t.Errorf("tcapKeys has %d names, fewer than the %d checked", len(tcapKeys), len(names))
+	}
+	for _, appCursor := range []bool{false, true} {
+		term := NewTerminal(10, 2, 0)
+		if appCursor {
+			term.Write([]byte("\x1b[?1h"))
+		}
+		for cap, key := range names {
+			want, err := encodeKey(key, appCursor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := term.tcapValue(cap); !ok || got != string(want) {
+				t.Errorf("%s (%s, DECCKM %v): %q, want %q as shell_send sends it", cap, key, appCursor, got, want)
+			}
+		}
 	}
 }
