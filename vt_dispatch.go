@@ -459,6 +459,8 @@ func (t *Terminal) decModeState(mode int) int {
 	switch mode {
 	case 1:
 		return modeState(t.modes.AppCursor)
+	case 2: // DECANM: always ANSI (no VT52 mode)
+		return 3
 	case 3: // DECCOLM: ignored, as xterm does by default
 		return 4
 	case 5:

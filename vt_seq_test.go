@@ -311,6 +311,7 @@ func TestVTReplies(t *testing.T) {
 		{"\x1b[?2004h\x1b[?2004$p", "\x1b[?2004;1$y"},
 		{"\x1b[?1$p", "\x1b[?1;2$y"},
 		{"\x1b[?9999$p", "\x1b[?9999;0$y"},
+		{"\x1b[?2$p", "\x1b[?2;3$y"}, // DECANM: permanently set
 		{"\x1b[4h\x1b[4$p", "\x1b[4;1$y"},
 		{"\x1b[20$p", "\x1b[20;2$y"},
 		{"\x1b[>q", "\x1bP>|" + vtVersion() + "\x1b\\"},
