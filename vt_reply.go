@@ -105,7 +105,7 @@ func (t *Terminal) oscPalette(rest string) {
 			return
 		}
 		if items[i+1] == "?" {
-			t.replyOSC("4;" + items[i] + ";" + rgbSpec(t.paletteColor(uint8(c))))
+			t.replyOSC("4;" + strconv.Itoa(c) + ";" + rgbSpec(t.paletteColor(uint8(c))))
 		}
 	}
 }

@@ -68,6 +68,7 @@ func TestVTReplyForms(t *testing.T) {
 			"\x1b]4;0;?;7;?\x1b\\", "\x1b]4;0;rgb:3f3f/4444/5151\x1b\\\x1b]4;7;rgb:d7d7/dada/e0e0\x1b\\", oneDark},
 		{"OSC 4 set then query", "a set is not honoured: the theme is what is drawn",
 			"\x1b]4;1;rgb:11/22/33\x1b\\\x1b]4;1;?\x1b\\", "\x1b]4;1;rgb:e0e0/6c6c/7575\x1b\\", oneDark},
+		{"OSC 4 index as a number", "the reply gives the index as xterm prints it", "\x1b]4;07;?\x1b\\", "\x1b]4;7;rgb:e5e5/e5e5/e5e5\x1b\\", nil},
 		{"OSC 4 bad index", "an index over 255 ends the list", "\x1b]4;256;?\x1b\\", "", nil},
 		{"OSC 104 then query", "OSC 104 ; c ST resets to the theme, no reply",
 			"\x1b]104;1\x1b\\\x1b]104\x1b\\\x1b]4;1;?\x1b\\", "\x1b]4;1;rgb:e0e0/6c6c/7575\x1b\\", oneDark},
