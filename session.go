@@ -387,7 +387,7 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.term = a.newSessionTerminal(s, cols, rows)
+	s.term = a.newSessionTerminal(s, cols, rows, env)
 	s.cmd = &exec.Cmd{Path: path, Args: append([]string{s.Command}, s.Args...), Env: env, Dir: cwd}
 
 	if err := a.register(s, cols, rows); err != nil {
@@ -514,14 +514,15 @@ func (a *App) resolveCommand(s *Session, env []string, extra map[string]string) 
 }
 
 // newSessionTerminal makes s's emulator: cols x rows with the configured
-// scrollback, replies queued for the program, and OSC 10/11 reporting the
-// theme's colours.
-func (a *App) newSessionTerminal(s *Session, cols, rows int) *Terminal {
+// scrollback, replies queued for the program, OSC 4/10/11/12 reporting the
+// theme's colours and XTGETTCAP TN the child's TERM.
+func (a *App) newSessionTerminal(s *Session, cols, rows int, env []string) *Terminal {
 	t := NewTerminal(cols, rows, max(a.cfg.Scrollback, 0))
 	t.SetReplyWriter(s.replies)
 	if th, err := lookupTheme(s.Theme); err == nil {
-		t.SetDefaultColors([3]uint8{th.Foreground.R, th.Foreground.G, th.Foreground.B}, [3]uint8{th.Background.R, th.Background.G, th.Background.B})
+		t.SetColors(th.reportColors())
 	}
+	t.SetTermName(envValue(env, "TERM"))
 	return t
 }
 
