@@ -954,3 +954,45 @@ func TestSessionIDsClaimOutputDir(t *testing.T) {
 		}
 	}
 }
+
+// TestStopReapsDaemons stops 20 sessions that each started 5 daemons with
+// setsid (the server adopted them as subreaper): once the stops return and
+// the kills land, no zombie child of the server remains while it runs on.
+// A session whose program exits by itself meanwhile keeps its exit status
+// (the reaper never takes a session's own program from os/exec).
+func TestStopReapsDaemons(t *testing.T) {
+	hardenBinary(t)
+	p := startProc(t, "--output-dir", t.TempDir(), "--max-sessions", "40")
+	server := p.cmd.Process.Pid
+	tag := fmt.Sprintf("%d.%d", 3000+os.Getpid()%1000, time.Now().UnixNano()%1000)
+	exiter := p.mustTool("shell_start", map[string]any{"command": "sh", "args": []string{"-c", "sleep 1; exit 7"}})["shell_session_id"].(string)
+	for range 20 {
+		id := p.mustTool("shell_start", map[string]any{"command": "bash", "args": []string{"--norc", "--noprofile", "-i"}})["shell_session_id"].(string)
+		p.mustTool("shell_send", map[string]any{"session_id": id, "input": "for i in 1 2 3 4 5; do setsid sleep " + tag + " & done; wait; echo started-$((6*7))\r", "wait_for": "started-42"})
+		p.mustTool("shell_stop", map[string]any{"session_id": id})
+	}
+	zombies := func() (n int) {
+		for _, pi := range scanProcs() {
+			if pi.ppid == server && pi.state == "Z" {
+				n++
+			}
+		}
+		return n
+	}
+	for range 100 { // the last kills may still be landing
+		if zombies() == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := zombies(); n != 0 {
+		t.Errorf("%d zombie children of the server after 20 stops of 5-daemon sessions, want 0", n)
+	}
+	if left := findCmdline("sleep\x00" + tag + "\x00"); len(left) > 0 {
+		t.Errorf("%d daemons remain after their sessions stopped", len(left))
+	}
+	m := p.mustTool("shell_wait", map[string]any{"session_id": exiter, "timeout_ms": 20000})
+	if code, _ := m["exit_code"].(float64); code != 7 {
+		t.Errorf("the session that exited by itself: exit_code %v, want 7 (%v)", m["exit_code"], m)
+	}
+}

@@ -9,3 +9,9 @@ func adoptOrphans() (finish func()) { return func() {} }
 
 // finishOrphans is adoptOrphans' result in the server process.
 var finishOrphans func()
+
+// lockChildren is a no-op where there is no reaper.
+func lockChildren() (unlock func()) { return func() {} }
+
+// trackSessionProgram is a no-op where there is no reaper.
+func trackSessionProgram(pid int) {}

@@ -467,7 +467,13 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 	}
 	s.cmd = &exec.Cmd{Path: path, Args: append([]string{s.Command}, s.Args...), Env: env, Dir: cwd}
 
-	if err := a.register(s, cols, rows); err != nil {
+	unlock := lockChildren() // reaper_linux.go: the reaper must know s.pid before it can see it
+	err = a.register(s, cols, rows)
+	if err == nil {
+		trackSessionProgram(s.pid)
+	}
+	unlock()
+	if err != nil {
 		return nil, err
 	}
 	go s.readLoop()
