@@ -996,3 +996,91 @@ func TestStopReapsDaemons(t *testing.T) {
 		t.Errorf("the session that exited by itself: exit_code %v, want 7 (%v)", m["exit_code"], m)
 	}
 }
+
+// TestAllowCommandIdentity: --allow-command admits a program only as the
+// file it names AND under its name (argv[0]): allowing rbash does not
+// admit bash (one file, unrestricted by name), nor rvim vim; an allowed
+// script cannot be pointed at another interpreter by PATH, nor made to
+// run a start-up file by BASH_ENV or similar; the allowed names start.
+func TestAllowCommandIdentity(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("uses /bin/rbash and /proc")
+	}
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "payload-ran")
+	script := filepath.Join(dir, "tool.sh")
+	if err := os.WriteFile(script, []byte("#!/usr/bin/env bash\necho tool-ran\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	evil := filepath.Join(dir, "evil")
+	os.Mkdir(evil, 0o700)
+	payload := "#!/bin/sh\ntouch " + marker + "\n"
+	os.WriteFile(filepath.Join(evil, "bash"), []byte(payload), 0o700)
+	os.WriteFile(filepath.Join(dir, "payload"), []byte("touch "+marker+"\n"), 0o600)
+	tests := []struct {
+		allow string
+		args  map[string]any
+		want  string // "" when it must start
+	}{
+		{"rbash", map[string]any{"command": "bash"}, "not allowed"},
+		{"rbash", map[string]any{"command": "/bin/bash"}, "not allowed"},
+		{"rbash", map[string]any{"command": "rbash", "args": []string{"-c", "true"}}, ""},
+		{"rvim", map[string]any{"command": "vim"}, "not allowed"},
+		{"rvim", map[string]any{"command": "vim.basic"}, "not allowed"},
+		{script, map[string]any{"command": script, "env": map[string]string{"PATH": evil + ":" + os.Getenv("PATH")}}, "PATH"},
+		{script, map[string]any{"command": script, "env": map[string]string{"BASH_ENV": filepath.Join(dir, "payload")}}, "BASH_ENV"},
+		{script, map[string]any{"command": script, "env": map[string]string{"ENV": filepath.Join(dir, "payload")}}, "ENV"},
+		{script, map[string]any{"command": script, "env": map[string]string{"BASH_FUNC_echo%%": "() { touch " + marker + "; }"}}, "BASH_FUNC"},
+		{script, map[string]any{"command": script, "env": map[string]string{"PYTHONSTARTUP": "x", "PERL5OPT": "x"}}, "not allowed"},
+		{script, map[string]any{"command": script, "env": map[string]string{"LC_ALL": dir}}, "'/'"},
+		{script, map[string]any{"command": script, "env": map[string]string{"PATH": os.Getenv("PATH"), "LANG": "C.UTF-8"}}, ""},
+	}
+	for _, tt := range tests {
+		a := newTestApp(t)
+		a.cfg.AllowCommands = []string{tt.allow}
+		r, _ := call(t, a, "shell_start", tt.args)
+		switch {
+		case tt.want == "" && r.IsError:
+			t.Errorf("allow %s, %v: %s, want it to start", tt.allow, tt.args, r.Text)
+		case tt.want != "" && (!r.IsError || !strings.Contains(r.Text, tt.want)):
+			t.Errorf("allow %s, %v: isError %v %q, want an error naming %q", tt.allow, tt.args, r.IsError, r.Text, tt.want)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a payload ran")
+	}
+}
+
+// TestAllowedExecRunsCheckedFile: the file checked against the allow-list
+// is the one that runs, even when the symlink it was found through is
+// swapped between the check and the exec.
+func TestAllowedExecRunsCheckedFile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("executes through /proc/self/fd")
+	}
+	truePath, err1 := exec.LookPath("true")
+	falsePath, err2 := exec.LookPath("false")
+	if err1 != nil || err2 != nil {
+		t.Skip("no true/false")
+	}
+	dir := t.TempDir()
+	link := filepath.Join(dir, "prog")
+	if err := os.Symlink(truePath, link); err != nil {
+		t.Fatal(err)
+	}
+	a := newTestApp(t)
+	a.cfg.AllowCommands = []string{link}
+	execPath, release, err := a.allowedExec(link, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	os.Remove(link)
+	if err := os.Symlink(falsePath, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec.Command(execPath).Run(); err != nil {
+		t.Errorf("after the swap %s ran the new target: %v, want the checked %s", execPath, err, truePath)
+	}
+}

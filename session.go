@@ -449,23 +449,23 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 		}
 		return nil, fmt.Errorf("command %q: %v: %s", s.Command, err, hint)
 	}
-	if !a.commandAllowed(s.Command, path, cwd, envValue(env, "PATH")) {
-		return nil, fmt.Errorf("command %q (%s) is not allowed on this server: it accepts only %s (--allow-command, as found in the server's PATH)", s.Command, path, strings.Join(a.cfg.AllowCommands, ", "))
-	}
 	if len(a.cfg.AllowCommands) > 0 {
-		for _, v := range loaderVars {
-			if _, ok := opts.Env[v]; ok {
-				return nil, fmt.Errorf("env %s is not allowed on a server with --allow-command: it would load other code into the program; leave it out", v)
-			}
+		if err := checkAllowedEnv(opts.Env); err != nil {
+			return nil, err
 		}
 	}
+	execPath, release, err := a.allowedExec(s.Command, path) // allow.go
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 
 	s.term = NewTerminal(cols, rows, max(a.cfg.Scrollback, 0))
 	s.term.SetReplyWriter(replyWriter{s})
 	if th, err := lookupTheme(s.Theme); err == nil { // OSC 10/11 report the theme's colours
 		s.term.SetDefaultColors([3]uint8{th.Foreground.R, th.Foreground.G, th.Foreground.B}, [3]uint8{th.Background.R, th.Background.G, th.Background.B})
 	}
-	s.cmd = &exec.Cmd{Path: path, Args: append([]string{s.Command}, s.Args...), Env: env, Dir: cwd}
+	s.cmd = &exec.Cmd{Path: execPath, Args: append([]string{s.Command}, s.Args...), Env: env, Dir: cwd}
 
 	unlock := lockChildren() // reaper_linux.go: the reaper must know s.pid before it can see it
 	err = a.register(s, cols, rows)
@@ -526,39 +526,6 @@ func checkSize(cols, rows int) error {
 	}
 	return nil
 }
-
-// commandAllowed applies --allow-command: the program about to run (path,
-// resolved with the child's PATH) must be the same file as one of the
-// entries, each resolved as the server itself would (its own PATH and
-// working directory). An entry is never resolved with the child's PATH:
-// env {"PATH": "/elsewhere"} would otherwise make "htop" admit any
-// program named htop. A bare base name never admits a program elsewhere
-// ("bash" does not allow /tmp/x/bash).
-func (a *App) commandAllowed(command, path, cwd, pathEnv string) bool {
-	if len(a.cfg.AllowCommands) == 0 {
-		return true
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
-	wd, _ := os.Getwd()
-	for _, e := range a.cfg.AllowCommands {
-		p, err := lookPath(e, wd, os.Getenv("PATH"))
-		if err != nil {
-			continue
-		}
-		if efi, err := os.Stat(p); err == nil && os.SameFile(fi, efi) {
-			return true
-		}
-	}
-	return false
-}
-
-// loaderVars are variables that make the dynamic loader run code of the
-// caller's choice in any program; with --allow-command they would turn an
-// allowed program into any program.
-var loaderVars = []string{"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH"}
 
 // lookPath resolves a command like execvp(3) would in cwd with the
 // child's PATH: a name containing a slash is a path (relative to cwd),
