@@ -1084,3 +1084,25 @@ func TestAllowedExecRunsCheckedFile(t *testing.T) {
 		t.Errorf("after the swap %s ran the new target: %v, want the checked %s", execPath, err, truePath)
 	}
 }
+
+// TestRegexWaitMemory: eight parallel shell_wait calls with a 2 MB
+// /regex/ each (16 MB of params) keep the server's peak RSS under 256 MiB;
+// before the program cap the compiled regexes took it past 2 GiB.
+func TestRegexWaitMemory(t *testing.T) {
+	hardenBinary(t)
+	p := startProc(t, "--output-dir", t.TempDir())
+	id := p.mustTool("shell_start", map[string]any{"command": "sh"})["shell_session_id"].(string)
+	re := "/" + strings.Repeat("a", 2<<20) + "/"
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			p.tool("shell_wait", map[string]any{"session_id": id, "wait_for": re, "timeout_ms": 3000})
+		})
+	}
+	wg.Wait()
+	hwm := procStatusKB(p.cmd.Process.Pid, "VmHWM")
+	t.Logf("peak RSS during 8 x 2 MB regex waits: %d MiB", hwm>>10)
+	if hwm > 256<<10 {
+		t.Errorf("peak RSS %d MiB during 8 x 2 MB regex waits, want under 256 MiB", hwm>>10)
+	}
+}

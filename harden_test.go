@@ -585,3 +585,30 @@ func TestC1NotPrinted(t *testing.T) {
 		t.Errorf("text %q", got)
 	}
 }
+
+// TestWaitForLimits: wait_for longer than maxWaitForBytes, and a /regex/
+// whose compiled program exceeds maxRegexInsts, are refused with an error
+// naming the limit; patterns within them still parse.
+func TestWaitForLimits(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // "" when it must parse
+	}{
+		{"/" + strings.Repeat("a", 2<<20) + "/", "limit of 16384"},
+		{strings.Repeat("a", maxWaitForBytes+1), "limit of 16384"},
+		{"/(?:abcde){1000}/", "limit of 4096"},
+		{"/" + strings.Repeat("a", maxRegexInsts+10) + "/", "limit of 4096"},
+		{"/(?:ab){1000}/", ""},
+		{"/prompt\\$ $/m", ""},
+		{strings.Repeat("a", maxWaitForBytes), ""},
+	}
+	for _, tt := range tests {
+		m, err := parseWaitFor(tt.in)
+		switch {
+		case tt.want == "" && (err != nil || m == nil):
+			t.Errorf("parseWaitFor(%.40q): %v, want it to parse", tt.in, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("parseWaitFor(%.40q) (%d bytes): error %v, want one naming %q", tt.in, len(tt.in), err, tt.want)
+		}
+	}
+}

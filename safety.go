@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp/syntax"
 )
 
 // maxImagePixels bounds one rendered image (a screenshot, a recording
@@ -159,4 +160,45 @@ func (a *App) claimSessionID() string {
 			return id
 		}
 	}
+}
+
+// maxWaitForBytes bounds wait_for, which every output batch is matched
+// against while a wait runs (a screen of 1000x500 cells holds 500,000
+// characters; text to wait for is a few dozen). maxRegexInsts bounds a
+// /regex/'s compiled program: Go's matcher keeps about 42 bytes an
+// instruction per regexp and per match state, so 4,096 instructions cost
+// at most about 170 KiB, and 1,024 waits in flight (maxInflight) 170 MiB.
+// A literal character is an instruction and x{1000} is a thousand, so the
+// program cap, not the length, is what bounds a short regex.
+const (
+	maxWaitForBytes = 16 << 10
+	maxRegexInsts   = 4096
+)
+
+// checkWaitFor refuses a wait_for longer than maxWaitForBytes, naming the
+// limit.
+func checkWaitFor(s string) error {
+	if len(s) > maxWaitForBytes {
+		return fmt.Errorf("wait_for is %d bytes, over the limit of %d: wait for a shorter distinctive part of the text", len(s), maxWaitForBytes)
+	}
+	return nil
+}
+
+// checkRegexProgram refuses a regular expression (Go syntax, flags
+// already folded in) whose compiled program has more than maxRegexInsts
+// instructions, naming the limit; syntax errors are left to
+// regexp.Compile.
+func checkRegexProgram(expr string) error {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return nil
+	}
+	if n := len(prog.Inst); n > maxRegexInsts {
+		return fmt.Errorf("wait_for's regular expression compiles to %d instructions, over the limit of %d (each literal character is one, x{N} is N): use a shorter pattern or fewer repeats", n, maxRegexInsts)
+	}
+	return nil
 }
