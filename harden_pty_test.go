@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -1104,5 +1105,63 @@ func TestRegexWaitMemory(t *testing.T) {
 	t.Logf("peak RSS during 8 x 2 MB regex waits: %d MiB", hwm>>10)
 	if hwm > 256<<10 {
 		t.Errorf("peak RSS %d MiB during 8 x 2 MB regex waits, want under 256 MiB", hwm>>10)
+	}
+}
+
+// TestUnreadPingsBounded: 300,000 pings from a client that never reads
+// stdout keep the server's RSS flat: the reader answers each ping itself
+// and blocks once stdout is full, so the rest of the input stays unread
+// (before, each ping became a goroutine blocked on the write: 1.4 GiB).
+func TestUnreadPingsBounded(t *testing.T) {
+	cmd := exec.Command(hardenBinary(t), "--output-dir", t.TempDir())
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe() // never read
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); out.Close(); cmd.Wait() }()
+	const pings, chunk = 300000, 1000
+	var sent atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var b []byte
+		for i := range pings / chunk {
+			b = b[:0]
+			for j := range chunk {
+				b = fmt.Appendf(b, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i*chunk+j+1)
+			}
+			if _, err := in.Write(b); err != nil {
+				return
+			}
+			sent.Add(chunk)
+		}
+	}()
+	// Until every ping is written or the server stops reading (no
+	// progress for a second).
+	last, still := int64(-1), 0
+	for deadline := time.Now().Add(stuckAfter); time.Now().Before(deadline) && still < 10; {
+		select {
+		case <-done:
+			still = 10
+			continue
+		case <-time.After(100 * time.Millisecond):
+		}
+		if n := sent.Load(); n == last {
+			still++
+		} else {
+			last, still = n, 0
+		}
+	}
+	rss := procStatusKB(cmd.Process.Pid, "VmHWM")
+	t.Logf("%d of %d unread pings written; server peak RSS %d MiB", sent.Load(), pings, rss>>10)
+	if rss > 64<<10 {
+		t.Errorf("peak RSS %d MiB with %d pings unread, want under 64 MiB", rss>>10, sent.Load())
 	}
 }
