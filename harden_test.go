@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"fmt"
 	"image"
 	"image/gif"
 	"io/fs"
@@ -610,5 +611,42 @@ func TestWaitForLimits(t *testing.T) {
 		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
 			t.Errorf("parseWaitFor(%.40q) (%d bytes): error %v, want one naming %q", tt.in, len(tt.in), err, tt.want)
 		}
+	}
+}
+
+// TestOutputDirAncestorsAndDefault: a world-writable, non-sticky
+// grandparent (not only the parent) makes the output directory unsafe; a
+// file in the way gives an error naming --output-dir; the default is a
+// name of this user's own.
+func TestOutputDirAncestorsAndDefault(t *testing.T) {
+	if os.Getuid() < 0 {
+		t.Skip("no uids")
+	}
+	base := t.TempDir()
+	open := filepath.Join(base, "open")
+	if err := os.MkdirAll(filepath.Join(open, "mine"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(base, "file")
+	os.WriteFile(file, nil, 0o600)
+	tests := []struct{ dir, want string }{
+		{filepath.Join(open, "mine", "out"), "ancestor " + open},
+		{filepath.Join(file, "out"), "--output-dir"},
+		{filepath.Join(base, "fine", "out"), ""},
+	}
+	for _, tt := range tests {
+		err := ensureOutputDir(tt.dir)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("ensureOutputDir(%s): %v, want nil", tt.dir, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("ensureOutputDir(%s): %v, want an error naming %q", tt.dir, err, tt.want)
+		}
+	}
+	if got, want := filepath.Base(defaultOutputDir()), fmt.Sprintf("ttywright-%d", os.Getuid()); got != want {
+		t.Errorf("default output directory %s, want one named %s", defaultOutputDir(), want)
 	}
 }

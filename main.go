@@ -42,8 +42,8 @@
 //
 // --output-dir DIR is where screenshots and recordings are written, as
 // DIR/<session id>/<name>.png (and .svg, .ansi, .txt, .gif, .cast). The
-// default is $TMPDIR/ttywright; it is created with mode 0700 when first
-// used.
+// default is $TMPDIR/ttywright-UID, one per user; it is created with mode
+// 0700 when first used.
 //
 // --scale N is the integer pixel scale of the 8x16 font in files written
 // to disk, 1 to 4 (default 2: a cell is 16x32 pixels). Inline images sent
@@ -206,7 +206,7 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 	fs.StringVar(&cfg.Theme, "theme", "one-dark", "default colour theme (see themes://list)")
 	fs.IntVar(&cfg.Cols, "cols", 120, "default screen width in cells (2-1000)")
 	fs.IntVar(&cfg.Rows, "rows", 40, "default screen height in cells (1-500)")
-	fs.StringVar(&cfg.OutputDir, "output-dir", filepath.Join(os.TempDir(), "ttywright"), "directory for screenshots and recordings (created 0700)")
+	fs.StringVar(&cfg.OutputDir, "output-dir", defaultOutputDir(), "directory for screenshots and recordings (created 0700; default per user)")
 	fs.IntVar(&cfg.Scale, "scale", 2, "integer pixel scale of the font in files on disk (1-4)")
 	fs.BoolVar(&cfg.InlineImages, "inline-images", false, "return screenshots inline as MCP image content by default")
 	fs.StringVar(&cfg.LogPath, "log-path", "", "append a JSON line per tool call to this file")
