@@ -716,24 +716,26 @@ func TestLimits(t *testing.T) {
 	}
 }
 
-// TestRecordingCaps lowers the frame and time caps: a recording that
-// reaches one stops capturing, says so in its result, and keeps a valid
-// file.
+// TestRecordingCaps lowers the frame, time and GIF size caps: a recording
+// that reaches one stops capturing, says so in its result, and keeps a
+// valid file.
 func TestRecordingCaps(t *testing.T) {
 	a := newTestApp(t)
 	id := start(t, a, "sh", "-c", "i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.02; done")
-	saveFrames, saveDur := recMaxFrames, recMaxDuration
-	defer func() { recMaxFrames, recMaxDuration = saveFrames, saveDur }()
+	saveFrames, saveDur, saveBytes := recMaxFrames, recMaxDuration, recMaxGIFBytes
+	defer func() { recMaxFrames, recMaxDuration, recMaxGIFBytes = saveFrames, saveDur, saveBytes }()
 	for _, tc := range []struct {
 		name   string
 		frames int
 		dur    time.Duration
+		bytes  int64
 		want   string
 	}{
-		{"frames", 4, 10 * time.Minute, "frame limit"},
-		{"time", 20000, 300 * time.Millisecond, "limit"},
+		{"frames", 4, 10 * time.Minute, 256 << 20, "frame limit"},
+		{"time", 20000, 300 * time.Millisecond, 256 << 20, "limit"},
+		{"bytes", 20000, 10 * time.Minute, 1, "GIF size limit"},
 	} {
-		recMaxFrames, recMaxDuration = tc.frames, tc.dur
+		recMaxFrames, recMaxDuration, recMaxGIFBytes = tc.frames, tc.dur, tc.bytes
 		mustCall(t, a, "shell_record_start", map[string]any{"session_id": id, "fps": 30, "name": "cap-" + tc.name})
 		// The capture goroutine ends by itself at the cap.
 		s, _ := a.session(id)

@@ -37,6 +37,7 @@ const (
 var (
 	recMaxDuration = 10 * time.Minute
 	recMaxFrames   = 20000
+	recMaxGIFBytes = int64(256 << 20) // a busy fps-30 screen wrote about 0.9 GB in 10 minutes
 )
 
 // recorder is one running recording of a session. Its goroutine owns the GIF
@@ -543,6 +544,11 @@ func (r *recorder) run(ctx context.Context, gen uint64) {
 		if time.Since(r.started) >= maxDur {
 			r.limitNote = fmt.Sprintf("capturing stopped at the %v limit; the file ends there", maxDur)
 			break
+		}
+		if r.gif != nil && r.gif.written >= recMaxGIFBytes {
+			r.limitNote = fmt.Sprintf("capturing stopped at the GIF size limit of %d MiB, %v in; the file ends there", recMaxGIFBytes>>20, time.Since(r.started).Round(time.Second))
+			r.close(time.Now()) // no final frame: that would pass the limit
+			return
 		}
 		// Wake at the time limit; and while a synchronized update is held
 		// back, soon, because its end may change nothing visible.
