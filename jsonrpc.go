@@ -400,11 +400,7 @@ func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *respo
 		s.notification(method, params)
 		return nil, nil
 	}
-	// ping is answered here, by the reader, like the in-line methods: a
-	// goroutine per ping would let a client that does not read stdout
-	// grow memory without bound, while a reply written here blocks the
-	// reader until stdout drains (backpressure), so memory stays flat.
-	if s.inLine(method) || method == "ping" {
+	if s.inLine(method) {
 		result, err := s.safeCall(ctx, method, params)
 		return newResponse(id, result, err), nil
 	}
@@ -414,6 +410,15 @@ func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *respo
 	if _, dup := s.inflight[key]; dup {
 		s.mu.Unlock()
 		return errorResponse(id, codeInvalidRequest, "invalid request: id %s is already in use by a running request", id), nil
+	}
+	if method == "ping" {
+		// ping is answered here, by the reader: a goroutine per ping let
+		// a client that does not read stdout grow memory without bound,
+		// while a reply written by the reader blocks it until stdout
+		// drains (backpressure), so memory stays flat.
+		s.mu.Unlock()
+		result, err := s.safeCall(ctx, method, params)
+		return newResponse(id, result, err), nil
 	}
 	if n := len(s.inflight); n > 0 && (n >= s.maxInflight || s.inflightBytes+len(params) > s.maxInflightBytes) {
 		s.mu.Unlock()
