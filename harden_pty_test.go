@@ -740,8 +740,14 @@ func TestRecordingCaps(t *testing.T) {
 		// The capture goroutine ends by itself at the cap.
 		s, _ := a.session(id)
 		s.mu.Lock()
-		done := s.recorder.done
+		rec := s.recorder // nil once it ended (at once for a 1-byte GIF cap)
 		s.mu.Unlock()
+		done := make(chan struct{})
+		if rec != nil {
+			done = rec.done
+		} else {
+			close(done)
+		}
 		select {
 		case <-done:
 		case <-time.After(stuckAfter):
