@@ -244,7 +244,7 @@ func TestParseWaitFor(t *testing.T) {
 		{"/# $/", true, "out\nwork# \nnext", true}, // ^ and $ at line ends without the m flag
 	}
 	for _, tt := range tests {
-		m, err := parseWaitFor("wait_for", tt.in)
+		m, err := parseWaitFor(tt.in)
 		if err != nil {
 			t.Errorf("parseWaitFor(%q): %v", tt.in, err)
 			continue

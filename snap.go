@@ -145,7 +145,7 @@ func parseSnap(args []string, help io.Writer) (snapOptions, error) {
 	if _, err := lookupTheme(o.theme); err != nil {
 		return o, fmt.Errorf("--theme: %v", err)
 	}
-	if _, err := parseWaitFor("--wait-for", o.waitFor); err != nil {
+	if _, err := parseMatcher("--wait-for", o.waitFor); err != nil {
 		return o, err
 	}
 	return o, nil
@@ -228,7 +228,7 @@ const (
 // for the report, and whether that was what it waited for (false: it
 // timed out, or the program exited before --wait-for appeared).
 func snapWait(s *Session, o snapOptions) (string, bool) {
-	m, _ := parseWaitFor("--wait-for", o.waitFor) // checked by parseSnap
+	m, _ := parseMatcher("--wait-for", o.waitFor) // checked by parseSnap
 	spec := waitSpec{timeout: o.timeout}
 	switch {
 	case m != nil:

@@ -113,7 +113,7 @@ func (a WaitArgs) parse(newOnlyDefault, exitByDefault bool) (waitSpec, error) {
 	if a.NewOnly != nil {
 		spec.newOnly = *a.NewOnly
 	}
-	m, err := parseWaitFor("wait_for", a.WaitFor)
+	m, err := parseWaitFor(a.WaitFor)
 	if err != nil {
 		return spec, err
 	}
@@ -121,7 +121,7 @@ func (a WaitArgs) parse(newOnlyDefault, exitByDefault bool) (waitSpec, error) {
 	if m != nil {
 		spec.stages = append(spec.stages, waitStage{kind: stageMatch, name: "wait_for", match: m})
 	}
-	if m, err = parseWaitFor("wait_for_gone", a.WaitForGone); err != nil {
+	if m, err = parseMatcher("wait_for_gone", a.WaitForGone); err != nil {
 		return spec, err
 	}
 	if m != nil {
@@ -171,13 +171,19 @@ type matcher struct {
 	re   *regexp.Regexp
 }
 
-// parseWaitFor reads the argument called name: "/re/flags" (flags from
+// parseWaitFor parses a wait_for argument (parseMatcher).
+func parseWaitFor(s string) (*matcher, error) { return parseMatcher("wait_for", s) }
+
+// parseMatcher reads the argument called name: "/re/flags" (flags from
 // imsU; the JavaScript habits g, u and y are accepted and ignored) is a
 // regular expression with ^ and $ matching at line ends, anything else
 // literal text. "" is no matcher.
-func parseWaitFor(name, s string) (*matcher, error) {
+func parseMatcher(name, s string) (*matcher, error) {
 	if s == "" {
 		return nil, nil
+	}
+	if err := checkWaitFor(s); err != nil { // safety.go
+		return nil, fmt.Errorf("%s%s", name, strings.TrimPrefix(err.Error(), "wait_for"))
 	}
 	if j := strings.LastIndexByte(s, '/'); len(s) >= 2 && s[0] == '/' && j > 0 {
 		flags := s[j+1:]
@@ -188,7 +194,11 @@ func parseWaitFor(name, s string) (*matcher, error) {
 					goFlags += string(f)
 				}
 			}
-			re, err := regexp.Compile("(?" + goFlags + ")" + s[1:j])
+			expr := "(?" + goFlags + ")" + s[1:j]
+			if err := checkRegexProgram(expr); err != nil { // safety.go
+				return nil, fmt.Errorf("%s%s", name, strings.TrimPrefix(err.Error(), "wait_for"))
+			}
+			re, err := regexp.Compile(expr)
 			if err != nil {
 				return nil, fmt.Errorf("%s %q is not a valid regular expression (RE2 syntax): %v; fix it, or drop the surrounding slashes to match the text literally", name, s, err)
 			}

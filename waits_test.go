@@ -239,7 +239,7 @@ func TestEchoTrackerMarks(t *testing.T) {
 			}
 			term.Write([]byte(tt.output))
 			text, fresh := term.ScreenTextMarked()
-			m, _ := parseWaitFor("wait_for", tt.find)
+			m, _ := parseWaitFor(tt.find)
 			if got := m.matchFresh(text, fresh); got != tt.counts {
 				t.Errorf("match of %q counts %v, want %v; screen %q fresh %v", tt.find, got, tt.counts, text, fresh)
 			}
@@ -258,7 +258,7 @@ func TestOldTextMarks(t *testing.T) {
 	term := NewTerminal(20, 3, 10)
 	term.Write([]byte("tw$ ls\r\nfile\r\ntw$ "))
 	term.BeginMarks("", true)
-	m, _ := parseWaitFor("wait_for", "tw$ ")
+	m, _ := parseWaitFor("tw$ ")
 	if text, fresh := term.ScreenTextMarked(); m.matchFresh(text, fresh) {
 		t.Errorf("the old prompt counts: %q", text)
 	}
@@ -287,7 +287,7 @@ func TestMatchFresh(t *testing.T) {
 		{"/a.c/", "abc", "000", false},
 	}
 	for _, tt := range tests {
-		m, _ := parseWaitFor("wait_for", tt.find)
+		m, _ := parseWaitFor(tt.find)
 		fresh := make([]bool, len(tt.fresh))
 		for i := range fresh {
 			fresh[i] = tt.fresh[i] == '1'
