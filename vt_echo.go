@@ -31,11 +31,12 @@ const (
 // after the echo of its command line is its answer, even when it repeats
 // the input (cat).
 type echoTracker struct {
-	want    []rune // the input's printable runes, in order
-	lines   []int  // where each input line starts in want, ascending, lines[0] == 0
-	pos     int    // the next expected rune: want[pos]
-	line    int    // the input line pos is in: lines[line] <= pos
-	stopped bool   // tracking has ended
+	want    []rune    // the input's printable runes, in order
+	lines   []int     // where each input line starts in want, ascending, lines[0] == 0
+	pos     int       // the next expected rune: want[pos]
+	line    int       // the input line pos is in: lines[line] <= pos
+	stopped bool      // tracking has ended
+	ascii   [2]uint64 // the ASCII runes in want, as a bit set: others need no step
 }
 
 // newEchoTracker returns a tracker for input, in which '\r' and '\n'
@@ -51,6 +52,9 @@ func newEchoTracker(input string) *echoTracker {
 			}
 		case r >= 0x20 && r != 0x7f && (r < 0x80 || r > 0x9f):
 			e.want = append(e.want, r)
+			if r < 0x80 {
+				e.ascii[r>>6] |= 1 << (r & 63)
+			}
 		}
 	}
 	if len(e.want) == 0 {
@@ -144,13 +148,16 @@ func (t *Terminal) Marking() bool { return t.marking != nil }
 // while a marking runs.
 func (t *Terminal) markEcho(l *vtLine, from, to int) {
 	m := t.marking
-	if m.echo == nil {
+	if m.echo == nil || m.echo.stopped {
 		return
 	}
 	for c := from; c < to; c++ {
 		cell := &l.cells[c]
 		if cell.Width == 0 {
 			continue
+		}
+		if r := cell.Rune; r < 0x80 && m.echo.ascii[r>>6]&(1<<(r&63)) == 0 && (m.echo.pos < len(m.echo.want) || m.lastLine == l) {
+			continue // not in the input: no echo, and no line change that ends the tracking
 		}
 		if m.echo.step(cell.Rune, m.lastLine != nil && l != m.lastLine) {
 			cell.Attr |= attrEcho

@@ -341,3 +341,58 @@ func FuzzMarkedTerminal(f *testing.F) {
 		term.EndMarks()
 	})
 }
+
+// BenchmarkVTPlainMarked is BenchmarkVTPlain's stream with a marking
+// running: the cost of the echo hook in the print path during a wait,
+// when the output echoes the input once (tracking then stops) and when it
+// never does (every printed cell is checked).
+func BenchmarkVTPlainMarked(b *testing.B) {
+	line := []byte("The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs. 0123456789..\r\n")
+	var in []byte
+	for len(in) < 2<<20 {
+		in = append(in, line...)
+	}
+	for _, bb := range []struct{ name, input string }{{"echoed", "The quick brown fox\r"}, {"never-echoed", "ZZZZ\r"}} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			term := NewTerminal(120, 40, 10000)
+			term.BeginMarks(bb.input, true)
+			b.ResetTimer()
+			for range b.N {
+				term.Write(in)
+			}
+		})
+	}
+}
+
+// FuzzWaitFor: any wait_for either parses or gives an error naming the
+// argument, and a parsed one matches any text with any fresh flags
+// without panicking; with every byte fresh it agrees with the plain
+// match.
+func FuzzWaitFor(f *testing.F) {
+	for _, s := range []string{"$ ", "/# $/", "/a(b/", "/x*/i", "é", "//", "/^$/m"} {
+		f.Add(s, "out\nwork# \né", uint64(5))
+	}
+	f.Fuzz(func(t *testing.T, waitFor, text string, bits uint64) {
+		m, err := parseMatcher("wait_for_gone", waitFor)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "wait_for_gone") {
+				t.Errorf("error %q does not name the argument", err)
+			}
+			return
+		}
+		if m == nil {
+			return
+		}
+		fresh := make([]bool, len(text))
+		all := make([]bool, len(text))
+		for i := range fresh {
+			fresh[i] = bits>>(i%64)&1 == 1
+			all[i] = true
+		}
+		m.matchFresh(text, fresh)
+		if got, want := m.matchFresh(text, all), m.matchString(text); got != want {
+			t.Errorf("all fresh: %v, plain match %v", got, want)
+		}
+	})
+}
