@@ -66,7 +66,9 @@ func waitResultProps(m map[string]any) map[string]any {
 	return m
 }
 
-// Stage kinds, in the order they hold.
+// Stage kinds, in the order they hold. wait_for_command's stage, when
+// added, holds first (it and wait_for are alternatives): a kind here, its
+// stage in WaitArgs.parse, its case in outputWatch.check.
 type stageKind int
 
 const (
@@ -428,6 +430,7 @@ func (w *outputWatch) check(st *waitStage, exited bool) (bool, time.Duration) {
 	case stageExit:
 		return exited, 0
 	}
+	// A new stage kind adds its case above: hold now, or when to look again.
 	return false, 0
 }
 
@@ -525,7 +528,7 @@ func (o waitOutcome) summary(spec waitSpec) string {
 	}
 	switch o.endedBy {
 	case "timeout_ms":
-		return fmt.Sprintf("TIMED OUT after %v waiting for %s; the screen below is as it was then.", spec.timeout, what)
+		return fmt.Sprintf("TIMED OUT after %v waiting for %s (matched false); the screen in this result is as it was then.", spec.timeout, what)
 	case "exit":
 		return fmt.Sprintf("NOT MATCHED: the program exited while waiting for %s.", what)
 	}
