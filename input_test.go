@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -252,5 +253,34 @@ func TestParseWaitFor(t *testing.T) {
 		if (m.re != nil) != tt.re || m.matchString(tt.subject) != tt.match {
 			t.Errorf("parseWaitFor(%q): regex %v, match(%q) %v; want %v %v", tt.in, m.re != nil, tt.subject, m.matchString(tt.subject), tt.re, tt.match)
 		}
+	}
+}
+
+// TestEncodeText: text is sent as written, newlines as CR, bracketed when
+// the program enabled mode 2004, one character a unit when typed.
+func TestEncodeText(t *testing.T) {
+	tests := []struct {
+		text             string
+		bracketed, typed bool
+		want             []string
+	}{
+		{`printf 'a\tb\n'`, false, false, []string{`printf 'a\tb\n'`}},
+		{"a\nb\r\nc", false, false, []string{"a\rb\rc"}},
+		{"x\ny", true, false, []string{"\x1b[200~x\ry\x1b[201~"}},
+		{"é\n", true, true, []string{"é", "\r"}},
+		{"", true, false, nil},
+	}
+	for _, tt := range tests {
+		units, err := encodeText(tt.text, tt.bracketed, tt.typed)
+		var got []string
+		for _, u := range units {
+			got = append(got, string(u))
+		}
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("encodeText(%q, %v, %v) = %q, %v; want %q", tt.text, tt.bracketed, tt.typed, got, err, tt.want)
+		}
+	}
+	if _, err := encodeText("a\x1b[201~b", true, false); err == nil {
+		t.Error("a paste end inside bracketed text was accepted")
 	}
 }

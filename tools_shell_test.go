@@ -408,7 +408,7 @@ func TestEchoDoesNotSatisfyWait(t *testing.T) {
 }
 
 // TestWaitForAcrossWrappedRows: text that the terminal wrapped onto the
-// next row is still found on the screen.
+// next row is still found on the screen, and read back as one line.
 func TestWaitForAcrossWrappedRows(t *testing.T) {
 	a := newTestApp(t)
 	id := start(t, a, "sh", "-c", `printf '%075dWRAPPED-MARKER\n' 0; sleep 100`)
@@ -416,6 +416,11 @@ func TestWaitForAcrossWrappedRows(t *testing.T) {
 	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "WRAPPED-MARKER", "timeout_ms": 2000})
 	if m["matched"] != true {
 		t.Errorf("wait_for across a soft wrap: %v", m)
+	}
+	// shell_read joins the wrapped rows into the line the program printed.
+	_, rm := call(t, a, "shell_read", map[string]any{"session_id": id})
+	if want := strings.Repeat("0", 75) + "WRAPPED-MARKER"; !slices.Contains(strings.Split(rm["text"].(string), "\n"), want) {
+		t.Errorf("shell_read splits the wrapped line: %q", rm["text"])
 	}
 }
 
