@@ -228,7 +228,7 @@ func (a *App) toolShellSend() *Tool {
 			"keys sends named keys: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, " +
 			"C-c (Ctrl-C; also ^C), C-d, M-x (Alt-x), C-Left. Given together they go in the order text, input, keys. " +
 			"Prefer waits over fixed delays: wait_for returns once the text (or /regex/) is on the screen or in new output, e.g. wait_for \"notes.txt\" after \"vim notes.txt\\r\" returns once vim shows the name; " +
-			"the echo of what this call typed does not count, nor text already on the screen (new_only, default true here), so wait_for \"$ \" waits for the next prompt. " +
+			"the echo of what this call typed does not count (to see your own typing drawn, use wait_stable_ms), nor text already on the screen (new_only, default true here), so wait_for \"$ \" waits for the next prompt. " +
 			"Then wait_for_gone, then wait_idle_ms or wait_stable_ms, in that order; matched, held and ended_by say which held. " +
 			"Without a wait it pauses delay_ms (default 100). A wait that runs out says TIMED OUT first in the text and returns the screen, never an error. " +
 			"Check bufferAfter after each step before the next.",
