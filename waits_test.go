@@ -137,7 +137,7 @@ func TestWaitStableIgnoresCursorAndBlink(t *testing.T) {
 	a := newTestApp(t)
 	id := start(t, a, "sh", "-c", `echo STATIC; while :; do printf '\033[?25l\033[5mX\033[0m\b'; sleep 0.05; printf '\033[?25h\033[HX\b\033[3;1H'; sleep 0.05; done`)
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "STATIC"})
-	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 300, "timeout_ms": 1000})
+	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 500, "timeout_ms": 1500})
 	if m["matched"] != false || m["timed_out"] != true {
 		t.Errorf("the blinking program went idle: %v", m)
 	}
