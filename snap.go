@@ -71,13 +71,11 @@ func snapMain(args []string, stdout, stderr io.Writer) int {
 		stdout = stderr // the report must not end up inside the image
 	}
 	msg, _, err := snap(opt)
-	if msg != "" {
-		fmt.Fprintln(stdout, msg)
-	}
 	if err != nil {
-		fmt.Fprintf(stderr, "ttywright snap: %v\n", err)
+		fmt.Fprintf(stderr, "ttywright snap: %v\n", err) // names the picture when one was written
 		return 1
 	}
+	fmt.Fprintln(stdout, msg)
 	return 0
 }
 
