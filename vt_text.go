@@ -145,24 +145,33 @@ func (t *Terminal) ScrollbackText() string {
 	return t.historyText(0, t.hist.n)
 }
 
-// historyText joins history rows from..to-1.
+// historyText joins history rows from..to-1; a last row that wrapped
+// ends with its blanks (histJoin), ready for the row after it.
 func (t *Terminal) historyText(from, to int) string {
 	var b, tmp strings.Builder
 	for i := from; i < to; i++ {
-		l := t.hist.at(i)
-		s := l.text(&tmp)
+		s, wrapped := t.histJoin(i, &tmp)
 		b.WriteString(s)
-		if l.wrapped && i+1 < to {
-			if n := t.cols - textWidth(s); n > 0 {
-				b.WriteString(strings.Repeat(" ", n)) // blanks the history trimmed
-			}
-			continue
-		}
-		if i+1 < to {
+		if !wrapped && i+1 < to {
 			b.WriteByte('\n')
 		}
 	}
 	return b.String()
+}
+
+// histJoin is history row i's text and whether it wrapped into the next
+// row; a wrapped row gets back the blanks the history trimmed from its
+// end, up to the screen's width.
+func (t *Terminal) histJoin(i int, tmp *strings.Builder) (string, bool) {
+	l := t.hist.at(i)
+	s := l.text(tmp)
+	if !l.wrapped {
+		return s, false
+	}
+	if n := t.cols - textWidth(s); n > 0 {
+		s += strings.Repeat(" ", n)
+	}
+	return s, true
 }
 
 // Text returns the screen text, after the scrollback when scrollback is
@@ -173,14 +182,11 @@ func (t *Terminal) Text(scrollback bool) string {
 	if !scrollback || t.hist.n == 0 {
 		return screen
 	}
-	hist := t.ScrollbackText()
+	hist := t.ScrollbackText() // ends in the last row's blanks when it wrapped
 	if t.hist.at(t.hist.n-1).wrapped && t.scr == t.main {
-		if n := t.cols - textWidth(hist[strings.LastIndexByte(hist, '\n')+1:]); n > 0 {
-			hist += strings.Repeat(" ", n)
-		}
 		return hist + screen
 	}
-	return hist + "\n" + screen
+	return strings.TrimRight(hist, " ") + "\n" + screen
 }
 
 // TextRows returns the main screen's rows from..to-1 as text, wrapped
@@ -196,17 +202,13 @@ func (t *Terminal) TextRows(from, to int) string {
 	}
 	var b strings.Builder
 	if from < t.hist.n {
-		b.WriteString(t.historyText(from, min(to, t.hist.n)))
-		if to > t.hist.n {
-			if l := t.hist.at(t.hist.n - 1); l.wrapped {
-				s := b.String()
-				if n := t.cols - textWidth(s[strings.LastIndexByte(s, '\n')+1:]); n > 0 {
-					b.WriteString(strings.Repeat(" ", n))
-				}
-			} else {
-				b.WriteByte('\n')
-			}
+		h := t.historyText(from, min(to, t.hist.n)) // ends in blanks when its last row wrapped
+		if to <= t.hist.n {
+			h = strings.TrimRight(h, " ")
+		} else if !t.hist.at(t.hist.n - 1).wrapped {
+			h += "\n"
 		}
+		b.WriteString(h)
 	}
 	tb := textBuilder{}
 	for i := max(from-t.hist.n, 0); i < to-t.hist.n; i++ {

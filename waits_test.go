@@ -401,3 +401,17 @@ func FuzzWaitFor(f *testing.F) {
 		}
 	})
 }
+
+// TestTextJoinsAcrossHistory: a line wrapped over several rows, partly in
+// the scrollback, is one line in Text and TextRows, the blanks at each
+// wrap point kept.
+func TestTextJoinsAcrossHistory(t *testing.T) {
+	term := NewTerminal(4, 2, 10)
+	term.Write([]byte("ab  cd  efgh ij\r\nz"))
+	if got, want := term.Text(true), "ab  cd  efgh ij\nz"; got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+	if got, want := term.TextRows(0, 3), "ab  cd  efgh"; got != want {
+		t.Errorf("TextRows(0, 3) = %q, want %q", got, want)
+	}
+}
