@@ -313,10 +313,39 @@ func (s *Server) modernResult(method string, params json.RawMessage, res any) ma
 	if meta == nil {
 		meta = map[string]any{}
 	}
-	meta[metaServerInfo] = serverInfo(protoV20260728)
+	// The whole Implementation (description, icons) on discover, where a
+	// client shows it; name, version and title on every other result.
+	info := serverInfo(protoV20250618)
+	if method == "server/discover" {
+		info = serverInfo(protoV20260728)
+	}
+	meta[metaServerInfo] = info
 	out["_meta"] = meta
 	if ttl, scope, ok := cacheHints(method, params); ok {
 		out["ttlMs"], out["cacheScope"] = ttl, scope
+	}
+	return out
+}
+
+// decorate adds the 2025-11-25 icons to the entries of prompts/list and
+// resources/templates/list (tools/list adds its own). The lists are small,
+// so the round trip through JSON costs little.
+func (s *Server) decorate(ctx context.Context, method string, res any) any {
+	key := map[string]string{"prompts/list": "prompts", "resources/templates/list": "resourceTemplates"}[method]
+	icons := serverIcons()
+	if key == "" || icons == nil || !versionAtLeast(ctx, protoV20251125) {
+		return res
+	}
+	b, err := marshalJSON(res)
+	var out map[string]any
+	if err != nil || json.Unmarshal(b, &out) != nil {
+		return res
+	}
+	entries, _ := out[key].([]any)
+	for _, e := range entries {
+		if m, ok := e.(map[string]any); ok {
+			m["icons"] = icons
+		}
 	}
 	return out
 }

@@ -617,7 +617,7 @@ func (a *App) allResources() []resourceJSON {
 		out = append(out, resourceJSON{URI: recordingsURI(id).String(), Name: id + "/recordings", Title: label + " recordings", MimeType: "application/json",
 			Description: "The session's recordings: name, uri, created, frame_count, duration_ms, bytes."})
 		for _, c := range s.Recordings() {
-			out = append(out, resourceJSON{URI: captureURI(recordingsURI(id), c), Name: id + "/recordings/" + c.Name + filepath.Ext(c.Path),
+			out = append(out, resourceJSON{URI: captureURI(recordingsURI(id), c), Name: id + "/recordings/" + strings.TrimSuffix(c.Name, filepath.Ext(c.Path)) + filepath.Ext(c.Path),
 				Title: "Recording " + c.Name, MimeType: c.MimeType, Size: c.Bytes, Annotations: captureAnnotations(c),
 				Description: fmt.Sprintf("%d-frame, %.1f s recording of session %s, made %s.", c.FrameCount, float64(c.DurationMS)/1000, id, c.Created.UTC().Format(time.RFC3339))})
 		}
