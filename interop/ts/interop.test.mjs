@@ -123,6 +123,10 @@ test('official TypeScript SDK client', { timeout: 120000 }, async (t) => {
       assert.equal(tools.find(x => x.name === 'shell_stop').annotations?.destructiveHint, true);
       await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }),
         e => e instanceof McpError && e.code === -32602);
+      // This SDK speaks the legacy era (initialize): resource not found is
+      // -32002, with a hint naming the themes.
+      await assert.rejects(client.readResource({ uri: 'theme://nope' }),
+        e => e instanceof McpError && e.code === -32002 && e.message.includes('themes://list'));
     });
 
     let id;
