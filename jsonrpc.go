@@ -337,6 +337,10 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 	replies := make([]*response, len(elems))
 	jobs := make([]func() *response, len(elems))
 	for i, e := range elems {
+		if r, modern := modernInBatch(e); modern {
+			replies[i] = r // nil for a notification
+			continue
+		}
 		replies[i], jobs[i] = s.prepare(ctx, e)
 	}
 	s.goHandler(func() {
@@ -357,6 +361,23 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 			s.write(append(append([]byte("["), bytes.Join(out, []byte(","))...), "]\n"...))
 		}
 	})
+}
+
+// modernInBatch reports whether a batch element is a 2026-07-28 request
+// (its params carry the envelope), and its refusal: that revision has no
+// batches. A notification gets no reply.
+func modernInBatch(e json.RawMessage) (*response, bool) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(e, &m) != nil || !hasModernClaim(m.Params) {
+		return nil, false
+	}
+	if m.ID == nil || !validID(m.ID) {
+		return nil, true
+	}
+	return errorResponse(m.ID, codeInvalidRequest, "invalid request: MCP %s has no JSON-RPC batches: send each message on a line of its own", protoV20260728), true
 }
 
 // prepare classifies one message. It returns an immediate reply (errors,

@@ -8,6 +8,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"image/png"
@@ -398,10 +399,17 @@ func TestErasInterleaved(t *testing.T) {
 }
 
 // TestModernCancelSilences: after notifications/cancelled a modern request
-// gets no response, no progress and no log message.
+// gets no response, no progress and no log message, though its tool goes on
+// reporting progress and returns a result.
 func TestModernCancelSilences(t *testing.T) {
 	started, stopped := make(chan struct{}, 1), make(chan struct{}, 1)
-	block := blockTool(started, stopped)
+	block := &Tool{Name: "test_block", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+		started <- struct{}{}
+		<-ctx.Done()
+		call.Progress(1, 2, "after the cancel")
+		stopped <- struct{}{}
+		return &ToolResult{Text: "cancelled, but this must not be sent"}
+	}}
 	c := startServer(t, block)
 	w := &wire{c: c}
 	c.sendMsg(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
