@@ -218,8 +218,8 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 	}
 	switch {
 	case m == nil:
-		// Also before initialize: a client probing for a newer method
-		// (the Go SDK's server/discover) falls back on "not found".
+		// Also before initialize: a client probing for a method this
+		// server lacks gets "not found" at once.
 		return nil, &RPCError{Code: codeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)}
 	case s.negotiated() == "":
 		return nil, &RPCError{Code: codeInvalidRequest, Message: fmt.Sprintf("%s before initialize: send initialize first", method)}
