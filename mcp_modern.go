@@ -12,6 +12,7 @@ package main
 // result gets resultType, cache hints and serverInfo in _meta.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -88,7 +89,7 @@ func modernFrom(ctx context.Context) *modernReq {
 // only progressToken is legacy traffic). The cheap test first: params may
 // be megabytes long.
 func hasModernClaim(params json.RawMessage) bool {
-	if !strings.Contains(string(params), metaProtocolVersion) {
+	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
 		return false
 	}
 	var p struct {
@@ -116,7 +117,7 @@ func parseEnvelope(params json.RawMessage) (*modernReq, error) {
 		return nil, invalidParams("params._meta must be an object holding %s and %s", metaProtocolVersion, metaClientCapabilities)
 	}
 	m := &modernReq{logLevel: -1}
-	if err := json.Unmarshal(p.Meta[metaProtocolVersion], &m.version); err != nil {
+	if raw := p.Meta[metaProtocolVersion]; len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &m.version) != nil {
 		return nil, invalidParams(`_meta %s must be a string such as "%s"`, metaProtocolVersion, protoV20260728)
 	}
 	raw, ok := p.Meta[metaClientCapabilities]

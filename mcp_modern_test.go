@@ -557,3 +557,39 @@ func TestModernResultKeepsNumbers(t *testing.T) {
 		t.Errorf("modern result %s lost the number", b)
 	}
 }
+
+// FuzzEnvelope: the era classifier and the envelope parser never panic; a
+// message without the claim is never modern, and an envelope that parses
+// names a version and capabilities.
+func FuzzEnvelope(f *testing.F) {
+	for _, seed := range []string{
+		`{}`, `{"_meta":{}}`, `{"_meta":{"progressToken":1}}`,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"a","version":"1"},"io.modelcontextprotocol/logLevel":"debug"}}`,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":null,"io.modelcontextprotocol/clientCapabilities":null}}`,
+		`{"_meta":"io.modelcontextprotocol/protocolVersion"}`, `[]`, `null`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, params []byte) {
+		modern := hasModernClaim(params)
+		if modern && !bytes.Contains(params, []byte(metaProtocolVersion)) {
+			t.Fatalf("modern without the key: %q", params)
+		}
+		m, err := parseEnvelope(params)
+		if err == nil {
+			var raw struct {
+				Meta map[string]json.RawMessage `json:"_meta"`
+			}
+			json.Unmarshal(params, &raw)
+			if v := raw.Meta[metaProtocolVersion]; len(v) == 0 || v[0] != '"' {
+				t.Fatalf("envelope parsed with protocolVersion %s", v)
+			}
+			if m.caps == nil || m.logLevel < -1 || m.logLevel >= len(logLevels) {
+				t.Fatalf("envelope %+v from %q", m, params)
+			}
+		} else if e, ok := err.(*RPCError); !ok || e.Code != codeInvalidParams {
+			t.Fatalf("error %v, want -32602", err)
+		}
+	})
+}
