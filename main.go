@@ -89,8 +89,8 @@
 // # Prompts
 //
 // terminal-basics, vim-edit, record-session, theme-selection and
-// tui-navigate are short
-// guides to these tools that a client can offer its user.
+// tui-navigate are short guides to these tools that a client can offer
+// its user.
 //
 // # Example
 //
