@@ -266,7 +266,7 @@ func (q *findQuery) styleOK(cells []Cell, links map[uint16]string) bool {
 		if c.Width == 0 {
 			continue
 		}
-		blank := isBlank(c)
+		blank := bgOnly(c)
 		flags := []struct {
 			want *bool
 			bit  Attr
@@ -291,7 +291,7 @@ func (q *findQuery) styleOK(cells []Cell, links map[uint16]string) bool {
 func mixedStyles(cells []Cell) bool {
 	var first *cellStyle
 	for _, c := range cells {
-		if c.Width == 0 || isBlank(c) {
+		if c.Width == 0 || bgOnly(c) {
 			continue
 		}
 		st := styleOf(c)
@@ -305,7 +305,7 @@ func mixedStyles(cells []Cell) bool {
 		return false
 	}
 	for _, c := range cells {
-		if c.Width != 0 && isBlank(c) && styleOf(c) != first.blankView() {
+		if c.Width != 0 && bgOnly(c) && styleOf(c) != first.blankView() {
 			return true
 		}
 	}

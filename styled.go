@@ -5,15 +5,17 @@ package main
 // a style object) and as a compact markup a model reads at a glance.
 //
 // The markup: plain text where the cells have the screen's base style,
-// {codes}text{/} around every other run, {|} where the cursor is. Codes,
+// {codes} before every other run, holding until the next marker, {/}
+// (back to plain) or the row's end; {|} where the cursor is. Codes,
 // space-separated: rev, bold, dim, italic, ul, the foreground colour
-// (red, bright-red, 196, #ff0000), the background as on-<colour>,
-// link=<uri>, and default for a run in the default style on a screen
-// whose base is not. The base is the style most cells have when that
-// covers more than half the screen (dialog's blue backdrop); it is
-// announced on a first line "{base codes}" so that the rest needs no
-// marker. Blank cells only show their background, reverse video and
-// underline, so a blank between two words of one colour joins their run.
+// (red, bright-red, 196, #ff0000; default), the background as
+// on-<colour>, link=<uri>. The base is the background of more than half
+// the cells (dialog's blue backdrop) with the commonest foreground on it,
+// else the default; codes leave its colours unsaid. Coloured styles used
+// often get a number ({1=bold bright-black}, then {1}). Both are declared
+// on a first line. Blanks and box-drawing lines only show their
+// background, reverse video and underline, so a blank between two words
+// of one colour joins their run and a dialog's frame does not split it.
 
 import (
 	"errors"
@@ -35,10 +37,10 @@ const styleAttrs = AttrBold | AttrDim | AttrItalic | AttrUnderline | AttrInverse
 // blankAttrs are the attributes a blank cell shows.
 const blankAttrs = AttrUnderline | AttrInverse
 
-// styleOf is a cell's visible style; a blank shows only its background,
-// reverse video and underline.
+// styleOf is a cell's visible style; a blank or a line-drawing character
+// (bgOnly) shows only its background, reverse video and underline.
 func styleOf(c Cell) cellStyle {
-	if isBlank(c) {
+	if bgOnly(c) {
 		return cellStyle{BG: c.BG, Attr: c.Attr & blankAttrs}
 	}
 	return cellStyle{FG: c.FG, BG: c.BG, Attr: c.Attr & styleAttrs, Link: c.Link}
@@ -46,6 +48,11 @@ func styleOf(c Cell) cellStyle {
 
 // isBlank reports whether c draws no glyph.
 func isBlank(c Cell) bool { return c.Rune == 0 || c.Rune == ' ' }
+
+// bgOnly reports whether only c's background matters to a reader: a
+// blank, or a box-drawing character (U+2500-U+257F), whose colour frames
+// a dialog or a panel but says nothing about its content.
+func bgOnly(c Cell) bool { return isBlank(c) || c.Rune >= 0x2500 && c.Rune <= 0x257F }
 
 // blankView is what a style looks like on a blank cell.
 func (s cellStyle) blankView() cellStyle { return cellStyle{BG: s.BG, Attr: s.Attr & blankAttrs} }
@@ -156,9 +163,9 @@ func (s cellStyle) toStyle(links map[uint16]string) Style {
 	return st
 }
 
-// codes is the markup of s on a screen whose base is base (a background
-// only): "rev bold red on-blue"; the base's background goes unsaid,
-// another one is on-<colour> (on-default for the terminal's own).
+// codes is the markup of s on a screen whose base is base: "rev bold red
+// on-blue"; the base's colours go unsaid, others are named (default and
+// on-default for the terminal's own).
 func (s cellStyle) codes(base cellStyle, links map[uint16]string) string {
 	var parts []string
 	for _, a := range []struct {
@@ -169,7 +176,11 @@ func (s cellStyle) codes(base cellStyle, links map[uint16]string) string {
 			parts = append(parts, a.code)
 		}
 	}
-	if n := colorName(s.FG); n != "" {
+	if s.FG != base.FG && s != s.blankView() {
+		n := colorName(s.FG)
+		if n == "" {
+			n = "default"
+		}
 		parts = append(parts, n)
 	}
 	if s.BG != base.BG {
@@ -181,9 +192,6 @@ func (s cellStyle) codes(base cellStyle, links map[uint16]string) string {
 	}
 	if s.Link != 0 {
 		parts = append(parts, "link="+links[s.Link])
-	}
-	if len(parts) == 0 {
-		return "default"
 	}
 	return strings.Join(parts, " ")
 }
@@ -221,11 +229,11 @@ func rowRuns(row []Cell, base cellStyle) []cellRun {
 		st := styleOf(cell)
 		if n := len(runs); n > 0 {
 			last := &runs[n-1]
-			if last.style == st || isBlank(cell) && last.style.blankView() == st {
+			if last.style == st || bgOnly(cell) && last.style.blankView() == st {
 				last.end = c + 1
 				continue
 			}
-			if last.style == st.blankView() && last.style != base.blankView() && blankCells(row, last.col, last.end) {
+			if last.style == st.blankView() && last.style != base.blankView() && blankCellsOnly(row, last.col, last.end) {
 				last.style = st // leading blanks that look like this run
 				last.end = c + 1
 				continue
@@ -236,7 +244,7 @@ func rowRuns(row []Cell, base cellStyle) []cellRun {
 	out := runs[:0:0]
 	for i, r := range runs {
 		tail := r.end
-		for tail > r.col+1 && isBlank(row[tail-1]) && row[tail-1].Width != 0 {
+		for tail > r.col+1 && bgOnly(row[tail-1]) && row[tail-1].Width != 0 {
 			tail--
 		}
 		bv := r.style.blankView()
@@ -280,38 +288,97 @@ func cellText(b *strings.Builder, row []Cell, from, to int, marks map[int]string
 type styledScreen struct {
 	Text string
 	Runs []StyledRun
-	Base Style // the screen's base style (empty: the default)
+}
+
+// Legend numbering: a coloured style used at least legendMinUses times
+// whose codes are longer than legendMinLen gets a number.
+const (
+	legendMinUses = 3
+	legendMinLen  = 3
+)
+
+// styleNames writes a run's marker: its number when the legend has one,
+// else its codes.
+type styleNames struct {
+	base  cellStyle
+	links map[uint16]string
+	ids   map[cellStyle]string
+}
+
+func (n *styleNames) marker(s cellStyle) string {
+	if id, ok := n.ids[s]; ok {
+		return "{" + id + "}"
+	}
+	return "{" + s.codes(n.base, n.links) + "}"
+}
+
+// legend numbers the coloured styles of rows that are used often, in the
+// order they first appear, and returns the legend line ("" for none).
+func (n *styleNames) legend(rows [][]cellRun) string {
+	uses := map[cellStyle]int{}
+	var order []cellStyle
+	for _, runs := range rows {
+		for _, r := range runs {
+			if r.style == n.base || r.style == n.base.blankView() || r.style.FG == n.base.FG && r.style.BG == n.base.BG {
+				continue // plain, or attributes only: short and telling
+			}
+			if uses[r.style] == 0 {
+				order = append(order, r.style)
+			}
+			uses[r.style]++
+		}
+	}
+	var parts []string
+	for _, st := range order {
+		codes := st.codes(n.base, n.links)
+		if uses[st] < legendMinUses || len(codes) <= legendMinLen {
+			continue
+		}
+		if n.ids == nil {
+			n.ids = map[cellStyle]string{}
+		}
+		id := strconv.Itoa(len(n.ids) + 1)
+		n.ids[st] = id
+		parts = append(parts, "{"+id+"="+codes+"}")
+	}
+	return strings.Join(parts, " ")
 }
 
 // renderStyled writes snap as styled markup and runs. Rows after the last
 // one with anything to show (and after the cursor's) are left out, as in
-// the plain text; each row ends at its last cell not in the base style
-// and not blank.
+// the plain text; each row ends at its last cell that is not a blank in
+// the base style. A first line names the base and the numbered styles
+// when there are any.
 func renderStyled(snap *Snapshot) styledScreen {
 	var out styledScreen
-	base := baseStyle(snap)
-	var b strings.Builder
-	if !base.isDefault() {
-		b.WriteString("{base " + base.codes(cellStyle{}, snap.Links) + "}\n")
-		out.Base = base.toStyle(snap.Links)
-	}
+	names := &styleNames{base: baseStyle(snap), links: snap.Links}
 	var tb strings.Builder
-	var rows []string
-	for r := 0; r < snap.Rows; r++ {
+	all := make([][]cellRun, snap.Rows)
+	for r := range all {
 		row := snap.Cells[r*snap.Cols : (r+1)*snap.Cols]
+		all[r] = rowRuns(row, names.base)
 		marks := rowMarks(snap, r)
-		runs := rowRuns(row, base)
-		for _, run := range runs {
+		for _, run := range all[r] {
 			if !run.style.isDefault() {
 				out.Runs = append(out.Runs, StyledRun{Row: r, Col: run.col, Len: run.end - run.col,
 					Text: cellText(&tb, row, run.col, run.end, marks), Style: run.style.toStyle(snap.Links)})
 			}
 		}
+	}
+	var head []string
+	if !names.base.isDefault() {
+		head = append(head, "{base "+names.base.codes(cellStyle{}, snap.Links)+"}")
+	}
+	if l := names.legend(all); l != "" {
+		head = append(head, l)
+	}
+	var rows []string
+	for r := range all {
 		cursorCol := -1
 		if snap.Cursor.Visible && snap.Cursor.Row == r {
 			cursorCol = snap.Cursor.Col
 		}
-		rows = append(rows, styledRow(row, runs, base, marks, cursorCol, snap.Links))
+		rows = append(rows, styledRow(snap.Cells[r*snap.Cols:(r+1)*snap.Cols], all[r], names, rowMarks(snap, r), cursorCol))
 	}
 	end := len(rows)
 	for end > 0 && rows[end-1] == "" {
@@ -320,8 +387,11 @@ func renderStyled(snap *Snapshot) styledScreen {
 	if snap.Cursor.Visible {
 		end = max(end, min(snap.Cursor.Row+1, len(rows)))
 	}
-	b.WriteString(strings.Join(rows[:end], "\n"))
-	out.Text = b.String()
+	if len(head) > 0 {
+		rows = append([]string{strings.Join(head, " ")}, rows[:end]...)
+		end++
+	}
+	out.Text = strings.Join(rows[:end], "\n")
 	return out
 }
 
@@ -342,12 +412,14 @@ func rowMarks(snap *Snapshot, r int) map[int]string {
 // styledRow is one row of markup: runs in the base style as plain text,
 // the others in {codes}...{/}, trailing base blanks dropped, {|} before
 // the cell at cursorCol (-1: none on this row).
-func styledRow(row []Cell, runs []cellRun, base cellStyle, marks map[int]string, cursorCol int, links map[uint16]string) string {
+func styledRow(row []Cell, runs []cellRun, names *styleNames, marks map[int]string, cursorCol int) string {
+	base := names.base
 	end := len(row) // the row ends after its last cell that is not a base blank
 	for end > 0 && (row[end-1].Width == 0 || isBlank(row[end-1]) && styleOf(row[end-1]) == base.blankView()) {
 		end--
 	}
 	var b, tb strings.Builder
+	open := false // a marker holds until the next one, {/} or the row's end
 	for _, run := range runs {
 		if run.col >= end {
 			break
@@ -358,22 +430,40 @@ func styledRow(row []Cell, runs []cellRun, base cellStyle, marks map[int]string,
 			text = insertCursor(row, run.col, cursorCol, text)
 			cursorCol = -1
 		}
-		if run.style == base {
+		if run.style == base || run.style == base.blankView() {
+			if open {
+				b.WriteString("{/}")
+				open = false
+			}
 			b.WriteString(text)
 			continue
 		}
-		b.WriteString("{" + run.style.codes(base, links) + "}" + text + "{/}")
+		b.WriteString(names.marker(run.style) + text)
+		open = true
 	}
 	if cursorCol >= 0 {
+		if open && cursorCol > end {
+			b.WriteString("{/}")
+		}
 		b.WriteString(strings.Repeat(" ", max(cursorCol-end, 0)) + "{|}")
 	}
 	return b.String()
 }
 
-// blankCells reports whether cells [from, to) are all blank.
-func blankCells(row []Cell, from, to int) bool {
+// blankCellsOnly reports whether cells [from, to) are all blank.
+func blankCellsOnly(row []Cell, from, to int) bool {
 	for _, c := range row[from:to] {
 		if !isBlank(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// bgOnlyCells reports whether cells [from, to) are all blanks or lines.
+func bgOnlyCells(row []Cell, from, to int) bool {
+	for _, c := range row[from:to] {
+		if !bgOnly(c) {
 			return false
 		}
 	}
@@ -406,27 +496,39 @@ func insertCursor(row []Cell, col, cursorCol int, text string) string {
 // character before it).
 func isMark(r rune) bool { return runeWidth(r) == 0 }
 
-// baseStyle is the style more than half of the screen's cells show, or
-// the default.
+// baseStyle is the screen's base: the background more than half of its
+// cells have (without reverse video or underline), and when that is not
+// the default, the foreground most of the glyphs on it have. Else the
+// default.
 func baseStyle(snap *Snapshot) cellStyle {
-	counts := map[cellStyle]int{}
+	bgs := map[Color]int{}
 	for _, c := range snap.Cells {
-		if c.Width == 0 {
-			continue
+		if c.Width != 0 && c.Attr&blankAttrs == 0 {
+			bgs[c.BG]++
 		}
-		counts[styleOf(c)]++
 	}
-	var best cellStyle
+	var base cellStyle
+	for bg, n := range bgs {
+		if n*2 > len(snap.Cells) {
+			base.BG = bg
+		}
+	}
+	if base.BG == ColorDefault {
+		return cellStyle{}
+	}
+	fgs := map[Color]int{}
+	for _, c := range snap.Cells {
+		if c.Width != 0 && !bgOnly(c) && c.BG == base.BG && c.Attr&blankAttrs == 0 {
+			fgs[c.FG]++
+		}
+	}
 	n := 0
-	for st, k := range counts {
-		if k > n {
-			best, n = st, k
+	for fg, k := range fgs {
+		if k > n || k == n && fg < base.FG { // ties: the lower colour, for a stable choice
+			base.FG, n = fg, k
 		}
 	}
-	if n*2 <= len(snap.Cells) || best.Attr != 0 || best.blankView() != best {
-		return cellStyle{} // a base is a background only
-	}
-	return best
+	return base
 }
 
 // styledRuns are the runs of a styled read, in reading order.
@@ -434,11 +536,11 @@ type styledRuns = []StyledRun
 
 // styledReadHelp documents format "styled" in shell_read's description.
 const styledReadHelp = `format "styled" returns the visible screen with its styles marked, to see which item is selected, which field has focus, what is red: ` +
-	`plain text where the style is the default, {codes}text{/} around each other run, {|} at the cursor. ` +
-	`Codes: rev (reverse video), bold, dim, italic, ul, the colour (red, bright-red, 196, #ff0000), on-<colour> for the background, link=<uri>. ` +
+	`plain text where the style is the default, {codes} before each other run (it holds until the next marker, {/} or the end of the row), {|} at the cursor. ` +
+	`Codes: rev (reverse video), bold, dim, italic, ul, the colour (red, bright-red, 196, #ff0000), on-<colour> for the background, link=<uri>; default and on-default are the terminal's own colours. ` +
 	`Example: "{bold white on-blue} File  Edit {/}\n{rev}> main.go {/}  util.go{|}". ` +
-	`When most of the screen has one background, a first line {base on-blue} names it and cells with it stay plain. ` +
-	`structuredContent.runs lists every non-default run as {row, col, len, text, style} (0-based; style holds only what differs from the default).`
+	`A first line may name the screen's base ({base white on-blue}: most cells have it, they stay plain and codes leave its colours unsaid) and number the colours used often ({1=bold bright-black}, then {1}text). ` +
+	`structuredContent.runs lists every non-default run as {row, col, len, text, style} (0-based; style holds only what differs from the default). Box-drawing lines show only their background.`
 
 // formatProp is shell_read's format argument.
 var formatProp = map[string]any{"type": "string", "enum": []string{"text", "styled"},

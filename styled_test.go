@@ -27,19 +27,22 @@ func TestStyledMarkup(t *testing.T) {
 		{"plain rows stay plain", hide + "hello\r\n  world", "hello\n  world"},
 		{"reverse item", hide + "  \x1b[7m< OK >\x1b[m  <Cancel>", "  {rev}< OK >{/}  <Cancel>"},
 		{"SGR 31 with bold is red, not bright-red", hide + "\x1b[1;31mError: bad\x1b[m here", "{bold red}Error: bad{/} here"},
-		{"bright, 256 and truecolor", hide + "\x1b[91ma\x1b[38;5;196mb\x1b[38;2;255;0;0mc\x1b[m", "{bright-red}a{/}{196}b{/}{#ff0000}c{/}"},
-		{"background and attributes", hide + "\x1b[2;3;4;33;44mx\x1b[m", "{dim italic ul yellow on-blue}x{/}"},
-		{"a blank between words joins the run", hide + "\x1b[32mok  go\x1b[m", "{green}ok  go{/}"},
-		{"trailing coloured blanks are dropped", hide + "\x1b[32mok   \x1b[m", "{green}ok{/}"},
-		{"link", hide + "\x1b]8;;https://x.test/\x07site\x1b]8;;\x07", "{link=https://x.test/}site{/}"},
-		{"cursor", "ab\x1b[7mcd\x1b[m\x1b[1;4H", "ab{rev}c{|}d{/}"},
+		{"bright, 256 and truecolor", hide + "\x1b[91ma\x1b[38;5;196mb\x1b[38;2;255;0;0mc\x1b[m", "{bright-red}a{196}b{#ff0000}c"},
+		{"background and attributes", hide + "\x1b[2;3;4;33;44mx\x1b[m", "{dim italic ul yellow on-blue}x"},
+		{"a blank between words joins the run", hide + "\x1b[32mok  go\x1b[m", "{green}ok  go"},
+		{"trailing coloured blanks are dropped", hide + "\x1b[32mok   \x1b[m", "{green}ok"},
+		{"link", hide + "\x1b]8;;https://x.test/\x07site\x1b]8;;\x07", "{link=https://x.test/}site"},
+		{"cursor", "ab\x1b[7mcd\x1b[m\x1b[1;4H", "ab{rev}c{|}d"},
 		{"cursor after the text", "ab ", "ab {|}"},
+		{"back to plain", hide + "\x1b[7mon\x1b[m off", "{rev}on{/} off"},
+		{"frames show only their background", hide + "\x1b[1;37;44m┌─\x1b[22;30m OK \x1b[1;37m─┐\x1b[m", "{on-blue}┌─ {black on-blue}OK ─┐"},
+		{"often used colours are numbered", hide + "\x1b[32mab\x1b[m|\x1b[32mcd\x1b[m|\x1b[32mef\x1b[m|\x1b[31mx\x1b[m|\x1b[31my\x1b[m|\x1b[31mz", "{1=green}\n{1}ab{/}|{1}cd{/}|{1}ef{/}|{red}x{/}|{red}y{/}|{red}z"},
 		{"wide characters once", hide + "\x1b[7m日本\x1b[m!", "{rev}日本{/}!"},
-		{"base background", hide + "\x1b[44m\x1b[2J\x1b[Hmenu \x1b[30;47m item \x1b[44m", "{base on-blue}\nmenu {black on-white} item {/}"},
-		{"default run on a base", hide + "\x1b[44m\x1b[2J\x1b[H\x1b[49mplain", "{base on-blue}\n{on-default}plain{/}"},
+		{"base background", hide + "\x1b[44m\x1b[2J\x1b[Hmenu \x1b[30;47m item \x1b[44m", "{base on-blue}\nmenu {black on-white} item "},
+		{"default run on a base", hide + "\x1b[44m\x1b[2J\x1b[H\x1b[49mplain", "{base on-blue}\n{on-default}plain"},
 	}
 	for _, tt := range tests {
-		if got := styledOf(20, 3, tt.in).Text; got != tt.want {
+		if got := styledOf(30, 3, tt.in).Text; got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
 		}
 	}
