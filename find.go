@@ -115,19 +115,20 @@ func (s *Session) findWait(ctx context.Context, q *findQuery, gone bool, timeout
 		defer t.Stop()
 		deadline = t.C
 	}
+	final := timeout == 0
 	for {
 		s.mu.Lock()
 		ch, exited := s.changed, s.exited
 		ms = q.findLocked(s.term)
 		s.mu.Unlock()
 		ok := (len(ms) > 0) != gone
-		if ok || exited || timeout == 0 {
+		if ok || exited || final {
 			return ms, !ok && timeout > 0
 		}
 		select {
 		case <-ch:
 		case <-deadline:
-			timeout = 0 // one last look
+			final = true // one last look: output may have arrived just now
 		case <-ctx.Done():
 			return ms, true
 		}
