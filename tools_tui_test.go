@@ -59,6 +59,20 @@ func styleOfText(t testing.TB, a *App, id, text string, nth int) Style {
 	return ms[nth].Style
 }
 
+// mouseInfo is the mouse field of the session's info resource.
+func mouseInfo(t testing.TB, a *App, id string) string {
+	t.Helper()
+	rc, err := a.readResource("session://" + id + "/info")
+	if err != nil || rc.Text == nil {
+		t.Fatalf("session info: %v", err)
+	}
+	var info struct{ Mouse string }
+	if err := json.Unmarshal([]byte(*rc.Text), &info); err != nil {
+		t.Fatal(err)
+	}
+	return info.Mouse
+}
+
 func styleJSON(s Style) string { b, _ := json.Marshal(s); return string(b) }
 
 // TestClickPythonCurses: ncurses with mousemask(ALL_MOUSE_EVENTS) gets a
@@ -89,6 +103,9 @@ curses.wrapper(main)
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "READY"})
 	m := mustCall(t, a, "shell_click", map[string]any{"session_id": id, "row": 5, "col": 10, "wait_for": "GOT"})
 	t.Logf("sent %v in mouse mode %v", m["sent"], m["mouse_mode"])
+	if got := mouseInfo(t, a, id); got != m["mouse_mode"] || got == "off" {
+		t.Errorf("session info mouse %q, want the mode the click used, %v", got, m["mouse_mode"])
+	}
 	if !strings.Contains(m["bufferAfter"].(string), "GOT y=5 x=10") {
 		t.Errorf("curses did not get y=5 x=10 (sent %v in %v): %q", m["sent"], m["mouse_mode"], m["bufferAfter"])
 	}
@@ -225,6 +242,9 @@ func TestDialogHighlightFoundByStyle(t *testing.T) {
 func TestClickWithoutMouseMode(t *testing.T) {
 	a := newTestApp(t)
 	id := start(t, a, "sh")
+	if got := mouseInfo(t, a, id); got != "off" {
+		t.Errorf("session info mouse %q in sh, want off", got)
+	}
 	r, _ := call(t, a, "shell_click", map[string]any{"session_id": id, "row": 1, "col": 1})
 	if !r.IsError || !strings.Contains(r.Text, "not enabled mouse reporting") || !strings.Contains(r.Text, "keys") {
 		t.Errorf("click in sh: isError %v, %q; want an error suggesting keys", r.IsError, r.Text)
