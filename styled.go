@@ -286,7 +286,8 @@ func cellText(b *strings.Builder, row []Cell, from, to int, marks map[int]string
 
 // styledScreen is a snapshot as styled text: the markup and the runs.
 type styledScreen struct {
-	Text string
+	Text string // Head, a newline and the rows; or only the rows
+	Head string // the base and the numbered styles, "" when there are none
 	Runs []StyledRun
 }
 
@@ -387,11 +388,11 @@ func renderStyled(snap *Snapshot) styledScreen {
 	if snap.Cursor.Visible {
 		end = max(end, min(snap.Cursor.Row+1, len(rows)))
 	}
-	if len(head) > 0 {
-		rows = append([]string{strings.Join(head, " ")}, rows[:end]...)
-		end++
-	}
 	out.Text = strings.Join(rows[:end], "\n")
+	if len(head) > 0 {
+		out.Head = strings.Join(head, " ")
+		out.Text = out.Head + "\n" + out.Text
+	}
 	return out
 }
 
@@ -584,9 +585,15 @@ func checkReadFormat(format string, raw bool) error {
 }
 
 // styledText is the visible screen as styled markup, its newest max bytes
-// (as shell_read cuts text), and its runs.
+// (as shell_read cuts text, but keeping the head line that defines the
+// base and the numbered styles), and its runs.
 func (s *Session) styledText(max int) (string, bool, styledRuns) {
 	st := renderStyled(s.Snapshot())
-	text, cut := tailText(st.Text, max, false)
-	return text, cut, st.Runs
+	if len(st.Text) <= max || st.Head == "" || len(st.Head)+len(truncatedMarker)+1 >= max {
+		text, cut := tailText(st.Text, max, false)
+		return text, cut, st.Runs
+	}
+	// The head line explains the markers: keep it, cut the rows.
+	text, _ := tailText(strings.TrimPrefix(st.Text, st.Head+"\n"), max-len(st.Head)-1, false)
+	return st.Head + "\n" + text, true, st.Runs
 }

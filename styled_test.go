@@ -152,6 +152,40 @@ func TestFindScrollback(t *testing.T) {
 	}
 }
 
+// TestStyledTextKeepsHead: a styled read cut to max_bytes keeps the line
+// that defines the numbered styles.
+func TestStyledTextKeepsHead(t *testing.T) {
+	s := sessionWithModes(40, 10, "\x1b[?25l")
+	for i := 0; i < 10; i++ {
+		s.term.Write([]byte("\x1b[32mgreen\x1b[m row " + strconv.Itoa(i) + "\r\n"))
+	}
+	text, cut, _ := s.styledText(60)
+	if !cut || !strings.HasPrefix(text, "{1=green}\n"+truncatedMarker) || !strings.HasSuffix(text, "{1}green{/} row 9") || len(text) > 60+len(truncatedMarker) {
+		t.Errorf("styledText(60): cut %v, %q", cut, text)
+	}
+}
+
+// FuzzColorName: whatever parses as a colour, and every colour, survives
+// colorName and parseColorName.
+func FuzzColorName(f *testing.F) {
+	f.Add("bright-red", uint8(1), uint8(9), uint8(0), uint8(255))
+	f.Add("#00ff7f", uint8(2), uint8(0), uint8(128), uint8(7))
+	f.Fuzz(func(t *testing.T, name string, kind, x, y, z uint8) {
+		if col, ok := parseColorName(name); ok && !col.IsDefault() {
+			if back, ok := parseColorName(colorName(col)); !ok || back != col {
+				t.Errorf("%q parses to %#x, named %q, which parses to %#x", name, uint32(col), colorName(col), uint32(back))
+			}
+		}
+		col := PaletteColor(x)
+		if kind%2 == 0 {
+			col = RGBColor(x, y, z)
+		}
+		if back, ok := parseColorName(colorName(col)); !ok || back != col {
+			t.Errorf("colour %#x named %q parses to %#x, %v", uint32(col), colorName(col), uint32(back), ok)
+		}
+	})
+}
+
 // FuzzStyled: any output renders to markup and runs without a panic, and
 // every run's text fits its cells.
 func FuzzStyled(f *testing.F) {
