@@ -57,6 +57,7 @@ func bgOnly(c Cell) bool { return isBlank(c) || c.Rune >= 0x2500 && c.Rune <= 0x
 // blankView is what a style looks like on a blank cell.
 func (s cellStyle) blankView() cellStyle { return cellStyle{BG: s.BG, Attr: s.Attr & blankAttrs} }
 
+// isDefault reports whether s is the terminal's default look.
 func (s cellStyle) isDefault() bool { return s == cellStyle{} }
 
 // Style is a run's style as shell_read and shell_find report it and as

@@ -89,7 +89,8 @@ def main(w):
         k = w.getch()
         if k == curses.KEY_MOUSE:
             _, x, y, _, b = curses.getmouse()
-            w.addstr(1, 0, "GOT y=%d x=%d   " % (y, x))
+            kind = "double" if b & curses.BUTTON1_DOUBLE_CLICKED else "click" if b & curses.BUTTON1_CLICKED else "other"
+            w.addstr(1, 0, "GOT y=%d x=%d %s   " % (y, x, kind))
             w.refresh()
         elif k == ord("q"):
             return
@@ -106,8 +107,12 @@ curses.wrapper(main)
 	if got := mouseInfo(t, a, id); got != m["mouse_mode"] || got == "off" {
 		t.Errorf("session info mouse %q, want the mode the click used, %v", got, m["mouse_mode"])
 	}
-	if !strings.Contains(m["bufferAfter"].(string), "GOT y=5 x=10") {
-		t.Errorf("curses did not get y=5 x=10 (sent %v in %v): %q", m["sent"], m["mouse_mode"], m["bufferAfter"])
+	if !strings.Contains(m["bufferAfter"].(string), "GOT y=5 x=10 click") {
+		t.Errorf("curses did not get a click at y=5 x=10 (sent %v in %v): %q", m["sent"], m["mouse_mode"], m["bufferAfter"])
+	}
+	m = mustCall(t, a, "shell_click", map[string]any{"session_id": id, "row": 7, "col": 3, "count": 2, "wait_for": "x=3"})
+	if !strings.Contains(m["bufferAfter"].(string), "GOT y=7 x=3 double") {
+		t.Errorf("curses did not get a double click at y=7 x=3 (sent %v): %q", m["sent"], m["bufferAfter"])
 	}
 }
 
