@@ -290,6 +290,7 @@ type styledScreen struct {
 	Text string // Head, a newline and the rows; or only the rows
 	Head string // the base and the numbered styles, "" when there are none
 	Runs []StyledRun
+	Base *Style // the base style when it is not the default
 }
 
 // Legend numbering: a coloured style used at least legendMinUses times
@@ -361,7 +362,7 @@ func renderStyled(snap *Snapshot) styledScreen {
 		all[r] = rowRuns(row, names.base)
 		marks := rowMarks(snap, r)
 		for _, run := range all[r] {
-			if !run.style.isDefault() {
+			if !run.style.isDefault() && run.style != names.base && run.style != names.base.blankView() {
 				out.Runs = append(out.Runs, StyledRun{Row: r, Col: run.col, Len: run.end - run.col,
 					Text: cellText(&tb, row, run.col, run.end, marks), Style: run.style.toStyle(snap.Links)})
 			}
@@ -370,6 +371,8 @@ func renderStyled(snap *Snapshot) styledScreen {
 	var head []string
 	if !names.base.isDefault() {
 		head = append(head, "{base "+names.base.codes(cellStyle{}, snap.Links)+"}")
+		st := names.base.toStyle(snap.Links)
+		out.Base = &st
 	}
 	if l := names.legend(all); l != "" {
 		head = append(head, l)
@@ -542,7 +545,7 @@ const styledReadHelp = `format "styled" returns the visible screen with its styl
 	`Codes: rev (reverse video), bold, dim, italic, ul, the colour (red, bright-red, 196, #ff0000), on-<colour> for the background, link=<uri>; default and on-default are the terminal's own colours. ` +
 	`Example: "{bold white on-blue} File  Edit {/}\n{rev}> main.go {/}  util.go{|}". ` +
 	`A first line may name the screen's base ({base white on-blue}: most cells have it, they stay plain and codes leave its colours unsaid) and number the colours used often ({1=bold bright-black}, then {1}text). ` +
-	`structuredContent.runs lists every non-default run as {row, col, len, text, style} (0-based; style holds only what differs from the default). Box-drawing lines show only their background.`
+	`structuredContent.runs lists the other runs as {row, col, len, text, style} (0-based; style holds only what differs from the default), structuredContent.base the base. Box-drawing lines show only their background; braces in the program's own text are not escaped (runs are exact).`
 
 // formatProp is shell_read's format argument.
 var formatProp = map[string]any{"type": "string", "enum": []string{"text", "styled"},
@@ -551,9 +554,12 @@ var formatProp = map[string]any{"type": "string", "enum": []string{"text", "styl
 // runsSchema is the JSON Schema of the runs of a styled read.
 var runsSchema = map[string]any{
 	"type":        "array",
-	"description": "format styled: every run whose style is not the default.",
+	"description": "format styled: every run whose style is neither the default nor the base; cells in no run have the base style.",
 	"items":       runSchema(styleSchema("Only the attributes that differ from the default.")),
 }
+
+// baseSchema is the JSON Schema of a styled read's base.
+var baseSchema = styleSchema("format styled: the style most of the screen has (its background and the commonest foreground on it), when that is not the default.")
 
 // runSchema is the schema of a StyledRun (or a shell_find match) whose
 // style is described by style.
@@ -585,16 +591,17 @@ func checkReadFormat(format string, raw bool) error {
 	return fmt.Errorf("format %q is not known: use \"text\" (plain) or \"styled\" (styles marked)", format)
 }
 
-// styledText is the visible screen as styled markup, its newest max bytes
-// (as shell_read cuts text, but keeping the head line that defines the
-// base and the numbered styles), and its runs.
-func (s *Session) styledText(max int) (string, bool, styledRuns) {
+// readStyled fills res with the visible screen as styled markup, its
+// newest max bytes (as shell_read cuts text, but keeping the head line
+// that defines the base and the numbered styles), its runs and its base.
+func (s *Session) readStyled(res *shellReadResult, max int) {
 	st := renderStyled(s.Snapshot())
+	res.Runs, res.Base = st.Runs, st.Base
 	if len(st.Text) <= max || st.Head == "" || len(st.Head)+len(truncatedMarker)+1 >= max {
-		text, cut := tailText(st.Text, max, false)
-		return text, cut, st.Runs
+		res.Text, res.Truncated = tailText(st.Text, max, false)
+		return
 	}
 	// The head line explains the markers: keep it, cut the rows.
 	text, _ := tailText(strings.TrimPrefix(st.Text, st.Head+"\n"), max-len(st.Head)-1, false)
-	return st.Head + "\n" + text, true, st.Runs
+	res.Text, res.Truncated = st.Head+"\n"+text, true
 }

@@ -159,9 +159,31 @@ func TestStyledTextKeepsHead(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		s.term.Write([]byte("\x1b[32mgreen\x1b[m row " + strconv.Itoa(i) + "\r\n"))
 	}
-	text, cut, _ := s.styledText(60)
-	if !cut || !strings.HasPrefix(text, "{1=green}\n"+truncatedMarker) || !strings.HasSuffix(text, "{1}green{/} row 9") || len(text) > 60+len(truncatedMarker) {
-		t.Errorf("styledText(60): cut %v, %q", cut, text)
+	var res shellReadResult
+	s.readStyled(&res, 60)
+	text := res.Text
+	if !res.Truncated || !strings.HasPrefix(text, "{1=green}\n"+truncatedMarker) || !strings.HasSuffix(text, "{1}green{/} row 9") || len(text) > 60+len(truncatedMarker) {
+		t.Errorf("readStyled max 60: truncated %v, %q", res.Truncated, text)
+	}
+	if len(res.Runs) != 9 || res.Base != nil { // row 0 scrolled off
+		t.Errorf("readStyled: %d runs, base %v; want 9 runs, no base", len(res.Runs), res.Base)
+	}
+}
+
+// TestStyledRunsLeaveOutTheBase: on a screen with a base, the runs are
+// what differs from it, and the base is reported once.
+func TestStyledRunsLeaveOutTheBase(t *testing.T) {
+	st := styledOf(20, 3, "\x1b[?25l\x1b[37;44m\x1b[2J\x1b[Hmenu \x1b[7m item \x1b[27m rest")
+	got, _ := json.Marshal(struct {
+		Base *Style
+		Runs []StyledRun
+	}{st.Base, st.Runs})
+	want := `{"Base":{"fg":"white","bg":"blue"},"Runs":[{"row":0,"col":5,"len":6,"text":" item ","style":{"reverse":true,"fg":"white","bg":"blue"}}]}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if want := "{base white on-blue}\nmenu {rev} item {/} rest"; st.Text != want {
+		t.Errorf("markup %q, want %q", st.Text, want)
 	}
 }
 

@@ -384,6 +384,7 @@ type shellReadResult struct {
 	Rows      int        `json:"rows"`
 	Cursor    cursorInfo `json:"cursor"`
 	Runs      styledRuns `json:"runs,omitempty"` // format styled
+	Base      *Style     `json:"base,omitempty"` // format styled
 	exitInfo
 }
 
@@ -417,6 +418,7 @@ func (a *App) toolShellRead() *Tool {
 			"rows":      prop("integer", "Screen height in cells."),
 			"cursor":    cursorSchema,
 			"runs":      runsSchema,
+			"base":      baseSchema,
 		}), "text", "truncated", "cols", "rows", "cursor", "exited"),
 		ReadOnly:   true,
 		Idempotent: true,
@@ -443,7 +445,7 @@ func (a *App) shellRead(ctx context.Context, _ *ToolCall, in shellReadArgs) (she
 	s.settle(ctx)
 	var res shellReadResult
 	if in.Format == "styled" {
-		res.Text, res.Truncated, res.Runs = s.styledText(max)
+		s.readStyled(&res, max)
 	} else if in.Raw {
 		p, cut := s.RawTail(max)
 		res.Text, res.Truncated = tailText(string(p), max, cut)

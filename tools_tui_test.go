@@ -286,40 +286,46 @@ func TestFindWaitsForTextAndGone(t *testing.T) {
 }
 
 // BenchmarkStyledSize reads screens of real programs at 120x40 styled and
-// plain; it reports the bytes of each and their ratio (styled/plain).
+// plain; it reports the bytes of each, their ratio (styled/plain) and the
+// size of the runs as JSON (structuredContent).
 func BenchmarkStyledSize(b *testing.B) {
 	dir := b.TempDir()
 	repo, _ := os.Getwd()
 	screens := []struct {
 		name, prog string
 		args       []string
+		waitFor    string // shown once the screen is drawn
 		keys       []string
 	}{
-		{"dialog", "dialog", []string{"--menu", "Pick one", "15", "40", "4", "1", "Apple", "2", "Banana", "3", "Cherry"}, []string{"Down"}},
-		{"mc", "mc", []string{"-u", "-X", repo, dir}, nil},
-		{"htop", "htop", nil, nil},
-		{"vim", "vim", []string{"-u", "NONE", "-N", "-n", "-c", "syntax on", filepath.Join(repo, "mouse.go")}, nil},
-		{"git-log", "sh", []string{"-c", "git -C " + repo + " log --graph --color --oneline -60 | head -39; sleep 600"}, nil},
+		{"dialog", "dialog", []string{"--menu", "Pick one", "15", "40", "4", "1", "Apple", "2", "Banana", "3", "Cherry"}, "Cancel", []string{"Down"}},
+		{"mc", "mc", []string{"-u", "-X", repo, dir}, "Quit", nil},
+		{"htop", "htop", nil, "PID", nil},
+		{"vim", "vim", []string{"-u", "NONE", "-N", "-n", "-c", "syntax on", filepath.Join(repo, "mouse.go")}, "mouse.go", nil},
+		{"git-log", "sh", []string{"-c", "git -C " + repo + " log --graph --color --oneline -60 | head -39; echo; sleep 600"}, "*", nil},
 	}
 	for _, sc := range screens {
 		b.Run(sc.name, func(b *testing.B) {
 			needProgram(b, sc.prog)
 			a := newTestApp(b)
 			id := startIn(b, a, dir, 120, 40, sc.prog, sc.args...)
-			mustCall(b, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 500, "timeout_ms": 5000})
+			mustCall(b, a, "shell_wait", map[string]any{"session_id": id, "wait_for": sc.waitFor, "wait_idle_ms": 500, "timeout_ms": 5000})
 			if sc.keys != nil {
 				mustCall(b, a, "shell_send", map[string]any{"session_id": id, "keys": sc.keys, "wait_idle_ms": 300})
 			}
 			s, _ := a.session(id)
-			var plain, styled int
+			var plain, styled, runs int
 			b.ResetTimer() // ns/op is one plain and one styled read
 			for i := 0; i < b.N; i++ {
 				plain = len(s.Text(false))
-				styled = len(renderStyled(s.Snapshot()).Text)
+				st := renderStyled(s.Snapshot())
+				styled = len(st.Text)
+				j, _ := json.Marshal(st.Runs)
+				runs = len(j)
 			}
 			b.ReportMetric(float64(plain), "plain-bytes")
 			b.ReportMetric(float64(styled), "styled-bytes")
 			b.ReportMetric(float64(styled)/float64(max(plain, 1)), "styled/plain")
+			b.ReportMetric(float64(runs), "runs-json-bytes")
 		})
 	}
 }
