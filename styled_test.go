@@ -225,3 +225,23 @@ func FuzzStyled(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFind: any screen and any text or /regex/ find without a panic, and
+// every match lies on its row with the text of its cells.
+func FuzzFind(f *testing.F) {
+	f.Add("\x1b[7m< OK >\x1b[m 日本 Save", "Save")
+	f.Add("a\u0301bc\x1b[31mdef", "/[a-z]\u0301?b/i")
+	f.Fuzz(func(t *testing.T, screen, text string) {
+		q, err := parseFind(text, nil)
+		if err != nil {
+			return
+		}
+		term := NewTerminal(12, 3, 10)
+		term.Write([]byte(screen))
+		for _, m := range q.findLocked(term) {
+			if m.Len < 1 || m.Col < 0 || m.Col+m.Len > 12 || m.Row >= 3 || m.Text == "" {
+				t.Errorf("match %+v does not lie on a 12x3 screen", m)
+			}
+		}
+	})
+}
