@@ -15,11 +15,17 @@ import (
 )
 
 // clickWaitArgs are the wait arguments shell_click shares with shell_send
-// and shell_wait (parsed by waitArgs, run by outputWatch.wait).
+// and shell_wait; parse checks them with waitArgs, outputWatch.wait runs
+// them.
 type clickWaitArgs struct {
 	WaitFor    string `json:"wait_for"`
 	WaitIdleMS *int   `json:"wait_idle_ms"`
 	TimeoutMS  *int   `json:"timeout_ms"`
+}
+
+// parse checks the wait arguments: the condition and the timeout.
+func (w clickWaitArgs) parse() (waitCond, time.Duration, error) {
+	return waitArgs(w.WaitFor, w.WaitIdleMS, w.TimeoutMS)
 }
 
 type clickArgs struct {
@@ -103,7 +109,7 @@ func (a *App) shellClick(ctx context.Context, call *ToolCall, in clickArgs) (cli
 	if err != nil {
 		return clickResult{}, err
 	}
-	cond, timeout, err := waitArgs(in.WaitFor, in.WaitIdleMS, in.TimeoutMS)
+	cond, timeout, err := in.clickWaitArgs.parse()
 	if err != nil {
 		return clickResult{}, err
 	}
