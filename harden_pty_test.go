@@ -1,6 +1,6 @@
 package main
 
-// harden_pty_test.go: the server binary under faults (issue 9): stdin EOF,
+// harden_pty_test.go: the server binary under faults: stdin EOF,
 // SIGTERM and SIGINT with live sessions (one ignoring SIGHUP, one with a
 // background job) must leave no process and no zombie; a flood of output
 // must not stall pings or other sessions nor grow memory past the

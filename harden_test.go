@@ -1,6 +1,6 @@
 package main
 
-// harden_test.go: deliberate attempts to break the server (issue 9):
+// harden_test.go: deliberate attempts to break the server:
 // capture names and URIs that try to leave the output directory, planted
 // symlinks and hard links, unsafe output directories, oversized screens,
 // and FuzzCaptureName. The process, flood, limit and concurrency tests

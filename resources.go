@@ -427,6 +427,7 @@ type sessionJSON struct {
 	Cwd         *string `json:"cwd,omitempty"`
 	Screenshots *int    `json:"screenshot_count,omitempty"`
 	Recordings  *int    `json:"recording_count,omitempty"`
+	Mouse       string  `json:"mouse,omitempty"` // info: the mouse mode, e.g. "1000 normal, SGR 1006", or "off"
 }
 
 // describe is the session's sessions://list entry, or with info its
@@ -436,7 +437,7 @@ func (v *resSess) describe(info bool) sessionJSON {
 	if v.stopped != nil {
 		j := v.stopped.info
 		if !info {
-			j.Cwd, j.Screenshots, j.Recordings = nil, nil, nil
+			j.Cwd, j.Screenshots, j.Recordings, j.Mouse = nil, nil, nil, ""
 		}
 		return j
 	}
@@ -456,6 +457,8 @@ func (v *resSess) describe(info bool) sessionJSON {
 	if info {
 		cwd, ns, nr := s.Cwd, len(s.Screenshots()), len(s.Recordings())
 		j.Cwd, j.Screenshots, j.Recordings = &cwd, &ns, &nr
+		m := s.Modes()
+		j.Mouse = mouseModeName(m.Mouse, m.MouseEncoding)
 	}
 	return j
 }
@@ -670,7 +673,7 @@ type templateJSON struct {
 // session's or theme's resource (uri.go); completion/complete offers values
 // for their {id} and {name}.
 var resourceTemplates = []templateJSON{
-	{"session://{id}/info", "session-info", "Session info", "One session: command, size, pid, exit code, cwd, capture counts. Ids: sessions://list.", "application/json"},
+	{"session://{id}/info", "session-info", "Session info", "One session: command, size, pid, exit code, cwd, capture counts, mouse mode. Ids: sessions://list.", "application/json"},
 	{"session://{id}/buffer", "session-buffer", "Session buffer", "Scrollback and screen as plain text, as shell_read returns them.", "text/plain"},
 	{"session://{id}/screenshots", "session-screenshots", "Session screenshots", "A session's screenshots: name, uri, created, width, height, bytes.", "application/json"},
 	{"session://{id}/screenshots/{name}", "session-screenshot", "Screenshot", "One screenshot as a base64 PNG blob.", "image/png"},

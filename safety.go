@@ -1,7 +1,7 @@
 package main
 
 // safety.go: limits and checks that keep bad input from exhausting memory
-// or leading writes outside the output directory (SPEC §8; SECURITY.md).
+// or leading writes outside the output directory (SECURITY.md).
 
 import (
 	"errors"
