@@ -152,6 +152,20 @@ func TestModernConformance(t *testing.T) {
 		}
 	}
 
+	// Icons (2025-11-25 fields) on every tool, prompt and template.
+	for _, l := range []struct{ method, key string }{{"tools/list", "tools"}, {"prompts/list", "prompts"}, {"resources/templates/list", "resourceTemplates"}} {
+		entries, _ := resultMap(t, w.do(l.method, l.method, modernParams(nil)))[l.key].([]any)
+		if len(entries) == 0 {
+			t.Errorf("%s: no entries", l.method)
+		}
+		for _, e := range entries {
+			icons, _ := e.(map[string]any)["icons"].([]any)
+			if len(icons) != 1 || !strings.HasPrefix(icons[0].(map[string]any)["src"].(string), "data:image/png;base64,") {
+				t.Errorf("%s: entry %v has icons %v, want the data: URI", l.method, e.(map[string]any)["name"], icons)
+			}
+		}
+	}
+
 	tests := []struct {
 		name   string
 		method string
