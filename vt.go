@@ -263,6 +263,7 @@ type vtLine struct {
 	used    int      // cells[used:] are default blanks: bounds trimming and clearing
 	wrapped bool     // the row soft-wrapped into the next one
 	styled  bool     // some cell may have a colour or attribute (false: none has)
+	unicode bool     // some cell may hold a non-ASCII rune or a wide half (false: none does)
 }
 
 // vtMark holds the combining marks that follow the base character in

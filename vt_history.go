@@ -130,20 +130,29 @@ func (h *vtHistory) push(l *vtLine) {
 	text := b.text[len(b.text) : len(b.text)+n]
 	// One pass copies the text and, for a styled row, notes the runs:
 	// each cell is read once while it is in cache.
-	row.ascii = true
 	cells = cells[:n]
-	prev := &defaultCell
-	for c := range text {
-		cell := &cells[c]
-		if cell.Rune >= 0x80 || cell.Width != 1 {
-			row.ascii = false
-			break
+	switch {
+	case !l.unicode && !l.styled:
+		// Plain text, the commonest row: nothing to check per cell.
+		row.ascii = true
+		for c := range text {
+			text[c] = byte(cells[c].Rune)
 		}
-		text[c] = byte(cell.Rune)
-		if l.styled && !sameStyle(cell, prev) {
-			b.runs = appendRun(b.runs, cell, c)
+	default:
+		row.ascii = true
+		prev := &defaultCell
+		for c := range text {
+			cell := &cells[c]
+			if cell.Rune >= 0x80 || cell.Width != 1 {
+				row.ascii = false
+				break
+			}
+			text[c] = byte(cell.Rune)
+			if l.styled && !sameStyle(cell, prev) {
+				b.runs = appendRun(b.runs, cell, c)
+			}
+			prev = cell
 		}
-		prev = cell
 	}
 	if row.ascii {
 		b.text = b.text[:len(b.text)+n]
@@ -160,7 +169,8 @@ func (h *vtHistory) push(l *vtLine) {
 		}
 		b.runes = b.runes[:len(b.runes)+n]
 		if l.styled { // the runs again, over the whole row
-			b.runs, prev = b.runs[:row.runOff], &defaultCell
+			b.runs = b.runs[:row.runOff]
+			prev := &defaultCell
 			for c := range cells {
 				if !sameStyle(&cells[c], prev) {
 					b.runs = appendRun(b.runs, &cells[c], c)
@@ -214,7 +224,7 @@ func (h *vtHistory) at(i int) histLine {
 // cells (a taller screen takes rows back).
 func (h *vtHistory) pop(cols int) *vtLine {
 	v := h.at(h.n - 1)
-	l := &vtLine{cells: v.cells(cols), wrapped: v.wrapped, used: cols, styled: len(v.runs) > 0}
+	l := &vtLine{cells: v.cells(cols), wrapped: v.wrapped, used: cols, styled: len(v.runs) > 0, unicode: v.ascii == nil}
 	for _, m := range v.marks {
 		if m.col < cols {
 			l.marks = append(l.marks, m)

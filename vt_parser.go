@@ -13,6 +13,12 @@ package main
 // (U+2733 is E2 9C B3, and 0x9C there must not end the string); inside
 // ESC and CSI sequences they are ignored.
 
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
+
 // vtState is a parser state of the DEC diagram.
 type vtState uint8
 
@@ -306,10 +312,16 @@ func seqKey(prefix, inter, final byte) uint32 {
 	return uint32(prefix)<<16 | uint32(inter)<<8 | uint32(final)
 }
 
-// feed runs the parser over p.
+// feed runs the parser over p: the ground state's common bytes in
+// ground, everything else a byte at a time through the table.
 func (t *Terminal) feed(p []byte) {
 	tab := vtTransitions
 	for i := 0; i < len(p); {
+		if t.p.state == stGround && t.p.utf8n == 0 {
+			if i += t.ground(p[i:]); i == len(p) {
+				return
+			}
+		}
 		b := p[i]
 		if t.p.state == stGround {
 			if t.p.utf8n > 0 {
@@ -329,24 +341,7 @@ func (t *Terminal) feed(p []byte) {
 				t.print(0xFFFD)
 				continue
 			}
-			if b >= 0x20 && b < 0x7F {
-				i += t.printASCII(p[i:])
-				continue
-			}
-			switch b { // CR and LF skip the table: the commonest controls
-			case '\r':
-				t.cur.col = 0
-				t.cur.wrap = false
-				t.last = 0
-				t.dirty = true
-				i++
-				continue
-			case '\n':
-				t.lineFeed()
-				i++
-				continue
-			}
-			if b >= 0x80 {
+			if b >= 0x80 { // a sequence split across writes, or invalid
 				t.utf8Start(b)
 				i++
 				continue
@@ -358,6 +353,8 @@ func (t *Terminal) feed(p []byte) {
 			t.exitState(b)
 		}
 		switch a {
+		case acPrint:
+			t.print(rune(b))
 		case acExecute:
 			t.execute(b)
 		case acCollect:
@@ -402,6 +399,106 @@ func (t *Terminal) feed(p []byte) {
 		}
 		i++
 	}
+}
+
+// ground runs the ground state's common cases over p, which starts in
+// the ground state with no UTF-8 sequence pending, and returns how many
+// bytes it consumed. It stops at the first byte it leaves to the table:
+// a C0 control other than CR and LF, DEL, an ESC that does not start a
+// complete CSI sequence in p, or a UTF-8 sequence that is invalid or
+// incomplete in p. What it does is what the table would do, faster:
+// whole runs of printable ASCII at once, CSI sequences parsed in one
+// loop, UTF-8 decoded in place.
+func (t *Terminal) ground(p []byte) int {
+	i := 0
+	for i < len(p) {
+		switch b := p[i]; {
+		case b >= 0x20 && b < 0x7F:
+			n := printableRun(p[i:])
+			t.printASCII(p[i : i+n])
+			i += n
+		case b == '\r':
+			t.cur.col = 0
+			t.cur.wrap = false
+			t.last = 0
+			t.dirty = true
+			i++
+		case b == '\n':
+			t.lineFeed()
+			i++
+		case b == 0x1B:
+			n := t.csi(p[i:])
+			if n == 0 {
+				return i
+			}
+			i += n
+		case b >= 0x80:
+			r, n := utf8.DecodeRune(p[i:])
+			if n == 1 { // invalid, or cut off by the end of p
+				return i
+			}
+			t.print(r)
+			i += n
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// csi parses and dispatches the CSI sequence at the start of p (which
+// starts with ESC) when it is complete in p and of the common form: ESC
+// [, an optional private marker (< = > ?), digits, ';' and ':', and a
+// final byte. It returns the sequence's length, or 0 for anything else
+// (intermediates, controls inside, a cut-off sequence), having changed
+// only the parameters, which the table's ESC then clears.
+func (t *Terminal) csi(p []byte) int {
+	if len(p) < 3 || p[1] != '[' {
+		return 0
+	}
+	q := &t.p
+	q.clear()
+	i := 2
+	if b := p[i]; b >= 0x3C && b <= 0x3F {
+		q.prefix = b
+		i++
+	}
+	for ; i < len(p); i++ {
+		switch b := p[i]; {
+		case b-'0' <= 9 || b == ';' || b == ':':
+			q.param(b)
+		case b >= 0x40 && b <= 0x7E:
+			t.csiDispatch(b)
+			return i + 1
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// printableRun returns the length of the run of printable ASCII bytes
+// (0x20-0x7E) at the start of p. It tests eight bytes at a time: in
+// m, the top bit of a byte is set where the byte is below 0x20 (the
+// subtraction borrows) or above 0x7E (the addition carries into, or the
+// byte already has, the top bit). A borrow or carry only reaches bytes
+// above the one that caused it, so the lowest flagged byte is exactly
+// the first non-printable one.
+func printableRun(p []byte) int {
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		x := binary.LittleEndian.Uint64(p[i:])
+		m := ((x-0x2020202020202020)&^x | (x + 0x0101010101010101) | x) & 0x8080808080808080
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(p); i++ {
+		if p[i] < 0x20 || p[i] >= 0x7F {
+			break
+		}
+	}
+	return i
 }
 
 // exitState runs the exit action of the current state before a

@@ -65,6 +65,7 @@ func (l *vtLine) clear(blank []Cell) {
 	l.marks = nil
 	l.wrapped = false
 	l.styled = false
+	l.unicode = false
 }
 
 // noteStyle records that cell c, about to be written to l, may carry a
@@ -136,16 +137,20 @@ func (l *vtLine) breakWide(c int, blank Cell) {
 // line returns the row under the cursor.
 func (t *Terminal) line() *vtLine { return t.scr.lines[t.cur.row] }
 
-// printASCII draws a run of printable ASCII bytes from the start of p and
-// returns how many it consumed (at least 1). This is the fast path of the
-// byte loop: no width lookup, no decoding.
-func (t *Terminal) printASCII(p []byte) int {
+// printASCII draws run, printable ASCII bytes only (0x20-0x7E, at least
+// one), at the cursor: the fast path of the byte loop, with no decoding,
+// no width lookup and no per-byte dispatch. Each row's share is one
+// putASCII.
+func (t *Terminal) printASCII(run []byte) {
 	if t.insert || t.cs.g[t.cs.gl] != 'B' {
-		t.print(rune(p[0]))
-		return 1
+		for _, b := range run {
+			t.print(rune(b))
+		}
+		return
 	}
-	i := 0
-	for i < len(p) {
+	t.dirty = true
+	t.last = rune(run[len(run)-1])
+	for len(run) > 0 {
 		if t.cur.wrap {
 			if !t.autowrap {
 				t.cur.wrap = false
@@ -154,57 +159,63 @@ func (t *Terminal) printASCII(p []byte) int {
 			}
 		}
 		l := t.scr.lines[t.cur.row]
-		cells := l.cells
 		col := t.cur.col
-		l.noteStyle(&t.pen)
-		pen := &t.pen
-		start := col
-		for i < len(p) && col < len(cells) {
-			b := p[i]
-			if b < 0x20 || b >= 0x7F {
-				break
-			}
-			c := &cells[col]
-			if c.Width != 1 {
-				l.breakWide(col, t.eraseCell())
-			}
-			// Straight from t.pen, then the rune: a local copy of the pen
-			// (two overlapping 16-byte stores) stalls store forwarding on
-			// the first cell's load, and so does setting the rune in a
-			// copy first.
-			*c = *pen
-			c.Rune = rune(b)
-			col++
-			i++
+		n := min(len(run), len(l.cells)-col)
+		if !t.autowrap && n < len(run) {
+			// Without autowrap the rest of the run overwrites the last
+			// column in turn: only its final byte stays there.
+			l.putASCII(col, run[:n], &t.pen, t.eraseCell())
+			run = run[len(run)-1:]
+			col, n = len(l.cells)-1, 1
 		}
-		if col == start {
-			break
-		}
-		t.last = rune(p[i-1])
-		if l.marks != nil {
-			l.dropMarks(start, col)
-		}
-		if col > l.used {
-			l.used = col
-		}
-		t.dirty = true
-		if col >= len(cells) {
-			t.cur.col = len(cells) - 1
+		l.putASCII(col, run[:n], &t.pen, t.eraseCell())
+		run = run[n:]
+		if col+n >= len(l.cells) {
+			t.cur.col = len(l.cells) - 1
 			t.cur.wrap = t.autowrap
 		} else {
-			t.cur.col = col
-			break
-		}
-		if i < len(p) && (p[i] < 0x20 || p[i] >= 0x7F) {
-			break
+			t.cur.col = col + n
 		}
 	}
-	if i == 0 {
-		// Nothing drawn (cannot happen for a printable byte, but never
-		// stall the loop).
-		return 1
+}
+
+// putASCII writes the printable bytes s into the cells from col on (all
+// inside the row) in the style of pen. Only the cells at the ends can
+// split a wide character: every cell between them is overwritten.
+func (l *vtLine) putASCII(col int, s []byte, pen *Cell, blank Cell) {
+	end := col + len(s)
+	cells := l.cells[col:end]
+	if cells[0].Width != 1 {
+		l.breakWide(col, blank)
 	}
-	return i
+	if cells[len(cells)-1].Width != 1 {
+		l.breakWide(end-1, blank)
+	}
+	if col >= l.used && *pen == (Cell{Width: 1}) {
+		// The commonest case, text in the default style on a fresh row:
+		// the cells are default blanks already (cells[used:] always
+		// are), so only the runes change.
+		for i, b := range s {
+			cells[i].Rune = rune(b)
+		}
+	} else {
+		l.noteStyle(pen)
+		// Straight from the pen, then the rune: a local copy of the pen
+		// (two overlapping 16-byte stores) stalls store forwarding on
+		// the first cell's load, and so does setting the rune in a copy
+		// first.
+		for i, b := range s {
+			c := &cells[i]
+			*c = *pen
+			c.Rune = rune(b)
+		}
+	}
+	if l.marks != nil {
+		l.dropMarks(col, end)
+	}
+	if end > l.used {
+		l.used = end
+	}
 }
 
 // wrapLine performs the deferred wrap: mark the row soft-wrapped, go to
@@ -261,6 +272,9 @@ func (t *Terminal) print(r rune) {
 	c.Rune = r
 	c.Width = uint8(w)
 	l.noteStyle(&c)
+	if r >= 0x80 {
+		l.unicode = true
+	}
 	l.cells[col] = c
 	if w == 2 {
 		l.breakWide(col+1, blank)
