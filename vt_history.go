@@ -6,6 +6,7 @@ package main
 // about 500 bytes instead of 120 Cells (2,880 bytes).
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 )
@@ -96,6 +97,20 @@ func appendRun(runs []histRun, cell *Cell, col int) []histRun {
 	return runs
 }
 
+// copyASCII stores the runes of cells, all ASCII or 0, into text (as
+// long as cells) a byte each, eight cells to one 8-byte store.
+func copyASCII(text []byte, cells []Cell) {
+	c := 0
+	for ; c+8 <= len(cells) && c+8 <= len(text); c += 8 {
+		k := cells[c : c+8 : c+8]
+		binary.LittleEndian.PutUint64(text[c:], uint64(k[0].Rune)|uint64(k[1].Rune)<<8|uint64(k[2].Rune)<<16|
+			uint64(k[3].Rune)<<24|uint64(k[4].Rune)<<32|uint64(k[5].Rune)<<40|uint64(k[6].Rune)<<48|uint64(k[7].Rune)<<56)
+	}
+	for ; c < len(cells) && c < len(text); c++ {
+		text[c] = byte(cells[c].Rune)
+	}
+}
+
 // push appends a copy of screen row l, dropping the oldest row when full.
 func (h *vtHistory) push(l *vtLine) {
 	if h.max <= 0 {
@@ -135,9 +150,7 @@ func (h *vtHistory) push(l *vtLine) {
 	case !l.unicode && !l.styled:
 		// Plain text, the commonest row: nothing to check per cell.
 		row.ascii = true
-		for c := range text {
-			text[c] = byte(cells[c].Rune)
-		}
+		copyASCII(text, cells)
 	default:
 		row.ascii = true
 		prev := &defaultCell

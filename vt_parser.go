@@ -463,11 +463,24 @@ func (t *Terminal) csi(p []byte) int {
 		q.prefix = b
 		i++
 	}
+	// vtParser.param's rules, with the parameter being accumulated (v,
+	// at index n) in registers until its separator.
+	var v, sub uint32
+	n := 0
 	for ; i < len(p); i++ {
 		switch b := p[i]; {
-		case b-'0' <= 9 || b == ';' || b == ':':
-			q.param(b)
+		case b-'0' <= 9:
+			v = min(v*10+uint32(b-'0'), vtMaxParam)
+		case b == ';' || b == ':':
+			if n < vtMaxParams-1 {
+				q.params[n] = v
+				n, v = n+1, 0
+				if b == ':' {
+					sub |= 1 << n
+				}
+			}
 		case b >= 0x40 && b <= 0x7E:
+			q.params[n], q.nparams, q.sub = v, n, sub
 			t.csiDispatch(b)
 			return i + 1
 		default:
