@@ -97,6 +97,37 @@ func appendRun(runs []histRun, cell *Cell, col int) []histRun {
 	return runs
 }
 
+// reserve makes room in the empty block b for as much as the full block
+// prev has room for: the largest room a block needed passes from block
+// to block, at most a block's worth of the widest rows seen. Output goes
+// on much as it was, so in the steady state a reused block has the room
+// it needs and pushes allocate nothing.
+func (b *histBlock) reserve(prev *histBlock) {
+	b.text = room(b.text, cap(prev.text))
+	b.runes = room(b.runes, cap(prev.runes))
+	b.runs = room(b.runs, cap(prev.runs))
+}
+
+// room returns the empty slice s, or a new one when its capacity is
+// below n, with exactly n (slices.Grow would round up, and passed from
+// block to block the rounding would compound).
+func room[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s
+	}
+	return make([]T, 0, n)
+}
+
+// growFor makes room in s for the n cells of row number rows of its
+// block; when it has to grow s, it makes room for the rest of the block
+// too, as if every row to come were as long as this one.
+func growFor[T any](s []T, n, rows int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	return slices.Grow(s, n*(histBlockRows-rows+1))
+}
+
 // copyASCII stores the runes of cells, all ASCII or 0, into text (as
 // long as cells) a byte each, eight cells to one 8-byte store.
 func copyASCII(text []byte, cells []Cell) {
@@ -125,6 +156,9 @@ func (h *vtHistory) push(l *vtLine) {
 		if b == nil {
 			b = &histBlock{rows: make([]histRow, 0, histBlockRows)}
 		}
+		if k > 0 {
+			b.reserve(h.blocks[k-1])
+		}
 		h.blocks = append(h.blocks, b)
 	}
 	n := l.used
@@ -141,7 +175,7 @@ func (h *vtHistory) push(l *vtLine) {
 	// optimistically as bytes; on the first other cell, start over as
 	// runes.
 	row.off = uint32(len(b.text))
-	b.text = slices.Grow(b.text, n)
+	b.text = growFor(b.text, n, len(b.rows))
 	text := b.text[len(b.text) : len(b.text)+n]
 	// One pass copies the text and, for a styled row, notes the runs:
 	// each cell is read once while it is in cache.
@@ -171,7 +205,7 @@ func (h *vtHistory) push(l *vtLine) {
 		b.text = b.text[:len(b.text)+n]
 	} else {
 		row.off = uint32(len(b.runes))
-		b.runes = slices.Grow(b.runes, n)
+		b.runes = growFor(b.runes, n, len(b.rows))
 		runes := b.runes[len(b.runes) : len(b.runes)+n]
 		for c := range runes {
 			r := cells[c].Rune
