@@ -433,6 +433,10 @@ func (t *Terminal) ground(p []byte) int {
 			}
 			i += n
 		case b >= 0x80:
+			if n := t.printText(p[i:]); n > 0 {
+				i += n
+				continue
+			}
 			r, n := utf8.DecodeRune(p[i:])
 			if n == 1 { // invalid, or cut off by the end of p
 				return i

@@ -4,6 +4,8 @@ package main
 // characters, C0 controls, cursor motion, erasing, scrolling, insert and
 // delete. Cursor coordinates are clamped here and nowhere else.
 
+import "unicode/utf8"
+
 // reset puts the terminal in its power-on state (RIS): both screens
 // blank, main screen active, modes and pen at defaults, tab stops every 8
 // columns, title cleared. The scrollback is kept, as in xterm.
@@ -218,6 +220,93 @@ func (l *vtLine) putASCII(col int, s []byte, pen *Cell, blank Cell) {
 	}
 }
 
+// printText draws the text at the start of p, which starts with a
+// non-ASCII byte, as far as it goes on the cursor's row: printable ASCII
+// and complete UTF-8 characters of width 1 or 2, in one loop over the
+// row's cells. It returns the bytes consumed, 0 when the first character
+// needs print's general path: it stops at a control, a zero-width
+// character (a mark for the previous cell), a wide character that does
+// not fit, invalid or cut-off UTF-8, and the end of the row. As in
+// putASCII, only the ends of the cells written can split a wide
+// character.
+func (t *Terminal) printText(p []byte) int {
+	// Nothing changes before the first character is known to be one
+	// this loop draws (a wrap pending is print's first step too).
+	if r, n := utf8.DecodeRune(p); t.insert || n == 1 || r <= 0x9F || runeWidth(r) == 0 {
+		return 0
+	}
+	if t.cur.wrap {
+		if !t.autowrap {
+			return 0
+		}
+		t.wrapLine()
+	}
+	ascii := t.cs.g[t.cs.gl] == 'B'
+	l := t.scr.lines[t.cur.row]
+	cells := l.cells
+	start, col := t.cur.col, t.cur.col
+	blank := t.eraseCell()
+	pen := &t.pen
+	i, last := 0, rune(0)
+	for i < len(p) && col < len(cells) {
+		r, n, w := rune(p[i]), 1, 1
+		switch {
+		case r >= 0x20 && r < 0x7F && ascii:
+		case r >= 0x80:
+			r, n = utf8.DecodeRune(p[i:])
+			if n == 1 {
+				goto done
+			}
+			if r <= 0x9F { // a C1 control: dropped, as print does
+				i += n
+				continue
+			}
+			if w = runeWidth(r); w == 0 || w == 2 && col+1 == len(cells) {
+				goto done
+			}
+		default:
+			goto done
+		}
+		if col == start {
+			l.breakWide(start, blank)
+		}
+		c := &cells[col]
+		*c = *pen
+		c.Rune, c.Width = r, uint8(w)
+		if w == 2 {
+			c = &cells[col+1]
+			*c = *pen
+			c.Rune, c.Width = 0, 0
+		}
+		col += w
+		i += n
+		last = r
+	}
+done:
+	if col == start {
+		return 0 // a wide character in the last column: print wraps it early
+	}
+	if col < len(cells) && cells[col].Width == 0 {
+		cells[col] = blank // the right half of a wide character overwritten
+		l.noteStyle(&blank)
+	}
+	l.noteStyle(pen)
+	l.unicode = true
+	if l.marks != nil {
+		l.dropMarks(start, col)
+	}
+	l.used = max(l.used, col)
+	t.last = last
+	t.dirty = true
+	if col >= len(cells) {
+		t.cur.col = len(cells) - 1
+		t.cur.wrap = t.autowrap
+	} else {
+		t.cur.col = col
+	}
+	return i
+}
+
 // wrapLine performs the deferred wrap: mark the row soft-wrapped, go to
 // column 0 of the next row, scrolling at the bottom margin.
 func (t *Terminal) wrapLine() {
@@ -268,18 +357,20 @@ func (t *Terminal) print(r rune) {
 	col := t.cur.col
 	blank := t.eraseCell()
 	l.breakWide(col, blank)
-	c := t.pen
-	c.Rune = r
-	c.Width = uint8(w)
-	l.noteStyle(&c)
+	l.noteStyle(&t.pen)
 	if r >= 0x80 {
 		l.unicode = true
 	}
-	l.cells[col] = c
+	// Straight from the pen, then the fields: a copy of the pen changed
+	// on the stack and stored whole stalls on store forwarding.
+	c := &l.cells[col]
+	*c = t.pen
+	c.Rune, c.Width = r, uint8(w)
 	if w == 2 {
 		l.breakWide(col+1, blank)
+		c = &l.cells[col+1]
+		*c = t.pen
 		c.Rune, c.Width = 0, 0
-		l.cells[col+1] = c
 	}
 	if l.marks != nil {
 		l.dropMarks(col, col+w)

@@ -15,34 +15,36 @@ func runeWidth(r rune) int {
 	if r < 0x300 {
 		return 1 // Latin-1 and friends: the common case, no lookup
 	}
-	if r < 0x10000 {
-		vtWidthOnce.Do(vtBuildBMPWidths)
-		return int(vtBMPWidths[r>>2] >> (r & 3 * 2) & 3)
+	if r < vtWidthsEnd {
+		vtWidthOnce.Do(vtBuildWidths)
+		return int(vtWidths[r>>2] >> (r & 3 * 2) & 3)
 	}
 	return rangeWidth(r)
 }
 
-// vtBMPWidths holds rangeWidth of every code point below U+10000, two
-// bits each (16 KiB), so CJK text costs a load per character instead of
-// two binary searches. It is built on the first character that needs it.
+// vtWidths holds rangeWidth of every code point below vtWidthsEnd (the
+// BMP and the plane of most emoji), two bits each (32 KiB), so CJK text
+// and emoji cost a load per character instead of two binary searches.
+// It is built on the first character that needs it.
 var (
-	vtBMPWidths [1 << 14]byte
+	vtWidths    [vtWidthsEnd / 4]byte
 	vtWidthOnce sync.Once
 )
 
-// vtBuildBMPWidths fills vtBMPWidths from the range tables: width 1,
-// then the wide ranges, then the zero-width ones (which rangeWidth tests
-// first).
-func vtBuildBMPWidths() {
+const vtWidthsEnd = 0x20000
+
+// vtBuildWidths fills vtWidths from the range tables: width 1, then the
+// wide ranges, then the zero-width ones (which rangeWidth tests first).
+func vtBuildWidths() {
 	set := func(t []vtRange, lo rune, w byte) {
 		for _, rg := range t {
-			for r := max(rg.lo, lo); r <= min(rg.hi, 0xFFFF); r++ {
-				vtBMPWidths[r>>2] = vtBMPWidths[r>>2]&^(3<<(r&3*2)) | w<<(r&3*2)
+			for r := max(rg.lo, lo); r <= min(rg.hi, vtWidthsEnd-1); r++ {
+				vtWidths[r>>2] = vtWidths[r>>2]&^(3<<(r&3*2)) | w<<(r&3*2)
 			}
 		}
 	}
-	for i := range vtBMPWidths {
-		vtBMPWidths[i] = 0x55 // four times width 1
+	for i := range vtWidths {
+		vtWidths[i] = 0x55 // four times width 1
 	}
 	set(vtWideWidth, 0x1100, 2)
 	set(vtZeroWidth, 0, 0)
