@@ -414,6 +414,10 @@ func (t *Terminal) ground(p []byte) int {
 	for i < len(p) {
 		switch b := p[i]; {
 		case b >= 0x20 && b < 0x7F:
+			if n := t.printFresh(p[i:]); n > 0 {
+				i += n
+				continue
+			}
 			n := printableRun(p[i:])
 			t.printASCII(p[i : i+n])
 			i += n
@@ -494,6 +498,13 @@ func (t *Terminal) csi(p []byte) int {
 	return 0
 }
 
+// nonPrintable flags the bytes of x (eight bytes of input, the first in
+// the low byte) outside 0x20-0x7E by their top bit, exactly up to the
+// first such byte (see printableRun).
+func nonPrintable(x uint64) uint64 {
+	return ((x-0x2020202020202020)&^x | (x + 0x0101010101010101) | x) & 0x8080808080808080
+}
+
 // printableRun returns the length of the run of printable ASCII bytes
 // (0x20-0x7E) at the start of p. It tests eight bytes at a time: in
 // m, the top bit of a byte is set where the byte is below 0x20 (the
@@ -504,9 +515,7 @@ func (t *Terminal) csi(p []byte) int {
 func printableRun(p []byte) int {
 	i := 0
 	for ; i+8 <= len(p); i += 8 {
-		x := binary.LittleEndian.Uint64(p[i:])
-		m := ((x-0x2020202020202020)&^x | (x + 0x0101010101010101) | x) & 0x8080808080808080
-		if m != 0 {
+		if m := nonPrintable(binary.LittleEndian.Uint64(p[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}

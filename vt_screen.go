@@ -4,7 +4,10 @@ package main
 // characters, C0 controls, cursor motion, erasing, scrolling, insert and
 // delete. Cursor coordinates are clamped here and nowhere else.
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // reset puts the terminal in its power-on state (RIS): both screens
 // blank, main screen active, modes and pen at defaults, tab stops every 8
@@ -179,6 +182,49 @@ func (t *Terminal) printASCII(run []byte) {
 			t.cur.col = col + n
 		}
 	}
+}
+
+// printFresh is printASCII's commonest case in one pass over p: text in
+// the default style on the fresh part of a row, from vtLine.used on,
+// where every cell is a default blank already, so only the runes change.
+// It tests and stores eight bytes at a time and returns the bytes drawn,
+// up to the first byte that is not printable ASCII or the end of the
+// row; 0 when the case does not apply.
+func (t *Terminal) printFresh(p []byte) int {
+	l := t.scr.lines[t.cur.row]
+	col := t.cur.col
+	if col < l.used || t.cur.wrap || t.insert || t.pen != (Cell{Width: 1}) || t.cs.g[t.cs.gl] != 'B' {
+		return 0
+	}
+	cells := l.cells[col:]
+	n := 0
+	for n+8 <= len(p) && n+8 <= len(cells) {
+		x := binary.LittleEndian.Uint64(p[n:])
+		if nonPrintable(x) != 0 {
+			break
+		}
+		c := cells[n : n+8 : n+8]
+		c[0].Rune, c[1].Rune, c[2].Rune, c[3].Rune = rune(x&0xFF), rune(x>>8&0xFF), rune(x>>16&0xFF), rune(x>>24&0xFF)
+		c[4].Rune, c[5].Rune, c[6].Rune, c[7].Rune = rune(x>>32&0xFF), rune(x>>40&0xFF), rune(x>>48&0xFF), rune(x>>56)
+		n += 8
+	}
+	for n < len(p) && n < len(cells) && p[n] >= 0x20 && p[n] < 0x7F {
+		cells[n].Rune = rune(p[n])
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	t.dirty = true
+	t.last = rune(p[n-1])
+	l.used = col + n
+	if n == len(cells) {
+		t.cur.col = len(l.cells) - 1
+		t.cur.wrap = t.autowrap
+	} else {
+		t.cur.col = col + n
+	}
+	return n
 }
 
 // putASCII writes the printable bytes s into the cells from col on (all
