@@ -129,24 +129,47 @@ func growFor[T any](s []T, n, rows int) []T {
 }
 
 // copyASCII stores the runes of cells, all ASCII or 0, into text (as
-// long as cells) a byte each, eight cells to one 8-byte store.
-func copyASCII(text []byte, cells []Cell) {
+// long as cells) a byte each, eight cells to one 8-byte store; with
+// blank set it also blanks each rune it read (so cells that differ from
+// a default blank only in the rune become default blanks).
+func copyASCII(text []byte, cells []Cell, blank bool) {
 	c := 0
 	for ; c+8 <= len(cells) && c+8 <= len(text); c += 8 {
 		k := cells[c : c+8 : c+8]
 		binary.LittleEndian.PutUint64(text[c:], uint64(k[0].Rune)|uint64(k[1].Rune)<<8|uint64(k[2].Rune)<<16|
 			uint64(k[3].Rune)<<24|uint64(k[4].Rune)<<32|uint64(k[5].Rune)<<40|uint64(k[6].Rune)<<48|uint64(k[7].Rune)<<56)
+		if blank {
+			k[0].Rune, k[1].Rune, k[2].Rune, k[3].Rune, k[4].Rune, k[5].Rune, k[6].Rune, k[7].Rune = 0, 0, 0, 0, 0, 0, 0, 0
+		}
 	}
 	for ; c < len(cells) && c < len(text); c++ {
 		text[c] = byte(cells[c].Rune)
+		if blank {
+			cells[c].Rune = 0
+		}
 	}
+}
+
+// pushClear is push, then l.clear(blank) (the row scrolled off the top
+// is reused as a blank one); a plain row is blanked in the same pass
+// that copies it.
+func (h *vtHistory) pushClear(l *vtLine, blank []Cell) {
+	if h.max > 0 {
+		h.pushRow(l, true)
+	}
+	l.clear(blank)
 }
 
 // push appends a copy of screen row l, dropping the oldest row when full.
 func (h *vtHistory) push(l *vtLine) {
-	if h.max <= 0 {
-		return
+	if h.max > 0 {
+		h.pushRow(l, false)
 	}
+}
+
+// pushRow is push; with clear set, a plain row comes out blank (for
+// pushClear).
+func (h *vtHistory) pushRow(l *vtLine, clear bool) {
 	var b *histBlock
 	if k := len(h.blocks); k > 0 && len(h.blocks[k-1].rows) < histBlockRows {
 		b = h.blocks[k-1]
@@ -184,7 +207,10 @@ func (h *vtHistory) push(l *vtLine) {
 	case !l.unicode && !l.styled:
 		// Plain text, the commonest row: nothing to check per cell.
 		row.ascii = true
-		copyASCII(text, cells)
+		copyASCII(text, cells, clear && l.marks == nil)
+		if clear && l.marks == nil {
+			l.used = 0 // cells[n:used] were default blanks already
+		}
 	default:
 		row.ascii = true
 		prev := &defaultCell

@@ -533,10 +533,11 @@ func (t *Terminal) lineFeed() {
 		s := t.scr
 		l := s.lines[0]
 		if s == t.main {
-			t.hist.push(l)
+			t.hist.pushClear(l, t.blank)
+		} else {
+			l.clear(t.blank)
 		}
 		s.rotateUp()
-		l.clear(t.blank)
 	} else {
 		t.index()
 	}
