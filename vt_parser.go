@@ -498,6 +498,19 @@ func (t *Terminal) csi(p []byte) int {
 	return 0
 }
 
+// decodeRune is utf8.DecodeRune with the commonest three-byte forms
+// inline (lead bytes E1-EC and EE-EF, whose continuation bytes are any of
+// 80-BF: most of CJK); the rest, and anything invalid, goes to
+// utf8.DecodeRune.
+func decodeRune(p []byte) (rune, int) {
+	if len(p) >= 3 {
+		if b0, b1, b2 := p[0], p[1], p[2]; b0 >= 0xE1 && b0 <= 0xEF && b0 != 0xED && b1&0xC0 == 0x80 && b2&0xC0 == 0x80 {
+			return rune(b0&0x0F)<<12 | rune(b1&0x3F)<<6 | rune(b2&0x3F), 3
+		}
+	}
+	return utf8.DecodeRune(p)
+}
+
 // nonPrintable flags the bytes of x (eight bytes of input, the first in
 // the low byte) outside 0x20-0x7E by their top bit, exactly up to the
 // first such byte (see printableRun).

@@ -299,7 +299,7 @@ func (t *Terminal) printText(p []byte) int {
 		switch {
 		case r >= 0x20 && r < 0x7F && ascii:
 		case r >= 0x80:
-			r, n = utf8.DecodeRune(p[i:])
+			r, n = decodeRune(p[i:])
 			if n == 1 {
 				goto done
 			}
