@@ -294,6 +294,7 @@ func (t *Terminal) printText(p []byte) int {
 	blank := t.eraseCell()
 	pen := &t.pen
 	i, last := 0, rune(0)
+text:
 	for i < len(p) && col < len(cells) {
 		r, n, w := rune(p[i]), 1, 1
 		switch {
@@ -301,17 +302,17 @@ func (t *Terminal) printText(p []byte) int {
 		case r >= 0x80:
 			r, n = decodeRune(p[i:])
 			if n == 1 {
-				goto done
+				break text
 			}
 			if r <= 0x9F { // a C1 control: dropped, as print does
 				i += n
 				continue
 			}
 			if w = runeWidth(r); w == 0 || w == 2 && col+1 == len(cells) {
-				goto done
+				break text
 			}
 		default:
-			goto done
+			break text
 		}
 		if col == start {
 			l.breakWide(start, blank)
@@ -328,7 +329,6 @@ func (t *Terminal) printText(p []byte) int {
 		i += n
 		last = r
 	}
-done:
 	if col == start {
 		return 0 // a wide character in the last column: print wraps it early
 	}
