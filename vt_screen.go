@@ -191,9 +191,18 @@ func (t *Terminal) printASCII(run []byte) {
 // up to the first byte that is not printable ASCII or the end of the
 // row; 0 when the case does not apply.
 func (t *Terminal) printFresh(p []byte) int {
+	if t.insert || t.pen != (Cell{Width: 1}) || t.cs.g[t.cs.gl] != 'B' {
+		return 0
+	}
+	if t.cur.wrap { // p[0] is printable: the wrap is due either way
+		if !t.autowrap {
+			return 0
+		}
+		t.wrapLine()
+	}
 	l := t.scr.lines[t.cur.row]
 	col := t.cur.col
-	if col < l.used || t.cur.wrap || t.insert || t.pen != (Cell{Width: 1}) || t.cs.g[t.cs.gl] != 'B' {
+	if col < l.used {
 		return 0
 	}
 	cells := l.cells[col:]
@@ -645,7 +654,7 @@ func (t *Terminal) scrollUp(top, bot, n int, toHistory bool) {
 	lines := t.scr.lines[top : bot+1]
 	if toHistory && top == 0 && t.scr == t.main && t.hist.max > 0 {
 		for _, l := range lines[:n] {
-			t.hist.push(l)
+			t.hist.pushClear(l, t.blank) // cleared below anyway
 		}
 	}
 	switch {
