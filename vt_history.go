@@ -99,9 +99,9 @@ func appendRun(runs []histRun, cell *Cell, col int) []histRun {
 
 // reserve makes room in the empty block b for as much as the full block
 // prev has room for: the largest room a block needed passes from block
-// to block, at most a block's worth of the widest rows seen. Output goes
-// on much as it was, so in the steady state a reused block has the room
-// it needs and pushes allocate nothing.
+// to block (growFor bounds it by about two blocks of the widest rows
+// seen). Output goes on much as it was, so in the steady state a reused
+// block has the room it needs and pushes allocate nothing.
 func (b *histBlock) reserve(prev *histBlock) {
 	b.text = room(b.text, cap(prev.text))
 	b.runes = room(b.runes, cap(prev.runes))
