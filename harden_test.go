@@ -664,7 +664,7 @@ func TestBadCommandAndIDInput(t *testing.T) {
 		maxLen     int
 	}{
 		{"blank command", "shell_start", `{"command": "  \t"}`, "is blank", 0},
-		{"huge id", "shell_read", `{"session_id": "`+strings.Repeat("a", 1<<20)+`"}`, "ids are at most 128", 400},
+		{"huge id", "shell_read", `{"session_id": "` + strings.Repeat("a", 1<<20) + `"}`, "ids are at most 128", 400},
 	} {
 		res := callTool(t, a, tc.tool, tc.args)
 		text := resultText(res)
