@@ -269,9 +269,13 @@ func (s *Server) goHandler(f func()) {
 	}
 }
 
-// stop makes the server start no more handlers.
+// stop makes the server start no more handlers, and ends the open
+// subscriptions/listen requests (they answer with a closing result).
 func (s *Server) stop() {
 	s.mu.Lock()
+	if !s.stopping {
+		close(s.stopped)
+	}
 	s.stopping = true
 	s.mu.Unlock()
 }
@@ -333,6 +337,10 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 	replies := make([]*response, len(elems))
 	jobs := make([]func() *response, len(elems))
 	for i, e := range elems {
+		if r, modern := modernInBatch(e); modern {
+			replies[i] = r // nil for a notification
+			continue
+		}
 		replies[i], jobs[i] = s.prepare(ctx, e)
 	}
 	s.goHandler(func() {
@@ -353,6 +361,23 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 			s.write(append(append([]byte("["), bytes.Join(out, []byte(","))...), "]\n"...))
 		}
 	})
+}
+
+// modernInBatch reports whether a batch element is a 2026-07-28 request
+// (its params carry the envelope), and its refusal: that revision has no
+// batches. A notification gets no reply.
+func modernInBatch(e json.RawMessage) (*response, bool) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(e, &m) != nil || !hasModernClaim(m.Params) {
+		return nil, false
+	}
+	if m.ID == nil || !validID(m.ID) {
+		return nil, true
+	}
+	return errorResponse(m.ID, codeInvalidRequest, "invalid request: MCP %s has no JSON-RPC batches: send each message on a line of its own", protoV20260728), true
 }
 
 // prepare classifies one message. It returns an immediate reply (errors,
@@ -429,7 +454,7 @@ func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *respo
 	s.inflight[key] = fl
 	s.inflightBytes += fl.bytes
 	s.mu.Unlock()
-	ctx = withProgress(ctx, s.progressReporter(params))
+	ctx = withRequestID(withProgress(ctx, s.progressReporter(params)), id)
 
 	return nil, func() *response {
 		result, err := s.safeCall(ctx, method, params)
@@ -527,15 +552,29 @@ func (s *Server) notify(method string, params any) {
 // progress sends notifications/progress for one request that carried
 // params._meta.progressToken; without a token every call is a no-op.
 // Progress values must strictly increase (MCP), so smaller or equal ones
-// are dropped, as is anything after the response.
+// are dropped, as is anything after the response or after the request was
+// cancelled (MCP: nothing more for a cancelled request).
 type progress struct {
 	s     *Server
 	token json.RawMessage
 
 	mu       sync.Mutex
+	version  string          // the request's protocol version (bind)
+	ctx      context.Context // the request's; nil until bind
 	last     float64
 	started  bool
 	finished bool
+}
+
+// bind gives p the request's context and protocol version, once the
+// method handler knows them (the era is the request's, mcp.go).
+func (p *progress) bind(ctx context.Context, version string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.ctx, p.version = ctx, version
+	p.mu.Unlock()
 }
 
 // report sends one progress notification. total <= 0 means unknown;
@@ -546,7 +585,7 @@ func (p *progress) report(progress, total float64, message string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.finished || p.started && progress <= p.last {
+	if p.finished || p.started && progress <= p.last || p.ctx != nil && p.ctx.Err() != nil {
 		return
 	}
 	p.started, p.last = true, progress
@@ -554,7 +593,7 @@ func (p *progress) report(progress, total float64, message string) {
 	if total > 0 {
 		params["total"] = total
 	}
-	if message != "" && p.s.atLeast("2025-03-26") {
+	if message != "" && protoAtLeast(p.version, protoV20250326) {
 		params["message"] = message
 	}
 	p.s.notify("notifications/progress", params) // under p.mu: keeps the order
@@ -598,6 +637,22 @@ func withProgress(ctx context.Context, p *progress) context.Context {
 func progressFrom(ctx context.Context) *progress {
 	p, _ := ctx.Value(progressKey{}).(*progress)
 	return p
+}
+
+type requestIDKey struct{}
+
+// withRequestID gives a handler its request's id as received
+// (subscriptions/listen uses it as the subscription id).
+func withRequestID(ctx context.Context, id json.RawMessage) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, id)
+}
+
+// requestIDFrom returns the id of ctx's request; null when there is none.
+func requestIDFrom(ctx context.Context) json.RawMessage {
+	if id, ok := ctx.Value(requestIDKey{}).(json.RawMessage); ok {
+		return id
+	}
+	return nullID
 }
 
 // RPCError is a JSON-RPC 2.0 error object.

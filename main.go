@@ -85,7 +85,10 @@
 // wait_for (text or /regex/, never satisfied by the echo of the input
 // just typed, nor with new_only by text already on the screen), then
 // wait_for_gone, then wait_idle_ms or wait_stable_ms, within timeout_ms.
-// shell_read returns the screen text with a status line; shell_screenshot writes PNG, SVG, ANSI and text captures;
+// shell_read returns the screen text with a status line (format "styled"
+// marks reverse video, bold, colours); shell_find locates text by content
+// and style and can wait for it; shell_click clicks or scrolls the mouse
+// in the mode the program enabled; shell_screenshot writes PNG, SVG, ANSI and text captures;
 // shell_record_start and shell_record_stop record a GIF or asciicast;
 // shell_resize changes the screen size; shell_stop ends the program.
 //
@@ -98,8 +101,9 @@
 //
 // # Prompts
 //
-// terminal-basics, vim-edit, record-session and theme-selection are short
-// guides to these tools that a client can offer its user.
+// terminal-basics, vim-edit, record-session, theme-selection and
+// tui-navigate are short guides to these tools that a client can offer
+// its user.
 //
 // # Example
 //

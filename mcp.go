@@ -1,8 +1,9 @@
 package main
 
-// mcp.go: the MCP layer over jsonrpc.go: initialize and version
-// negotiation, logging, tools/list and tools/call, and the method table
-// that resources.go extends. Field names follow the MCP schema
+// mcp.go: the MCP layer over jsonrpc.go: the era of each request,
+// initialize and version negotiation of the legacy session, logging,
+// tools/list and tools/call, and the method table that resources.go
+// extends. The stateless 2026-07-28 requests are in mcp_modern.go. Field names follow the MCP schema
 // (modelcontextprotocol/modelcontextprotocol, schema/<version>/schema.ts).
 
 import (
@@ -25,20 +26,26 @@ const (
 	protoV20241105 = "2024-11-05"
 	protoV20250326 = "2025-03-26" // tool annotations, completions, progress messages
 	protoV20250618 = "2025-06-18" // titles, structuredContent and outputSchema, resource_link
-	protoV20251125 = "2025-11-25"
+	protoV20251125 = "2025-11-25" // icons, Implementation.description
+	protoV20260728 = "2026-07-28" // stateless: no initialize, an envelope on every request
 )
 
-// protocolVersions are the MCP revisions this server speaks, oldest first:
-// the one list of them. initialize echoes the client's version when it is
-// listed, else offers the newest.
+// protocolVersions are the legacy MCP revisions this server speaks, oldest
+// first: the one list of them. initialize echoes the client's version when
+// it is listed, else offers the newest; it never answers a modern one.
 var protocolVersions = []string{protoV20241105, protoV20250326, protoV20250618, protoV20251125}
 
+// modernVersions are the stateless revisions, served per request
+// (mcp_modern.go), oldest first.
+var modernVersions = []string{protoV20260728}
+
 // protoAtLeast reports whether version v is want or a later one of
-// protocolVersions. A v not in the list (none negotiated yet: "") is
-// older than all.
+// protocolVersions and modernVersions. A v in neither list (none
+// negotiated yet: "") is older than all.
 func protoAtLeast(v, want string) bool {
-	i := slices.Index(protocolVersions, v)
-	return i >= 0 && i >= slices.Index(protocolVersions, want)
+	all := slices.Concat(protocolVersions, modernVersions)
+	i := slices.Index(all, v)
+	return i >= 0 && i >= slices.Index(all, want)
 }
 
 // instructions is sent in the initialize result: how to drive a terminal
@@ -116,6 +123,13 @@ type Server struct {
 	// maxInflight and maxInflightBytes bound the requests running at once
 	// and the bytes of their params (jsonrpc.go; tests lower them).
 	maxInflight, maxInflightBytes int
+	// clientNeeds lists, by tool name, the client capabilities a tool
+	// needs; a modern tools/call whose envelope lacks one is -32021
+	// (mcp_modern.go). Set before Serve; nil = none.
+	clientNeeds map[string][]string
+	// stopped is closed when Serve begins to shut down: open
+	// subscriptions/listen requests then end with a closing result.
+	stopped chan struct{}
 
 	out         lineWriter
 	wg          sync.WaitGroup // running request handlers
@@ -143,6 +157,7 @@ func newServer(a *App) *Server {
 		errlog:   log.New(io.Discard, "", 0),
 		level:    slices.Index(logLevels, "info"),
 		inflight: map[string]*inflight{},
+		stopped:  make(chan struct{}),
 	}
 	s.maxInflight, s.maxInflightBytes = maxInflight, maxInflightBytes
 	for _, table := range []map[string]Method{a.resourceMethods(), a.promptMethods(), a.completionMethods()} {
@@ -150,8 +165,18 @@ func newServer(a *App) *Server {
 			s.methods[name] = m
 		}
 	}
-	a.notify, a.log = s.notify, s.log
+	a.notify, a.log = s.notifyLegacy, s.log
 	return s
+}
+
+// notifyLegacy sends the App's unsolicited notifications (list_changed,
+// the updates of resources/subscribe) to the legacy session, and drops
+// them when there is none: a modern client gets them only on a
+// subscriptions/listen stream (listen.go).
+func (s *Server) notifyLegacy(method string, params any) {
+	if s.negotiated() != "" {
+		s.notify(method, params)
+	}
 }
 
 // inLine reports whether method is answered before the next line is read,
@@ -160,8 +185,20 @@ func (s *Server) inLine(method string) bool {
 	return method == "initialize" || method == "logging/setLevel"
 }
 
-// call dispatches one request.
+// call dispatches one request: a modern one (its params._meta holds the
+// protocolVersion key) to callModern, any other to the legacy session.
 func (s *Server) call(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	if hasModernClaim(params) {
+		return s.callModern(ctx, method, params)
+	}
+	switch method {
+	case "server/discover", "subscriptions/listen":
+		// Modern methods without the envelope: malformed, which a
+		// dual-era client probing with server/discover reads as "not
+		// modern" and falls back to initialize.
+		return nil, invalidParams("missing _meta %s: %s is a %s request, send it with the per-request envelope (or use initialize for a legacy session)", metaProtocolVersion, method, protoV20260728)
+	}
+	progressFrom(ctx).bind(ctx, s.negotiated())
 	switch method {
 	case "ping":
 		return struct{}{}, nil
@@ -173,7 +210,7 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 	case "logging/setLevel":
 		m = func(_ context.Context, params json.RawMessage) (any, error) { return s.setLevel(params) }
 	case "tools/list":
-		m = func(_ context.Context, params json.RawMessage) (any, error) { return s.toolsList(params) }
+		m = s.toolsList
 	case "tools/call":
 		m = s.toolsCall
 	default:
@@ -181,8 +218,8 @@ func (s *Server) call(ctx context.Context, method string, params json.RawMessage
 	}
 	switch {
 	case m == nil:
-		// Also before initialize: a client probing for a newer method
-		// (the Go SDK's server/discover) falls back on "not found".
+		// Also before initialize: a client probing for a method this
+		// server lacks gets "not found" at once.
 		return nil, &RPCError{Code: codeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)}
 	case s.negotiated() == "":
 		return nil, &RPCError{Code: codeInvalidRequest, Message: fmt.Sprintf("%s before initialize: send initialize first", method)}
@@ -267,22 +304,13 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	s.mu.Unlock()
 	s.errlog.Printf("client %q %q asked for protocol %q, speaking %s", p.ClientInfo.Name, p.ClientInfo.Version, asked, version)
 
-	caps := map[string]any{
-		"tools":     map[string]any{},
-		"resources": map[string]any{"subscribe": true, "listChanged": true},
-		"prompts":   map[string]any{},
-		"logging":   map[string]any{},
-	}
-	if protoAtLeast(version, protoV20250326) {
-		caps["completions"] = map[string]any{}
-	}
 	info := map[string]any{"name": "ttywright", "version": buildVersion()}
 	if protoAtLeast(version, protoV20250618) {
 		info["title"] = "ttywright: Playwright for the terminal"
 	}
 	return map[string]any{
 		"protocolVersion": version,
-		"capabilities":    caps,
+		"capabilities":    capabilities(version),
 		"serverInfo":      info,
 		"instructions":    instructions,
 	}, nil
@@ -349,6 +377,26 @@ func (s *Server) log(level, logger string, data any) {
 	s.notify("notifications/message", params)
 }
 
+// logReq sends a log message that belongs to the request of ctx. For a
+// modern request it goes only when its envelope set logLevel, at or above
+// that level, while the request runs (before its response) and was not
+// cancelled; a legacy request's message follows the session's level (log).
+func (s *Server) logReq(ctx context.Context, level, logger string, data any) {
+	m := modernFrom(ctx)
+	if m == nil {
+		s.log(level, logger, data)
+		return
+	}
+	if m.logLevel < 0 || slices.Index(logLevels, level) < m.logLevel || ctx.Err() != nil {
+		return
+	}
+	params := map[string]any{"level": level, "data": data}
+	if logger != "" {
+		params["logger"] = logger
+	}
+	s.notify("notifications/message", params)
+}
+
 // logf writes to stderr and, at or above the client's level, to the client.
 func (s *Server) logf(level, format string, a ...any) {
 	msg := fmt.Sprintf(format, a...)
@@ -364,6 +412,7 @@ type toolInfo struct {
 	InputSchema  map[string]any   `json:"inputSchema"`
 	OutputSchema map[string]any   `json:"outputSchema,omitempty"` // 2025-06-18+
 	Annotations  *toolAnnotations `json:"annotations,omitempty"`  // 2025-03-26+
+	Icons        []icon           `json:"icons,omitempty"`        // modern
 }
 
 // toolAnnotations are MCP ToolAnnotations. All hints are sent, because
@@ -379,11 +428,11 @@ type toolAnnotations struct {
 
 // toolsList handles tools/list. All tools fit one page, so any non-empty
 // cursor is invalid.
-func (s *Server) toolsList(params json.RawMessage) (any, error) {
+func (s *Server) toolsList(ctx context.Context, params json.RawMessage) (any, error) {
 	if err := checkCursor(params); err != nil {
 		return nil, err
 	}
-	v := s.negotiated()
+	v, _ := ctx.Value(versionKey{}).(string)
 	list := make([]toolInfo, 0, len(s.tools))
 	for _, t := range s.tools {
 		ti := toolInfo{Name: t.Name, Description: t.Description, InputSchema: t.Input}
@@ -396,6 +445,9 @@ func (s *Server) toolsList(params json.RawMessage) (any, error) {
 		}
 		if protoAtLeast(v, protoV20250618) {
 			ti.Title, ti.OutputSchema = t.Title, t.Output
+		}
+		if modernFrom(ctx) != nil {
+			ti.Icons = serverIcons()
 		}
 		list = append(list, ti)
 	}
@@ -454,12 +506,13 @@ func (s *Server) toolsCall(ctx context.Context, params json.RawMessage) (any, er
 	}
 
 	start := time.Now()
-	call := &ToolCall{Args: args, Version: s.negotiated(), Progress: progressFrom(ctx).report, tool: tool}
+	v, _ := ctx.Value(versionKey{}).(string)
+	call := &ToolCall{Args: args, Version: v, Progress: progressFrom(ctx).report, tool: tool}
 	res := s.runTool(ctx, tool, call)
-	out := s.renderResult(res)
+	out := renderResult(v, res)
 	d := time.Since(start)
 	s.calls.record(tool.Name, args, out, d)
-	s.log("debug", "tools", map[string]any{"tool": tool.Name, "duration_ms": d.Milliseconds(), "isError": out.IsError})
+	s.logReq(ctx, "debug", "tools", map[string]any{"tool": tool.Name, "duration_ms": d.Milliseconds(), "isError": out.IsError})
 	return out, nil
 }
 
@@ -469,7 +522,7 @@ func (s *Server) runTool(ctx context.Context, tool *Tool, call *ToolCall) (res *
 	defer func() {
 		if p := recover(); p != nil {
 			s.errlog.Printf("panic in tool %s: %v\n%s", tool.Name, p, debug.Stack())
-			s.log("error", "ttywright", fmt.Sprintf("internal error in tool %s: %v", tool.Name, p))
+			s.logReq(ctx, "error", "ttywright", fmt.Sprintf("internal error in tool %s: %v", tool.Name, p))
 			res = toolErrorf("%s failed with an internal error (%v); this is a ttywright bug, please report it, and retry or use another approach", tool.Name, p)
 		}
 	}()
@@ -484,13 +537,13 @@ func (s *Server) runTool(ctx context.Context, tool *Tool, call *ToolCall) (res *
 	return res
 }
 
-// renderResult turns a ToolResult into the CallToolResult for the
-// negotiated version: a text block (Text, or the JSON of Structured),
-// then Extra (resource_link only from 2025-06-18), and structuredContent
-// from 2025-06-18.
-func (s *Server) renderResult(res *ToolResult) *callResult {
+// renderResult turns a ToolResult into the CallToolResult for version v:
+// a text block (Text, or the JSON of Structured), then Extra
+// (resource_link only from 2025-06-18), and structuredContent from
+// 2025-06-18.
+func renderResult(v string, res *ToolResult) *callResult {
 	out := &callResult{Content: []Content{}, IsError: res.IsError}
-	newer := s.atLeast(protoV20250618)
+	newer := protoAtLeast(v, protoV20250618)
 	if res.Structured != nil {
 		b, err := marshalJSON(res.Structured)
 		if err != nil {

@@ -132,7 +132,8 @@ type recordStopResult struct {
 	URI        string `json:"uri"`
 	FrameCount int    `json:"frame_count"`
 	DurationMS int64  `json:"duration_ms"`
-	Bytes      int64  `json:"bytes"`
+	Bytes      int64  `json:"bytes"`                // size of the file at uri (the GIF of "both")
+	CastBytes  int64  `json:"cast_bytes,omitempty"` // "both": size of the cast at uri + ".cast"
 	Note       string `json:"note,omitempty"`
 }
 
@@ -208,7 +209,8 @@ func (a *App) toolShellRecordStop() *Tool {
 				"uri":         map[string]any{"type": "string"},
 				"frame_count": map[string]any{"type": "integer"},
 				"duration_ms": map[string]any{"type": "integer"},
-				"bytes":       map[string]any{"type": "integer", "description": "Size of the files kept"},
+				"bytes":       map[string]any{"type": "integer", "description": "Size of the file at uri (the GIF when format is \"both\")"},
+				"cast_bytes":  map[string]any{"type": "integer", "description": "Format \"both\": size of the cast at uri + \".cast\""},
 				"note":        map[string]any{"type": "string", "description": "Why capturing ended before the stop, when it did"},
 			},
 			"required": []string{"filename", "uri", "frame_count", "duration_ms", "bytes"},
@@ -662,35 +664,39 @@ func (r *recorder) saveFiles(format, name string) (*recordStopResult, error) {
 	res := &recordStopResult{Filename: name, URI: recordingURI(s.ID, name).String(),
 		FrameCount: r.frames, DurationMS: r.duration.Milliseconds(), Note: r.limitNote}
 	// Each kept file is a capture: the GIF (or the cast alone) at
-	// .../recordings/{name}, the cast beside a GIF at .../recordings/{name}.cast.
-	keep := func(ext, mime, uri string) (string, error) {
+	// .../recordings/{name}, the cast beside a GIF at .../recordings/{name}.cast
+	// under the name {name}.cast, so that no two entries of the list share
+	// a name; bytes is the size of the file at uri alone.
+	keep := func(ext, mime, uri string, size *int64) (string, error) {
 		if err := a.renameCapture(s.ID, r.name+ext+".part", name+ext); err != nil {
 			return "", err
 		}
 		p := a.capturePath(s.ID, name, ext)
-		var size int64
 		if fi, err := os.Stat(p); err == nil {
-			size = fi.Size()
+			*size = fi.Size()
 		}
-		res.Bytes += size
+		entry := name
+		if uri != res.URI {
+			entry = name + ext
+		}
 		s.mu.Lock() // a recording saved again under the same name replaces the old entry
 		s.recordings = slices.DeleteFunc(s.recordings, func(c Capture) bool { return c.URI == uri })
 		s.mu.Unlock()
-		s.AddRecording(Capture{Name: name, URI: uri, Path: p, MimeType: mime, Created: r.started,
-			Bytes: size, FrameCount: res.FrameCount, DurationMS: res.DurationMS})
+		s.AddRecording(Capture{Name: entry, URI: uri, Path: p, MimeType: mime, Created: r.started,
+			Bytes: *size, FrameCount: res.FrameCount, DurationMS: res.DurationMS})
 		return p, nil
 	}
 	var err error
 	switch format {
 	case "gif":
-		res.GIFPath, err = keep(".gif", "image/gif", res.URI)
+		res.GIFPath, err = keep(".gif", "image/gif", res.URI, &res.Bytes)
 		a.removeCapture(s.ID, r.name+".cast.part")
 	case "cast":
-		res.CastPath, err = keep(".cast", "application/x-asciicast", res.URI)
+		res.CastPath, err = keep(".cast", "application/x-asciicast", res.URI, &res.Bytes)
 		a.removeCapture(s.ID, r.name+".gif.part")
 	default:
-		if res.GIFPath, err = keep(".gif", "image/gif", res.URI); err == nil {
-			res.CastPath, err = keep(".cast", "application/x-asciicast", res.URI+".cast")
+		if res.GIFPath, err = keep(".gif", "image/gif", res.URI, &res.Bytes); err == nil {
+			res.CastPath, err = keep(".cast", "application/x-asciicast", res.URI+".cast", &res.CastBytes)
 		}
 	}
 	if res.CastPath != "" && r.cast.truncated() {

@@ -41,11 +41,15 @@ type resState struct {
 	interval time.Duration // debounce interval; 0 = defaultUpdateInterval (tests shorten it)
 	pageSize int           // items per page; 0 = defaultPageSize (tests shrink it)
 
-	nsubs atomic.Int32 // len(subs), read without mu so unsubscribed updates cost one atomic load
+	nsubs    atomic.Int32 // len(subs), read without mu so unsubscribed updates cost one atomic load
+	nstreams atomic.Int32 // len(streams), likewise
 
 	mu   sync.Mutex
 	subs map[resourceURI]*debouncer // subscribed URI -> its debouncer
 	list debouncer                  // notifications/resources/list_changed
+	// streams are the open subscriptions/listen requests (listen.go),
+	// each with its own debouncers.
+	streams map[*listenStream]struct{}
 
 	// known is App.sessions as of the last list change; gone keeps a
 	// frozen copy of each session shell_stop has since removed from it
@@ -119,13 +123,14 @@ func (a *App) armUpdated(u resourceURI, d *debouncer) {
 // nothing is subscribed) or one map lookup. Called on every screen change.
 func (a *App) resourceUpdated(u resourceURI) {
 	r := &a.res
-	if r.nsubs.Load() == 0 {
+	if r.nsubs.Load() == 0 && r.nstreams.Load() == 0 {
 		return
 	}
 	r.mu.Lock()
 	if d := r.subs[u]; d != nil {
 		a.armUpdated(u, d)
 	}
+	a.streamsUpdated(u)
 	r.mu.Unlock()
 }
 
@@ -187,6 +192,7 @@ func (a *App) resourceListChanged() {
 			a.armUpdated(u, d)
 		}
 	}
+	a.streamsListChanged()
 	r.mu.Unlock()
 }
 
@@ -214,9 +220,68 @@ func (a *App) resourceMethods() map[string]Method {
 }
 
 // notFound is the MCP error for an unknown resource: -32002 with the URI
-// in data.
-func notFound(uri string) *RPCError {
-	return &RPCError{Code: codeResourceNotFound, Message: "Resource not found", Data: map[string]string{"uri": uri}}
+// in data (the modern era sends it as -32602, mcp_modern.go), and a
+// message that says where the existing names are, as tool errors do.
+func notFound(uri, hint string) *RPCError {
+	return &RPCError{Code: codeResourceNotFound, Message: "Resource not found: " + hint, Data: map[string]string{"uri": uri}}
+}
+
+// hintBadURI is the hint for a URI of no shape this server serves.
+const hintBadURI = "not a ttywright resource URI: resources/list names the resources and resources/templates/list the URI shapes, e.g. sessions://list"
+
+// hintTheme is the hint for an unknown theme name.
+func hintTheme(name string) string {
+	return fmt.Sprintf("no theme %q: the themes are %s (themes://list)", name, strings.Join(themeNames(), ", "))
+}
+
+// hintSession is the hint for an unknown session id: the ids that exist.
+func (a *App) hintSession(id string) string {
+	var ids []string
+	for _, s := range a.resSessions() {
+		ids = append(ids, s.ID)
+	}
+	if len(ids) == 0 {
+		return fmt.Sprintf("no session %q: there are no sessions yet, shell_start makes one (sessions://list)", id)
+	}
+	return fmt.Sprintf("no session %q: the sessions are %s (sessions://list)", id, strings.Join(ids, ", "))
+}
+
+// hintCapture is the hint for an unknown capture name in the list
+// (session://{id}/screenshots or .../recordings): the names it has.
+func hintCapture(list resourceURI, name string, cs []Capture) string {
+	kind := "screenshot"
+	if list.kind == uriRecordings {
+		kind = "recording"
+	}
+	names := make([]string, 0, len(cs))
+	for _, c := range cs {
+		names = append(names, c.Name)
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf("no %s %q in session %s: it has none yet (%s)", kind, name, list.session, list)
+	}
+	return fmt.Sprintf("no %s %q in session %s: its %ss are %s (%s)", kind, name, list.session, kind, strings.Join(names, ", "), list)
+}
+
+// subscribable parses a URI a client subscribes to (resources/subscribe,
+// subscriptions/listen): any URI of a known shape whose resource can exist,
+// now or later (a session or capture that does not exist yet may still
+// come); a URI of no known shape, or a theme that is not in the list, is
+// not found.
+func (a *App) subscribable(raw string) (resourceURI, error) {
+	if raw == "" {
+		return resourceURI{}, invalidParams("uri is missing: pass a URI from resources/list or a template, e.g. session://{id}/buffer")
+	}
+	u, err := parseResourceURI(raw)
+	if err != nil {
+		return u, notFound(raw, hintBadURI)
+	}
+	if u.kind == uriTheme {
+		if _, err := lookupTheme(u.name); err != nil {
+			return u, notFound(raw, hintTheme(u.name)+"; a theme never changes, so there is nothing to subscribe to")
+		}
+	}
+	return u, nil
 }
 
 // invalidParams is the JSON-RPC error -32602 with a message naming the
@@ -362,6 +427,7 @@ type sessionJSON struct {
 	Cwd         *string `json:"cwd,omitempty"`
 	Screenshots *int    `json:"screenshot_count,omitempty"`
 	Recordings  *int    `json:"recording_count,omitempty"`
+	Mouse       string  `json:"mouse,omitempty"` // info: the mouse mode, e.g. "1000 normal, SGR 1006", or "off"
 }
 
 // describe is the session's sessions://list entry, or with info its
@@ -371,7 +437,7 @@ func (v *resSess) describe(info bool) sessionJSON {
 	if v.stopped != nil {
 		j := v.stopped.info
 		if !info {
-			j.Cwd, j.Screenshots, j.Recordings = nil, nil, nil
+			j.Cwd, j.Screenshots, j.Recordings, j.Mouse = nil, nil, nil, ""
 		}
 		return j
 	}
@@ -391,6 +457,8 @@ func (v *resSess) describe(info bool) sessionJSON {
 	if info {
 		cwd, ns, nr := s.Cwd, len(s.Screenshots()), len(s.Recordings())
 		j.Cwd, j.Screenshots, j.Recordings = &cwd, &ns, &nr
+		m := s.Modes()
+		j.Mouse = mouseModeName(m.Mouse, m.MouseEncoding)
 	}
 	return j
 }
@@ -552,7 +620,7 @@ func (a *App) allResources() []resourceJSON {
 		out = append(out, resourceJSON{URI: recordingsURI(id).String(), Name: id + "/recordings", Title: label + " recordings", MimeType: "application/json",
 			Description: "The session's recordings: name, uri, created, frame_count, duration_ms, bytes."})
 		for _, c := range s.Recordings() {
-			out = append(out, resourceJSON{URI: captureURI(recordingsURI(id), c), Name: id + "/recordings/" + c.Name + filepath.Ext(c.Path),
+			out = append(out, resourceJSON{URI: captureURI(recordingsURI(id), c), Name: id + "/recordings/" + strings.TrimSuffix(c.Name, filepath.Ext(c.Path)) + filepath.Ext(c.Path),
 				Title: "Recording " + c.Name, MimeType: c.MimeType, Size: c.Bytes, Annotations: captureAnnotations(c),
 				Description: fmt.Sprintf("%d-frame, %.1f s recording of session %s, made %s.", c.FrameCount, float64(c.DurationMS)/1000, id, c.Created.UTC().Format(time.RFC3339))})
 		}
@@ -605,7 +673,7 @@ type templateJSON struct {
 // session's or theme's resource (uri.go); completion/complete offers values
 // for their {id} and {name}.
 var resourceTemplates = []templateJSON{
-	{"session://{id}/info", "session-info", "Session info", "One session: command, size, pid, exit code, cwd, capture counts. Ids: sessions://list.", "application/json"},
+	{"session://{id}/info", "session-info", "Session info", "One session: command, size, pid, exit code, cwd, capture counts, mouse mode. Ids: sessions://list.", "application/json"},
 	{"session://{id}/buffer", "session-buffer", "Session buffer", "Scrollback and screen as plain text, as shell_read returns them.", "text/plain"},
 	{"session://{id}/screenshots", "session-screenshots", "Session screenshots", "A session's screenshots: name, uri, created, width, height, bytes.", "application/json"},
 	{"session://{id}/screenshots/{name}", "session-screenshot", "Screenshot", "One screenshot as a base64 PNG blob.", "image/png"},
@@ -674,7 +742,7 @@ func (a *App) resourcesRead(ctx context.Context, params json.RawMessage) (any, e
 func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents, error) {
 	u, err := parseResourceURI(uri)
 	if err != nil {
-		return resourceContents{}, notFound(uri)
+		return resourceContents{}, notFound(uri, hintBadURI)
 	}
 	out := resourceContents{URI: uri, MimeType: "application/json"}
 	var v any
@@ -694,13 +762,13 @@ func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents
 	case uriTheme:
 		t, err := lookupTheme(u.name)
 		if err != nil {
-			return out, notFound(uri)
+			return out, notFound(uri, hintTheme(u.name))
 		}
 		v = describeTheme(t)
 	default:
 		s := a.resSession(u.session)
 		if s == nil {
-			return out, notFound(uri)
+			return out, notFound(uri, a.hintSession(u.session))
 		}
 		switch u.kind {
 		case uriInfo:
@@ -720,7 +788,7 @@ func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents
 			}
 			c, ok := findCapture(list, u.name, cs)
 			if !ok {
-				return out, notFound(uri)
+				return out, notFound(uri, hintCapture(list, u.name, cs))
 			}
 			b, err := a.readCapture(uri, c)
 			if err != nil {
@@ -777,20 +845,21 @@ func (a *App) capturePathInRoot(c Capture) (string, bool) {
 // A missing file (deleted since) is -32002 for the URI; one over maxBlobBytes is
 // refused with its path so the client can fetch it another way.
 func (a *App) readCapture(uri string, c Capture) ([]byte, error) {
+	gone := fmt.Sprintf("the file of %s (%s) is gone from the output directory", c.Name, c.Path)
 	rel, ok := a.capturePathInRoot(c)
 	if !ok {
-		return nil, notFound(uri)
+		return nil, notFound(uri, gone)
 	}
 	root, err := os.OpenRoot(a.cfg.OutputDir)
 	if err != nil {
-		return nil, notFound(uri)
+		return nil, notFound(uri, gone)
 	}
 	defer root.Close()
 	// Whatever keeps the file from being read in the root (gone, not a
 	// regular file, a symlink out of it) makes the resource not found.
 	fi, err := root.Stat(rel)
 	if err != nil || !fi.Mode().IsRegular() {
-		return nil, notFound(uri)
+		return nil, notFound(uri, gone)
 	}
 	if fi.Size() > maxBlobBytes {
 		return nil, &RPCError{Code: codeInternalError,
@@ -798,27 +867,24 @@ func (a *App) readCapture(uri string, c Capture) ([]byte, error) {
 	}
 	b, err := root.ReadFile(rel)
 	if err != nil {
-		return nil, notFound(uri)
+		return nil, notFound(uri, gone)
 	}
 	return b, nil
 }
 
 // resourcesSubscribe is resources/subscribe {uri}: any URI that
-// parseResourceURI takes may be subscribed, also for a session or capture
-// that does not exist yet; a URI of no known shape is -32002.
-// Subscriptions are keyed by the parsed resourceURI (session://s1/%62uffer
+// subscribable takes may be subscribed, also for a session or capture
+// that does not exist yet; a URI of no known shape, or an unknown theme, is
+// -32002. Subscriptions are keyed by the parsed resourceURI (session://s1/%62uffer
 // is session://s1/buffer), and subscribing twice is one subscription.
 func (a *App) resourcesSubscribe(ctx context.Context, params json.RawMessage) (any, error) {
 	var p uriParams
 	if err := bindParams(params, &p); err != nil {
 		return nil, err
 	}
-	if p.URI == "" {
-		return nil, invalidParams("uri is missing: pass a URI from resources/list or a template, e.g. session://{id}/buffer")
-	}
-	u, err := parseResourceURI(p.URI)
+	u, err := a.subscribable(p.URI)
 	if err != nil {
-		return nil, notFound(p.URI)
+		return nil, err
 	}
 	key := u
 	r := &a.res

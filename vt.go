@@ -129,6 +129,8 @@ type Modes struct {
 	AltScreen      bool // ?47/?1047/?1049 active
 	SyncOutput     bool // ?2026: the program is inside a synchronized update
 	Mouse          int  // 0 none, else the last mouse tracking mode set (9, 1000, 1002, 1003)
+	MouseEncoding  int  // 0 default, else the last mouse encoding set (1005, 1006, 1015, 1016)
+	AltScroll      bool // ?1007: on the alternate screen the wheel sends arrow keys
 	LineFeedNL     bool // LNM
 	ReverseVideo   bool // DECSCNM (?5): draw the whole screen with fg and bg swapped
 }
@@ -266,6 +268,7 @@ type vtLine struct {
 	used    int      // cells[used:] are default blanks: bounds trimming and clearing
 	wrapped bool     // the row soft-wrapped into the next one
 	styled  bool     // some cell may have a colour or attribute (false: none has)
+	unicode bool     // some cell may hold a non-ASCII rune or a wide half (false: none does)
 }
 
 // vtMark holds the combining marks that follow the base character in
@@ -315,151 +318,6 @@ func (t *Terminal) Write(p []byte) (int, error) {
 		t.replyBuf = t.replyBuf[:0]
 	}
 	return len(p), nil
-}
-
-// feed runs the parser over p.
-func (t *Terminal) feed(p []byte) {
-	tab := vtTransitions
-	for i := 0; i < len(p); {
-		b := p[i]
-		if t.p.state == stGround {
-			if t.p.utf8n > 0 {
-				if b >= t.p.utf8lo && b <= t.p.utf8hi {
-					t.p.utf8acc = t.p.utf8acc<<6 | rune(b&0x3F)
-					t.p.utf8lo, t.p.utf8hi = 0x80, 0xBF
-					t.p.utf8n--
-					if t.p.utf8n == 0 {
-						t.print(t.p.utf8acc)
-					}
-					i++
-					continue
-				}
-				// A broken sequence is one U+FFFD; the byte that broke
-				// it is read again on its own.
-				t.p.utf8n = 0
-				t.print(0xFFFD)
-				continue
-			}
-			if b >= 0x20 && b < 0x7F {
-				i += t.printASCII(p[i:])
-				continue
-			}
-			switch b { // CR and LF skip the table: the commonest controls
-			case '\r':
-				t.cur.col = 0
-				t.cur.wrap = false
-				t.last = 0
-				t.dirty = true
-				i++
-				continue
-			case '\n':
-				t.lineFeed()
-				i++
-				continue
-			}
-			if b >= 0x80 {
-				t.utf8Start(b)
-				i++
-				continue
-			}
-		}
-		tr := tab[t.p.state][b]
-		a, next := vtAction(tr>>4), vtState(tr&0x0F)
-		if next != t.p.state && (t.p.state == stOSC || t.p.state == stDCSPass) {
-			t.exitState(b)
-		}
-		switch a {
-		case acExecute:
-			t.execute(b)
-		case acCollect:
-			t.p.collect(b)
-		case acParam:
-			t.p.param(b)
-			// Fast path: the digits and separators that follow stay in
-			// the param state with the same action; take them without
-			// table lookups.
-			for i+1 < len(p) {
-				c := p[i+1]
-				if c-'0' > 9 && c != ';' && c != ':' {
-					break
-				}
-				t.p.param(c)
-				i++
-			}
-		case acEscDispatch:
-			t.escDispatch(b)
-		case acCSIDispatch:
-			t.csiDispatch(b)
-		case acHook:
-			t.p.dcsKey = t.p.key(b)
-			t.p.dcs = t.p.dcs[:0]
-		case acPut:
-			if len(t.p.dcs) < vtMaxDCS {
-				t.p.dcs = append(t.p.dcs, b)
-			}
-		case acOSCPut:
-			if len(t.p.osc) < vtMaxOSC {
-				t.p.osc = append(t.p.osc, b)
-			}
-		}
-		if next != t.p.state {
-			t.p.state = next
-			switch next {
-			case stEscape, stCSIEntry, stDCSEntry:
-				t.p.clear()
-			case stOSC:
-				t.p.osc = t.p.osc[:0]
-			}
-		}
-		i++
-	}
-}
-
-// exitState runs the exit action of the current state before a
-// transition on byte b: an OSC or DCS string ends (ESC, or BEL for OSC)
-// and is dispatched, unless CAN or SUB cancelled it.
-func (t *Terminal) exitState(b byte) {
-	cancelled := b == 0x18 || b == 0x1A
-	switch t.p.state {
-	case stOSC:
-		if !cancelled {
-			t.p.oscBEL = b == 0x07
-			t.oscDispatch(t.p.osc)
-		}
-	case stDCSPass:
-		if !cancelled {
-			t.dcsDispatch(t.p.dcsKey, t.p.dcs)
-		}
-	}
-}
-
-// utf8Start begins a UTF-8 sequence with lead byte b; bytes that cannot
-// start one print U+FFFD. The accepted ranges of the first continuation
-// byte reject overlong forms, surrogates and values above U+10FFFF
-// (Unicode Table 3-7).
-func (t *Terminal) utf8Start(b byte) {
-	p := &t.p
-	p.utf8lo, p.utf8hi = 0x80, 0xBF
-	switch {
-	case b >= 0xC2 && b <= 0xDF:
-		p.utf8n, p.utf8acc = 1, rune(b&0x1F)
-	case b >= 0xE0 && b <= 0xEF:
-		p.utf8n, p.utf8acc = 2, rune(b&0x0F)
-		if b == 0xE0 {
-			p.utf8lo = 0xA0
-		} else if b == 0xED {
-			p.utf8hi = 0x9F
-		}
-	case b >= 0xF0 && b <= 0xF4:
-		p.utf8n, p.utf8acc = 3, rune(b&0x07)
-		if b == 0xF0 {
-			p.utf8lo = 0x90
-		} else if b == 0xF4 {
-			p.utf8hi = 0x8F
-		}
-	default:
-		t.print(0xFFFD)
-	}
 }
 
 // Resize changes the screen size, reflowing nothing (xterm behaviour):
@@ -616,6 +474,7 @@ func (t *Terminal) Cursor() Cursor {
 func (t *Terminal) Modes() Modes {
 	m := t.modes
 	m.AltScreen = t.scr == t.alt
+	m.MouseEncoding = t.mouseEnc
 	return m
 }
 

@@ -10,7 +10,11 @@ package main
 // screens attrOld. Both marks ride in the cells (Attr bits the SGR
 // encoder ignores, like attrProtected), so they move with the text on
 // scrolls, insertions and deletions, and vanish when the program erases
-// or overwrites the cell; the pen never carries them.
+// or overwrites the cell; the pen never carries them. A row with a mark
+// counts as styled (vtLine.styled), so the paths that assume a plain
+// row's cells carry no attribute keep away from it; rows that scroll into
+// the history during a marking keep their marks there, where the text and
+// style views ignore them.
 
 // Cell marks (see the file comment).
 const (
@@ -116,6 +120,7 @@ func (t *Terminal) BeginMarks(input string, old bool) bool {
 				for c := range l.cells[:l.used] {
 					if l.cells[c].Rune != 0 {
 						l.cells[c].Attr |= attrOld
+						l.styled = true // a cell has an attribute: the fast clear and history paths skip the row
 					}
 				}
 			}
@@ -161,6 +166,7 @@ func (t *Terminal) markEcho(l *vtLine, from, to int) {
 		}
 		if m.echo.step(cell.Rune, m.lastLine != nil && l != m.lastLine) {
 			cell.Attr |= attrEcho
+			l.styled = true // as in BeginMarks
 			m.lastLine = l
 		}
 	}

@@ -81,11 +81,12 @@ const (
 
 // waitStage is one condition of a wait.
 type waitStage struct {
-	kind        stageKind
-	name        string // the argument it came from, as the reply names it
-	match       *matcher
-	d           time.Duration
-	afterOutput bool // idle: counts only once the program has printed something
+	kind           stageKind
+	name           string // the argument it came from, as the reply names it
+	match          *matcher
+	d              time.Duration
+	afterOutput    bool // idle: counts only once the program has printed something
+	afterNewOutput bool // idle: counts only once output arrived since the wait began
 }
 
 // waitSpec is a checked wait: its stages in order (none: do not wait).
@@ -413,8 +414,8 @@ func (w *outputWatch) check(st *waitStage, exited bool) (bool, time.Duration) {
 		if exited {
 			return true, 0 // no more output can come
 		}
-		if st.afterOutput && s.fed == 0 {
-			return false, 0 // nothing printed yet: not idle, just slow to start
+		if st.afterOutput && s.fed == 0 || st.afterNewOutput && !s.lastOutput.After(w.start) {
+			return false, 0 // nothing printed yet: not idle, just slow to answer
 		}
 		d := time.Until(maxTime(s.lastOutput, w.start).Add(st.d))
 		return d <= 0, d

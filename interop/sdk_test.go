@@ -19,7 +19,7 @@ import (
 
 // toolNames are the server's tools (README "Tools"), shellwright's names.
 var toolNames = []string{
-	"shell_start", "shell_send", "shell_read", "shell_wait", "shell_screenshot",
+	"shell_start", "shell_send", "shell_read", "shell_find", "shell_click", "shell_wait", "shell_screenshot",
 	"shell_record_start", "shell_record_stop", "shell_resize", "shell_stop",
 }
 
@@ -31,16 +31,20 @@ var templates = []string{
 }
 
 // promptNames are the server's prompts (README "Prompts").
-var promptNames = []string{"vim-edit", "record-session", "terminal-basics", "theme-selection"}
+var promptNames = []string{"vim-edit", "record-session", "terminal-basics", "theme-selection", "tui-navigate"}
 
 // TestGoSDKHandshake: the official Go client connects with its defaults
-// (server/discover first, then initialize), sees the capabilities and
+// (server/discover first; ttywright answers it, so the client speaks the
+// stateless 2026-07-28 with no initialize), sees the capabilities and
 // every tool with schemas and annotations, and pings.
 func TestGoSDKHandshake(t *testing.T) {
 	s := startServer(t)
 	init := s.cs.InitializeResult()
 	if init == nil || init.ServerInfo == nil || init.ServerInfo.Name != "ttywright" {
 		t.Fatalf("initialize result %+v: want serverInfo.name ttywright", init)
+	}
+	if init.ProtocolVersion != "2026-07-28" {
+		t.Errorf("the SDK's default negotiated %q, want the stateless 2026-07-28 through server/discover", init.ProtocolVersion)
 	}
 	if !slices.Contains(mcp.SupportedProtocolVersions(), init.ProtocolVersion) {
 		t.Errorf("negotiated version %q is not one the SDK supports", init.ProtocolVersion)
@@ -91,11 +95,11 @@ func TestGoSDKHandshake(t *testing.T) {
 	}
 }
 
-// TestGoSDKOlderProtocols: a client that asks for an older revision gets
-// it, with the fields that revision lacks left out, and the tools still work
-// through the JSON text block.
+// TestGoSDKOlderProtocols: a client that asks for a legacy revision gets
+// it through initialize, with the fields that revision lacks left out, and
+// the tools still work through the JSON text block.
 func TestGoSDKOlderProtocols(t *testing.T) {
-	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18"} {
+	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"} {
 		t.Run(version, func(t *testing.T) {
 			s := startServerVersion(t, version)
 			if got := s.cs.InitializeResult().ProtocolVersion; got != version {
@@ -282,9 +286,15 @@ func TestGoSDKScenario(t *testing.T) {
 			t.Errorf("templates %v lack %s", tmpl, want)
 		}
 	}
+	// Resource not found: -32602 in the stateless era (the SDK's default,
+	// 2026-07-28), -32002 in a legacy session.
 	_, err = s.cs.ReadResource(s.ctx(), &mcp.ReadResourceParams{URI: "session://no-such/info"})
-	if code := rpcCode(err); code != -32002 {
-		t.Errorf("reading an unknown URI: %v (code %d), want -32002", err, code)
+	wantCode := int64(-32002)
+	if s.cs.InitializeResult().ProtocolVersion >= "2026-07-28" {
+		wantCode = -32602
+	}
+	if code := rpcCode(err); code != wantCode {
+		t.Errorf("reading an unknown URI: %v (code %d), want %d", err, code, wantCode)
 	}
 
 	// Prompts: every one, with its required arguments filled in.

@@ -8,27 +8,41 @@ import (
 )
 
 // TestTypeScriptSDK runs ts/interop.test.mjs, the same scenario through the
-// official TypeScript SDK client, against the binary TestMain built. It
-// needs node and `npm ci` in ts/; without them it skips, except under CI
-// (CI=true), where a skip would hide a missing install step.
+// official TypeScript SDK client (which speaks the legacy era: initialize),
+// against the binary TestMain built.
 func TestTypeScriptSDK(t *testing.T) {
+	runNodeTest(t, "interop.test.mjs", filepath.Join("@modelcontextprotocol", "sdk"))
+}
+
+// TestInspector runs ts/inspector.test.mjs: the MCP Inspector's CLI pinned
+// to the stateless 2026-07-28 era (--protocol-era modern, and its mcpdo
+// connection CLI with --era modern for a whole terminal session).
+func TestInspector(t *testing.T) {
+	runNodeTest(t, "inspector.test.mjs", filepath.Join("@modelcontextprotocol", "inspector"))
+}
+
+// runNodeTest runs one node --test file in ts/ with TTYWRIGHT_BIN set. It
+// needs node and `npm ci` in ts/ (the package under node_modules); without
+// them it skips, except under CI (CI=true), where a skip would hide a
+// missing install step.
+func runNodeTest(t *testing.T, file, pkg string) {
 	node, err := exec.LookPath("node")
 	if err == nil {
-		_, err = os.Stat(filepath.Join("ts", "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
+		_, err = os.Stat(filepath.Join("ts", "node_modules", pkg, "package.json"))
 	}
 	if err != nil {
-		msg := "needs node and the SDK: run `npm ci` in interop/ts (" + err.Error() + ")"
+		msg := "needs node and " + pkg + ": run `npm ci` in interop/ts (" + err.Error() + ")"
 		if os.Getenv("CI") != "" {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)
 	}
-	cmd := exec.Command(node, "--test", "--test-reporter=spec", "interop.test.mjs")
+	cmd := exec.Command(node, "--test", "--test-reporter=spec", file)
 	cmd.Dir = "ts"
 	cmd.Env = append(os.Environ(), "TTYWRIGHT_BIN="+binPath)
 	out, err := cmd.CombinedOutput()
-	t.Logf("node --test interop.test.mjs:\n%s", out)
+	t.Logf("node --test %s:\n%s", file, out)
 	if err != nil {
-		t.Fatalf("TypeScript SDK scenario failed: %v", err)
+		t.Fatalf("%s failed: %v", file, err)
 	}
 }

@@ -24,12 +24,12 @@ const WAIT_MS = 15000;
 const PROMPT = 'tw$ ';
 const PROMPT_WAIT = 'tw$'; // the screen text has trailing blanks trimmed
 
-const TOOLS = ['shell_start', 'shell_send', 'shell_read', 'shell_wait', 'shell_screenshot',
+const TOOLS = ['shell_start', 'shell_send', 'shell_read', 'shell_find', 'shell_click', 'shell_wait', 'shell_screenshot',
   'shell_record_start', 'shell_record_stop', 'shell_resize', 'shell_stop'];
 const TEMPLATES = ['session://{id}/info', 'session://{id}/buffer', 'session://{id}/screenshots',
   'session://{id}/screenshots/{name}', 'session://{id}/recordings',
   'session://{id}/recordings/{name}', 'theme://{name}'];
-const PROMPTS = ['vim-edit', 'record-session', 'terminal-basics', 'theme-selection'];
+const PROMPTS = ['vim-edit', 'record-session', 'terminal-basics', 'theme-selection', 'tui-navigate'];
 
 // structured returns a tool result's structuredContent, or its JSON text.
 function structured(res) {
@@ -123,6 +123,10 @@ test('official TypeScript SDK client', { timeout: 120000 }, async (t) => {
       assert.equal(tools.find(x => x.name === 'shell_stop').annotations?.destructiveHint, true);
       await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }),
         e => e instanceof McpError && e.code === -32602);
+      // This SDK speaks the legacy era (initialize): resource not found is
+      // -32002, with a hint naming the themes.
+      await assert.rejects(client.readResource({ uri: 'theme://nope' }),
+        e => e instanceof McpError && e.code === -32002 && e.message.includes('themes://list'));
     });
 
     let id;
