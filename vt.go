@@ -194,6 +194,8 @@ type Terminal struct {
 	bgColor  [3]uint8
 	bells    int
 	unknowns int // sequences consumed without meaning (for tests)
+
+	shellMarks []ShellMark // OSC 133 and OSC 7 marks not yet taken (vt_marks.go)
 }
 
 // vtCursor is a cursor position with the pending-wrap flag: after a

@@ -611,6 +611,8 @@ func (t *Terminal) oscDispatch(s []byte) {
 		} else {
 			t.replyString("\x1b\\")
 		}
+	case "133", "7": // shell integration marks, current directory (vt_marks.go)
+		t.shellMark(num, rest)
 	default:
 		t.unknowns++
 	}

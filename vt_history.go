@@ -25,6 +25,7 @@ type vtHistory struct {
 	n      int          // rows held
 	max    int          // capacity in rows
 	spare  *histBlock   // a dropped block, kept for reuse
+	pushed int64        // rows ever pushed minus rows popped: the absolute number of screen row 0 (ShellMark.Line)
 }
 
 // histBlockRows is the number of rows per block.
@@ -98,6 +99,7 @@ func appendRun(runs []histRun, cell *Cell, col int) []histRun {
 
 // push appends a copy of screen row l, dropping the oldest row when full.
 func (h *vtHistory) push(l *vtLine) {
+	h.pushed++
 	if h.max <= 0 {
 		return
 	}
@@ -213,6 +215,7 @@ func (h *vtHistory) at(i int) histLine {
 // pop removes the newest row and returns it as a screen row of cols
 // cells (a taller screen takes rows back).
 func (h *vtHistory) pop(cols int) *vtLine {
+	h.pushed--
 	v := h.at(h.n - 1)
 	l := &vtLine{cells: v.cells(cols), wrapped: v.wrapped, used: cols, styled: len(v.runs) > 0}
 	for _, m := range v.marks {
