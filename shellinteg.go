@@ -279,7 +279,7 @@ const (
 	readyMax        = 500 * time.Millisecond // any other program
 	readyQuiet      = 30 * time.Millisecond  // after its first output, this much quiet
 	readyInputQuiet = 5 * time.Millisecond   // blocked reading its terminal, with this much quiet
-	readyStuckQuiet = 200 * time.Millisecond // an integrated shell with no mark yet, blocked reading: its hooks failed
+	readyStuckQuiet = time.Second            // an integrated shell with no B yet, blocked reading: its hooks failed
 	readyPoll       = 2 * time.Millisecond   // how often the program's state is looked at
 )
 
@@ -301,7 +301,9 @@ func (s *Session) waitReady(ctx context.Context) {
 	for {
 		s.mu.Lock()
 		ch, exited, last := s.changed, s.exited, s.lastOutput
-		prompt := s.sh.seenB || s.sh.seenA && time.Since(last) >= readyQuiet
+		// A shell with our integration draws B at the end of each
+		// prompt; one with its own marks may write only A.
+		prompt := s.sh.seenB || !s.integ.Active && s.sh.seenA && time.Since(last) >= readyQuiet
 		s.mu.Unlock()
 		quiet := time.Since(last)
 		switch {
