@@ -399,7 +399,7 @@ func TestPlanIntegration(t *testing.T) {
 	}{
 		{"/bin/bash", nil, true, "--rcfile \x00bashrc"},
 		{"/bin/bash", []string{"-l"}, true, "--rcfile \x00bashrc"},
-		{"/bin/bash", []string{"--norc", "-i"}, true, "--rcfile \x00bashrc -i"},
+		{"/bin/bash", []string{"--norc", "-i"}, true, "--norc -i"},
 		{"/bin/bash", []string{"-c", "ls"}, false, "-c ls"},
 		{"/bin/bash", []string{"script.sh"}, false, "script.sh"},
 		{"/bin/zsh", []string{"-l"}, true, "-l"},

@@ -13,6 +13,7 @@ package main
 // prompt or hook that already writes OSC 133) is kept and ours left out.
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"errors"
@@ -20,6 +21,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -47,6 +49,7 @@ type shellIntegration struct {
 // integrationPlan is how to start a program with integration: its
 // arguments after the program name and extra environment.
 type integrationPlan struct {
+	path  string // the program
 	args  []string
 	env   map[string]string
 	files map[string]string // name to content, written to the private directory
@@ -58,7 +61,7 @@ type integrationPlan struct {
 // is the shell_start argument and the --shell-integration flag combined.
 func planIntegration(path string, args, env []string, enabled bool) integrationPlan {
 	shell := filepath.Base(path)
-	p := integrationPlan{args: args, integ: shellIntegration{Shell: shell}}
+	p := integrationPlan{path: path, args: args, integ: shellIntegration{Shell: shell}}
 	if !slices.Contains([]string{"bash", "zsh", "fish"}, shell) {
 		p.integ.Shell = ""
 		p.integ.Reason = "the program is not bash, zsh or fish, which are the shells ttywright marks commands in (OSC 133)"
@@ -136,7 +139,18 @@ func (p *integrationPlan) bash(args []string) error {
 			return errNotInteractive
 		}
 	}
+	if rc == ":norc" && !login {
+		// No start-up file to wrap: bash keeps --norc, and the
+		// integration comes in through PROMPT_COMMAND at the first prompt.
+		p.env = map[string]string{"PROMPT_COMMAND": ". \x00bashrc", "TTYWRIGHT_BASH_RC": ":env"}
+		p.files = map[string]string{"bashrc": bashIntegration}
+		p.args = append([]string{"--norc"}, out...)
+		return nil
+	}
 	p.env = map[string]string{"TTYWRIGHT_BASH_RC": rc}
+	if rc == "" && bashReadsSysRC(p.path) {
+		p.env["TTYWRIGHT_BASH_RC"] = ":user" // bash read /etc/bash.bashrc already
+	}
 	if login {
 		p.env["TTYWRIGHT_BASH_LOGIN"] = "1"
 		if noprofile {
@@ -194,6 +208,22 @@ func (p *integrationPlan) fish(args []string) error {
 	p.files = map[string]string{"integration.fish": fishIntegration}
 	p.args = append([]string{"--init-command", "source \x00integration.fish"}, args...)
 	return nil
+}
+
+// sysRCRead caches bashReadsSysRC by path.
+var sysRCRead sync.Map
+
+// bashReadsSysRC reports whether the bash at path reads /etc/bash.bashrc
+// itself before an --rcfile (Debian's and Ubuntu's builds do: the path is
+// compiled in), so that the wrapper must not read it again.
+func bashReadsSysRC(path string) bool {
+	if v, ok := sysRCRead.Load(path); ok {
+		return v.(bool)
+	}
+	b, err := os.ReadFile(path)
+	yes := err == nil && bytes.Contains(b, []byte("/etc/bash.bashrc\x00"))
+	sysRCRead.Store(path, yes)
+	return yes
 }
 
 // envLookup returns the last value of name in env and whether it is there.

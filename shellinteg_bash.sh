@@ -19,10 +19,17 @@ else
 		[[ -r /etc/bash.bashrc ]] && . /etc/bash.bashrc
 		[[ -r ~/.bashrc ]] && . ~/.bashrc
 		;;
-	:norc) ;;
+	:user) [[ -r ~/.bashrc ]] && . ~/.bashrc ;; # this bash read /etc/bash.bashrc itself
+	:env)
+		# bash --norc: read through PROMPT_COMMAND at the first prompt,
+		# which now runs the hooks instead (and is no longer exported).
+		builtin export -n PROMPT_COMMAND
+		PROMPT_COMMAND=
+		;;
 	*) [[ -r $TTYWRIGHT_BASH_RC ]] && . "$TTYWRIGHT_BASH_RC" ;;
 	esac
 fi
+[[ ${TTYWRIGHT_BASH_RC-} == :env ]] && __tw_first=1
 unset TTYWRIGHT_BASH_LOGIN TTYWRIGHT_BASH_RC __tw_f
 
 # The user's own integration (VS Code, WezTerm, starship, ...) is kept
@@ -61,3 +68,7 @@ __tw_prompt() {
 # arithmetic sets __tw_ran in this shell without a subshell.
 PS0='${__tw_e:$((__tw_ran=1)):0}\e]133;C\a'${PS0-}
 PROMPT_COMMAND=$'__tw_precmd\n'"${PROMPT_COMMAND-}"$'\n__tw_prompt'
+if [[ -n ${__tw_first-} ]]; then
+	unset __tw_first
+	__tw_prompt # the first prompt: PROMPT_COMMAND is running already
+fi
