@@ -27,11 +27,6 @@ const (
 	maxTypeDelayMS   = 5000
 	streamCap        = 64 << 10 // bytes of new output (escapes removed) kept for matching
 	truncatedMarker  = "...(truncated)...\n"
-
-	// shell_start returns once the program's output has been quiet for
-	// startSettleIdle (after its first output), or after startSettleMax.
-	startSettleIdle = 50 * time.Millisecond
-	startSettleMax  = 500 * time.Millisecond
 )
 
 var sessionIDProp = prop("string", "The shell_session_id returned by shell_start (see sessions://list).")
@@ -124,7 +119,7 @@ func (a *App) toolShellStart() *Tool {
 		Description: "Start a program (default: the user's shell) in a new pseudo-terminal and return its shell_session_id. " +
 			"The program sees a real xterm-256color terminal, so full-screen apps (vim, htop, less, TUIs) work. " +
 			"Pass the program and its arguments separately: command \"python3\", args [\"-i\"]. " +
-			"It returns once the program has drawn its first screen (at most 0.5 s). Next, use shell_send to type (Enter is \"\\r\") and shell_read or shell_screenshot to look at the screen; " +
+			"It returns once the program is ready (a shell with integration: its first prompt; another program: its first output and a short quiet, or once it waits for input), with that first screen. Next, use shell_send to type (Enter is \"\\r\") and shell_read or shell_screenshot to look at the screen; " +
 			"call shell_stop when done. The session stays readable after the program exits, until shell_stop.",
 		Input: objectSchema(map[string]any{
 			"command":           prop("string", "Program name (searched in PATH) or path. Default: $SHELL, else bash."),
@@ -215,8 +210,8 @@ func (a *App) toolShellSend() *Tool {
 			"input is typed as given; write Enter as \"\\r\" (not \"\\n\"), e.g. \"ls -la\\r\". Escapes in input: \\r \\n \\t \\e \\xHH \\uHHHH \\\\. " +
 			"keys sends named keys after input: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, " +
 			"C-c (Ctrl-C; also ^C), C-d, M-x (Alt-x), C-Left. " +
-			"Prefer wait_for over fixed delays: it returns as soon as the text (or /regex/ with flags i, m, s) appears on the screen or in new output, " +
-			"e.g. wait_for \"$ \" for the next shell prompt; if the text is already on screen before sending, only new output counts. " +
+			"In a shell with integration (bash, zsh, fish; see shell_start's shell_integration) use wait_for_command true: it returns when the command ends and the prompt is back, with command {line, exit_code, duration_ms, cwd, output}, whatever the prompt looks like. " +
+			"Elsewhere prefer wait_for over fixed delays: it returns as soon as the text (or /regex/ with flags i, m, s) appears on the screen or in new output; if the text is already on screen before sending, only new output counts. " +
 			"The echo of what you type counts too: to wait for a command's output, wait for text the command line does not contain (type echo DO''NE, wait for DONE) or for the next prompt. wait_idle_ms returns once output has been quiet that long. " +
 			"Without either, it waits delay_ms (default 100). Waits end at timeout_ms with matched false, never with an error. " +
 			"Check bufferAfter after each step before the next.",
@@ -510,7 +505,7 @@ func (a *App) toolShellWait() *Tool {
 	return newTool(Tool{
 		Name:  "shell_wait",
 		Title: "Wait for a terminal",
-		Description: "Wait without typing: until wait_for (text, or /regex/ with flags i, m, s) is on the screen or in new output, " +
+		Description: "Wait without typing: with wait_for_command true (a shell with integration), until the running command ends (at once, already_done true, when none runs); until wait_for (text, or /regex/ with flags i, m, s) is on the screen or in new output, " +
 			"until output has been quiet for wait_idle_ms, or, with neither, until the program exits. " +
 			"Returns as soon as that happens (matched true) or at timeout_ms (default 10000, at most 120000) with matched false and timed_out true; " +
 			"buffer is the visible screen then. Use it for slow commands instead of sleeping.",
