@@ -64,6 +64,11 @@
 // command not listed. In TTYWRIGHT_ALLOW_COMMAND, separate commands with
 // commas.
 //
+// --shell-integration=false starts interactive bash, zsh and fish without
+// the OSC 133 prompt and command marks that wait_for_command and
+// session://{id}/commands read (default true; shell_start can turn them
+// off per session with shell_integration false).
+//
 // --version prints the version and exits; --licenses prints the licences
 // of the embedded fonts and exits.
 //
