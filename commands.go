@@ -33,6 +33,7 @@ type command struct {
 	n        int // 1-based, in the order the commands started
 	line     string
 	lineOK   bool // line came from the shell itself, not from the screen
+	multi    bool // line was typed over several prompts (read from the screen)
 	cwd      string
 	started  time.Time
 	ended    time.Time
@@ -51,6 +52,8 @@ type shellState struct {
 	seenA, seenB bool     // a prompt was marked (the shell is integrated); with its end
 	bLine        int64    // where the last B was
 	bCol         int      //
+	inLine       bool     // between a B and the next A;k=s (a continuation prompt) or C
+	lines        []string // the command line's earlier lines, before continuation prompts
 	cwd          string   // from the last OSC 7
 	running      *command // between C and D
 	cmds         []*command
@@ -97,12 +100,18 @@ func (st *shellState) mark(t *Terminal, m ShellMark, now time.Time) bool {
 			}
 		}
 	case 'A':
-		st.seenA = true
+		if _, secondary := markParam(m.Params, "k"); secondary && st.inLine {
+			// A continuation prompt: the line typed so far ends here.
+			l, _ := rangeText(t, st.bLine, st.bCol, m.Line, m.Col, commandOutputCap)
+			st.lines, st.inLine = append(st.lines, l), false
+			return false
+		}
+		st.seenA, st.lines, st.inLine = true, nil, false
 		if !st.seenB {
 			st.promptDrawn()
 		}
 	case 'B':
-		st.seenA, st.seenB = true, true
+		st.seenA, st.seenB, st.inLine = true, true, true
 		st.bLine, st.bCol = m.Line, m.Col
 		st.promptDrawn()
 	case 'C':
@@ -117,9 +126,11 @@ func (st *shellState) mark(t *Terminal, m ShellMark, now time.Time) bool {
 			}
 		}
 		if !c.lineOK && st.seenB {
-			c.line, _ = rangeText(t, st.bLine, st.bCol, m.Line, m.Col, commandOutputCap)
+			// The line from the screen: each line typed after its prompt.
+			last, _ := rangeText(t, st.bLine, st.bCol, m.Line, m.Col, commandOutputCap)
+			c.line, c.multi = strings.Join(append(st.lines, last), "\n"), len(st.lines) > 0
 		}
-		st.running = c
+		st.running, st.lines, st.inLine = c, nil, false
 		return true
 	case 'D':
 		c := st.running
@@ -131,7 +142,7 @@ func (st *shellState) mark(t *Terminal, m ShellMark, now time.Time) bool {
 		if err == nil {
 			c.exitCode = &code
 		}
-		if line, ok := bashHistoryLine(m.Params); ok {
+		if line, ok := bashHistoryLine(m.Params); ok && !c.multi { // bash's history joins the lines of a multi-line command
 			c.line, c.lineOK = line, true
 		}
 		c.ended = now

@@ -167,8 +167,10 @@ func TestCommandMultiLineVimCwd(t *testing.T) {
 				loop = "for i in 1 2 3\recho n$i\rend"
 			}
 			c := runCommand(t, a, id, loop, nil)
-			if line, _ := c["line"].(string); c["output"] != "n1\nn2\nn3" || !strings.Contains(line, "for i in 1 2 3") || !strings.Contains(line, "echo n$i") {
-				t.Errorf("%s for loop: line %q output %q", sh.name, c["line"], c["output"])
+			// The line as typed, every line of it.
+			want := strings.ReplaceAll(loop, "\r", "\n")
+			if c["output"] != "n1\nn2\nn3" || c["line"] != want {
+				t.Errorf("%s for loop: line %q output %q, want line %q", sh.name, c["line"], c["output"], want)
 			}
 			// vim: the command ends when vim has quit and the prompt is back.
 			m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "vim -u NONE -N " + filepath.Join(t.TempDir(), "f.txt") + "\r", "wait_for": "f.txt", "timeout_ms": 10000})

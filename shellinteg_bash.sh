@@ -61,6 +61,9 @@ __tw_prompt() {
 	__tw_hn=$HISTCMD
 	builtin printf '\e]7;file://%s%s\a\e]133;A\a' "${HOSTNAME-}" "$PWD"
 	[[ $PS1 == *'\[\e]133;B\a\]' ]] || PS1=$PS1'\[\e]133;B\a\]'
+	# Continuation prompts are marked as secondary (k=s): the server
+	# reads each line of a multi-line command between them.
+	[[ $PS2 == '\[\e]133;A;k=s\a\]'*'\[\e]133;B\a\]' ]] || PS2='\[\e]133;A;k=s\a\]'$PS2'\[\e]133;B\a\]'
 	return $ret
 }
 
