@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // integratedShells are the shells the tests run, each with a clean HOME
@@ -419,4 +420,98 @@ func TestPlanIntegration(t *testing.T) {
 	if p := planIntegration("/bin/bash", []string{"-l"}, nil, true); p.env["TTYWRIGHT_BASH_LOGIN"] != "1" {
 		t.Errorf("bash -l: env %v, want the login chain read by the wrapper", p.env)
 	}
+}
+
+// TestShellIntegrationStartupFiles: the files a login or non-login shell
+// reads are still read, in their order, and the wrapper directory goes
+// with the session.
+func TestShellIntegrationStartupFiles(t *testing.T) {
+	tests := []struct {
+		shell string
+		args  []string
+		files map[string]string
+		check string // a command whose output must be want
+		want  string
+	}{
+		{"bash", []string{"-l"}, map[string]string{".bash_profile": "P=profile\n", ".profile": "P=wrong\n", ".bashrc": "R=rc\n"},
+			"echo $P-${R-none}-$0", "profile-none-bash"},
+		{"bash", nil, map[string]string{".bash_profile": "P=profile\n", ".bashrc": "R=rc; f() { echo fn; }\n"},
+			"echo ${P-none}-$R-$(f)", "none-rc-fn"},
+		{"bash", []string{"--rcfile", "my.rc"}, map[string]string{"my.rc": "R=mine\n", ".bashrc": "R=wrong\n"},
+			"echo $R", "mine"},
+		{"zsh", []string{"-l"}, map[string]string{".zshenv": "E=env\n", ".zprofile": "P=profile\n", ".zshrc": "R=rc\n", ".zlogin": "L=login\n"},
+			"echo $E-$P-$R-$L-${ZDOTDIR:t}", "env-profile-rc-login-"},
+		{"zsh", nil, map[string]string{".zshenv": "E=env\n", ".zprofile": "P=profile\n", ".zshrc": "R=rc\n"},
+			"echo $E-${P-none}-$R", "env-none-rc"},
+		{"fish", nil, map[string]string{".config/fish/config.fish": "set -g R rc\nfunction f; echo fn; end\n"},
+			"echo $R-(f)", "rc-fn"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.shell+strings.Join(tt.args, ""), func(t *testing.T) {
+			a := newTestApp(t)
+			home := t.TempDir()
+			for name, text := range tt.files {
+				p := filepath.Join(home, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			id := startShell(t, a, tt.shell, home, tt.args, nil)
+			want := tt.want
+			if strings.HasSuffix(want, "-") { // zsh: ZDOTDIR is the user's again
+				want += filepath.Base(home)
+			}
+			if c := runCommand(t, a, id, tt.check, nil); c["output"] != want || exitCode(c) != 0 {
+				t.Errorf("%s %q: %q: output %q, want %q", tt.shell, tt.args, tt.check, c["output"], want)
+			}
+			s, _ := a.session(id)
+			dir := s.integ.dir
+			if _, err := os.Stat(dir); dir == "" || err != nil {
+				t.Fatalf("wrapper directory %q: %v", dir, err)
+			}
+			mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("wrapper directory %s is still there after shell_stop: %v", dir, err)
+			}
+		})
+	}
+}
+
+// FuzzShellMarks: any output, marks included, keeps the command list
+// consistent: no panic, numbers rising, every command ended.
+func FuzzShellMarks(f *testing.F) {
+	for _, s := range []string{
+		"\x1b]133;A\a$ \x1b]133;B\als\r\n\x1b]133;C\aa\r\nb\r\n\x1b]133;D;0\a",
+		"\x1b]133;D;1\a\x1b]133;C\a\x1b]133;C;cmdline_url=%41\a\x1b]133;D;x;tw_histcmd=1;tw_history=  1  a\a",
+		"\x1b]7;file://h/tmp\a\x1b]133;A;k=s\a\x1b]133;B\a\x1b[2J\x1b[3J\x1b]133;D;2\a",
+		"\x1b]133;B\a\x1b[?1049h\x1b]133;C\a\x1b[?1049l\x1b]133;D\a",
+	} {
+		f.Add([]byte(s), uint8(5))
+	}
+	f.Fuzz(func(t *testing.T, p []byte, rows uint8) {
+		term := NewTerminal(20, int(rows%30)+1, 50)
+		var st shellState
+		at := time.Unix(0, 0)
+		for len(p) > 0 {
+			n := min(len(p), 7)
+			term.Write(p[:n])
+			p = p[n:]
+			for _, m := range term.TakeShellMarks() {
+				st.mark(term, m, at)
+			}
+		}
+		last := 0
+		for _, c := range st.cmds {
+			if c.n <= last || c.ended.IsZero() || len(c.output) > commandOutputCap {
+				t.Fatalf("command %d after %d, ended %v, %d bytes", c.n, last, c.ended, len(c.output))
+			}
+			last = c.n
+		}
+		if len(st.cmds) > maxCommands || st.ended < len(st.cmds) {
+			t.Fatalf("%d commands kept, %d ended", len(st.cmds), st.ended)
+		}
+	})
 }

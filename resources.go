@@ -391,6 +391,9 @@ func (v *resSess) describe(info bool) sessionJSON {
 	if st.Exited {
 		j.ExitCode = &st.ExitCode
 	}
+	if cwd := j.shellInfo.Cwd; !info && cwd != "" { // the list shows where a shell is now
+		j.Cwd = &cwd
+	}
 	if info {
 		cwd, ns, nr := s.Cwd, len(s.Screenshots()), len(s.Recordings())
 		if j.shellInfo.Cwd != "" { // where the shell is now (OSC 7)
