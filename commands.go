@@ -392,12 +392,13 @@ func (s *Session) idleAtPrompt() bool {
 }
 
 // runningCommand returns the command still running, with its output so
-// far, or nil.
+// far, or nil (also once the shell has exited: "exit" starts a command
+// that never ends).
 func (s *Session) runningCommand(max int) *commandResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.sh.running
-	if c == nil {
+	if c == nil || s.exited {
 		return nil
 	}
 	cp := *c
