@@ -24,8 +24,9 @@ import (
 
 // Command history limits.
 const (
-	maxCommands      = 100       // finished commands kept per session, the newest
-	commandOutputCap = 256 << 10 // bytes of output kept per command, the newest
+	maxCommands       = 100       // finished commands kept per session, the newest
+	commandOutputCap  = 256 << 10 // bytes of output kept per command, the newest
+	commandsOutputCap = 2 << 20   // bytes of output kept over all of a session's commands: older outputs are dropped first
 )
 
 // command is one command the shell ran.
@@ -152,10 +153,23 @@ func (st *shellState) mark(t *Terminal, m ShellMark, now time.Time) bool {
 		if len(st.cmds) > maxCommands {
 			st.cmds = append(st.cmds[:0], st.cmds[len(st.cmds)-maxCommands:]...)
 		}
+		st.capOutputs()
 		st.ended++
 		return true
 	}
 	return false
+}
+
+// capOutputs drops the outputs of the oldest commands until those kept
+// fit commandsOutputCap (the newest command's always stays).
+func (st *shellState) capOutputs() {
+	total := 0
+	for i := len(st.cmds) - 1; i >= 0; i-- {
+		c := st.cmds[i]
+		if total += len(c.output); total > commandsOutputCap && i < len(st.cmds)-1 {
+			c.output, c.cut = "", c.outBytes > 0
+		}
+	}
 }
 
 // promptDrawn marks the newest finished command's prompt as drawn.

@@ -412,12 +412,12 @@ func TestPlanIntegration(t *testing.T) {
 		{"/bin/dash", nil, false, ""},
 	}
 	for _, tt := range tests {
-		p := planIntegration(tt.path, tt.args, []string{"HOME=/h"}, true)
+		p := planIntegration(filepath.Base(tt.path), tt.path, tt.args, []string{"HOME=/h"}, true)
 		if p.integ.Active != tt.active || strings.Join(p.args, " ") != tt.args2 {
 			t.Errorf("%s %q: active %v args %q, want %v %q (%s)", tt.path, tt.args, p.integ.Active, p.args, tt.active, tt.args2, p.integ.Reason)
 		}
 	}
-	if p := planIntegration("/bin/bash", []string{"-l"}, nil, true); p.env["TTYWRIGHT_BASH_LOGIN"] != "1" {
+	if p := planIntegration("bash", "/bin/bash", []string{"-l"}, nil, true); p.env["TTYWRIGHT_BASH_LOGIN"] != "1" {
 		t.Errorf("bash -l: env %v, want the login chain read by the wrapper", p.env)
 	}
 }
@@ -514,4 +514,27 @@ func FuzzShellMarks(f *testing.F) {
 			t.Fatalf("%d commands kept, %d ended", len(st.cmds), st.ended)
 		}
 	})
+}
+
+// TestCapOutputs: the outputs kept over all commands stay within
+// commandsOutputCap, the oldest dropped first, the newest always kept.
+func TestCapOutputs(t *testing.T) {
+	big := strings.Repeat("x", commandOutputCap)
+	var st shellState
+	for n := 1; n <= 12; n++ {
+		st.cmds = append(st.cmds, &command{n: n, output: big, outBytes: len(big)})
+		st.capOutputs()
+	}
+	total, kept := 0, 0
+	for _, c := range st.cmds {
+		total += len(c.output)
+		if c.output != "" {
+			kept++
+		} else if !c.cut {
+			t.Errorf("command %d: output dropped without cut", c.n)
+		}
+	}
+	if want := commandsOutputCap / commandOutputCap; total > commandsOutputCap || kept != want || st.cmds[11].output == "" {
+		t.Errorf("%d bytes in %d outputs kept, want at most %d in %d, the newest among them", total, kept, commandsOutputCap, want)
+	}
 }

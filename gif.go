@@ -217,6 +217,19 @@ func diffRect(a, b *image.RGBA) image.Rectangle {
 func (e *gifEncoder) encodeFrame(img *image.RGBA, r image.Rectangle, transparent bool) {
 	w, h := r.Dx(), r.Dy()
 	e.idx = slices.Grow(e.idx[:0], w*h)[:w*h]
+	exact := e.collectColors(img, r, transparent)
+	trans := -1
+	if transparent {
+		trans = len(e.colorTab.colors)
+	}
+	e.indexPixels(img, r, trans, exact)
+	e.writeImage(r, trans)
+}
+
+// collectColors fills e.colorTab with the colours of img's rectangle r
+// that differ from the previous frame (pass 1). It reports whether they
+// all fit; when not, the table holds the most popular ones instead.
+func (e *gifEncoder) collectColors(img *image.RGBA, r image.Rectangle, transparent bool) (exact bool) {
 	ct := &e.colorTab
 	ct.reset()
 	// Pass 1: collect colours. Transparency needs a spare index.
@@ -224,7 +237,7 @@ func (e *gifEncoder) encodeFrame(img *image.RGBA, r image.Rectangle, transparent
 	if transparent {
 		limit = 255
 	}
-	exact := true
+	exact = true
 	for y := r.Min.Y; y < r.Max.Y && exact; y++ {
 		p := img.Pix[y*img.Stride+4*r.Min.X : y*img.Stride+4*r.Max.X]
 		q := e.prev.Pix[y*e.prev.Stride+4*r.Min.X : y*e.prev.Stride+4*r.Max.X]
@@ -244,11 +257,15 @@ func (e *gifEncoder) encodeFrame(img *image.RGBA, r image.Rectangle, transparent
 	if !exact {
 		ct.popularity(img, r, limit)
 	}
-	trans := -1
-	if transparent {
-		trans = len(ct.colors)
-	}
-	// Pass 2: indices, and keep the frame as shown.
+	return exact
+}
+
+// indexPixels turns r's pixels into palette indices in e.idx, trans (or
+// -1) where a pixel equals the previous frame's, and updates e.prev to
+// what a viewer now shows (pass 2).
+func (e *gifEncoder) indexPixels(img *image.RGBA, r image.Rectangle, trans int, exact bool) {
+	w := r.Dx()
+	ct := &e.colorTab
 	n := 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		p := img.Pix[y*img.Stride+4*r.Min.X : y*img.Stride+4*r.Max.X]
@@ -284,6 +301,13 @@ func (e *gifEncoder) encodeFrame(img *image.RGBA, r image.Rectangle, transparent
 		}
 	}
 
+}
+
+// writeImage appends the frame's graphic control extension, image
+// descriptor, local colour table and LZW data to e.pending.
+func (e *gifEncoder) writeImage(r image.Rectangle, trans int) {
+	ct := &e.colorTab
+	w, h := r.Dx(), r.Dy()
 	// Table size: a power of two, at least 2 entries.
 	ncol := len(ct.colors)
 	if trans >= 0 {

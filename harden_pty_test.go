@@ -1,6 +1,6 @@
 package main
 
-// harden_pty_test.go: the server binary under faults (issue 9): stdin EOF,
+// harden_pty_test.go: the server binary under faults: stdin EOF,
 // SIGTERM and SIGINT with live sessions (one ignoring SIGHUP, one with a
 // background job) must leave no process and no zombie; a flood of output
 // must not stall pings or other sessions nor grow memory past the
@@ -13,12 +13,14 @@ import (
 	"fmt"
 	"image/gif"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -510,9 +512,9 @@ func TestLimits(t *testing.T) {
 	}
 }
 
-// TestRecordingCaps lowers the frame and time caps: a recording that
-// reaches one stops capturing, says so in its result, and keeps a valid
-// file.
+// TestRecordingCaps lowers the frame, time and GIF size caps: a recording
+// that reaches one stops capturing, says so in its result, and keeps a
+// valid file.
 func TestRecordingCaps(t *testing.T) {
 	t.Parallel()
 	a := newTestApp(t)
@@ -521,18 +523,26 @@ func TestRecordingCaps(t *testing.T) {
 		name   string
 		frames int
 		dur    time.Duration
+		bytes  int64
 		want   string
 	}{
-		{"frames", 4, 10 * time.Minute, "frame limit"},
-		{"time", 20000, 300 * time.Millisecond, "limit"},
+		{"frames", 4, 10 * time.Minute, 256 << 20, "frame limit"},
+		{"time", 20000, 300 * time.Millisecond, 256 << 20, "limit"},
+		{"bytes", 20000, 10 * time.Minute, 1, "GIF size limit"},
 	} {
-		a.rec = recLimits{frames: tc.frames, dur: tc.dur}
+		a.rec = recLimits{frames: tc.frames, dur: tc.dur, bytes: tc.bytes}
 		mustCall(t, a, "shell_record_start", map[string]any{"session_id": id, "fps": 30, "name": "cap-" + tc.name})
 		// The capture goroutine ends by itself at the cap.
 		s, _ := a.session(id)
 		s.mu.Lock()
-		done := s.recorder.done
+		rec := s.recorder // nil once it ended (at once for a 1-byte GIF cap)
 		s.mu.Unlock()
+		done := make(chan struct{})
+		if rec != nil {
+			done = rec.done
+		} else {
+			close(done)
+		}
 		select {
 		case <-done:
 		case <-time.After(stuckAfter):
@@ -749,5 +759,215 @@ func TestSessionIDsClaimOutputDir(t *testing.T) {
 		if pngs, _ := filepath.Glob(filepath.Join(dir, id, "*.png")); len(pngs) != 1 {
 			t.Errorf("%s holds %v, want its one screenshot", id, pngs)
 		}
+	}
+}
+
+// TestStopReapsDaemons stops 20 sessions that each started 5 daemons with
+// setsid (the server adopted them as subreaper): once the stops return and
+// the kills land, no zombie child of the server remains while it runs on.
+// A session whose program exits by itself meanwhile keeps its exit status
+// (the reaper never takes a session's own program from os/exec).
+func TestStopReapsDaemons(t *testing.T) {
+	hardenBinary(t)
+	p := startProc(t, "--output-dir", t.TempDir(), "--max-sessions", "40")
+	server := p.cmd.Process.Pid
+	tag := fmt.Sprintf("%d.%d", 3000+os.Getpid()%1000, time.Now().UnixNano()%1000)
+	exiter := p.mustTool("shell_start", map[string]any{"command": "sh", "args": []string{"-c", "sleep 1; exit 7"}})["shell_session_id"].(string)
+	for range 20 {
+		id := p.mustTool("shell_start", map[string]any{"command": "bash", "args": []string{"--norc", "--noprofile", "-i"}})["shell_session_id"].(string)
+		p.mustTool("shell_send", map[string]any{"session_id": id, "input": "for i in 1 2 3 4 5; do setsid sleep " + tag + " & done; wait; echo started-$((6*7))\r", "wait_for": "started-42"})
+		p.mustTool("shell_stop", map[string]any{"session_id": id})
+	}
+	zombies := func() (n int) {
+		for _, pi := range scanProcs() {
+			if pi.ppid == server && pi.state == "Z" {
+				n++
+			}
+		}
+		return n
+	}
+	for range 100 { // the last kills may still be landing
+		if zombies() == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := zombies(); n != 0 {
+		t.Errorf("%d zombie children of the server after 20 stops of 5-daemon sessions, want 0", n)
+	}
+	if left := findCmdline("sleep\x00" + tag + "\x00"); len(left) > 0 {
+		t.Errorf("%d daemons remain after their sessions stopped", len(left))
+	}
+	m := p.mustTool("shell_wait", map[string]any{"session_id": exiter, "timeout_ms": 20000})
+	if code, _ := m["exit_code"].(float64); code != 7 {
+		t.Errorf("the session that exited by itself: exit_code %v, want 7 (%v)", m["exit_code"], m)
+	}
+}
+
+// TestAllowCommandIdentity: --allow-command admits a program only as the
+// file it names AND under its name (argv[0]): allowing rbash does not
+// admit bash (one file, unrestricted by name), nor rvim vim; an allowed
+// script cannot be pointed at another interpreter by PATH, nor made to
+// run a start-up file by BASH_ENV or similar; the allowed names start.
+func TestAllowCommandIdentity(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("uses /bin/rbash and /proc")
+	}
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "payload-ran")
+	script := filepath.Join(dir, "tool.sh")
+	if err := os.WriteFile(script, []byte("#!/usr/bin/env bash\necho tool-ran\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	evil := filepath.Join(dir, "evil")
+	os.Mkdir(evil, 0o700)
+	payload := "#!/bin/sh\ntouch " + marker + "\n"
+	os.WriteFile(filepath.Join(evil, "bash"), []byte(payload), 0o700)
+	os.WriteFile(filepath.Join(dir, "payload"), []byte("touch "+marker+"\n"), 0o600)
+	tests := []struct {
+		allow string
+		args  map[string]any
+		want  string // "" when it must start
+	}{
+		{"rbash", map[string]any{"command": "bash"}, "not allowed"},
+		{"rbash", map[string]any{"command": "/bin/bash"}, "not allowed"},
+		{"rbash", map[string]any{"command": "rbash", "args": []string{"-c", "true"}}, ""},
+		{"rvim", map[string]any{"command": "vim"}, "not allowed"},
+		{"rvim", map[string]any{"command": "vim.basic"}, "not allowed"},
+		{script, map[string]any{"command": script, "env": map[string]string{"PATH": evil + ":" + os.Getenv("PATH")}}, "PATH"},
+		{script, map[string]any{"command": script, "env": map[string]string{"BASH_ENV": filepath.Join(dir, "payload")}}, "BASH_ENV"},
+		{script, map[string]any{"command": script, "env": map[string]string{"ENV": filepath.Join(dir, "payload")}}, "ENV"},
+		{script, map[string]any{"command": script, "env": map[string]string{"BASH_FUNC_echo%%": "() { touch " + marker + "; }"}}, "BASH_FUNC"},
+		{script, map[string]any{"command": script, "env": map[string]string{"PYTHONSTARTUP": "x", "PERL5OPT": "x"}}, "not allowed"},
+		{script, map[string]any{"command": script, "env": map[string]string{"LC_ALL": dir}}, "'/'"},
+		{script, map[string]any{"command": script, "env": map[string]string{"PATH": os.Getenv("PATH"), "LANG": "C.UTF-8"}}, ""},
+	}
+	for _, tt := range tests {
+		a := newTestApp(t)
+		a.cfg.AllowCommands = []string{tt.allow}
+		r, _ := call(t, a, "shell_start", tt.args)
+		switch {
+		case tt.want == "" && r.IsError:
+			t.Errorf("allow %s, %v: %s, want it to start", tt.allow, tt.args, r.Text)
+		case tt.want != "" && (!r.IsError || !strings.Contains(r.Text, tt.want)):
+			t.Errorf("allow %s, %v: isError %v %q, want an error naming %q", tt.allow, tt.args, r.IsError, r.Text, tt.want)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a payload ran")
+	}
+}
+
+// TestAllowedExecRunsCheckedFile: the file checked against the allow-list
+// is the one that runs, even when the symlink it was found through is
+// swapped between the check and the exec.
+func TestAllowedExecRunsCheckedFile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("executes through /proc/self/fd")
+	}
+	truePath, err1 := exec.LookPath("true")
+	falsePath, err2 := exec.LookPath("false")
+	if err1 != nil || err2 != nil {
+		t.Skip("no true/false")
+	}
+	dir := t.TempDir()
+	link := filepath.Join(dir, "prog")
+	if err := os.Symlink(truePath, link); err != nil {
+		t.Fatal(err)
+	}
+	a := newTestApp(t)
+	a.cfg.AllowCommands = []string{link}
+	execPath, release, err := a.allowedExec(link, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	os.Remove(link)
+	if err := os.Symlink(falsePath, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec.Command(execPath).Run(); err != nil {
+		t.Errorf("after the swap %s ran the new target: %v, want the checked %s", execPath, err, truePath)
+	}
+}
+
+// TestRegexWaitMemory: eight parallel shell_wait calls with a 2 MB
+// /regex/ each (16 MB of params) keep the server's peak RSS under 256 MiB;
+// before the program cap the compiled regexes took it past 2 GiB.
+func TestRegexWaitMemory(t *testing.T) {
+	hardenBinary(t)
+	p := startProc(t, "--output-dir", t.TempDir())
+	id := p.mustTool("shell_start", map[string]any{"command": "sh"})["shell_session_id"].(string)
+	re := "/" + strings.Repeat("a", 2<<20) + "/"
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			p.tool("shell_wait", map[string]any{"session_id": id, "wait_for": re, "timeout_ms": 3000})
+		})
+	}
+	wg.Wait()
+	hwm := procStatusKB(p.cmd.Process.Pid, "VmHWM")
+	t.Logf("peak RSS during 8 x 2 MB regex waits: %d MiB", hwm>>10)
+	if hwm > 256<<10 {
+		t.Errorf("peak RSS %d MiB during 8 x 2 MB regex waits, want under 256 MiB", hwm>>10)
+	}
+}
+
+// TestUnreadPingsBounded: 300,000 pings from a client that never reads
+// stdout keep the server's RSS flat: the reader answers each ping itself
+// and blocks once stdout is full, so the rest of the input stays unread
+// (before, each ping became a goroutine blocked on the write: 1.4 GiB).
+func TestUnreadPingsBounded(t *testing.T) {
+	cmd := exec.Command(hardenBinary(t), "--output-dir", t.TempDir())
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe() // never read
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); out.Close(); cmd.Wait() }()
+	const pings, chunk = 300000, 1000
+	var sent atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var b []byte
+		for i := range pings / chunk {
+			b = b[:0]
+			for j := range chunk {
+				b = fmt.Appendf(b, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", i*chunk+j+1)
+			}
+			if _, err := in.Write(b); err != nil {
+				return
+			}
+			sent.Add(chunk)
+		}
+	}()
+	// Until every ping is written or the server stops reading (no
+	// progress for a second).
+	last, still := int64(-1), 0
+	for deadline := time.Now().Add(stuckAfter); time.Now().Before(deadline) && still < 10; {
+		select {
+		case <-done:
+			still = 10
+			continue
+		case <-time.After(100 * time.Millisecond):
+		}
+		if n := sent.Load(); n == last {
+			still++
+		} else {
+			last, still = n, 0
+		}
+	}
+	rss := procStatusKB(cmd.Process.Pid, "VmHWM")
+	t.Logf("%d of %d unread pings written; server peak RSS %d MiB", sent.Load(), pings, rss>>10)
+	if rss > 64<<10 {
+		t.Errorf("peak RSS %d MiB with %d pings unread, want under 64 MiB", rss>>10, sent.Load())
 	}
 }

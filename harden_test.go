@@ -1,6 +1,6 @@
 package main
 
-// harden_test.go: deliberate attempts to break the server (issue 9):
+// harden_test.go: deliberate attempts to break the server:
 // capture names and URIs that try to leave the output directory, planted
 // symlinks and hard links, unsafe output directories, oversized screens,
 // and FuzzCaptureName. The process, flood, limit and concurrency tests
@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"fmt"
 	"image"
 	"image/gif"
 	"io/fs"
@@ -583,5 +584,69 @@ func TestC1NotPrinted(t *testing.T) {
 	}
 	if got := snapshotText(s); got != "a52;c;aGk=b31mcde\u00a0f\n" {
 		t.Errorf("text %q", got)
+	}
+}
+
+// TestWaitForLimits: wait_for longer than maxWaitForBytes, and a /regex/
+// whose compiled program exceeds maxRegexInsts, are refused with an error
+// naming the limit; patterns within them still parse.
+func TestWaitForLimits(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // "" when it must parse
+	}{
+		{"/" + strings.Repeat("a", 2<<20) + "/", "limit of 16384"},
+		{strings.Repeat("a", maxWaitForBytes+1), "limit of 16384"},
+		{"/(?:abcde){1000}/", "limit of 4096"},
+		{"/" + strings.Repeat("a", maxRegexInsts+10) + "/", "limit of 4096"},
+		{"/(?:ab){1000}/", ""},
+		{"/prompt\\$ $/m", ""},
+		{strings.Repeat("a", maxWaitForBytes), ""},
+	}
+	for _, tt := range tests {
+		m, err := parseWaitFor(tt.in)
+		switch {
+		case tt.want == "" && (err != nil || m == nil):
+			t.Errorf("parseWaitFor(%.40q): %v, want it to parse", tt.in, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("parseWaitFor(%.40q) (%d bytes): error %v, want one naming %q", tt.in, len(tt.in), err, tt.want)
+		}
+	}
+}
+
+// TestOutputDirAncestorsAndDefault: a world-writable, non-sticky
+// grandparent (not only the parent) makes the output directory unsafe; a
+// file in the way gives an error naming --output-dir; the default is a
+// name of this user's own.
+func TestOutputDirAncestorsAndDefault(t *testing.T) {
+	if os.Getuid() < 0 {
+		t.Skip("no uids")
+	}
+	base := t.TempDir()
+	open := filepath.Join(base, "open")
+	if err := os.MkdirAll(filepath.Join(open, "mine"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(base, "file")
+	os.WriteFile(file, nil, 0o600)
+	tests := []struct{ dir, want string }{
+		{filepath.Join(open, "mine", "out"), "ancestor " + open},
+		{filepath.Join(file, "out"), "--output-dir"},
+		{filepath.Join(base, "fine", "out"), ""},
+	}
+	for _, tt := range tests {
+		err := ensureOutputDir(tt.dir)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("ensureOutputDir(%s): %v, want nil", tt.dir, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("ensureOutputDir(%s): %v, want an error naming %q", tt.dir, err, tt.want)
+		}
+	}
+	if got, want := filepath.Base(defaultOutputDir()), fmt.Sprintf("ttywright-%d", os.Getuid()); got != want {
+		t.Errorf("default output directory %s, want one named %s", defaultOutputDir(), want)
 	}
 }

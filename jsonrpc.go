@@ -29,12 +29,13 @@ import (
 const maxFrame = 64 << 20
 
 // maxInflight and maxInflightBytes bound the requests running at once
-// (ping is always answered; initialize and notifications do not count)
-// and the bytes of
-// their params, which each holds until it returns: a client that sends
-// requests faster than they finish gets -32000 "server busy" instead of
-// growing the server's memory without bound (about 12 KiB a waiting
-// request, plus its params).
+// (ping, initialize and notifications are answered by the reader and do
+// not count) and the bytes of their params, which each holds until it
+// returns: a client that sends requests faster than they finish gets
+// -32000 "server busy" instead of growing the server's memory without
+// bound (about 12 KiB a waiting request, plus its params). Every reply
+// the reader writes itself (ping, busy, errors) blocks it while the
+// client does not read stdout, so no input is read meanwhile.
 const (
 	maxInflight      = 1024
 	maxInflightBytes = 256 << 20
@@ -410,7 +411,16 @@ func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *respo
 		s.mu.Unlock()
 		return errorResponse(id, codeInvalidRequest, "invalid request: id %s is already in use by a running request", id), nil
 	}
-	if n := len(s.inflight); n > 0 && method != "ping" && (n >= s.maxInflight || s.inflightBytes+len(params) > s.maxInflightBytes) {
+	if method == "ping" {
+		// ping is answered here, by the reader: a goroutine per ping let
+		// a client that does not read stdout grow memory without bound,
+		// while a reply written by the reader blocks it until stdout
+		// drains (backpressure), so memory stays flat.
+		s.mu.Unlock()
+		result, err := s.safeCall(ctx, method, params)
+		return newResponse(id, result, err), nil
+	}
+	if n := len(s.inflight); n > 0 && (n >= s.maxInflight || s.inflightBytes+len(params) > s.maxInflightBytes) {
 		s.mu.Unlock()
 		return errorResponse(id, codeServerBusy, "server busy: %d requests are running (at most %d, with %d bytes of params): wait for their replies or cancel some, then retry", n, s.maxInflight, s.maxInflightBytes), nil
 	}

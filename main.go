@@ -42,8 +42,8 @@
 //
 // --output-dir DIR is where screenshots and recordings are written, as
 // DIR/<session id>/<name>.png (and .svg, .ansi, .txt, .gif, .cast). The
-// default is $TMPDIR/ttywright; it is created with mode 0700 when first
-// used.
+// default is $TMPDIR/ttywright-UID, one per user; it is created with mode
+// 0700 when first used.
 //
 // --scale N is the integer pixel scale of the 8x16 font in files written
 // to disk, 1 to 4 (default 2: a cell is 16x32 pixels). Inline images sent
@@ -60,9 +60,16 @@
 // --scrollback N is the number of lines kept above the screen for each
 // session (default 10000).
 //
-// --allow-command CMD may be repeated; when given, shell_start refuses any
-// command not listed. In TTYWRIGHT_ALLOW_COMMAND, separate commands with
-// commas.
+// --allow-command CMD may be repeated; when given, shell_start runs only
+// the listed files (symlinks resolved, compared by device and inode), each
+// only under its own name, since argv[0] picks the behaviour of rbash,
+// rvim and busybox applets: allowing rbash does not allow bash. The
+// checked file is the one executed (on Linux a binary through
+// /proc/self/fd). shell_start's env may then set only TERM, COLORTERM,
+// LANG, LANGUAGE, LC_*, TZ, NO_COLOR, FORCE_COLOR, CLICOLOR*, COLUMNS,
+// LINES and PATH equal to the server's; other variables (BASH_ENV,
+// LD_PRELOAD, PYTHONPATH, ...) could make the program run other code. In
+// TTYWRIGHT_ALLOW_COMMAND, separate commands with commas.
 //
 // --shell-integration=false starts interactive bash, zsh and fish without
 // the OSC 133 prompt and command marks that wait_for_command and
@@ -224,13 +231,13 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 	fs.StringVar(&cfg.Theme, "theme", "one-dark", "default colour theme (see themes://list)")
 	fs.IntVar(&cfg.Cols, "cols", 120, "default screen width in cells (2-1000)")
 	fs.IntVar(&cfg.Rows, "rows", 40, "default screen height in cells (1-500)")
-	fs.StringVar(&cfg.OutputDir, "output-dir", filepath.Join(os.TempDir(), "ttywright"), "directory for screenshots and recordings (created 0700)")
+	fs.StringVar(&cfg.OutputDir, "output-dir", defaultOutputDir(), "directory for screenshots and recordings (created 0700; default per user)")
 	fs.IntVar(&cfg.Scale, "scale", 2, "integer pixel scale of the font in files on disk (1-4)")
 	fs.BoolVar(&cfg.InlineImages, "inline-images", false, "return screenshots inline as MCP image content by default")
 	fs.StringVar(&cfg.LogPath, "log-path", "", "append a JSON line per tool call to this file")
 	fs.IntVar(&cfg.MaxSessions, "max-sessions", 16, "maximum number of live sessions")
 	fs.IntVar(&cfg.Scrollback, "scrollback", 10000, "scrollback lines kept per session")
-	fs.Func("allow-command", "allow only this command in shell_start (repeatable)", func(v string) error {
+	fs.Func("allow-command", "allow only this program, under this name, in shell_start (repeatable; symlinks resolved; env then limited to TERM, LANG, LC_*, TZ and similar, PATH only as the server's; see SECURITY.md)", func(v string) error {
 		if v = strings.TrimSpace(v); v == "" {
 			return errors.New("empty command")
 		}

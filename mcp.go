@@ -257,6 +257,12 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 		version = asked
 	}
 	s.mu.Lock()
+	if prev := s.version; prev != "" {
+		// One initialize per connection (MCP lifecycle): a second one
+		// would switch the protocol under requests already running.
+		s.mu.Unlock()
+		return nil, &RPCError{Code: codeInvalidRequest, Message: fmt.Sprintf("invalid request: this connection was already initialized (protocol %s); initialize once per connection, or start a new connection to negotiate again", prev)}
+	}
 	s.version = version
 	s.mu.Unlock()
 	s.errlog.Printf("client %q %q asked for protocol %q, speaking %s", p.ClientInfo.Name, p.ClientInfo.Version, asked, version)

@@ -24,8 +24,9 @@ import (
 // adoptOrphans makes the process a child subreaper and reaps adopted
 // orphans whenever a child exits. The returned func kills the adopted
 // processes still running, reaps them and stops the reaper; call it after
-// every session was stopped (their programs are reaped by os/exec, never
-// here: a session leader is never reaped by this code).
+// every session was stopped. The sessions' programs are reaped by os/exec,
+// never here: startSession records each (trackSessionProgram, under
+// lockChildren) before the reaper can see it.
 func adoptOrphans() (finish func()) {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return func() {}
@@ -52,14 +53,51 @@ func adoptOrphans() (finish func()) {
 	}
 }
 
-// reapOrphans reaps the server's children that are not session leaders
-// (os/exec waits for the sessions' programs) and have exited. With kill,
-// called once every session's program was reaped, it sends SIGKILL to
-// every remaining child, session leaders (daemons that called setsid)
-// included, and reaps them.
+// sessionPrograms are the server's children that os/exec waits for (the
+// sessions' programs), by pid, with their start time in clock ticks since
+// boot (field 22 of /proc/PID/stat): a pid that os/exec reaped and the
+// kernel gave to a new orphan has another start time. childMu guards it
+// and is held across starting a session's program and recording it, so
+// the reaper never sees a session's program before it is recorded.
+var (
+	childMu         sync.Mutex
+	sessionPrograms = map[int]uint64{}
+)
+
+// lockChildren holds off the reaper while a session's program is started
+// and recorded with trackSessionProgram; call the returned func after.
+func lockChildren() (unlock func()) {
+	childMu.Lock()
+	return childMu.Unlock
+}
+
+// trackSessionProgram records pid, a session's program that os/exec will
+// wait for, so that the reaper leaves it alone. childMu is held.
+func trackSessionProgram(pid int) {
+	if st, ok := procStartTime(strconv.Itoa(pid)); ok {
+		sessionPrograms[pid] = st
+	}
+}
+
+// reapOrphans reaps every exited child of the server that is not a live
+// session's program (os/exec waits for those): orphans reparented to the
+// subreaper, session leaders (setsid daemons) included. Records of
+// session programs that are gone (reaped by os/exec) are dropped. With
+// kill, called once every session's program was reaped, it sends SIGKILL
+// to every remaining child and reaps it.
 func reapOrphans(kill bool) {
+	childMu.Lock()
+	defer childMu.Unlock()
+	for pid, st := range sessionPrograms {
+		if now, ok := procStartTime(strconv.Itoa(pid)); !ok || now != st {
+			delete(sessionPrograms, pid)
+		}
+	}
 	me := os.Getpid()
 	for _, c := range adoptedChildren(me, kill) {
+		if st, ok := sessionPrograms[c.pid]; ok && st == c.start && !kill {
+			continue
+		}
 		if kill && !c.zombie {
 			_ = unix.Kill(c.pid, unix.SIGKILL) // ESRCH: gone already
 		}
@@ -70,20 +108,39 @@ func reapOrphans(kill bool) {
 	}
 }
 
+// procStartTime reads a process's start time (clock ticks since boot,
+// field 22 of /proc/PID/stat); false when it is gone.
+func procStartTime(pid string) (uint64, bool) {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := bytes.Fields(b[i+1:]) // f[0] is field 3, state
+	if len(f) < 20 {
+		return 0, false
+	}
+	st, err := strconv.ParseUint(string(f[19]), 10, 64)
+	return st, err == nil
+}
+
 type adoptedChild struct {
 	pid    int
 	zombie bool
+	start  uint64 // procStartTime
 }
 
-// adoptedChildren lists the children of parent (from /proc/PID/stat)
-// that do not lead a session of their own, or all of them with leaders.
-// On SIGCHLD (leaders false) it reads only the candidates that
+// adoptedChildren lists the children of parent (from /proc/PID/stat).
+// On SIGCHLD (all false) it reads only the candidates that
 // /proc/self/task/*/children names, which is cheap; the kernel documents
-// that list as unreliable for running children, so the final pass
-// (leaders true) scans all of /proc.
-func adoptedChildren(parent int, leaders bool) []adoptedChild {
+// that list as unreliable for running children (a zombie is listed), so
+// the final pass (all true) scans all of /proc.
+func adoptedChildren(parent int, all bool) []adoptedChild {
 	pids, ok := []string(nil), false
-	if !leaders {
+	if !all {
 		pids, ok = taskChildren()
 	}
 	if !ok {
@@ -102,10 +159,11 @@ func adoptedChildren(parent int, leaders bool) []adoptedChild {
 			continue
 		}
 		p, ok := readProcStat(name)
-		if !ok || p.ppid != parent || p.sid == pid && !leaders {
+		if !ok || p.ppid != parent {
 			continue
 		}
-		out = append(out, adoptedChild{pid: pid, zombie: p.state == 'Z'})
+		st, _ := procStartTime(name)
+		out = append(out, adoptedChild{pid: pid, zombie: p.state == 'Z', start: st})
 	}
 	return out
 }

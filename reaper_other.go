@@ -6,3 +6,9 @@ package main
 // of a session go to init, and the stop of each session's process group
 // and session is what cleans up.
 func adoptOrphans() (finish func()) { return func() {} }
+
+// lockChildren is a no-op where there is no reaper.
+func lockChildren() (unlock func()) { return func() {} }
+
+// trackSessionProgram is a no-op where there is no reaper.
+func trackSessionProgram(pid int) {}

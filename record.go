@@ -35,13 +35,15 @@ const (
 const (
 	recMaxDuration = 10 * time.Minute
 	recMaxFrames   = 20000
+	recMaxGIFBytes = int64(256 << 20) // a busy fps-30 screen wrote about 0.9 GB in 10 minutes
 )
 
 // recLimits are an App's caps on each recording; a zero field means
-// recMaxFrames or recMaxDuration. Tests lower them.
+// recMaxFrames, recMaxDuration or recMaxGIFBytes. Tests lower them.
 type recLimits struct {
 	frames int
 	dur    time.Duration
+	bytes  int64 // GIF file size
 }
 
 // recorder is one running recording of a session. Its goroutine owns the GIF
@@ -75,8 +77,9 @@ type recorder struct {
 	cols      int // screen size last seen, for cast resize events
 	rows      int
 	gen       uint64        // generation of the first frame
-	maxFrames int           // capture limits; 0 = recMaxFrames, recMaxDuration
+	maxFrames int           // capture limits; 0 = recMaxFrames, recMaxDuration, recMaxGIFBytes
 	maxDur    time.Duration //
+	maxBytes  int64         //
 	cancel    context.CancelFunc
 	done      chan struct{} // closed when the goroutine has finalised both files
 	ready     chan struct{} // closed when shell_record_start is done with start (it may fail)
@@ -256,7 +259,7 @@ func (a *App) recordStart(_ context.Context, _ *ToolCall, args recordStartArgs) 
 		theme = themeList[0]
 	}
 	r := &recorder{app: a, sess: s, name: name, fps: fps, scale: scale, border: border, theme: theme,
-		snapshot: s.Snapshot, waitChange: s.WaitChange, ready: make(chan struct{}), maxFrames: a.rec.frames, maxDur: a.rec.dur}
+		snapshot: s.Snapshot, waitChange: s.WaitChange, ready: make(chan struct{}), maxFrames: a.rec.frames, maxDur: a.rec.dur, maxBytes: a.rec.bytes}
 	r.snapshotLocked = func() *Snapshot { return s.term.Snapshot() }
 
 	s.mu.Lock()
@@ -519,7 +522,7 @@ func (r *recorder) render(snap *Snapshot) *image.RGBA {
 // both files (the final screen is always captured).
 func (r *recorder) run(ctx context.Context, gen uint64) {
 	interval := time.Second / time.Duration(r.fps)
-	maxFrames, maxDur := cmp.Or(r.maxFrames, recMaxFrames), cmp.Or(r.maxDur, recMaxDuration)
+	maxFrames, maxDur, maxBytes := cmp.Or(r.maxFrames, recMaxFrames), cmp.Or(r.maxDur, recMaxDuration), cmp.Or(r.maxBytes, recMaxGIFBytes)
 	last := r.started
 	var syncSince time.Time // when a held-back synchronized update began
 	for ctx.Err() == nil {
@@ -531,6 +534,11 @@ func (r *recorder) run(ctx context.Context, gen uint64) {
 		if time.Since(r.started) >= maxDur {
 			r.limitNote = fmt.Sprintf("capturing stopped at the %v limit; the file ends there", maxDur)
 			break
+		}
+		if r.gif != nil && r.gif.written >= maxBytes {
+			r.limitNote = fmt.Sprintf("capturing stopped at the GIF size limit of %d bytes, %v in; the file ends there", maxBytes, time.Since(r.started).Round(time.Second))
+			r.close(time.Now()) // no final frame: that would pass the limit
+			return
 		}
 		// Wake at the time limit; and while a synchronized update is held
 		// back, soon, because its end may change nothing visible.

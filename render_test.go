@@ -223,7 +223,7 @@ func renderGoldens() map[string]struct {
 			"bar cursor> \x1b[6 q"), RenderOptions{Theme: dark, Scale: 2}}
 
 	// Plane 1 glyphs (Unifont Upper): emoji and pictographs over two cells,
-	// regional indicators (one cell each from the emulator: squeezed),
+	// regional indicators (a pair is one two-cell cluster: the first drawn),
 	// cards, mahjong and chess, mathematical letters and legacy computing
 	// digits on the text baseline, a text-style symbol in a narrow cell
 	// squeezed before a letter and spilling into a blank; private-use

@@ -1,13 +1,14 @@
 package main
 
 // safety.go: limits and checks that keep bad input from exhausting memory
-// or leading writes outside the output directory (SPEC §8; SECURITY.md).
+// or leading writes outside the output directory (SECURITY.md).
 
 import (
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp/syntax"
 )
 
 // maxImagePixels bounds one rendered image (a screenshot, a recording
@@ -68,14 +69,14 @@ var errOutputDirUnsafe = errors.New("unsafe output directory")
 // when missing, and refuses one that another user could tamper with: it
 // must be a directory owned by this user and not writable by everyone
 // (group-writable is common with user-private groups, umask 002), and when
-// it is a symlink, the link too must be this user's; its parent may be
-// writable by everyone only when sticky (/tmp). The
-// default lives in the shared $TMPDIR, where anyone may have created
-// "ttywright" first, as a directory they can read and write or as a
+// it is a symlink, the link too must be this user's; its ancestors may be
+// writable by everyone only when sticky (/tmp). The default lives in the
+// shared $TMPDIR (defaultOutputDir), where anyone may have created its
+// name first, as a file, a directory they can read and write or a
 // symlink to a place of their choosing.
 func ensureOutputDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("output directory: %w", err)
+		return fmt.Errorf("output directory %s cannot be created (%w): another user or program may hold that name; pass --output-dir (or TTYWRIGHT_OUTPUT_DIR) naming a directory of your own", dir, err)
 	}
 	lfi, err := os.Lstat(dir)
 	if err != nil {
@@ -100,13 +101,18 @@ func ensureOutputDir(dir string) error {
 	case fi.Mode().Perm()&0o002 != 0:
 		return fmt.Errorf("output directory %s is writable by other users (mode %04o): %w: chmod 700 it or pass another --output-dir", dir, fi.Mode().Perm(), errOutputDirUnsafe)
 	}
-	// Whoever can write the parent can swap the directory for another
-	// after this check, unless the sticky bit (as on /tmp) forbids it.
-	parent := filepath.Dir(filepath.Clean(dir))
-	if pfi, err := os.Stat(parent); err == nil && pfi.Mode().Perm()&0o002 != 0 && pfi.Mode()&os.ModeSticky == 0 {
-		return fmt.Errorf("the output directory's parent %s is writable by other users and not sticky (mode %04o): %w: pass an --output-dir in a directory only you can write", parent, pfi.Mode().Perm(), errOutputDirUnsafe)
+	// Whoever can write an ancestor can rename the directory (or the
+	// ancestor below it) and put another in its place after this check,
+	// unless the sticky bit (as on /tmp) forbids it: every ancestor up to
+	// the root is checked, not only the parent.
+	for p := filepath.Dir(filepath.Clean(dir)); ; p = filepath.Dir(p) {
+		if pfi, err := os.Stat(p); err == nil && pfi.Mode().Perm()&0o002 != 0 && pfi.Mode()&os.ModeSticky == 0 {
+			return fmt.Errorf("the output directory's ancestor %s is writable by other users and not sticky (mode %04o): %w: pass an --output-dir in a directory only you can write", p, pfi.Mode().Perm(), errOutputDirUnsafe)
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
 	}
-	return nil
 }
 
 // releaseSessionDir removes the session's directory from the output
@@ -159,4 +165,57 @@ func (a *App) claimSessionID() string {
 			return id
 		}
 	}
+}
+
+// maxWaitForBytes bounds wait_for, which every output batch is matched
+// against while a wait runs (a screen of 1000x500 cells holds 500,000
+// characters; text to wait for is a few dozen). maxRegexInsts bounds a
+// /regex/'s compiled program: Go's matcher keeps about 42 bytes an
+// instruction per regexp and per match state, so 4,096 instructions cost
+// at most about 170 KiB, and 1,024 waits in flight (maxInflight) 170 MiB.
+// A literal character is an instruction and x{1000} is a thousand, so the
+// program cap, not the length, is what bounds a short regex.
+const (
+	maxWaitForBytes = 16 << 10
+	maxRegexInsts   = 4096
+)
+
+// checkWaitFor refuses a wait_for longer than maxWaitForBytes, naming the
+// limit.
+func checkWaitFor(s string) error {
+	if len(s) > maxWaitForBytes {
+		return fmt.Errorf("wait_for is %d bytes, over the limit of %d: wait for a shorter distinctive part of the text", len(s), maxWaitForBytes)
+	}
+	return nil
+}
+
+// checkRegexProgram refuses a regular expression (Go syntax, flags
+// already folded in) whose compiled program has more than maxRegexInsts
+// instructions, naming the limit; syntax errors are left to
+// regexp.Compile.
+func checkRegexProgram(expr string) error {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return nil
+	}
+	if n := len(prog.Inst); n > maxRegexInsts {
+		return fmt.Errorf("wait_for's regular expression compiles to %d instructions, over the limit of %d (each literal character is one, x{N} is N): use a shorter pattern or fewer repeats", n, maxRegexInsts)
+	}
+	return nil
+}
+
+// defaultOutputDir is --output-dir's default: $TMPDIR/ttywright-UID, a
+// name per user, so that one user's directory (or another program's file
+// of that name) does not make every other user's captures fail. Where
+// there are no numeric uids (Windows, whose temp directory is per user)
+// it is $TMPDIR/ttywright.
+func defaultOutputDir() string {
+	if uid := os.Getuid(); uid >= 0 {
+		return filepath.Join(os.TempDir(), fmt.Sprintf("ttywright-%d", uid))
+	}
+	return filepath.Join(os.TempDir(), "ttywright")
 }

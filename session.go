@@ -389,20 +389,27 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	path, err := a.resolveCommand(s, env, opts.Env)
+	execPath, release, err := a.resolveCommand(s, env, opts.Env)
 	if err != nil {
 		return nil, err
 	}
-	s.term = a.newSessionTerminal(s, cols, rows)
-	plan := planIntegration(path, s.Args, env, !opts.NoShellIntegration && !a.cfg.NoShellIntegration)
+	defer release() // the checked file stays open until the program runs
+	s.term = a.newSessionTerminal(s, cols, rows, env)
+	plan := planIntegration(filepath.Base(s.Command), execPath, s.Args, env, !opts.NoShellIntegration && !a.cfg.NoShellIntegration)
 	args, env, err := plan.install(env)
 	if err != nil {
 		return nil, fmt.Errorf("shell integration: %v: start with shell_integration false", err)
 	}
 	s.integ = plan.integ
-	s.cmd = &exec.Cmd{Path: path, Args: append([]string{s.Command}, args...), Env: env, Dir: cwd}
+	s.cmd = &exec.Cmd{Path: execPath, Args: append([]string{s.Command}, args...), Env: env, Dir: cwd}
 
-	if err := a.register(s, cols, rows); err != nil {
+	unlock := lockChildren() // reaper_linux.go: the reaper must know s.pid before it can see it
+	err = a.register(s, cols, rows)
+	if err == nil {
+		trackSessionProgram(s.pid)
+	}
+	unlock()
+	if err != nil {
 		s.removeIntegration()
 		return nil, err
 	}
@@ -490,7 +497,7 @@ func (s *Session) environ(extra map[string]string) ([]string, error) {
 // resolveCommand picks the default shell when s.Command is "", resolves
 // it with env's PATH (as the program's execvp would) and applies
 // --allow-command; extra is the env the caller asked for.
-func (a *App) resolveCommand(s *Session, env []string, extra map[string]string) (string, error) {
+func (a *App) resolveCommand(s *Session, env []string, extra map[string]string) (execPath string, release func(), err error) {
 	cwd := s.Cwd
 	if s.Command == "" {
 		// $SHELL when it can be run here, else bash, else sh: a client's
@@ -511,30 +518,26 @@ func (a *App) resolveCommand(s *Session, env []string, extra map[string]string) 
 			f := strings.Fields(s.Command)
 			hint = fmt.Sprintf("put the arguments in args: command %q, args %q", f[0], f[1:])
 		}
-		return "", fmt.Errorf("command %q: %v: %s", s.Command, err, hint)
-	}
-	if !a.commandAllowed(s.Command, path, cwd, envValue(env, "PATH")) {
-		return "", fmt.Errorf("command %q (%s) is not allowed on this server: it accepts only %s (--allow-command, as found in the server's PATH)", s.Command, path, strings.Join(a.cfg.AllowCommands, ", "))
+		return "", nil, fmt.Errorf("command %q: %v: %s", s.Command, err, hint)
 	}
 	if len(a.cfg.AllowCommands) > 0 {
-		for _, v := range loaderVars {
-			if _, ok := extra[v]; ok {
-				return "", fmt.Errorf("env %s is not allowed on a server with --allow-command: it would load other code into the program; leave it out", v)
-			}
+		if err := checkAllowedEnv(extra); err != nil {
+			return "", nil, err
 		}
 	}
-	return path, nil
+	return a.allowedExec(s.Command, path) // allow.go
 }
 
 // newSessionTerminal makes s's emulator: cols x rows with the configured
-// scrollback, replies queued for the program, and OSC 10/11 reporting the
-// theme's colours.
-func (a *App) newSessionTerminal(s *Session, cols, rows int) *Terminal {
+// scrollback, replies queued for the program, OSC 4/10/11/12 reporting the
+// theme's colours and XTGETTCAP TN the child's TERM.
+func (a *App) newSessionTerminal(s *Session, cols, rows int, env []string) *Terminal {
 	t := NewTerminal(cols, rows, max(a.cfg.Scrollback, 0))
 	t.SetReplyWriter(s.replies)
 	if th, err := lookupTheme(s.Theme); err == nil {
-		t.SetDefaultColors([3]uint8{th.Foreground.R, th.Foreground.G, th.Foreground.B}, [3]uint8{th.Background.R, th.Background.G, th.Background.B})
+		t.SetColors(th.reportColors())
 	}
+	t.SetTermName(envValue(env, "TERM"))
 	return t
 }
 
@@ -581,39 +584,6 @@ func checkSize(cols, rows int) error {
 	}
 	return nil
 }
-
-// commandAllowed applies --allow-command: the program about to run (path,
-// resolved with the child's PATH) must be the same file as one of the
-// entries, each resolved as the server itself would (its own PATH and
-// working directory). An entry is never resolved with the child's PATH:
-// env {"PATH": "/elsewhere"} would otherwise make "htop" admit any
-// program named htop. A bare base name never admits a program elsewhere
-// ("bash" does not allow /tmp/x/bash).
-func (a *App) commandAllowed(command, path, cwd, pathEnv string) bool {
-	if len(a.cfg.AllowCommands) == 0 {
-		return true
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
-	wd, _ := os.Getwd()
-	for _, e := range a.cfg.AllowCommands {
-		p, err := lookPath(e, wd, os.Getenv("PATH"))
-		if err != nil {
-			continue
-		}
-		if efi, err := os.Stat(p); err == nil && os.SameFile(fi, efi) {
-			return true
-		}
-	}
-	return false
-}
-
-// loaderVars are variables that make the dynamic loader run code of the
-// caller's choice in any program; with --allow-command they would turn an
-// allowed program into any program.
-var loaderVars = []string{"LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH"}
 
 // lookPath resolves a command like execvp(3) would in cwd with the
 // child's PATH: a name containing a slash is a path (relative to cwd),

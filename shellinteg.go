@@ -56,11 +56,11 @@ type integrationPlan struct {
 	integ shellIntegration
 }
 
-// planIntegration decides whether the program at path with args gets
-// shell integration, and how. env is the program's environment. enabled
-// is the shell_start argument and the --shell-integration flag combined.
-func planIntegration(path string, args, env []string, enabled bool) integrationPlan {
-	shell := filepath.Base(path)
+// planIntegration decides whether the program shell (its name as
+// started, e.g. "bash"), run from the file path, with args gets shell
+// integration, and how. env is the program's environment. enabled is the
+// shell_start argument and the --shell-integration flag combined.
+func planIntegration(shell, path string, args, env []string, enabled bool) integrationPlan {
 	p := integrationPlan{path: path, args: args, integ: shellIntegration{Shell: shell}}
 	if !slices.Contains([]string{"bash", "zsh", "fish"}, shell) {
 		p.integ.Shell = ""

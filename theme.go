@@ -57,20 +57,28 @@ func plainBold(t *Theme) *Theme { t.PlainBold = true; return t }
 // published palette: draculatheme.com's terminal spec, Ethan Schoonover's
 // Solarized, nordtheme.com; for Atom's One Dark and One Light the eight
 // normal colours are the syntax theme's, and the brights are lightened
-// (One Dark) or deepened (One Light) variants chosen here.
+// (One Dark) or deepened (One Light) variants chosen here. Every colour a
+// program prints text in reaches a WCAG contrast of 3:1 on its theme's
+// background (theme_test.go prints the figures), so a few depart from the
+// published palettes, each moved along its own hue until it does: One
+// Dark's bright black (#5c6370, 2.3:1); One Light's white and bright white
+// (#a0a1a7 and #e5e5e6, 2.5:1 and 1.2:1, bright white deepened past
+// white as this theme's brights are); Solarized's bright black (base03,
+// the background itself) and bright green (base01, 2.8:1), both now a
+// lifted base01; Nord's bright black (nord3, 1.7:1).
 var themeList = []*Theme{
 	newTheme("one-dark", "dark",
 		"Atom's One Dark: soft contrast on a blue-grey background.",
 		"The default; a good all-rounder for dark screenshots in docs and pull requests.",
 		"#282c34", "#abb2bf", "#528bff", [16]string{
 			"#3f4451", "#e06c75", "#98c379", "#e5c07b", "#61afef", "#c678dd", "#56b6c2", "#d7dae0",
-			"#5c6370", "#ff7a85", "#b5e890", "#f0d197", "#7dc2ff", "#de9bf0", "#6fd3e0", "#ffffff"}),
+			"#6e7582", "#ff7a85", "#b5e890", "#f0d197", "#7dc2ff", "#de9bf0", "#6fd3e0", "#ffffff"}),
 	newTheme("one-light", "light",
 		"Atom's One Light: dark text on an off-white background.",
 		"For light-mode docs, printed pages and slides.",
 		"#fafafa", "#383a42", "#526fff", [16]string{
-			"#383a42", "#e45649", "#50a14f", "#c18401", "#0184bc", "#a626a4", "#0997b3", "#a0a1a7",
-			"#696c77", "#ca1243", "#3d8b3c", "#986801", "#4078f2", "#8a1f88", "#067a8f", "#e5e5e6"}),
+			"#383a42", "#e45649", "#50a14f", "#c18401", "#0184bc", "#a626a4", "#0997b3", "#909198",
+			"#696c77", "#ca1243", "#3d8b3c", "#986801", "#4078f2", "#8a1f88", "#067a8f", "#84858c"}),
 	newTheme("dracula", "dark",
 		"Dracula: vivid pastels on a dark purple-grey background.",
 		"When colour output should pop, e.g. syntax highlighting and TUIs with many colours.",
@@ -82,13 +90,13 @@ var themeList = []*Theme{
 		"For long reading and for audiences used to Solarized; colours stay distinguishable in print.",
 		"#002b36", "#839496", "#93a1a1", [16]string{
 			"#073642", "#dc322f", "#859900", "#b58900", "#268bd2", "#d33682", "#2aa198", "#eee8d5",
-			"#002b36", "#cb4b16", "#586e75", "#657b83", "#839496", "#6c71c4", "#93a1a1", "#fdf6e3"})),
+			"#5e7379", "#cb4b16", "#5e7379", "#657b83", "#839496", "#6c71c4", "#93a1a1", "#fdf6e3"})),
 	newTheme("nord", "dark",
 		"Nord: cool arctic blues on a dark slate background.",
 		"For calm, muted screenshots that sit well next to blue-grey UI.",
 		"#2e3440", "#d8dee9", "#d8dee9", [16]string{
 			"#3b4252", "#bf616a", "#a3be8c", "#ebcb8b", "#81a1c1", "#b48ead", "#88c0d0", "#e5e9f0",
-			"#4c566a", "#bf616a", "#a3be8c", "#ebcb8b", "#81a1c1", "#b48ead", "#8fbcbb", "#eceff4"}),
+			"#747d8e", "#bf616a", "#a3be8c", "#ebcb8b", "#81a1c1", "#b48ead", "#8fbcbb", "#eceff4"}),
 }
 
 // lookupTheme returns the theme called name ("" = the default, one-dark),
@@ -194,4 +202,16 @@ func (t *Theme) forScreen(s *Snapshot) *Theme {
 	r := *t
 	r.Background, r.Foreground = t.Foreground, t.Background
 	return &r
+}
+
+// reportColors gives t's colours to the emulator, which reports them to
+// OSC 4, 10, 11 and 12 queries: the 256 palette colours, the default
+// foreground and background, and the cursor.
+func (t *Theme) reportColors() *ReportColors {
+	rgb := func(c color.RGBA) [3]uint8 { return [3]uint8{c.R, c.G, c.B} }
+	rc := &ReportColors{FG: rgb(t.Foreground), BG: rgb(t.Background), Cursor: rgb(t.Cursor)}
+	for i := range rc.Palette {
+		rc.Palette[i] = rgb(t.Palette(uint8(i)))
+	}
+	return rc
 }

@@ -701,6 +701,9 @@ func parseWaitFor(s string) (*matcher, error) {
 	if s == "" {
 		return nil, nil
 	}
+	if err := checkWaitFor(s); err != nil { // safety.go
+		return nil, err
+	}
 	if j := strings.LastIndexByte(s, '/'); len(s) >= 2 && s[0] == '/' && j > 0 {
 		flags := s[j+1:]
 		if strings.Trim(flags, "imsUguy") == "" {
@@ -713,6 +716,9 @@ func parseWaitFor(s string) (*matcher, error) {
 			expr := s[1:j]
 			if goFlags != "" {
 				expr = "(?" + goFlags + ")" + expr
+			}
+			if err := checkRegexProgram(expr); err != nil { // safety.go
+				return nil, err
 			}
 			re, err := regexp.Compile(expr)
 			if err != nil {

@@ -18,7 +18,7 @@ package main
 //	EL 0 at the pending wrap erases nothing, keeps it pending (alacritty, xterm.js; xterm erases)
 //	DECRC                    does not restore a pending wrap (xterm)
 //	SGR 1 then 2             bold and dim together
-//	SGR 21                   ignored: xterm reads double underline, alacritty "not bold"
+//	SGR 21                   double underline (xterm, tmux, xterm.js; alacritty ignores it)
 //	DEC graphics '_'         blank (xterm, alacritty)
 //	38:2:cs:r:g:b            colour-space id skipped (xterm)
 //	DECCOLM (?3)             ignored (xterm's default)
@@ -190,8 +190,9 @@ type Terminal struct {
 	links    []string          // links[id-1] is the URI of OSC 8 link id
 	linkIDs  map[string]uint16 // URI (with its id= parameter) to link id
 	last     rune              // last graphic character printed (REP); 0 = none
-	fgColor  [3]uint8          // default colours reported by OSC 10/11
+	fgColor  [3]uint8          // default colours reported by OSC 10/11 (SetColors)
 	bgColor  [3]uint8
+	ident    vtIdent // theme and TERM that reports give (vt_reply.go)
 	bells    int
 	unknowns int // sequences consumed without meaning (for tests)
 
@@ -294,14 +295,10 @@ func NewTerminal(cols, rows, scrollback int) *Terminal {
 	return t
 }
 
-// SetReplyWriter sets where replies to queries (DSR, DA1, DA2, DECRQM,
-// XTVERSION, OSC 10/11) are written; nil discards them. Replies are
-// written once per Write call, after the whole chunk was parsed.
+// SetReplyWriter sets where replies to queries (DSR, DA, DECRQM, XTVERSION,
+// XTGETTCAP, OSC 4/10/11/12, ...) are written; nil discards them. Replies
+// are written once per Write call, after the whole chunk was parsed.
 func (t *Terminal) SetReplyWriter(w io.Writer) { t.reply = w }
-
-// SetDefaultColors sets the colours OSC 10 and OSC 11 queries report as
-// the default foreground and background (the session's theme).
-func (t *Terminal) SetDefaultColors(fg, bg [3]uint8) { t.fgColor, t.bgColor = fg, bg }
 
 // Write feeds program output to the terminal. It never fails and always
 // consumes all of p; sequences and UTF-8 runes may be split across calls.

@@ -67,7 +67,17 @@ func (t *Terminal) escDispatch(final byte) {
 		t.cs.g[p.inter-'('] = charsetID(final)
 	case '-', '.', '/': // SCS for 96-character sets: designate G1-G3
 		t.cs.g[p.inter-','] = charsetID(final)
-	default: // S7C1T, S8C1T, DOCS and friends: nothing to do in UTF-8
+	case ' ':
+		switch final {
+		case 'F': // S7C1T: replies use ESC Fe pairs
+			t.ident.c1 = false
+		case 'G': // S8C1T: replies use 8-bit C1 controls (CSI 0x9b, DCS 0x90, OSC 0x9d, ST 0x9c)
+			t.ident.c1 = true
+		default: // ANSI conformance levels: nothing to do
+			t.unknowns++
+		}
+		return
+	default: // DOCS and friends: nothing to do in UTF-8
 		t.unknowns++
 		return
 	}
@@ -203,6 +213,16 @@ func (t *Terminal) csiDispatch(final byte) {
 			t.replyString("\x1b[>1;10;0c")
 		}
 		return
+	case seqKey('=', 0, 'c'): // DA3: DECRPTUI, unit ID 0 as xterm reports it
+		if p.raw(0) == 0 {
+			t.replyString("\x1bP!|00000000\x1b\\")
+		}
+		return
+	case seqKey(0, 0, 'x'): // DECREQTPARM: 1 = no parity, 1 = 8 bits, 128 = 38400 baud, as xterm's VT100
+		if ps := p.raw(0); ps == 0 || ps == 1 {
+			t.replyf("\x1b[", ps+2, ";1;1;128;128;1;0x")
+		}
+		return
 	case seqKey(0, 0, 'n'): // DSR
 		switch p.raw(0) {
 		case 5: // operating status: OK
@@ -212,10 +232,19 @@ func (t *Terminal) csiDispatch(final byte) {
 			t.replyf("\x1b[", row, ";", col, "R")
 		}
 		return
-	case seqKey('?', 0, 'n'): // DECDSR
-		if p.raw(0) == 6 { // DECXCPR
+	case seqKey('?', 0, 'n'): // DECDSR, as a VT220 answers
+		switch p.raw(0) {
+		case 6: // DECXCPR
 			row, col := t.reportedPos()
 			t.replyf("\x1b[?", row, ";", col, "R")
+		case 15: // printer status: no printer
+			t.replyString("\x1b[?13n")
+		case 25: // user-defined keys: locked (DECUDK is not implemented)
+			t.replyString("\x1b[?21n")
+		case 26: // keyboard: North American (VT220 form, no ready/type fields)
+			t.replyString("\x1b[?27;1n")
+		case 53, 55: // locator: none
+			t.replyString("\x1b[?53n")
 		}
 		return
 	case seqKey(0, '$', 'p'): // DECRQM (ANSI modes)
@@ -260,15 +289,44 @@ func (t *Terminal) reportedPos() (row, col int) {
 	return row, t.cur.col + 1
 }
 
-// replyDA1 answers Primary Device Attributes as a VT220 (62) with ANSI
-// colour (22), like xterm's answer shape.
-func (t *Terminal) replyDA1() { t.replyString("\x1b[?62;22c") }
+// replyDA1 answers Primary Device Attributes with what this emulator
+// implements: the VT220 class (62: DECSTR, DECTCEM, DECSCA, the VT220
+// DSR reports), selective erase (6: DECSCA, DECSED, DECSEL), horizontal
+// scrolling (21: SL, SR) and ANSI colour (22). Not a VT420 (64) as xterm
+// answers: left/right margins (DECSLRM) and rectangular area operations
+// are not implemented, and programs that believe 64 use them.
+func (t *Terminal) replyDA1() { t.replyString("\x1b[?62;6;21;22c") }
 
 // replyString queues a reply for the end of this Write.
-func (t *Terminal) replyString(s string) { t.replyBuf = append(t.replyBuf, s...) }
+func (t *Terminal) replyString(s string) {
+	start := len(t.replyBuf)
+	t.replyBuf = append(t.replyBuf, s...)
+	t.replyC1(start)
+}
+
+// replyC1 rewrites the reply queued from start with 8-bit C1 controls
+// after S8C1T: ESC [ ESC P ESC ] ESC \ become 0x9b 0x90 0x9d 0x9c.
+// Replies hold no other ESC (XTGETTCAP values are hex-encoded).
+func (t *Terminal) replyC1(start int) {
+	if !t.ident.c1 {
+		return
+	}
+	b, out := t.replyBuf[start:], t.replyBuf[start:start]
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0x1b && i+1 < len(b) && strings.IndexByte("[P]\\", b[i+1]) >= 0 {
+			out = append(out, b[i+1]+0x40)
+			i++
+			continue
+		}
+		out = append(out, b[i])
+	}
+	t.replyBuf = t.replyBuf[:start+len(out)]
+}
 
 // replyf queues a reply made of strings and integers.
 func (t *Terminal) replyf(parts ...any) {
+	start := len(t.replyBuf)
+	defer t.replyC1(start)
 	for _, x := range parts {
 		switch v := x.(type) {
 		case string:
@@ -401,6 +459,8 @@ func (t *Terminal) decModeState(mode int) int {
 	switch mode {
 	case 1:
 		return modeState(t.modes.AppCursor)
+	case 2: // DECANM: always ANSI (no VT52 mode)
+		return 3
 	case 3: // DECCOLM: ignored, as xterm does by default
 		return 4
 	case 5:
@@ -471,9 +531,9 @@ func (t *Terminal) sgr() {
 			pen.Attr |= AttrHidden
 		case v == 9:
 			pen.Attr |= AttrStrike
-		case v == 21:
-			// ECMA-48 double underline, xterm too; alacritty reads it as
-			// "not bold". Ignored: neither reading is safe.
+		case v == 21: // double underline (ECMA-48, xterm; the same as 4:2)
+			pen.Attr &^= AttrULMask
+			pen.Attr |= AttrUnderline | 1<<AttrULShift
 		case v == 22:
 			pen.Attr &^= AttrBold | AttrDim
 		case v == 23:
@@ -597,20 +657,14 @@ func (t *Terminal) oscDispatch(s []byte) {
 			return
 		}
 		t.pen.Link = t.linkID(params, uri)
-	case "10", "11": // dynamic colours: only queries are answered
-		if rest != "?" {
-			return
-		}
-		c := t.fgColor
-		if num == "11" {
-			c = t.bgColor
-		}
-		t.replyString("\x1b]" + num + ";" + rgbSpec(c))
-		if t.p.oscBEL {
-			t.replyString("\x07")
-		} else {
-			t.replyString("\x1b\\")
-		}
+	case "4": // palette colour queries
+		t.oscPalette(rest)
+	case "10", "11", "12": // default foreground, background, cursor colour queries
+		n, _ := strconv.Atoi(num)
+		t.oscDynamic(n, rest)
+	case "104", "110", "111", "112":
+		// Resets of OSC 4, 10, 11, 12: sets are not honoured, so the
+		// colours already are the session theme's; nothing to undo.
 	case "133", "7": // shell integration marks, current directory (vt_marks.go)
 		t.shellMark(num, rest)
 	default:
@@ -656,12 +710,12 @@ func (t *Terminal) linkID(params, uri string) uint16 {
 	return id
 }
 
-// dcsDispatch runs a finished DCS string: DECRQSS (DCS $ q Pt ST) is
-// answered, XTGETTCAP (DCS + q Pt ST) is told no capability is known.
+// dcsDispatch runs a finished DCS string: DECRQSS (DCS $ q Pt ST) and
+// XTGETTCAP (DCS + q Pt ST) are answered.
 func (t *Terminal) dcsDispatch(key uint32, data []byte) {
 	t.last = 0
 	if key == seqKey(0, '+', 'q') {
-		t.replyString("\x1bP0+r\x1b\\")
+		t.xtgettcap(data)
 		return
 	}
 	if key != seqKey(0, '$', 'q') {

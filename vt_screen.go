@@ -32,6 +32,7 @@ func (t *Terminal) reset() {
 	t.modes = Modes{}
 	t.mouseEnc = 0
 	t.focus = false
+	t.ident.c1 = false // S7C1T
 	t.title = ""
 	t.last = 0
 	// The link table stays: history rows may still point into it.
@@ -232,6 +233,9 @@ func (t *Terminal) print(r rune) {
 	w := runeWidth(r)
 	if w == 0 {
 		t.addMark(r)
+		return
+	}
+	if isRegionalIndicator(r) && t.pairRegional(r) {
 		return
 	}
 	t.dirty = true

@@ -258,6 +258,9 @@ func TestVTSGR(t *testing.T) {
 		{"\x1b[48;2;300;2;3m", Cell{BG: RGBColor(255, 2, 3)}},
 		{"\x1b[4:3m", Cell{Attr: AttrUnderline | 2<<AttrULShift}},
 		{"\x1b[4:3;4:0m", Cell{}},
+		{"\x1b[21m", Cell{Attr: AttrUnderline | 1<<AttrULShift}},     // double underline, as 4:2
+		{"\x1b[4:3;21m", Cell{Attr: AttrUnderline | 1<<AttrULShift}}, // 21 replaces the style
+		{"\x1b[21;24m", Cell{}},
 		{"\x1b[58:5:4;4m", Cell{UL: PaletteColor(4), Attr: AttrUnderline}},
 		{"\x1b[53;5;8m", Cell{Attr: AttrOverline | AttrBlink | AttrHidden}},
 		{"\x1b[31;1m\x1b[m", Cell{}},
@@ -297,9 +300,9 @@ func TestVTBCE(t *testing.T) {
 // TestVTReplies checks every query this terminal answers.
 func TestVTReplies(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"\x1b[c", "\x1b[?62;22c"},
-		{"\x1b[0c", "\x1b[?62;22c"},
-		{"\x1bZ", "\x1b[?62;22c"},
+		{"\x1b[c", "\x1b[?62;6;21;22c"},
+		{"\x1b[0c", "\x1b[?62;6;21;22c"},
+		{"\x1bZ", "\x1b[?62;6;21;22c"},
 		{"\x1b[>c", "\x1b[>1;10;0c"},
 		{"\x1b[5n", "\x1b[0n"},
 		{"\x1b[3;4H\x1b[6n", "\x1b[3;4R"},
@@ -308,6 +311,7 @@ func TestVTReplies(t *testing.T) {
 		{"\x1b[?2004h\x1b[?2004$p", "\x1b[?2004;1$y"},
 		{"\x1b[?1$p", "\x1b[?1;2$y"},
 		{"\x1b[?9999$p", "\x1b[?9999;0$y"},
+		{"\x1b[?2$p", "\x1b[?2;3$y"}, // DECANM: permanently set
 		{"\x1b[4h\x1b[4$p", "\x1b[4;1$y"},
 		{"\x1b[20$p", "\x1b[20;2$y"},
 		{"\x1b[>q", "\x1bP>|" + vtVersion() + "\x1b\\"},
@@ -317,7 +321,7 @@ func TestVTReplies(t *testing.T) {
 		{"\x1b[2;5r\x1bP$qr\x1b\\", "\x1bP1$r2;5r\x1b\\"},
 		{"\x1b[5 q\x1bP$q q\x1b\\", "\x1bP1$r5 q\x1b\\"},
 		{"\x1bP$qx\x1b\\", "\x1bP0$r\x1b\\"},
-		{"\x1bP+q544e\x1b\\", "\x1bP0+r\x1b\\"},
+		{"\x1bP+q5858\x1b\\", "\x1bP0+r5858\x1b\\"},
 		{"\x1b[18t", "\x1b[8;24;80t"},
 		{"\x1b[?5h\x1b[?5$p", "\x1b[?5;1$y"},
 	}

@@ -300,6 +300,9 @@ func TestVTCorpus(t *testing.T) {
 		c := &cases[i]
 		in := c.input(t)
 		want := c.loadExpected(t)
+		if fix := vtXtermAmendments[c.ID]; fix != nil {
+			fix(want)
+		}
 		probs, curProbs := compareScreen(feedWhole(c, in), c, want)
 		// The screen must not depend on how the stream was split.
 		ref := screenKey(feedWhole(c, in))
@@ -350,6 +353,24 @@ func TestVTCorpus(t *testing.T) {
 			t.Errorf("suite %s: %d/%d pass, below target", name, s.pass, s.total)
 		}
 	}
+}
+
+// vtXtermAmendments correct expectations where the recording terminal
+// differs from xterm and both oracles (tmux and xterm.js) side with
+// xterm; testdata/vt/README.md gives the evidence.
+var vtXtermAmendments = map[string]func(*vtScreenJSON){
+	// "CSI 4:3;21 m": SGR 21 is a double underline in xterm, tmux and
+	// xterm.js; alacritty ignores it and keeps the curly one.
+	"alacritty/underline": func(s *vtScreenJSON) {
+		for _, c := range s.Cells {
+			if row, _ := c[0].(float64); row != 7 {
+				continue
+			}
+			if m, ok := c[2].(map[string]any); ok && m["underline_style"] == "curly" {
+				m["underline_style"] = "double"
+			}
+		}
+	},
 }
 
 // feedWhole runs a case's input through a fresh terminal in one write.

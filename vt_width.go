@@ -41,3 +41,60 @@ func inRanges(t []vtRange, r rune) bool {
 	}
 	return false
 }
+
+// isRegionalIndicator reports whether r is one of the 26 regional
+// indicator letters (U+1F1E6-U+1F1FF) that pair into flags.
+func isRegionalIndicator(r rune) bool { return r >= 0x1F1E6 && r <= 0x1F1FF }
+
+// pairRegional joins regional indicator r to the one printed just before
+// it, making the pair one cluster two cells wide (a flag such as 🇯🇵), as
+// current terminals (kitty, WezTerm, foot, VTE, iTerm2) draw it: the
+// first indicator's cell widens, the second becomes its mark. It reports
+// false, leaving r to print on its own, when the previous character is
+// not an unpaired indicator printed right before. A first indicator in
+// the last column with a wrap pending keeps one cell: the pair stays one
+// cluster there.
+func (t *Terminal) pairRegional(r rune) bool {
+	col := t.cur.col - 1
+	if t.cur.wrap {
+		col = t.cur.col
+	}
+	if col < 0 || !isRegionalIndicator(t.last) {
+		return false
+	}
+	l := t.line()
+	first := l.cells[col]
+	if first.Rune != t.last || first.Width != 1 {
+		return false
+	}
+	for _, m := range l.marks {
+		if m.col == col {
+			return false // already a pair
+		}
+	}
+	t.last = 0 // a third indicator starts a new pair
+	if t.cur.wrap {
+		t.addMark(r)
+		return true
+	}
+	if t.insert {
+		t.insertCells(l, t.cur.col, 1)
+	}
+	blank := t.eraseCell()
+	l.breakWide(col+1, blank)
+	l.dropMarks(col+1, col+2)
+	first.Width = 2
+	l.cells[col] = first
+	first.Rune, first.Width = 0, 0
+	l.cells[col+1] = first
+	l.used = max(l.used, col+2)
+	t.addMark(r)
+	if col+2 >= t.cols {
+		t.cur.col = t.cols - 1
+		t.cur.wrap = t.autowrap
+	} else {
+		t.cur.col = col + 2
+	}
+	t.dirty = true
+	return true
+}

@@ -1,0 +1,44 @@
+package main
+
+// vt_width_test.go: regional-indicator pairs (flags) as one cluster two
+// cells wide.
+
+import "testing"
+
+func TestVTRegionalIndicators(t *testing.T) {
+	const jp, j, p, us = "🇯🇵", "🇯", "🇵", "🇺🇸"
+	tests := []struct {
+		name, in string
+		cols     int
+		row      string // Row(0)
+		cursor   int    // column
+		wrap     bool
+		widths   []uint8 // cells of row 0 from column 0
+	}{
+		{"pair", jp + "x", 10, jp + "x", 3, false, []uint8{2, 0, 1}},
+		{"lone", j + "x", 10, j + "x", 2, false, []uint8{1, 1}},
+		{"two pairs", jp + us, 10, jp + us, 4, false, []uint8{2, 0, 2, 0}},
+		{"three", jp + j + "x", 10, jp + j + "x", 4, false, []uint8{2, 0, 1, 1}},
+		{"split by a sequence", j + "\x1b[m" + p, 10, j + p, 2, false, []uint8{1, 1}},
+		{"pair ends the row", "abcdefgh" + jp, 10, "abcdefgh" + jp, 9, true, []uint8{1, 1, 1, 1, 1, 1, 1, 1, 2, 0}},
+		{"first in the last column", "abcdefghi" + jp, 10, "abcdefghi" + jp, 9, true, []uint8{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+		{"overwrites the next cell", "abc\r" + jp, 10, jp + "c", 2, false, []uint8{2, 0, 1}},
+		{"insert mode", "abc\r\x1b[4h" + jp, 10, jp + "abc", 2, false, []uint8{2, 0, 1, 1, 1}},
+		{"over a wide character", "x中\r" + jp, 10, jp, 2, false, []uint8{2, 0, 1}},
+	}
+	for _, tc := range tests {
+		term := NewTerminal(tc.cols, 3, 0)
+		term.Write([]byte(tc.in))
+		if got := term.Row(0); got != tc.row {
+			t.Errorf("%s: row %q, want %q", tc.name, got, tc.row)
+		}
+		if cur := term.Cursor(); cur.Col != tc.cursor || cur.PendingWrap != tc.wrap {
+			t.Errorf("%s: cursor column %d wrap %v, want %d %v", tc.name, cur.Col, cur.PendingWrap, tc.cursor, tc.wrap)
+		}
+		for c, w := range tc.widths {
+			if got := term.CellAt(0, c).Width; got != w {
+				t.Errorf("%s: cell %d width %d, want %d", tc.name, c, got, w)
+			}
+		}
+	}
+}
