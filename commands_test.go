@@ -538,3 +538,29 @@ func TestCapOutputs(t *testing.T) {
 		t.Errorf("%d bytes in %d outputs kept, want at most %d in %d, the newest among them", total, kept, commandsOutputCap, want)
 	}
 }
+
+// TestCommandsNotifications: a finished command updates
+// session://{id}/commands and .../info for their subscribers and, being
+// a new resource, sends list_changed.
+func TestCommandsNotifications(t *testing.T) {
+	needShell(t, "bash")
+	c := &noteClient{testClient: startServer(t), t: t}
+	c.initialize("2025-06-18")
+	home := t.TempDir()
+	st := c.tool("shell_start", map[string]any{"command": "bash", "cwd": home, "env": map[string]any{"HOME": home}})
+	id, _ := st["shell_session_id"].(string)
+	cmds, info := commandsURI(id).String(), infoURI(id).String()
+	c.req("resources/subscribe", map[string]any{"uri": cmds}, nil)
+	c.req("resources/subscribe", map[string]any{"uri": info}, nil)
+	c.drainFor(300 * time.Millisecond)
+	mark := len(c.notes)
+	r := c.tool("shell_send", map[string]any{"session_id": id, "input": "echo hi\r", "wait_for_command": true})
+	if cmd, _ := r["command"].(map[string]any); cmd == nil || cmd["output"] != "hi" {
+		t.Fatalf("shell_send: %v", r)
+	}
+	for _, want := range []struct{ method, uri string }{{e2eUpdated, cmds}, {e2eUpdated, info}, {e2eChanged, ""}} {
+		if !c.waitNote(mark, want.method, want.uri, deadlockGuard) {
+			t.Errorf("no %s %s after a command", want.method, want.uri)
+		}
+	}
+}
