@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -52,7 +53,15 @@ func startShell(t *testing.T, a *App, name, home string, args []string, extra ma
 		in[k] = v
 	}
 	m := mustCall(t, a, "shell_start", in)
-	return m["shell_session_id"].(string)
+	id := m["shell_session_id"].(string)
+	// Stopped before home is removed (cleanups run last first): fish
+	// writes its completions there in the background.
+	t.Cleanup(func() {
+		if s, err := a.session(id); err == nil {
+			a.stopSession(s, syscall.SIGHUP)
+		}
+	})
+	return id
 }
 
 // runCommand types line and Enter with wait_for_command and returns the
@@ -369,6 +378,7 @@ func TestShellStartReady(t *testing.T) {
 			if scr, _ := m["screen"].(string); !seenB || strings.TrimSpace(scr) == "" {
 				t.Errorf("%s: returned before the prompt: B seen %v, screen %q", sh.name, seenB, scr)
 			}
+			a.stopSession(s, syscall.SIGHUP) // before home goes
 		})
 	}
 }
