@@ -89,6 +89,8 @@ func planIntegration(shell, path string, args, env []string, enabled bool) integ
 	return p
 }
 
+// errNotInteractive is the reason a shell running a command or a script
+// gets no integration: it draws no prompt.
 var errNotInteractive = errors.New("the shell runs a command or a script, not an interactive session (-c or a file argument)")
 
 // bash plans bash: its own rc choice (--norc, --rcfile F) and a login
