@@ -295,6 +295,21 @@ func (s *Session) removeIntegration() {
 	}
 }
 
+// startIntegrationProps adds shell_start's shell_integration argument to
+// its input schema.
+func startIntegrationProps(m map[string]any) map[string]any {
+	m["shell_integration"] = prop("boolean", "Mark prompts and commands in an interactive bash, zsh or fish (OSC 133), for wait_for_command and session://{id}/commands. Default true; the user's start-up files still load.")
+	return m
+}
+
+// startReadyProps adds shell_start's shell_integration and screen results
+// to its output schema.
+func startReadyProps(m map[string]any) map[string]any {
+	m["shell_integration"] = shellIntegrationSchema
+	m["screen"] = prop("string", "The visible screen once the program is ready (a shell: its first prompt).")
+	return m
+}
+
 // shellIntegrationSchema describes shellIntegration in output schemas.
 var shellIntegrationSchema = map[string]any{
 	"type":        "object",
