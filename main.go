@@ -84,8 +84,10 @@
 // shell_start starts a program (default $SHELL) and returns its
 // shell_session_id. shell_send types input (escapes such as "\r" for
 // Enter) or named keys, optionally waiting for text or a quiet screen.
-// shell_read returns the screen text; shell_wait waits for text, silence
-// or exit; shell_screenshot writes PNG, SVG, ANSI and text captures;
+// shell_read returns the screen text (format "styled" marks reverse
+// video, bold, colours); shell_find locates text by content and style and
+// can wait for it; shell_click clicks or scrolls the mouse in the mode the
+// program enabled; shell_wait waits for text, silence or exit; shell_screenshot writes PNG, SVG, ANSI and text captures;
 // shell_record_start and shell_record_stop record a GIF or asciicast;
 // shell_resize changes the screen size; shell_stop ends the program.
 //
@@ -98,8 +100,9 @@
 //
 // # Prompts
 //
-// terminal-basics, vim-edit, record-session and theme-selection are short
-// guides to these tools that a client can offer its user.
+// terminal-basics, vim-edit, record-session, theme-selection and
+// tui-navigate are short guides to these tools that a client can offer
+// its user.
 //
 // # Example
 //

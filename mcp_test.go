@@ -113,8 +113,8 @@ func TestRealToolsListed(t *testing.T) {
 	r := c.request(1, "tools/list", nil)
 	var res struct{ Tools []toolInfo }
 	json.Unmarshal(r.Result, &res)
-	if len(res.Tools) != 9 {
-		t.Errorf("%d tools, want the 9 shell_* tools", len(res.Tools))
+	if len(res.Tools) != 11 {
+		t.Errorf("%d tools, want the 11 shell_* tools", len(res.Tools))
 	}
 	for _, tool := range res.Tools {
 		if tool.Name == "" || len(tool.Name) > 128 || strings.Trim(tool.Name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != "" {

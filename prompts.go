@@ -69,6 +69,12 @@ func (a *App) prompts() []*prompt {
 				complete:    func(*App) []string { return []string{"dark", "light"} }}},
 			text: a.themeSelection,
 		},
+		{
+			Name:        "tui-navigate",
+			Title:       "Navigate a full-screen program",
+			Description: "How to see what a TUI highlights, find things on its screen by text and style, click them or use keys, and wait for the result.",
+			text:        func(map[string]string) string { return tuiNavigate },
+		},
 	}
 }
 
@@ -194,6 +200,15 @@ const terminalBasics = `You can drive terminal programs through the ttywright to
 6. Resize with shell_resize {session_id, cols, rows}. Finish with shell_stop {session_id}: SIGHUP, then SIGKILL after 2 s; it returns exit_code.
 
 Resources: sessions://list lists every session; session://{id}/buffer is the text, session://{id}/screenshots and session://{id}/recordings list the captures, readable by their uri. Full-screen programs (vim, htop, less) redraw the whole screen: read it again rather than relying on scrolled text. Press "C-c" to interrupt a program that hangs.`
+
+// tuiNavigate is the tui-navigate prompt.
+const tuiNavigate = `Drive a full-screen program (mc, htop, vim, dialog, a menu or form) with the ttywright tools like a browser page: look, locate, act, check.
+
+1. Look with styles: shell_read {session_id, format: "styled"} shows the screen with the styles that carry meaning: {rev}Save{/} is reverse video (most TUIs mark the selected item that way), {bold red}Error{/} a colour, {|} the cursor. A first line such as {base white on-blue} names the background most of the screen has (plain text has it), and {1=black on-cyan} numbers a style used often ({1}text). structuredContent.runs has every styled run with row, col and style.
+2. Locate: shell_find {session_id, text: "Save"} returns matches with 0-based row, col and style; text may be /regex/i. Add style: {reverse: true} (or fg, bg, bold, underline as the styled read showed) to find only the highlighted item. With timeout_ms it waits until the match exists, e.g. shell_find {session_id, text: "Saved", timeout_ms: 5000}; gone: true waits until it has disappeared.
+3. Act with the mouse when the program takes it: shell_click {session_id, text: "OK"} clicks the first cell of the match (nth: 1 for the second); shell_click {session_id, row: 5, col: 10, button: "right"}; count: 2 double-clicks; button: "wheel_down" with count scrolls. It returns bufferAfter and takes wait_for, wait_idle_ms and timeout_ms like shell_send. If it says the program has not enabled mouse reporting, use keys.
+4. Act with keys otherwise (they always work): shell_send {session_id, keys: ["Down", "Down", "Enter"]}; Tab moves between fields, Escape closes a menu, F10 or q quits many programs.
+5. Check after every action: shell_find {session_id, text: "Banana", style: {reverse: true}} tells whether the highlight is where you meant it to be; shell_read {session_id, format: "styled"} shows the whole screen; shell_screenshot {session_id, inline: true} shows the pixels.`
 
 // vimEdit is the vim-edit prompt.
 func vimEdit(args map[string]string) string {

@@ -49,7 +49,7 @@ func TestPromptsList(t *testing.T) {
 			}
 		}
 	}
-	if want := []string{"terminal-basics", "vim-edit", "record-session", "theme-selection"}; !slices.Equal(names, want) {
+	if want := []string{"terminal-basics", "vim-edit", "record-session", "theme-selection", "tui-navigate"}; !slices.Equal(names, want) {
 		t.Errorf("prompts %q, want %q", names, want)
 	}
 	if r.Prompts[1].Arguments[0].Name != "filename" || !r.Prompts[1].Arguments[0].Required {
@@ -83,6 +83,7 @@ func TestPromptsGet(t *testing.T) {
 		{"record-session", map[string]string{"task": "run make test", "theme": "dracula"}, []string{"run make test", `theme: "dracula"`, "shell_record_start", "shell_record_stop", "type_delay_ms"}},
 		{"record-session", nil, []string{"shell_record_start", `format: "gif"`}},
 		{"theme-selection", map[string]string{"background": "light"}, []string{"themes://list", "shell_start {theme:", themeList[0].Name, "light background"}},
+		{"tui-navigate", nil, []string{`format: "styled"`, "shell_find", "style: {reverse: true}", "shell_click", "timeout_ms", "keys"}},
 	} {
 		var r promptResult
 		f.mustCall(t, "prompts/get", map[string]any{"name": tc.name, "arguments": tc.args}, &r)

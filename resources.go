@@ -364,6 +364,7 @@ type sessionJSON struct {
 	Cwd         *string `json:"cwd,omitempty"`
 	Screenshots *int    `json:"screenshot_count,omitempty"`
 	Recordings  *int    `json:"recording_count,omitempty"`
+	Mouse       string  `json:"mouse,omitempty"` // info: the mouse mode, e.g. "1000 normal, SGR 1006", or "off"
 	shellInfo           // shell_integration, command_running (commands.go)
 }
 
@@ -374,7 +375,7 @@ func (v *resSess) describe(info bool) sessionJSON {
 	if v.stopped != nil {
 		j := v.stopped.info
 		if !info {
-			j.Cwd, j.Screenshots, j.Recordings = nil, nil, nil
+			j.Cwd, j.Screenshots, j.Recordings, j.Mouse = nil, nil, nil, ""
 		}
 		return j
 	}
@@ -400,6 +401,8 @@ func (v *resSess) describe(info bool) sessionJSON {
 			cwd = j.shellInfo.Cwd
 		}
 		j.Cwd, j.Screenshots, j.Recordings = &cwd, &ns, &nr
+		m := s.Modes()
+		j.Mouse = mouseModeName(m.Mouse, m.MouseEncoding)
 	}
 	return j
 }
@@ -615,7 +618,7 @@ type templateJSON struct {
 // session's or theme's resource (uri.go); completion/complete offers values
 // for their {id} and {name}.
 var resourceTemplates = []templateJSON{
-	{"session://{id}/info", "session-info", "Session info", "One session: command, size, pid, exit code, cwd, capture counts. Ids: sessions://list.", "application/json"},
+	{"session://{id}/info", "session-info", "Session info", "One session: command, size, pid, exit code, cwd, capture counts, mouse mode. Ids: sessions://list.", "application/json"},
 	{"session://{id}/buffer", "session-buffer", "Session buffer", "Scrollback and screen as plain text, as shell_read returns them.", "text/plain"},
 	{"session://{id}/screenshots", "session-screenshots", "Session screenshots", "A session's screenshots: name, uri, created, width, height, bytes.", "application/json"},
 	{"session://{id}/screenshots/{name}", "session-screenshot", "Screenshot", "One screenshot as a base64 PNG blob.", "image/png"},

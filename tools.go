@@ -23,6 +23,8 @@ func (a *App) tools() []*Tool {
 		a.toolShellStart(),
 		a.toolShellSend(),
 		a.toolShellRead(),
+		a.toolShellFind(),
+		a.toolShellClick(),
 		a.toolShellWait(),
 		a.toolShellScreenshot(),
 		a.toolShellRecordStart(),

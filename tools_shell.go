@@ -378,6 +378,7 @@ type shellReadArgs struct {
 	Raw        bool   `json:"raw"`
 	Scrollback *bool  `json:"scrollback"`
 	MaxBytes   *int   `json:"max_bytes"`
+	Format     string `json:"format"` // "" or "text", or "styled" (styled.go)
 }
 
 type cursorInfo struct {
@@ -392,6 +393,8 @@ type shellReadResult struct {
 	Cols      int        `json:"cols"`
 	Rows      int        `json:"rows"`
 	Cursor    cursorInfo `json:"cursor"`
+	Runs      styledRuns `json:"runs,omitempty"` // format styled
+	Base      *Style     `json:"base,omitempty"` // format styled
 	exitInfo
 }
 
@@ -410,12 +413,13 @@ func (a *App) toolShellRead() *Tool {
 		Description: "Return the terminal's text: the scrollback history and the visible screen (the live bottom comes last), " +
 			"or only the visible screen with scrollback false. When longer than max_bytes (default 8192) the newest part is kept and the text starts with \"...(truncated)...\". " +
 			"raw true returns the program's raw output instead (escape sequences kept), newest max_bytes. " +
-			"Read after every step to see what the program did; use shell_screenshot to see colours and layout.",
+			"Read after every step to see what the program did; use shell_screenshot to see colours and layout. " + styledReadHelp,
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
 			"raw":        prop("boolean", "Return the raw output stream with escape sequences instead of the screen text."),
 			"scrollback": prop("boolean", "Include the lines scrolled off the top (default true)."),
 			"max_bytes":  intProp("Return at most this many bytes, the newest (default 8192).", 1, rawTailCap),
+			"format":     formatProp,
 		}, "session_id"),
 		Output: outputSchema(exitProps(map[string]any{
 			"text":      prop("string", "The text (also the tool's text content)."),
@@ -423,6 +427,8 @@ func (a *App) toolShellRead() *Tool {
 			"cols":      prop("integer", "Screen width in cells."),
 			"rows":      prop("integer", "Screen height in cells."),
 			"cursor":    cursorSchema,
+			"runs":      runsSchema,
+			"base":      baseSchema,
 		}), "text", "truncated", "cols", "rows", "cursor", "exited"),
 		ReadOnly:   true,
 		Idempotent: true,
@@ -443,9 +449,14 @@ func (a *App) shellRead(ctx context.Context, _ *ToolCall, in shellReadArgs) (she
 			return shellReadResult{}, fmt.Errorf("max_bytes %d is out of range: use 1..%d", max, rawTailCap)
 		}
 	}
+	if err := checkReadFormat(in.Format, in.Raw); err != nil {
+		return shellReadResult{}, err
+	}
 	s.settle(ctx)
 	var res shellReadResult
-	if in.Raw {
+	if in.Format == "styled" {
+		s.readStyled(&res, max)
+	} else if in.Raw {
 		p, cut := s.RawTail(max)
 		res.Text, res.Truncated = tailText(string(p), max, cut)
 	} else {

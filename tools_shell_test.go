@@ -338,7 +338,7 @@ func TestShellToolsOverJSONRPC(t *testing.T) {
 	c.initialize("2025-06-18")
 	list := rpcCall(t, c, 1, "tools/list", map[string]any{})
 	tools, _ := list["tools"].([]any)
-	hints := map[string]string{"shell_read": "readOnlyHint", "shell_wait": "readOnlyHint", "shell_stop": "destructiveHint"}
+	hints := map[string]string{"shell_read": "readOnlyHint", "shell_wait": "readOnlyHint", "shell_find": "readOnlyHint", "shell_stop": "destructiveHint"}
 	seen := 0
 	for _, x := range tools {
 		tool := x.(map[string]any)
@@ -355,8 +355,8 @@ func TestShellToolsOverJSONRPC(t *testing.T) {
 			t.Errorf("%s: annotations %v lack %s", name, ann, h)
 		}
 	}
-	if seen != 6 {
-		t.Errorf("%d of the 6 shell tools listed", seen)
+	if seen != 8 {
+		t.Errorf("%d of the 8 shell tools listed", seen)
 	}
 	call := func(id int, name string, args map[string]any) (map[string]any, string) {
 		r := rpcCall(t, c, id, "tools/call", map[string]any{"name": name, "arguments": args})

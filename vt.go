@@ -129,6 +129,8 @@ type Modes struct {
 	AltScreen      bool // ?47/?1047/?1049 active
 	SyncOutput     bool // ?2026: the program is inside a synchronized update
 	Mouse          int  // 0 none, else the last mouse tracking mode set (9, 1000, 1002, 1003)
+	MouseEncoding  int  // 0 default, else the last mouse encoding set (1005, 1006, 1015, 1016)
+	AltScroll      bool // ?1007: on the alternate screen the wheel sends arrow keys
 	LineFeedNL     bool // LNM
 	ReverseVideo   bool // DECSCNM (?5): draw the whole screen with fg and bg swapped
 }
@@ -616,6 +618,7 @@ func (t *Terminal) Cursor() Cursor {
 func (t *Terminal) Modes() Modes {
 	m := t.modes
 	m.AltScreen = t.scr == t.alt
+	m.MouseEncoding = t.mouseEnc
 	return m
 }
 

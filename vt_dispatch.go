@@ -414,7 +414,9 @@ func (t *Terminal) setDECMode(mode int, on bool) {
 		}
 	case 1004: // focus events
 		t.focus = on
-	case 1005, 1006, 1015: // mouse encodings
+	case 1007: // alternate scroll: the wheel sends arrow keys on the alternate screen
+		t.modes.AltScroll = on
+	case 1005, 1006, 1015, 1016: // mouse encodings
 		if on {
 			t.mouseEnc = mode
 		} else if t.mouseEnc == mode {
@@ -481,8 +483,10 @@ func (t *Terminal) decModeState(mode int) int {
 		return modeState(t.modes.Mouse == mode)
 	case 1004:
 		return modeState(t.focus)
-	case 1005, 1006, 1015:
+	case 1005, 1006, 1015, 1016:
 		return modeState(t.mouseEnc == mode)
+	case 1007:
+		return modeState(t.modes.AltScroll)
 	case 47, 1047, 1049:
 		return modeState(t.scr == t.alt)
 	case 1048:

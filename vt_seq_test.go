@@ -346,7 +346,7 @@ func TestVTModes(t *testing.T) {
 	term := NewTerminal(20, 5, 0)
 	term.Write([]byte("\x1b[?1h\x1b=\x1b[?2004h\x1b[?2026h\x1b[?1002h\x1b[?1006h\x1b[?25l\x1b[6 q\x1b]2;my title\x07\x1b[?1049h"))
 	m := term.Modes()
-	want := Modes{AppCursor: true, AppKeypad: true, BracketedPaste: true, AltScreen: true, SyncOutput: true, Mouse: 1002}
+	want := Modes{AppCursor: true, AppKeypad: true, BracketedPaste: true, AltScreen: true, SyncOutput: true, Mouse: 1002, MouseEncoding: 1006}
 	if m != want {
 		t.Errorf("modes: got %+v, want %+v", m, want)
 	}
@@ -356,7 +356,7 @@ func TestVTModes(t *testing.T) {
 	if term.Title() != "my title" {
 		t.Errorf("title: got %q", term.Title())
 	}
-	term.Write([]byte("\x1b[?1l\x1b>\x1b[?2004l\x1b[?2026l\x1b[?1002l\x1b[?25h\x1b[0 q\x1b]0;other\x1b\\\x1b[?1049l"))
+	term.Write([]byte("\x1b[?1l\x1b>\x1b[?2004l\x1b[?2026l\x1b[?1002l\x1b[?1006l\x1b[?25h\x1b[0 q\x1b]0;other\x1b\\\x1b[?1049l"))
 	if m := term.Modes(); m != (Modes{}) {
 		t.Errorf("modes after reset: got %+v", m)
 	}

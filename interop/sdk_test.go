@@ -19,7 +19,7 @@ import (
 
 // toolNames are the server's tools (README "Tools"), shellwright's names.
 var toolNames = []string{
-	"shell_start", "shell_send", "shell_read", "shell_wait", "shell_screenshot",
+	"shell_start", "shell_send", "shell_read", "shell_find", "shell_click", "shell_wait", "shell_screenshot",
 	"shell_record_start", "shell_record_stop", "shell_resize", "shell_stop",
 }
 
@@ -31,7 +31,7 @@ var templates = []string{
 }
 
 // promptNames are the server's prompts (README "Prompts").
-var promptNames = []string{"vim-edit", "record-session", "terminal-basics", "theme-selection"}
+var promptNames = []string{"vim-edit", "record-session", "terminal-basics", "theme-selection", "tui-navigate"}
 
 // TestGoSDKHandshake: the official Go client connects with its defaults
 // (server/discover first, then initialize), sees the capabilities and

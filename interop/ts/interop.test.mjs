@@ -24,12 +24,12 @@ const WAIT_MS = 15000;
 const PROMPT = 'tw$ ';
 const PROMPT_WAIT = 'tw$'; // the screen text has trailing blanks trimmed
 
-const TOOLS = ['shell_start', 'shell_send', 'shell_read', 'shell_wait', 'shell_screenshot',
+const TOOLS = ['shell_start', 'shell_send', 'shell_read', 'shell_find', 'shell_click', 'shell_wait', 'shell_screenshot',
   'shell_record_start', 'shell_record_stop', 'shell_resize', 'shell_stop'];
 const TEMPLATES = ['session://{id}/info', 'session://{id}/buffer', 'session://{id}/screenshots',
   'session://{id}/screenshots/{name}', 'session://{id}/recordings',
   'session://{id}/recordings/{name}', 'theme://{name}'];
-const PROMPTS = ['vim-edit', 'record-session', 'terminal-basics', 'theme-selection'];
+const PROMPTS = ['vim-edit', 'record-session', 'terminal-basics', 'theme-selection', 'tui-navigate'];
 
 // structured returns a tool result's structuredContent, or its JSON text.
 function structured(res) {

@@ -1,0 +1,314 @@
+package main
+
+// find.go: shell_find, a locator for the terminal screen: text or a
+// /regex/ (as wait_for takes them), optionally only where every cell has
+// a style, optionally in the scrollback too, optionally waiting until a
+// match exists (or, with gone, until none does), driven by the session's
+// change events.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+type findArgs struct {
+	SessionID  string `json:"session_id"`
+	Text       string `json:"text"`
+	Style      *Style `json:"style"`
+	Scrollback bool   `json:"scrollback"`
+	TimeoutMS  *int   `json:"timeout_ms"`
+	Gone       bool   `json:"gone"`
+}
+
+// findMatch is one match: 0-based row (negative in the scrollback: -1 is
+// the line just above the screen) and column, len in cells, the text, and
+// the first cell's style; mixed when the cells do not all share it.
+type findMatch struct {
+	Row   int    `json:"row"`
+	Col   int    `json:"col"`
+	Len   int    `json:"len"`
+	Text  string `json:"text"`
+	Style Style  `json:"style"`
+	Mixed bool   `json:"mixed,omitempty"`
+}
+
+type findResult struct {
+	Matches  []findMatch `json:"matches"`
+	Count    int         `json:"count"`
+	TimedOut bool        `json:"timed_out,omitempty"`
+	exitInfo
+}
+
+// maxFindMatches caps the matches one call returns.
+const maxFindMatches = 200
+
+func (a *App) toolShellFind() *Tool {
+	match := runSchema(styleSchema("The first cell's style: only the attributes that differ from the default."))
+	match["properties"].(map[string]any)["mixed"] = prop("boolean", "True when the match spans cells of several styles.")
+	return newTool(Tool{
+		Name:  "shell_find",
+		Title: "Find text on a terminal's screen",
+		Description: "Locate text on the visible screen, like a Playwright locator: text is literal and case-sensitive, or /regex/ with flags i, m, s (RE2), as in wait_for; a match lies within one row. " +
+			"style keeps only matches where every cell has that style, e.g. {reverse: true} for the selected menu item or {fg: \"red\"}; the style object is the one shell_read format \"styled\" reports (reverse, bold, dim, italic, underline, fg, bg, link; colours red, bright-red, \"196\", \"#ff0000\", or \"default\"). " +
+			"Returns matches [{row, col, len, text, style, mixed}] (0-based, like shell_read's cursor; style is the first cell's, mixed true when the match spans several styles). " +
+			"With timeout_ms it waits until a match exists (gone true: until none does), so \"wait until Save is shown highlighted\" is one call; timed_out tells when it gave up. " +
+			"scrollback true also searches the lines above the screen (rows -1, -2, ... upwards). Pass a match's row and col to shell_click, or its text.",
+		Input: objectSchema(map[string]any{
+			"session_id": sessionIDProp,
+			"text":       prop("string", "Text to find (case-sensitive), or /regex/ with flags i, m, s."),
+			"style":      styleSchema("Only matches whose every cell has these attributes (false: must not have it)."),
+			"scrollback": prop("boolean", "Also search the scrollback (rows -1 upwards). Default false."),
+			"timeout_ms": intProp("Wait up to this long for a match to exist (or, with gone, to disappear). Default 0: look once.", 0, maxTimeoutMS),
+			"gone":       prop("boolean", "With timeout_ms: wait until no match is left."),
+		}, "session_id", "text"),
+		Output: outputSchema(exitProps(map[string]any{
+			"matches":   map[string]any{"type": "array", "items": match, "description": fmt.Sprintf("The matches, top to bottom (at most %d).", maxFindMatches)},
+			"count":     prop("integer", "How many matches there are (also beyond the list's cap)."),
+			"timed_out": prop("boolean", "With timeout_ms: true when the wait ended before a match existed (or, with gone, before none did)."),
+		}), "matches", "count", "exited"),
+		ReadOnly: true,
+	}, a.shellFind)
+}
+
+// shellFind looks for the text, waiting when timeout_ms is given.
+func (a *App) shellFind(ctx context.Context, call *ToolCall, in findArgs) (findResult, error) {
+	s, err := a.session(in.SessionID)
+	if err != nil {
+		return findResult{}, err
+	}
+	q, err := parseFind(in.Text, in.Style)
+	if err != nil {
+		return findResult{}, err
+	}
+	q.scrollback = in.Scrollback
+	timeout, err := msArg("timeout_ms", in.TimeoutMS, 0, maxTimeoutMS)
+	if err != nil {
+		return findResult{}, err
+	}
+	if in.Gone && in.TimeoutMS == nil {
+		return findResult{}, errors.New("gone waits until the text is no longer shown: give timeout_ms too (e.g. 5000)")
+	}
+	s.settle(ctx)
+	ms, timedOut := s.findWait(ctx, q, in.Gone, timeout)
+	if ctx.Err() != nil {
+		return findResult{}, errors.New("cancelled")
+	}
+	res := findResult{Count: len(ms), TimedOut: timedOut, exitInfo: exitOf(s.Status())}
+	res.Matches = ms[:min(len(ms), maxFindMatches)]
+	if res.Matches == nil {
+		res.Matches = []findMatch{}
+	}
+	return res, nil
+}
+
+// findWait looks until the matches exist (gone: until there are none),
+// timeout passes, the program exits or ctx ends. It wakes on the
+// session's change events only. timedOut is true when the condition does
+// not hold at the end.
+func (s *Session) findWait(ctx context.Context, q *findQuery, gone bool, timeout time.Duration) (ms []findMatch, timedOut bool) {
+	var deadline <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		deadline = t.C
+	}
+	final := timeout == 0
+	for {
+		s.mu.Lock()
+		ch, exited := s.changed, s.exited
+		ms = q.findLocked(s.term)
+		s.mu.Unlock()
+		ok := (len(ms) > 0) != gone
+		if ok || exited || final {
+			return ms, !ok && timeout > 0
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			final = true // one last look: output may have arrived just now
+		case <-ctx.Done():
+			return ms, true
+		}
+	}
+}
+
+// findQuery is a checked shell_find: what to match and the style filter.
+type findQuery struct {
+	m          *matcher
+	style      *Style
+	fg, bg     *Color // parsed style colours
+	scrollback bool
+}
+
+// parseFind checks the text and the style filter.
+func parseFind(text string, style *Style) (*findQuery, error) {
+	if text == "" {
+		return nil, errors.New("text is empty: give the text to find, e.g. \"Save\", or /regex/")
+	}
+	m, err := parseWaitFor(text)
+	if err != nil {
+		return nil, err
+	}
+	q := &findQuery{m: m, style: style}
+	if style == nil {
+		return q, nil
+	}
+	for _, c := range []struct {
+		name, v string
+		dst     **Color
+	}{{"fg", style.FG, &q.fg}, {"bg", style.BG, &q.bg}} {
+		if c.v == "" {
+			continue
+		}
+		col, ok := parseColorName(c.v)
+		if !ok {
+			return nil, fmt.Errorf("style.%s %q is not a colour: use a name (red, bright-red, ...), a palette index \"0\"..\"255\", \"#rrggbb\" or \"default\"", c.name, c.v)
+		}
+		*c.dst = &col
+	}
+	return q, nil
+}
+
+// findLocked returns the matches on t's screen (and history), top to
+// bottom. The caller holds the lock that guards t.
+func (q *findQuery) findLocked(t *Terminal) []findMatch {
+	var out []findMatch
+	snap := t.Snapshot()
+	if q.scrollback {
+		n := t.ScrollbackLen()
+		for i := 0; i < n; i++ {
+			out = q.findRow(out, t.ScrollbackCells(i), i-n, nil, snap.Links)
+		}
+	}
+	for r := 0; r < snap.Rows; r++ {
+		out = q.findRow(out, snap.Cells[r*snap.Cols:(r+1)*snap.Cols], r, rowMarks(snap, r), snap.Links)
+	}
+	return out
+}
+
+// findRow appends the matches in one row of cells.
+func (q *findQuery) findRow(out []findMatch, row []Cell, r int, marks map[int]string, links map[uint16]string) []findMatch {
+	text, cols := rowIndex(row, marks)
+	if text == "" {
+		return out
+	}
+	var spans [][]int
+	if q.m.re != nil {
+		spans = q.m.re.FindAllStringIndex(text, -1)
+	} else {
+		for from := 0; ; {
+			i := strings.Index(text[from:], q.m.text)
+			if i < 0 {
+				break
+			}
+			spans = append(spans, []int{from + i, from + i + len(q.m.text)})
+			from += i + len(q.m.text)
+		}
+	}
+	for _, sp := range spans {
+		if sp[0] == sp[1] {
+			continue // an empty match locates nothing
+		}
+		c0, c1 := cols[sp[0]], cols[sp[1]-1]
+		end := c1 + 1
+		if row[c1].Width == 2 {
+			end++
+		}
+		end = min(end, len(row))
+		if !q.styleOK(row[c0:end], links) {
+			continue
+		}
+		first := styleOf(row[c0])
+		out = append(out, findMatch{Row: r, Col: c0, Len: end - c0, Text: text[sp[0]:sp[1]],
+			Style: first.toStyle(links), Mixed: mixedStyles(row[c0:end])})
+	}
+	return out
+}
+
+// rowIndex is a row's text (trailing blanks dropped) and, for each byte
+// of it, the column of the cell it belongs to.
+func rowIndex(row []Cell, marks map[int]string) (string, []int) {
+	end := len(row)
+	for end > 0 && (isBlank(row[end-1]) || row[end-1].Width == 0) {
+		end--
+	}
+	var b strings.Builder
+	cols := make([]int, 0, end)
+	for c := 0; c < end; c++ {
+		cell := row[c]
+		if cell.Width == 0 {
+			continue
+		}
+		n := b.Len()
+		if cell.Rune == 0 {
+			b.WriteByte(' ')
+		} else {
+			b.WriteRune(cell.Rune)
+		}
+		b.WriteString(marks[c])
+		for ; n < b.Len(); n++ {
+			cols = append(cols, c)
+		}
+	}
+	return b.String(), cols
+}
+
+// styleOK reports whether every cell has the filter's attributes; a blank
+// is checked only for what it shows (background, reverse, underline).
+func (q *findQuery) styleOK(cells []Cell, links map[uint16]string) bool {
+	f := q.style
+	if f == nil {
+		return true
+	}
+	for _, c := range cells {
+		if c.Width == 0 {
+			continue
+		}
+		blank := bgOnly(c)
+		flags := []struct {
+			want *bool
+			bit  Attr
+			text bool // only a glyph shows it
+		}{{f.Reverse, AttrInverse, false}, {f.Underline, AttrUnderline, false}, {f.Bold, AttrBold, true}, {f.Dim, AttrDim, true}, {f.Italic, AttrItalic, true}}
+		for _, fl := range flags {
+			if fl.want != nil && !(blank && fl.text) && (c.Attr&fl.bit != 0) != *fl.want {
+				return false
+			}
+		}
+		if q.bg != nil && c.BG != *q.bg || !blank && q.fg != nil && c.FG != *q.fg {
+			return false
+		}
+		if f.Link != "" && !blank && (c.Link == 0 || links[c.Link] != f.Link) {
+			return false
+		}
+	}
+	return true
+}
+
+// mixedStyles reports whether the cells show more than one style.
+func mixedStyles(cells []Cell) bool {
+	var first *cellStyle
+	for _, c := range cells {
+		if c.Width == 0 || bgOnly(c) {
+			continue
+		}
+		st := styleOf(c)
+		if first == nil {
+			first = &st
+		} else if st != *first {
+			return true
+		}
+	}
+	if first == nil {
+		return false
+	}
+	for _, c := range cells {
+		if c.Width != 0 && bgOnly(c) && styleOf(c) != first.blankView() {
+			return true
+		}
+	}
+	return false
+}

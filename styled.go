@@ -1,0 +1,607 @@
+package main
+
+// styled.go: the screen as styled text for shell_read format "styled":
+// runs of cells whose style differs from the default, as data (runs with
+// a style object) and as a compact markup a model reads at a glance.
+//
+// The markup: plain text where the cells have the screen's base style,
+// {codes} before every other run, holding until the next marker, {/}
+// (back to plain) or the row's end; {|} where the cursor is. Codes,
+// space-separated: rev, bold, dim, italic, ul, the foreground colour
+// (red, bright-red, 196, #ff0000; default), the background as
+// on-<colour>, link=<uri>. The base is the background of more than half
+// the cells (dialog's blue backdrop) with the commonest foreground on it,
+// else the default; codes leave its colours unsaid. Coloured styles used
+// often get a number ({1=bold bright-black}, then {1}). Both are declared
+// on a first line. Blanks and box-drawing lines only show their
+// background, reverse video and underline, so a blank between two words
+// of one colour joins their run and a dialog's frame does not split it.
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// cellStyle is the part of a cell a model can see, without the character.
+type cellStyle struct {
+	FG, BG Color
+	Attr   Attr // AttrBold|AttrDim|AttrItalic|AttrUnderline|AttrInverse only
+	Link   uint16
+}
+
+// styleAttrs are the attributes a style reports.
+const styleAttrs = AttrBold | AttrDim | AttrItalic | AttrUnderline | AttrInverse
+
+// blankAttrs are the attributes a blank cell shows.
+const blankAttrs = AttrUnderline | AttrInverse
+
+// styleOf is a cell's visible style; a blank or a line-drawing character
+// (bgOnly) shows only its background, reverse video and underline.
+func styleOf(c Cell) cellStyle {
+	if bgOnly(c) {
+		return cellStyle{BG: c.BG, Attr: c.Attr & blankAttrs}
+	}
+	return cellStyle{FG: c.FG, BG: c.BG, Attr: c.Attr & styleAttrs, Link: c.Link}
+}
+
+// isBlank reports whether c draws no glyph.
+func isBlank(c Cell) bool { return c.Rune == 0 || c.Rune == ' ' }
+
+// bgOnly reports whether only c's background matters to a reader: a
+// blank, or a box-drawing character (U+2500-U+257F), whose colour frames
+// a dialog or a panel but says nothing about its content.
+func bgOnly(c Cell) bool { return isBlank(c) || c.Rune >= 0x2500 && c.Rune <= 0x257F }
+
+// blankView is what a style looks like on a blank cell.
+func (s cellStyle) blankView() cellStyle { return cellStyle{BG: s.BG, Attr: s.Attr & blankAttrs} }
+
+// isDefault reports whether s is the terminal's default look.
+func (s cellStyle) isDefault() bool { return s == cellStyle{} }
+
+// Style is a run's style as shell_read and shell_find report it and as
+// shell_find takes it: only the attributes that differ from the default.
+// Colours are as the program chose them: "red" .. "white" and
+// "bright-red" .. "bright-white" for the 16 ANSI colours (SGR 31 is "red"
+// even where bold draws it bright), "0" .. "255" for the rest of the
+// palette, "#rrggbb" for truecolor, "default" (in a filter only) for the
+// terminal's own colour.
+type Style struct {
+	Reverse   *bool  `json:"reverse,omitempty"`
+	Bold      *bool  `json:"bold,omitempty"`
+	Dim       *bool  `json:"dim,omitempty"`
+	Italic    *bool  `json:"italic,omitempty"`
+	Underline *bool  `json:"underline,omitempty"`
+	FG        string `json:"fg,omitempty"`
+	BG        string `json:"bg,omitempty"`
+	Link      string `json:"link,omitempty"`
+}
+
+// styleSchema is the JSON Schema of a Style.
+func styleSchema(desc string) map[string]any {
+	b := func(d string) map[string]any { return prop("boolean", d) }
+	return map[string]any{
+		"type":        "object",
+		"description": desc,
+		"properties": map[string]any{
+			"reverse":   b("Reverse video (SGR 7): how most TUIs show the selected item."),
+			"bold":      b("Bold (SGR 1)."),
+			"dim":       b("Dim (SGR 2)."),
+			"italic":    b("Italic (SGR 3)."),
+			"underline": b("Underlined (SGR 4, any underline style)."),
+			"fg":        prop("string", "Foreground: red, bright-red, ... (the 16 ANSI colours), \"196\" (256-colour index), \"#ff0000\" (truecolor)."),
+			"bg":        prop("string", "Background, named like fg."),
+			"link":      prop("string", "OSC 8 hyperlink URI."),
+		},
+		"additionalProperties": false,
+	}
+}
+
+// ansiNames are the names of palette colours 0-7; 8-15 are bright-<name>.
+var ansiNames = [8]string{"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"}
+
+// colorName is c as the program chose it: an ANSI name, a palette index
+// or #rrggbb; "" for the default.
+func colorName(c Color) string {
+	if i, ok := c.Palette(); ok {
+		switch {
+		case i < 8:
+			return ansiNames[i]
+		case i < 16:
+			return "bright-" + ansiNames[i-8]
+		}
+		return strconv.Itoa(int(i))
+	}
+	if r, g, b, ok := c.RGB(); ok {
+		const hex = "0123456789abcdef"
+		return string([]byte{'#', hex[r>>4], hex[r&15], hex[g>>4], hex[g&15], hex[b>>4], hex[b&15]})
+	}
+	return ""
+}
+
+// parseColorName reads a colour name as colorName writes it (and
+// "default"); ok is false for anything else.
+func parseColorName(s string) (Color, bool) {
+	if s == "default" {
+		return ColorDefault, true
+	}
+	for i, n := range ansiNames {
+		if s == n {
+			return PaletteColor(uint8(i)), true
+		}
+		if s == "bright-"+n {
+			return PaletteColor(uint8(i + 8)), true
+		}
+	}
+	if len(s) == 7 && s[0] == '#' {
+		v, err := strconv.ParseUint(s[1:], 16, 32)
+		if err == nil {
+			return RGBColor(uint8(v>>16), uint8(v>>8), uint8(v)), true
+		}
+	}
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 && n <= 255 {
+		return PaletteColor(uint8(n)), true
+	}
+	return 0, false
+}
+
+// toStyle is the Style object of s; links resolves link ids.
+func (s cellStyle) toStyle(links map[uint16]string) Style {
+	t := true
+	var st Style
+	flag := func(a Attr) *bool {
+		if s.Attr&a != 0 {
+			return &t
+		}
+		return nil
+	}
+	st.Reverse, st.Bold, st.Dim, st.Italic, st.Underline = flag(AttrInverse), flag(AttrBold), flag(AttrDim), flag(AttrItalic), flag(AttrUnderline)
+	st.FG, st.BG = colorName(s.FG), colorName(s.BG)
+	if s.Link != 0 {
+		st.Link = links[s.Link]
+	}
+	return st
+}
+
+// codes is the markup of s on a screen whose base is base: "rev bold red
+// on-blue"; the base's colours go unsaid, others are named (default and
+// on-default for the terminal's own).
+func (s cellStyle) codes(base cellStyle, links map[uint16]string) string {
+	var parts []string
+	for _, a := range []struct {
+		bit  Attr
+		code string
+	}{{AttrInverse, "rev"}, {AttrBold, "bold"}, {AttrDim, "dim"}, {AttrItalic, "italic"}, {AttrUnderline, "ul"}} {
+		if s.Attr&a.bit != 0 {
+			parts = append(parts, a.code)
+		}
+	}
+	if s.FG != base.FG && s != s.blankView() {
+		n := colorName(s.FG)
+		if n == "" {
+			n = "default"
+		}
+		parts = append(parts, n)
+	}
+	if s.BG != base.BG {
+		n := colorName(s.BG)
+		if n == "" {
+			n = "default"
+		}
+		parts = append(parts, "on-"+n)
+	}
+	if s.Link != 0 {
+		parts = append(parts, "link="+links[s.Link])
+	}
+	return strings.Join(parts, " ")
+}
+
+// StyledRun is one run of cells of one style on a row: 0-based row and
+// column, len in cells, the text, and the style (non-default attributes).
+type StyledRun struct {
+	Row   int    `json:"row"`
+	Col   int    `json:"col"`
+	Len   int    `json:"len"`
+	Text  string `json:"text"`
+	Style Style  `json:"style"`
+}
+
+// cellRun is a run while building: cells [col, end) of one style.
+type cellRun struct {
+	col, end int
+	style    cellStyle
+}
+
+// rowRuns splits one row of cells into runs of one visible style. A blank
+// joins the run around it when it looks the same there: the blank between
+// two red words belongs to their run, blanks before a white-on-blue
+// button with the same background belong to the button. Blanks that end
+// a run go to the next run, or become base blanks, when they look like
+// it: a run ends at its last glyph where that costs nothing.
+func rowRuns(row []Cell, base cellStyle) []cellRun {
+	var runs []cellRun
+	for c := 0; c < len(row); c++ {
+		cell := row[c]
+		if cell.Width == 0 && c > 0 {
+			runs[len(runs)-1].end = c + 1 // the right half of a wide character
+			continue
+		}
+		st := styleOf(cell)
+		if n := len(runs); n > 0 {
+			last := &runs[n-1]
+			if last.style == st || bgOnly(cell) && last.style.blankView() == st {
+				last.end = c + 1
+				continue
+			}
+			if last.style == st.blankView() && last.style != base.blankView() && blankCellsOnly(row, last.col, last.end) {
+				last.style = st // leading blanks that look like this run
+				last.end = c + 1
+				continue
+			}
+		}
+		runs = append(runs, cellRun{col: c, end: c + 1, style: st})
+	}
+	out := runs[:0:0]
+	for i, r := range runs {
+		tail := r.end
+		for tail > r.col+1 && bgOnly(row[tail-1]) && row[tail-1].Width != 0 {
+			tail--
+		}
+		bv := r.style.blankView()
+		nextSame := i+1 < len(runs) && runs[i+1].style == bv
+		if tail == r.end || bv == r.style || !nextSame && bv != base.blankView() {
+			out = append(out, r)
+			continue
+		}
+		out = append(out, cellRun{col: r.col, end: tail, style: r.style})
+		if nextSame {
+			runs[i+1].col = tail
+		} else {
+			out = append(out, cellRun{col: tail, end: r.end, style: bv})
+		}
+	}
+	return out
+}
+
+// cellText is the text of cells [from, to): a blank for an empty cell,
+// wide characters once, combining marks (marks by column) after their base.
+func cellText(b *strings.Builder, row []Cell, from, to int, marks map[int]string) string {
+	b.Reset()
+	for c := from; c < to; c++ {
+		cell := row[c]
+		if cell.Width == 0 {
+			continue
+		}
+		if cell.Rune == 0 {
+			b.WriteByte(' ')
+		} else {
+			b.WriteRune(cell.Rune)
+		}
+		if m, ok := marks[c]; ok {
+			b.WriteString(m)
+		}
+	}
+	return b.String()
+}
+
+// styledScreen is a snapshot as styled text: the markup and the runs.
+type styledScreen struct {
+	Text string // Head, a newline and the rows; or only the rows
+	Head string // the base and the numbered styles, "" when there are none
+	Runs []StyledRun
+	Base *Style // the base style when it is not the default
+}
+
+// Legend numbering: a coloured style used at least legendMinUses times
+// whose codes are longer than legendMinLen gets a number.
+const (
+	legendMinUses = 3
+	legendMinLen  = 3
+)
+
+// styleNames writes a run's marker: its number when the legend has one,
+// else its codes.
+type styleNames struct {
+	base  cellStyle
+	links map[uint16]string
+	ids   map[cellStyle]string
+}
+
+func (n *styleNames) marker(s cellStyle) string {
+	if id, ok := n.ids[s]; ok {
+		return "{" + id + "}"
+	}
+	return "{" + s.codes(n.base, n.links) + "}"
+}
+
+// legend numbers the coloured styles of rows that are used often, in the
+// order they first appear, and returns the legend line ("" for none).
+func (n *styleNames) legend(rows [][]cellRun) string {
+	uses := map[cellStyle]int{}
+	var order []cellStyle
+	for _, runs := range rows {
+		for _, r := range runs {
+			if r.style == n.base || r.style == n.base.blankView() || r.style.FG == n.base.FG && r.style.BG == n.base.BG {
+				continue // plain, or attributes only: short and telling
+			}
+			if uses[r.style] == 0 {
+				order = append(order, r.style)
+			}
+			uses[r.style]++
+		}
+	}
+	var parts []string
+	for _, st := range order {
+		codes := st.codes(n.base, n.links)
+		if uses[st] < legendMinUses || len(codes) <= legendMinLen {
+			continue
+		}
+		if n.ids == nil {
+			n.ids = map[cellStyle]string{}
+		}
+		id := strconv.Itoa(len(n.ids) + 1)
+		n.ids[st] = id
+		parts = append(parts, "{"+id+"="+codes+"}")
+	}
+	return strings.Join(parts, " ")
+}
+
+// renderStyled writes snap as styled markup and runs. Rows after the last
+// one with anything to show (and after the cursor's) are left out, as in
+// the plain text; each row ends at its last cell that is not a blank in
+// the base style. A first line names the base and the numbered styles
+// when there are any.
+func renderStyled(snap *Snapshot) styledScreen {
+	var out styledScreen
+	names := &styleNames{base: baseStyle(snap), links: snap.Links}
+	var tb strings.Builder
+	all := make([][]cellRun, snap.Rows)
+	for r := range all {
+		row := snap.Cells[r*snap.Cols : (r+1)*snap.Cols]
+		all[r] = rowRuns(row, names.base)
+		marks := rowMarks(snap, r)
+		for _, run := range all[r] {
+			if !run.style.isDefault() && run.style != names.base && run.style != names.base.blankView() {
+				out.Runs = append(out.Runs, StyledRun{Row: r, Col: run.col, Len: run.end - run.col,
+					Text: cellText(&tb, row, run.col, run.end, marks), Style: run.style.toStyle(snap.Links)})
+			}
+		}
+	}
+	var head []string
+	if !names.base.isDefault() {
+		head = append(head, "{base "+names.base.codes(cellStyle{}, snap.Links)+"}")
+		st := names.base.toStyle(snap.Links)
+		out.Base = &st
+	}
+	if l := names.legend(all); l != "" {
+		head = append(head, l)
+	}
+	var rows []string
+	for r := range all {
+		cursorCol := -1
+		if snap.Cursor.Visible && snap.Cursor.Row == r {
+			cursorCol = snap.Cursor.Col
+		}
+		rows = append(rows, styledRow(snap.Cells[r*snap.Cols:(r+1)*snap.Cols], all[r], names, rowMarks(snap, r), cursorCol))
+	}
+	end := len(rows)
+	for end > 0 && rows[end-1] == "" {
+		end--
+	}
+	if snap.Cursor.Visible {
+		end = max(end, min(snap.Cursor.Row+1, len(rows)))
+	}
+	out.Text = strings.Join(rows[:end], "\n")
+	if len(head) > 0 {
+		out.Head = strings.Join(head, " ")
+		out.Text = out.Head + "\n" + out.Text
+	}
+	return out
+}
+
+// rowMarks are the combining marks of row r, by column.
+func rowMarks(snap *Snapshot, r int) map[int]string {
+	var m map[int]string
+	for i, s := range snap.Marks {
+		if i/snap.Cols == r {
+			if m == nil {
+				m = map[int]string{}
+			}
+			m[i%snap.Cols] = s
+		}
+	}
+	return m
+}
+
+// styledRow is one row of markup: runs in the base style as plain text,
+// the others in {codes}...{/}, trailing base blanks dropped, {|} before
+// the cell at cursorCol (-1: none on this row).
+func styledRow(row []Cell, runs []cellRun, names *styleNames, marks map[int]string, cursorCol int) string {
+	base := names.base
+	end := len(row) // the row ends after its last cell that is not a base blank
+	for end > 0 && (row[end-1].Width == 0 || isBlank(row[end-1]) && styleOf(row[end-1]) == base.blankView()) {
+		end--
+	}
+	var b, tb strings.Builder
+	open := false // a marker holds until the next one, {/} or the row's end
+	for _, run := range runs {
+		if run.col >= end {
+			break
+		}
+		to := min(run.end, end)
+		text := cellText(&tb, row, run.col, to, marks)
+		if run.col <= cursorCol && cursorCol < to {
+			text = insertCursor(row, run.col, cursorCol, text)
+			cursorCol = -1
+		}
+		if run.style == base || run.style == base.blankView() {
+			if open {
+				b.WriteString("{/}")
+				open = false
+			}
+			b.WriteString(text)
+			continue
+		}
+		b.WriteString(names.marker(run.style) + text)
+		open = true
+	}
+	if cursorCol >= 0 {
+		if open && cursorCol > end {
+			b.WriteString("{/}")
+		}
+		b.WriteString(strings.Repeat(" ", max(cursorCol-end, 0)) + "{|}")
+	}
+	return b.String()
+}
+
+// blankCellsOnly reports whether cells [from, to) are all blank.
+func blankCellsOnly(row []Cell, from, to int) bool {
+	for _, c := range row[from:to] {
+		if !isBlank(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// bgOnlyCells reports whether cells [from, to) are all blanks or lines.
+func bgOnlyCells(row []Cell, from, to int) bool {
+	for _, c := range row[from:to] {
+		if !bgOnly(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// insertCursor puts {|} into text (the cells from col on) before the
+// character at cursorCol; combining marks stay with their base.
+func insertCursor(row []Cell, col, cursorCol int, text string) string {
+	want := 0 // characters before the cursor
+	for c := col; c < cursorCol; c++ {
+		if row[c].Width != 0 {
+			want++
+		}
+	}
+	chars := 0
+	for k, r := range text {
+		if isMark(r) {
+			continue
+		}
+		if chars == want {
+			return text[:k] + "{|}" + text[k:]
+		}
+		chars++
+	}
+	return text + "{|}"
+}
+
+// isMark reports whether r is a combining mark (zero width, drawn on the
+// character before it).
+func isMark(r rune) bool { return runeWidth(r) == 0 }
+
+// baseStyle is the screen's base: the background more than half of its
+// cells have (without reverse video or underline), and when that is not
+// the default, the foreground most of the glyphs on it have. Else the
+// default.
+func baseStyle(snap *Snapshot) cellStyle {
+	bgs := map[Color]int{}
+	for _, c := range snap.Cells {
+		if c.Width != 0 && c.Attr&blankAttrs == 0 {
+			bgs[c.BG]++
+		}
+	}
+	var base cellStyle
+	for bg, n := range bgs {
+		if n*2 > len(snap.Cells) {
+			base.BG = bg
+		}
+	}
+	if base.BG == ColorDefault {
+		return cellStyle{}
+	}
+	fgs := map[Color]int{}
+	for _, c := range snap.Cells {
+		if c.Width != 0 && !bgOnly(c) && c.BG == base.BG && c.Attr&blankAttrs == 0 {
+			fgs[c.FG]++
+		}
+	}
+	n := 0
+	for fg, k := range fgs {
+		if k > n || k == n && fg < base.FG { // ties: the lower colour, for a stable choice
+			base.FG, n = fg, k
+		}
+	}
+	return base
+}
+
+// styledRuns are the runs of a styled read, in reading order.
+type styledRuns = []StyledRun
+
+// styledReadHelp documents format "styled" in shell_read's description.
+const styledReadHelp = `format "styled" returns the visible screen with its styles marked, to see which item is selected, which field has focus, what is red: ` +
+	`plain text where the style is the default, {codes} before each other run (it holds until the next marker, {/} or the end of the row), {|} at the cursor. ` +
+	`Codes: rev (reverse video), bold, dim, italic, ul, the colour (red, bright-red, 196, #ff0000), on-<colour> for the background, link=<uri>; default and on-default are the terminal's own colours. ` +
+	`Example: "{bold white on-blue} File  Edit {/}\n{rev}> main.go {/}  util.go{|}". ` +
+	`A first line may name the screen's base ({base white on-blue}: most cells have it, they stay plain and codes leave its colours unsaid) and number the colours used often ({1=bold bright-black}, then {1}text). ` +
+	`structuredContent.runs lists the other runs as {row, col, len, text, style} (0-based; style holds only what differs from the default), structuredContent.base the base. Box-drawing lines show only their background; braces in the program's own text are not escaped (runs are exact).`
+
+// formatProp is shell_read's format argument.
+var formatProp = map[string]any{"type": "string", "enum": []string{"text", "styled"},
+	"description": "text (default): plain text. styled: the visible screen with styles marked ({rev}Save{/}, {bold red}Error{/}) and runs in structuredContent."}
+
+// runsSchema is the JSON Schema of the runs of a styled read.
+var runsSchema = map[string]any{
+	"type":        "array",
+	"description": "format styled: every run whose style is neither the default nor the base; cells in no run have the base style.",
+	"items":       runSchema(styleSchema("Only the attributes that differ from the default.")),
+}
+
+// baseSchema is the JSON Schema of a styled read's base.
+var baseSchema = styleSchema("format styled: the style most of the screen has (its background and the commonest foreground on it), when that is not the default.")
+
+// runSchema is the schema of a StyledRun (or a shell_find match) whose
+// style is described by style.
+func runSchema(style map[string]any) map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"row":   prop("integer", "0-based row on the screen."),
+			"col":   prop("integer", "0-based column of the first cell."),
+			"len":   prop("integer", "Width in cells."),
+			"text":  prop("string", "The cells' text."),
+			"style": style,
+		},
+		"required": []string{"row", "col", "len", "text", "style"},
+	}
+}
+
+// checkReadFormat checks shell_read's format against raw.
+func checkReadFormat(format string, raw bool) error {
+	switch format {
+	case "", "text":
+		return nil
+	case "styled":
+		if raw {
+			return errors.New(`format "styled" reads the screen, raw the output stream: drop one of them`)
+		}
+		return nil
+	}
+	return fmt.Errorf("format %q is not known: use \"text\" (plain) or \"styled\" (styles marked)", format)
+}
+
+// readStyled fills res with the visible screen as styled markup, its
+// newest max bytes (as shell_read cuts text, but keeping the head line
+// that defines the base and the numbered styles), its runs and its base.
+func (s *Session) readStyled(res *shellReadResult, max int) {
+	st := renderStyled(s.Snapshot())
+	res.Runs, res.Base = st.Runs, st.Base
+	if len(st.Text) <= max || st.Head == "" || len(st.Head)+len(truncatedMarker)+1 >= max {
+		res.Text, res.Truncated = tailText(st.Text, max, false)
+		return
+	}
+	// The head line explains the markers: keep it, cut the rows.
+	text, _ := tailText(strings.TrimPrefix(st.Text, st.Head+"\n"), max-len(st.Head)-1, false)
+	res.Text, res.Truncated = st.Head+"\n"+text, true
+}

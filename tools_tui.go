@@ -1,0 +1,295 @@
+package main
+
+// tools_tui.go: shell_click, the mouse action: a click, double click or
+// wheel steps at a cell or on text shell_find would find, encoded for the
+// mouse mode the program enabled (mouse.go), followed by the same wait
+// shell_send does.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// clickWaitArgs are the wait arguments shell_click shares with shell_send
+// and shell_wait; parse checks them with waitArgs, outputWatch.wait runs
+// them.
+type clickWaitArgs struct {
+	WaitFor    string `json:"wait_for"`
+	WaitIdleMS *int   `json:"wait_idle_ms"`
+	TimeoutMS  *int   `json:"timeout_ms"`
+}
+
+// parse checks the wait arguments: the condition and the timeout.
+func (w clickWaitArgs) parse() (waitCond, time.Duration, error) {
+	return waitArgs(w.WaitFor, w.WaitIdleMS, w.TimeoutMS)
+}
+
+type clickArgs struct {
+	SessionID string   `json:"session_id"`
+	Row       *int     `json:"row"`
+	Col       *int     `json:"col"`
+	Text      string   `json:"text"`
+	Nth       *int     `json:"nth"`
+	Style     *Style   `json:"style"`
+	Button    string   `json:"button"`
+	Count     *int     `json:"count"`
+	Modifiers []string `json:"modifiers"`
+	clickWaitArgs
+}
+
+type clickResult struct {
+	Row         int    `json:"row"`
+	Col         int    `json:"col"`
+	Sent        string `json:"sent"`
+	MouseMode   string `json:"mouse_mode"`
+	BufferAfter string `json:"bufferAfter"`
+	Matched     *bool  `json:"matched,omitempty"`
+	TimedOut    *bool  `json:"timed_out,omitempty"`
+	exitInfo
+}
+
+// Limits and defaults of shell_click.
+const (
+	maxClickCount = 3  // a triple click selects a line in some programs
+	maxWheelSteps = 50 // one call scrolls at most this many steps
+	// Without wait arguments, shell_click returns once the program's
+	// output has been quiet for clickSettleIdle after it began, or after
+	// clickSettleMax. ncurses holds a click back for its mouseinterval
+	// (166 ms) to tell it from a double click, so this is longer than
+	// shell_send's delay.
+	clickSettleIdle = 150 * time.Millisecond
+	clickSettleMax  = time.Second
+)
+
+func (a *App) toolShellClick() *Tool {
+	return newTool(Tool{
+		Name:  "shell_click",
+		Title: "Click in a terminal",
+		Description: "Click the mouse in a program that takes it (mc, htop, vim with set mouse=a, less --mouse, ncurses and TUI frameworks): " +
+			"at row and col (0-based, as shell_find and shell_read's cursor give them), or on text (literal, or /regex/ as in shell_find; its first cell, the nth match when several, 0 = the first; style filters as in shell_find). " +
+			"button: left (default), middle, right, or wheel_up / wheel_down; count 2 is a double click, for the wheel the number of steps. modifiers: shift, alt, ctrl. " +
+			"It sends press then release in the mouse mode and encoding the program enabled (X10 9, 1000, 1002, 1003; default, UTF-8 1005, SGR 1006, urxvt 1015, SGR-pixels 1016 at the screenshots' cell size); " +
+			"wheel steps on the alternate screen of a program that enabled alternate scroll (1007) but no mouse mode become arrow keys, as xterm does. " +
+			"When the program enabled no mouse reporting it is an error: use shell_send keys instead. " +
+			"Waits like shell_send (wait_for, wait_idle_ms, timeout_ms; without them until output is quiet for 150 ms, at most 1 s) and returns bufferAfter, the screen then.",
+		Input: objectSchema(map[string]any{
+			"session_id":   sessionIDProp,
+			"row":          prop("integer", "0-based row to click (with col)."),
+			"col":          prop("integer", "0-based column to click (with row)."),
+			"text":         prop("string", "Click the first cell of this text on the screen instead (case-sensitive, or /regex/)."),
+			"nth":          prop("integer", "With text: which match to click, 0 = the first (top to bottom, left to right)."),
+			"style":        styleSchema("With text: only matches whose every cell has these attributes, e.g. {reverse: true}."),
+			"button":       map[string]any{"type": "string", "enum": []string{"left", "middle", "right", "wheel_up", "wheel_down"}, "description": "Default left."},
+			"count":        intProp("Clicks (2 = double click, 3 = triple), or wheel steps (up to 50). Default 1.", 1, maxWheelSteps),
+			"modifiers":    map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []string{"shift", "alt", "ctrl"}}, "description": "Keys held during the click."},
+			"wait_for":     prop("string", "After clicking, return as soon as this text appears (screen or new output); /regex/ for a regular expression."),
+			"wait_idle_ms": intProp("After clicking, return once no output arrived for this long.", 1, maxTimeoutMS),
+			"timeout_ms":   intProp("Longest wait for wait_for / wait_idle_ms. Default 10000.", 0, maxTimeoutMS),
+		}, "session_id"),
+		Output: outputSchema(exitProps(map[string]any{
+			"row":         prop("integer", "The 0-based row clicked."),
+			"col":         prop("integer", "The 0-based column clicked."),
+			"sent":        prop("string", "The bytes sent to the program, escapes as \\e and \\xHH."),
+			"mouse_mode":  prop("string", "The program's mouse mode and encoding, e.g. \"1000 normal, SGR 1006\"."),
+			"bufferAfter": prop("string", "The visible screen after the wait."),
+			"matched":     prop("boolean", "When waiting: true if wait_for matched (or output went idle) before timeout_ms."),
+			"timed_out":   prop("boolean", "When waiting: true if timeout_ms ended the wait."),
+		}), "row", "col", "sent", "mouse_mode", "bufferAfter", "exited"),
+		OpenWorld: true,
+	}, a.shellClick)
+}
+
+// shellClick encodes the click, writes it and waits.
+func (a *App) shellClick(ctx context.Context, call *ToolCall, in clickArgs) (clickResult, error) {
+	s, err := a.session(in.SessionID)
+	if err != nil {
+		return clickResult{}, err
+	}
+	cond, timeout, err := in.clickWaitArgs.parse()
+	if err != nil {
+		return clickResult{}, err
+	}
+	if st := s.Status(); st.Exited {
+		return clickResult{}, fmt.Errorf("session %s has exited (exit code %d): read its screen with shell_read, start a new one with shell_start", s.ID, st.ExitCode)
+	}
+	s.settle(ctx)
+	row, col, err := clickTarget(s, in)
+	if err != nil {
+		return clickResult{}, err
+	}
+	data, modes, err := a.clickBytes(s, in, row, col)
+	if err != nil {
+		return clickResult{}, err
+	}
+	w := s.watch()
+	defer w.close()
+	w.before(cond)
+	if err := s.typeUnits(ctx, [][]byte{data}, 0, timeout); err != nil {
+		return clickResult{}, err
+	}
+	res := clickResult{Row: row, Col: col, Sent: escapeBytes(data), MouseMode: mouseModeName(modes.Mouse, modes.MouseEncoding)}
+	if cond.waiting() {
+		out := w.wait(ctx, cond, timeout, call.Progress)
+		res.Matched, res.TimedOut = &out.matched, &out.timedOut
+	} else {
+		w.wait(ctx, waitCond{idle: clickSettleIdle, afterOutput: true}, clickSettleMax, nil)
+	}
+	if ctx.Err() != nil {
+		return clickResult{}, errors.New("cancelled")
+	}
+	s.settle(ctx)
+	res.BufferAfter = s.Text(false)
+	res.exitInfo = exitOf(s.Status())
+	return res, nil
+}
+
+// clickTarget is the cell to click: row and col, or the first cell of the
+// nth match of text.
+func clickTarget(s *Session, in clickArgs) (row, col int, err error) {
+	st := s.Status()
+	switch {
+	case in.Text != "" && (in.Row != nil || in.Col != nil):
+		return 0, 0, errors.New("give either text or row and col, not both")
+	case in.Text == "" && (in.Nth != nil || in.Style != nil):
+		return 0, 0, errors.New("nth and style choose among the matches of text: give text too")
+	case in.Text != "":
+		q, err := parseFind(in.Text, in.Style)
+		if err != nil {
+			return 0, 0, err
+		}
+		s.mu.Lock()
+		ms := q.findLocked(s.term)
+		s.mu.Unlock()
+		nth := 0
+		if in.Nth != nil {
+			nth = *in.Nth
+		}
+		switch {
+		case len(ms) == 0:
+			return 0, 0, fmt.Errorf("text %q is not on the screen: look with shell_read format \"styled\", or wait for it with shell_find timeout_ms", in.Text)
+		case nth < 0 || nth >= len(ms):
+			return 0, 0, fmt.Errorf("nth %d is out of range: text %q has %d matches on the screen (nth 0..%d)", nth, in.Text, len(ms), len(ms)-1)
+		}
+		return ms[nth].Row, ms[nth].Col, nil
+	case in.Row == nil || in.Col == nil:
+		return 0, 0, errors.New("nowhere to click: give row and col (0-based), or text to click on")
+	}
+	row, col = *in.Row, *in.Col
+	if row < 0 || row >= st.Rows || col < 0 || col >= st.Cols {
+		return 0, 0, fmt.Errorf("row %d, col %d is off the screen: it is %dx%d (cols x rows), so row is 0..%d and col 0..%d", row, col, st.Cols, st.Rows, st.Rows-1, st.Cols-1)
+	}
+	return row, col, nil
+}
+
+// clickBytes is what the click sends in the session's current modes.
+func (a *App) clickBytes(s *Session, in clickArgs, row, col int) ([]byte, Modes, error) {
+	modes := s.Modes()
+	button, wheel, err := clickButton(in.Button)
+	if err != nil {
+		return nil, modes, err
+	}
+	count := 1
+	if in.Count != nil {
+		count = *in.Count
+	}
+	switch {
+	case count < 1 || wheel && count > maxWheelSteps:
+		return nil, modes, fmt.Errorf("count %d is out of range: use 1..%d wheel steps", count, maxWheelSteps)
+	case !wheel && count > maxClickCount:
+		return nil, modes, fmt.Errorf("count %d is out of range: use 1 (click), 2 (double click) or 3 (triple click)", count)
+	}
+	mods, err := clickModifiers(in.Modifiers)
+	if err != nil {
+		return nil, modes, err
+	}
+	if modes.Mouse == 0 {
+		if wheel && modes.AltScroll && modes.AltScreen {
+			return altScrollKeys(button == btnWheelUp, count, modes.AppCursor), modes, nil
+		}
+		return nil, modes, errors.New("the program has not enabled mouse reporting (no DECSET 9, 1000, 1002 or 1003), so a click would do nothing: " +
+			"use shell_send keys instead, e.g. [\"Down\", \"Enter\"], [\"Tab\"] or [\"PageDown\"]; the session info resource shows the mouse mode")
+	}
+	ev := mouseEvent{button: button, mods: mods, row: row, col: col}
+	if err := checkMouseEvent(modes.Mouse, ev); err != nil {
+		return nil, modes, err
+	}
+	scale := a.cfg.Scale
+	if scale < 1 || scale > 4 {
+		scale = 2 // as shell_screenshot's files
+	}
+	cw, ch := 8*scale, 16*scale // a cell in the screenshots, in pixels
+	ev.px, ev.py = col*cw+cw/2, row*ch+ch/2
+	var b []byte
+	for i := 0; i < count; i++ {
+		b = append(b, encodeMouse(modes.Mouse, modes.MouseEncoding, ev)...)
+		if !wheel { // wheel steps have no release
+			rel := ev
+			rel.release = true
+			b = append(b, encodeMouse(modes.Mouse, modes.MouseEncoding, rel)...)
+		}
+	}
+	return b, modes, nil
+}
+
+// clickButton reads button: the report's button code and whether it is a
+// wheel step.
+func clickButton(name string) (int, bool, error) {
+	switch name {
+	case "", "left":
+		return btnLeft, false, nil
+	case "middle":
+		return btnMiddle, false, nil
+	case "right":
+		return btnRight, false, nil
+	case "wheel_up":
+		return btnWheelUp, true, nil
+	case "wheel_down":
+		return btnWheelDown, true, nil
+	}
+	return 0, false, fmt.Errorf("button %q is not known: use left, middle, right, wheel_up or wheel_down", name)
+}
+
+// clickModifiers reads modifiers into the report's modifier bits.
+func clickModifiers(names []string) (int, error) {
+	mods := 0
+	for _, m := range names {
+		switch strings.ToLower(m) {
+		case "shift":
+			mods |= mouseShift
+		case "alt", "meta":
+			mods |= mouseMeta
+		case "ctrl", "control":
+			mods |= mouseCtrl
+		default:
+			return 0, fmt.Errorf("modifier %q is not known: use shift, alt or ctrl", m)
+		}
+	}
+	return mods, nil
+}
+
+// escapeBytes writes p readably: ESC as \e, other controls and non-ASCII
+// bytes as \xHH, backslash as \\.
+func escapeBytes(p []byte) string {
+	var b strings.Builder
+	for _, c := range p {
+		switch {
+		case c == 0x1b:
+			b.WriteString(`\e`)
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c < 0x20 || c >= 0x7f:
+			b.WriteString(`\x`)
+			if c < 16 {
+				b.WriteByte('0')
+			}
+			b.WriteString(strings.ToUpper(strconv.FormatUint(uint64(c), 16)))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
