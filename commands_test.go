@@ -114,17 +114,19 @@ func TestCommandExitCodes(t *testing.T) {
 			}
 			// Ctrl-C of a running command: 130, reported by the wait that
 			// sent it.
-			m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "sleep 100\r", "wait_for_command": true, "timeout_ms": 300})
-			if c, _ := m["command"].(map[string]any); m["timed_out"] != true || c == nil || c["running"] != true || c["line"] != "sleep 100" {
+			// On timeout: the running command, its output so far, no exit code.
+			m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo partial; sleep 100\r", "wait_for_command": true, "timeout_ms": 300})
+			if c, _ := m["command"].(map[string]any); m["timed_out"] != true || c == nil || c["running"] != true || c["line"] != "echo partial; sleep 100" ||
+				c["output"] != "partial" || c["exit_code"] != nil {
 				t.Errorf("%s: sleep 100 with timeout_ms 300: %v", sh.name, m)
 			}
 			c := runCommandKeys(t, a, id, "C-c")
-			if exitCode(c) != 130 || c["line"] != "sleep 100" {
+			if out, _ := c["output"].(string); exitCode(c) != 130 || c["line"] != "echo partial; sleep 100" || strings.TrimSpace(out) != "partial\n^C" {
 				t.Errorf("%s: C-c of sleep 100: %v, want exit_code 130", sh.name, c)
 			}
 			// Nothing running now: shell_wait answers at once with it.
 			w := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true})
-			if c, _ := w["command"].(map[string]any); w["already_done"] != true || c == nil || c["line"] != "sleep 100" {
+			if c, _ := w["command"].(map[string]any); w["already_done"] != true || c == nil || c["line"] != "echo partial; sleep 100" {
 				t.Errorf("%s: shell_wait at the prompt: %v", sh.name, w)
 			}
 		})

@@ -5,22 +5,22 @@ if not set -q __tw_loaded
     and not string match -q -r '133;[ABCD]' -- (functions fish_prompt) (functions --handlers-type event 2>/dev/null)
     set -g __tw_loaded 1
     set -g __tw_ran 0
-    set -g __tw_status 0
 
     function __tw_preexec --on-event fish_preexec
         set -g __tw_ran 1
         printf '\e]133;C;cmdline_url=%s\a' (string escape --style=url -- "$argv")
     end
 
+    # D right after the command, before fish marks a missing newline.
     function __tw_postexec --on-event fish_postexec
-        set -g __tw_status $status
+        set -l s $status
+        if test $__tw_ran = 1
+            set -g __tw_ran 0
+            printf '\e]133;D;%s\a' $s
+        end
     end
 
     function __tw_prompt --on-event fish_prompt
-        if test $__tw_ran = 1
-            set -g __tw_ran 0
-            printf '\e]133;D;%s\a' $__tw_status
-        end
         printf '\e]7;file://%s%s\a\e]133;A\a' (prompt_hostname) $PWD
     end
 
