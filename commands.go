@@ -108,9 +108,14 @@ func (st *shellState) mark(t *Terminal, m ShellMark, now time.Time) bool {
 			return false
 		}
 		st.seenA, st.lines, st.inLine = true, nil, false
+		ended := st.running != nil
+		if ended { // a prompt with no D before it: the command ended, its status unknown
+			st.finish(t, m, nil, now)
+		}
 		if !st.seenB {
 			st.promptDrawn()
 		}
+		return ended
 	case 'B':
 		st.seenA, st.seenB, st.inLine = true, true, true
 		st.bLine, st.bCol = m.Line, m.Col
@@ -134,30 +139,37 @@ func (st *shellState) mark(t *Terminal, m ShellMark, now time.Time) bool {
 		st.running, st.lines, st.inLine = c, nil, false
 		return true
 	case 'D':
-		c := st.running
-		if c == nil {
+		if st.running == nil {
 			return false
 		}
-		st.running = nil
-		code, err := strconv.Atoi(strings.SplitN(m.Params, ";", 2)[0])
-		if err == nil {
-			c.exitCode = &code
+		var code *int
+		if n, err := strconv.Atoi(strings.SplitN(m.Params, ";", 2)[0]); err == nil {
+			code = &n
 		}
-		if line, ok := bashHistoryLine(m.Params); ok && !c.multi { // bash's history joins the lines of a multi-line command
-			c.line, c.lineOK = line, true
+		if line, ok := bashHistoryLine(m.Params); ok && !st.running.multi { // bash's history joins the lines of a multi-line command
+			st.running.line, st.running.lineOK = line, true
 		}
-		c.ended = now
-		c.output, c.cut = rangeText(t, c.cLine, c.cCol, m.Line, m.Col, commandOutputCap)
-		c.outBytes = len(c.output)
-		st.cmds = append(st.cmds, c)
-		if len(st.cmds) > maxCommands {
-			st.cmds = append(st.cmds[:0], st.cmds[len(st.cmds)-maxCommands:]...)
-		}
-		st.capOutputs()
-		st.ended++
+		st.finish(t, m, code, now)
 		return true
 	}
 	return false
+}
+
+// finish ends the running command at mark m (its D, or the next prompt's
+// A) with exit status code (nil: unknown): its output is read from the
+// screen and scrollback now, and it joins the bounded list.
+func (st *shellState) finish(t *Terminal, m ShellMark, code *int, now time.Time) {
+	c := st.running
+	st.running = nil
+	c.exitCode, c.ended = code, now
+	c.output, c.cut = rangeText(t, c.cLine, c.cCol, m.Line, m.Col, commandOutputCap)
+	c.outBytes = len(c.output)
+	st.cmds = append(st.cmds, c)
+	if len(st.cmds) > maxCommands {
+		st.cmds = append(st.cmds[:0], st.cmds[len(st.cmds)-maxCommands:]...)
+	}
+	st.capOutputs()
+	st.ended++
 }
 
 // capOutputs drops the outputs of the oldest commands until those kept

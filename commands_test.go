@@ -576,3 +576,49 @@ func TestCommandsNotifications(t *testing.T) {
 		}
 	}
 }
+
+// TestShellStateMarks: the commands the marks describe, from output
+// written as a shell would (and as two integrations at once would).
+func TestShellStateMarks(t *testing.T) {
+	const (
+		a, b, c = "\x1b]133;A\a", "\x1b]133;B\a", "\x1b]133;C\a"
+		ps2     = "\x1b]133;A;k=s\a> \x1b]133;B\a"
+	)
+	d := func(n int) string { return "\x1b]133;D;" + fmt.Sprint(n) + "\a" }
+	tests := []struct {
+		name   string
+		out    string
+		want   string // per command: line|exit|output, joined by " / "
+		cwd    string
+		active bool // a command is running at the end
+	}{
+		{"one", a + "$ " + b + "ls\r\n" + c + "x\r\ny\r\n" + d(0) + a + "$ " + b, "ls|0|x\ny", "", false},
+		{"doubled marks count once", a + a + "$ " + b + b + "ls\r\n" + c + c + "x\r\n" + d(3) + d(3) + a + a + "$ " + b + b, "ls|3|x", "", false},
+		{"D with no command", d(1) + a + "$ " + b, "", "", false},
+		{"A with no D", a + "$ " + b + "ls\r\n" + c + "x\r\n" + a + "$ " + b, "ls|-|x", "", false},
+		{"no trailing newline", a + "$ " + b + "printf ab\r\n" + c + "ab" + d(0) + "\r\n" + a, "printf ab|0|ab", "", false},
+		{"continuation lines", a + "$ " + b + "for i in 1\r\n" + ps2 + "do :\r\n" + ps2 + "done\r\n" + c + d(0) + a, "for i in 1\ndo :\ndone|0|", "", false},
+		{"cmdline from the shell", a + "$ " + b + "x\r\n\x1b]133;C;cmdline_url=echo%20%22a%3Bb%22\a" + d(0) + a, "echo \"a;b\"|0|", "", false},
+		{"running", "\x1b]7;file://host/tmp/a%20b\a" + a + "$ " + b + "sleep 9\r\n" + c + "z", "", "/tmp/a b", true},
+		{"wrapped output joined", a + "$ " + b + "w\r\n" + c + strings.Repeat("q", 25) + "\r\n" + d(0) + a, "w|0|" + strings.Repeat("q", 25), "", false},
+	}
+	for _, tt := range tests {
+		term := NewTerminal(20, 5, 100)
+		var st shellState
+		term.Write([]byte(tt.out))
+		for _, m := range term.TakeShellMarks() {
+			st.mark(term, m, time.Unix(0, 0))
+		}
+		var got []string
+		for _, cmd := range st.cmds {
+			code := "-"
+			if cmd.exitCode != nil {
+				code = fmt.Sprint(*cmd.exitCode)
+			}
+			got = append(got, cmd.line+"|"+code+"|"+cmd.output)
+		}
+		if g, want := strings.Join(got, " / "), tt.want; g != want || st.cwd != tt.cwd || (st.running != nil) != tt.active {
+			t.Errorf("%s: commands %q cwd %q running %v, want %q %q %v", tt.name, g, st.cwd, st.running != nil, want, tt.cwd, tt.active)
+		}
+	}
+}
