@@ -1,23 +1,36 @@
 package main
 
-// vt_bench_test.go: emulator throughput on three generated streams of at
-// least 1 MB each (nothing large is committed):
+// vt_bench_test.go: emulator throughput on generated streams of at least
+// 1 MB each (nothing large is committed):
 //
-//	BenchmarkVTLsColor  coloured `ls -R`-like listing, SGR 16-colour, CR LF
+//	BenchmarkVTLsColor   coloured `ls -R`-like listing, SGR 16-colour, CR LF
 //	BenchmarkVTCursorRGB full-screen redraws: CUP, truecolor SGR, short text
 //	BenchmarkVTSeq       `seq 1 200000`: short lines, scrolling into history
+//	BenchmarkVTPlain     printable ASCII lines of 100 bytes
+//	BenchmarkVTLongLines printable ASCII lines of 300-1500 bytes, wrapping
+//	BenchmarkVTCJK       CJK text and emoji (wide cells), some colour
 //	BenchmarkVTColour    BenchmarkThroughput's stream (256-colour, bold and
 //	                     truecolour SGR on every line) in 4 KiB writes, as a
 //	                     PTY delivers it
+//	BenchmarkVTWrite     allocations of one 4 KiB Write in the steady state
+//
+// With -vtstreams DIR, each stream benchmark first writes its stream to
+// DIR/NAME.vt: `go run ./bench/vtspeed` feeds the same files to xterm.js.
 
 import (
+	"flag"
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
+
+var vtStreamDir = flag.String("vtstreams", "", "write each VT benchmark stream to `dir`/NAME.vt (for bench/vtspeed)")
 
 // lsStream imitates `ls -R --color=always` output.
 func lsStream(size int) []byte {
@@ -67,6 +80,56 @@ func seqStream() []byte {
 	return b
 }
 
+// plainStream is printable ASCII with CR LF every 100 bytes: the ceiling
+// of the text path.
+func plainStream(size int) []byte {
+	line := []byte("The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs. 0123456789..\r\n")
+	var b []byte
+	for len(b) < size {
+		b = append(b, line...)
+	}
+	return b
+}
+
+// longLinesStream is lines of 300-1500 bytes of printable ASCII words,
+// each wrapping over several rows of a 120-column screen.
+func longLinesStream(size int) []byte {
+	rng := rand.New(rand.NewSource(3))
+	words := strings.Fields("lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor " +
+		"incididunt ut labore et dolore magna aliqua. {\"key\": [1, 2, 3]} /usr/lib/x86_64-linux-gnu 0x7ffd_c0de")
+	var b []byte
+	for len(b) < size {
+		n := 300 + rng.Intn(1200)
+		for start := len(b); len(b)-start < n; {
+			b = append(b, words[rng.Intn(len(words))]...)
+			b = append(b, ' ')
+		}
+		b = append(b, '\r', '\n')
+	}
+	return b
+}
+
+// cjkStream is lines of Chinese, Japanese and Korean text with emoji
+// (wide cells, 3- and 4-byte UTF-8), ASCII punctuation and an occasional
+// SGR colour.
+func cjkStream(size int) []byte {
+	rng := rand.New(rand.NewSource(4))
+	words := strings.Fields("终端 模拟器 测试 日本語 のテキスト 表示 한국어 문자열 출력 漢字 かな カタカナ " +
+		"🚀 ✨ 🎉 😀 👍 🔥 ✅ 📦 🌏 123 ok: -> | [42]")
+	var b []byte
+	for len(b) < size {
+		if rng.Intn(4) == 0 {
+			b = fmt.Appendf(b, "\x1b[3%dm", 1+rng.Intn(6))
+		}
+		for n := 5 + rng.Intn(30); n > 0; n-- {
+			b = append(b, words[rng.Intn(len(words))]...)
+			b = append(b, ' ')
+		}
+		b = append(b, "\x1b[0m\r\n"...)
+	}
+	return b
+}
+
 // colourStream is at least size bytes of lines with 256-colour, bold and
 // truecolour SGR, ending in "THE-LAST-LINE\r\n" (BenchmarkThroughput).
 func colourStream(size int) []byte {
@@ -77,15 +140,24 @@ func colourStream(size int) []byte {
 	return append(b, "THE-LAST-LINE\r\n"...)
 }
 
-// benchStream feeds in to a 120x40 terminal with a 10000-line history.
-// Besides the wall-clock MB/s it reports cpu-MB/s, bytes per second of
-// process CPU time, which stays meaningful on a machine busy with other
-// work.
-func benchStream(b *testing.B, in []byte) { benchChunks(b, in, len(in)) }
+// benchStream feeds in, in one Write, to a 120x40 terminal with a
+// 10000-line history, and with -vtstreams first writes it to
+// DIR/name.vt. Besides the wall-clock MB/s it reports cpu-MB/s, bytes
+// per second of process CPU time, which stays meaningful on a machine
+// busy with other work.
+func benchStream(b *testing.B, name string, in []byte) {
+	if *vtStreamDir != "" {
+		if err := os.WriteFile(filepath.Join(*vtStreamDir, name+".vt"), in, 0o600); err != nil {
+			b.Fatal(err)
+		}
+	}
+	benchChunks(b, in, len(in))
+}
 
-// benchChunks is benchStream with in written chunk bytes at a time.
+// benchChunks feeds in like benchStream, chunk bytes per Write.
 func benchChunks(b *testing.B, in []byte, chunk int) {
 	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
 	term := NewTerminal(120, 40, 10000)
 	term.Write(in) // warm up: history full, buffers grown
 	cpu0 := cpuTime()
@@ -112,18 +184,33 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func BenchmarkVTLsColor(b *testing.B)   { benchStream(b, lsStream(2<<20)) }
-func BenchmarkVTCursorRGB(b *testing.B) { benchStream(b, cursorRGBStream(2<<20)) }
-func BenchmarkVTSeq(b *testing.B)       { benchStream(b, seqStream()) }
+func BenchmarkVTLsColor(b *testing.B)   { benchStream(b, "ls-color", lsStream(2<<20)) }
+func BenchmarkVTCursorRGB(b *testing.B) { benchStream(b, "cursor-rgb", cursorRGBStream(2<<20)) }
+func BenchmarkVTSeq(b *testing.B)       { benchStream(b, "seq", seqStream()) }
+func BenchmarkVTPlain(b *testing.B)     { benchStream(b, "plain", plainStream(2<<20)) }
+func BenchmarkVTLongLines(b *testing.B) { benchStream(b, "long-lines", longLinesStream(2<<20)) }
+func BenchmarkVTCJK(b *testing.B)       { benchStream(b, "cjk-emoji", cjkStream(2<<20)) }
 func BenchmarkVTColour(b *testing.B)    { benchChunks(b, colourStream(5<<20), 4096) }
 
-// BenchmarkVTPlain is printable ASCII with CR LF every 100 bytes: the
-// ceiling of the text path.
-func BenchmarkVTPlain(b *testing.B) {
-	line := []byte("The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs. 0123456789..\r\n")
+// BenchmarkVTWrite is one 4 KiB Write per op, cycling through the
+// streams above on a terminal that has seen them all: allocs/op is the
+// steady state's allocations per Write (0 is the goal).
+func BenchmarkVTWrite(b *testing.B) {
 	var in []byte
-	for len(in) < 2<<20 {
-		in = append(in, line...)
+	for _, s := range [][]byte{lsStream(1 << 20), cursorRGBStream(1 << 20), seqStream(), plainStream(1 << 20),
+		longLinesStream(1 << 20), cjkStream(1 << 20), colourStream(1 << 20)} {
+		in = append(in, s...)
 	}
-	benchStream(b, in)
+	in = in[:len(in)/4096*4096]
+	term := NewTerminal(120, 40, 10000)
+	term.Write(in)
+	term.Write(in) // every block of the history reused once
+	b.SetBytes(4096)
+	b.ReportAllocs()
+	b.ResetTimer()
+	off := 0
+	for range b.N {
+		term.Write(in[off : off+4096])
+		off = (off + 4096) % len(in)
+	}
 }

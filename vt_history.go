@@ -6,6 +6,7 @@ package main
 // about 500 bytes instead of 120 Cells (2,880 bytes).
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 )
@@ -97,12 +98,81 @@ func appendRun(runs []histRun, cell *Cell, col int) []histRun {
 	return runs
 }
 
+// reserve makes room in the empty block b for as much as the full block
+// prev has room for: the largest room a block needed passes from block
+// to block (growFor bounds it by about two blocks of the widest rows
+// seen). Output goes on much as it was, so in the steady state a reused
+// block has the room it needs and pushes allocate nothing.
+func (b *histBlock) reserve(prev *histBlock) {
+	b.text = room(b.text, cap(prev.text))
+	b.runes = room(b.runes, cap(prev.runes))
+	b.runs = room(b.runs, cap(prev.runs))
+}
+
+// room returns the empty slice s, or a new one when its capacity is
+// below n, with exactly n (slices.Grow would round up, and passed from
+// block to block the rounding would compound).
+func room[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s
+	}
+	return make([]T, 0, n)
+}
+
+// growFor makes room in s for the n cells of row number rows of its
+// block; when it has to grow s, it makes room for the rest of the block
+// too, as if every row to come were as long as this one.
+func growFor[T any](s []T, n, rows int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	return slices.Grow(s, n*(histBlockRows-rows+1))
+}
+
+// copyASCII stores the runes of cells, all ASCII or 0, into text (as
+// long as cells) a byte each, eight cells to one 8-byte store; with
+// blank set it also blanks each rune it read (so cells that differ from
+// a default blank only in the rune become default blanks).
+func copyASCII(text []byte, cells []Cell, blank bool) {
+	c := 0
+	for ; c+8 <= len(cells) && c+8 <= len(text); c += 8 {
+		k := cells[c : c+8 : c+8]
+		binary.LittleEndian.PutUint64(text[c:], uint64(k[0].Rune)|uint64(k[1].Rune)<<8|uint64(k[2].Rune)<<16|
+			uint64(k[3].Rune)<<24|uint64(k[4].Rune)<<32|uint64(k[5].Rune)<<40|uint64(k[6].Rune)<<48|uint64(k[7].Rune)<<56)
+		if blank {
+			k[0].Rune, k[1].Rune, k[2].Rune, k[3].Rune, k[4].Rune, k[5].Rune, k[6].Rune, k[7].Rune = 0, 0, 0, 0, 0, 0, 0, 0
+		}
+	}
+	for ; c < len(cells) && c < len(text); c++ {
+		text[c] = byte(cells[c].Rune)
+		if blank {
+			cells[c].Rune = 0
+		}
+	}
+}
+
+// pushClear is push, then l.clear(blank) (the row scrolled off the top
+// is reused as a blank one); a plain row is blanked in the same pass
+// that copies it.
+func (h *vtHistory) pushClear(l *vtLine, blank []Cell) {
+	h.pushed++
+	if h.max > 0 {
+		h.pushRow(l, true)
+	}
+	l.clear(blank)
+}
+
 // push appends a copy of screen row l, dropping the oldest row when full.
 func (h *vtHistory) push(l *vtLine) {
 	h.pushed++
-	if h.max <= 0 {
-		return
+	if h.max > 0 {
+		h.pushRow(l, false)
 	}
+}
+
+// pushRow is push; with clear set, a plain row comes out blank (for
+// pushClear).
+func (h *vtHistory) pushRow(l *vtLine, clear bool) {
 	var b *histBlock
 	if k := len(h.blocks); k > 0 && len(h.blocks[k-1].rows) < histBlockRows {
 		b = h.blocks[k-1]
@@ -111,6 +181,9 @@ func (h *vtHistory) push(l *vtLine) {
 		h.spare = nil
 		if b == nil {
 			b = &histBlock{rows: make([]histRow, 0, histBlockRows)}
+		}
+		if k > 0 {
+			b.reserve(h.blocks[k-1])
 		}
 		h.blocks = append(h.blocks, b)
 	}
@@ -128,30 +201,40 @@ func (h *vtHistory) push(l *vtLine) {
 	// optimistically as bytes; on the first other cell, start over as
 	// runes.
 	row.off = uint32(len(b.text))
-	b.text = slices.Grow(b.text, n)
+	b.text = growFor(b.text, n, len(b.rows))
 	text := b.text[len(b.text) : len(b.text)+n]
 	// One pass copies the text and, for a styled row, notes the runs:
 	// each cell is read once while it is in cache.
-	row.ascii = true
 	cells = cells[:n]
-	prev := &defaultCell
-	for c := range text {
-		cell := &cells[c]
-		if cell.Rune >= 0x80 || cell.Width != 1 {
-			row.ascii = false
-			break
+	switch {
+	case !l.unicode && !l.styled:
+		// Plain text, the commonest row: nothing to check per cell.
+		row.ascii = true
+		copyASCII(text, cells, clear && l.marks == nil)
+		if clear && l.marks == nil {
+			l.used = 0 // cells[n:used] were default blanks already
 		}
-		text[c] = byte(cell.Rune)
-		if l.styled && !sameStyle(cell, prev) {
-			b.runs = appendRun(b.runs, cell, c)
+	default:
+		row.ascii = true
+		prev := &defaultCell
+		for c := range text {
+			cell := &cells[c]
+			if cell.Rune >= 0x80 || cell.Width != 1 {
+				row.ascii = false
+				break
+			}
+			text[c] = byte(cell.Rune)
+			if l.styled && !sameStyle(cell, prev) {
+				b.runs = appendRun(b.runs, cell, c)
+			}
+			prev = cell
 		}
-		prev = cell
 	}
 	if row.ascii {
 		b.text = b.text[:len(b.text)+n]
 	} else {
 		row.off = uint32(len(b.runes))
-		b.runes = slices.Grow(b.runes, n)
+		b.runes = growFor(b.runes, n, len(b.rows))
 		runes := b.runes[len(b.runes) : len(b.runes)+n]
 		for c := range runes {
 			r := cells[c].Rune
@@ -162,7 +245,8 @@ func (h *vtHistory) push(l *vtLine) {
 		}
 		b.runes = b.runes[:len(b.runes)+n]
 		if l.styled { // the runs again, over the whole row
-			b.runs, prev = b.runs[:row.runOff], &defaultCell
+			b.runs = b.runs[:row.runOff]
+			prev := &defaultCell
 			for c := range cells {
 				if !sameStyle(&cells[c], prev) {
 					b.runs = appendRun(b.runs, &cells[c], c)
@@ -217,7 +301,7 @@ func (h *vtHistory) at(i int) histLine {
 func (h *vtHistory) pop(cols int) *vtLine {
 	h.pushed--
 	v := h.at(h.n - 1)
-	l := &vtLine{cells: v.cells(cols), wrapped: v.wrapped, used: cols, styled: len(v.runs) > 0}
+	l := &vtLine{cells: v.cells(cols), wrapped: v.wrapped, used: cols, styled: len(v.runs) > 0, unicode: v.ascii == nil}
 	for _, m := range v.marks {
 		if m.col < cols {
 			l.marks = append(l.marks, m)

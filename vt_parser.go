@@ -3,7 +3,7 @@ package main
 // vt_parser.go: the escape-sequence parser, a table-driven state machine
 // after Paul Williams' DEC ANSI parser (vt100.net/emu/dec_ansi_parser).
 // The table is built once by vtBuildTable from the diagram's rules; the
-// byte loop in Terminal.Write looks a byte up, runs the action and moves
+// byte loop, Terminal.feed, looks a byte up, runs the action and moves
 // to the next state. Parameters go into a fixed array as digits arrive,
 // so no sequence allocates.
 //
@@ -12,6 +12,12 @@ package main
 // bytes; inside OSC, DCS and SOS/PM/APC strings they are string content
 // (U+2733 is E2 9C B3, and 0x9C there must not end the string); inside
 // ESC and CSI sequences they are ignored.
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+)
 
 // vtState is a parser state of the DEC diagram.
 type vtState uint8
@@ -304,4 +310,281 @@ func (p *vtParser) key(final byte) uint32 {
 // seqKey builds the same value as vtParser.key for a switch case.
 func seqKey(prefix, inter, final byte) uint32 {
 	return uint32(prefix)<<16 | uint32(inter)<<8 | uint32(final)
+}
+
+// feed runs the parser over p: the ground state's common bytes in
+// ground, everything else a byte at a time through the table.
+func (t *Terminal) feed(p []byte) {
+	tab := vtTransitions
+	for i := 0; i < len(p); {
+		if t.p.state == stGround && t.p.utf8n == 0 {
+			if i += t.ground(p[i:]); i == len(p) {
+				return
+			}
+		}
+		b := p[i]
+		if t.p.state == stGround {
+			if t.p.utf8n > 0 {
+				if b >= t.p.utf8lo && b <= t.p.utf8hi {
+					t.p.utf8acc = t.p.utf8acc<<6 | rune(b&0x3F)
+					t.p.utf8lo, t.p.utf8hi = 0x80, 0xBF
+					t.p.utf8n--
+					if t.p.utf8n == 0 {
+						t.print(t.p.utf8acc)
+					}
+					i++
+					continue
+				}
+				// A broken sequence is one U+FFFD; the byte that broke
+				// it is read again on its own.
+				t.p.utf8n = 0
+				t.print(0xFFFD)
+				continue
+			}
+			if b >= 0x80 { // a sequence split across writes, or invalid
+				t.utf8Start(b)
+				i++
+				continue
+			}
+		}
+		tr := tab[t.p.state][b]
+		a, next := vtAction(tr>>4), vtState(tr&0x0F)
+		if next != t.p.state && (t.p.state == stOSC || t.p.state == stDCSPass) {
+			t.exitState(b)
+		}
+		switch a {
+		case acPrint:
+			t.print(rune(b))
+		case acExecute:
+			t.execute(b)
+		case acCollect:
+			t.p.collect(b)
+		case acParam:
+			t.p.param(b)
+			// Fast path: the digits and separators that follow stay in
+			// the param state with the same action; take them without
+			// table lookups.
+			for i+1 < len(p) {
+				c := p[i+1]
+				if c-'0' > 9 && c != ';' && c != ':' {
+					break
+				}
+				t.p.param(c)
+				i++
+			}
+		case acEscDispatch:
+			t.escDispatch(b)
+		case acCSIDispatch:
+			t.csiDispatch(b)
+		case acHook:
+			t.p.dcsKey = t.p.key(b)
+			t.p.dcs = t.p.dcs[:0]
+		case acPut:
+			if len(t.p.dcs) < vtMaxDCS {
+				t.p.dcs = append(t.p.dcs, b)
+			}
+		case acOSCPut:
+			if len(t.p.osc) < vtMaxOSC {
+				t.p.osc = append(t.p.osc, b)
+			}
+		}
+		if next != t.p.state {
+			t.p.state = next
+			switch next {
+			case stEscape, stCSIEntry, stDCSEntry:
+				t.p.clear()
+			case stOSC:
+				t.p.osc = t.p.osc[:0]
+			}
+		}
+		i++
+	}
+}
+
+// ground runs the ground state's common cases over p, which starts in
+// the ground state with no UTF-8 sequence pending, and returns how many
+// bytes it consumed. It stops at the first byte it leaves to the table:
+// a C0 control other than CR and LF, DEL, an ESC that does not start a
+// complete CSI sequence in p, or a UTF-8 sequence that is invalid or
+// incomplete in p. What it does is what the table would do, faster:
+// whole runs of printable ASCII at once, CSI sequences parsed in one
+// loop, UTF-8 decoded in place. Every case must leave the terminal as
+// the table would: FuzzVT compares whole writes, which take these paths,
+// with the same bytes written one at a time, which mostly do not.
+func (t *Terminal) ground(p []byte) int {
+	i := 0
+	for i < len(p) {
+		switch b := p[i]; {
+		case b >= 0x20 && b < 0x7F:
+			if n := t.printFresh(p[i:]); n > 0 {
+				i += n
+				continue
+			}
+			n := printableRun(p[i:])
+			t.printASCII(p[i : i+n])
+			i += n
+		case b == '\r':
+			t.cur.col = 0
+			t.cur.wrap = false
+			t.last = 0
+			t.dirty = true
+			i++
+		case b == '\n':
+			t.lineFeed()
+			i++
+		case b == 0x1B:
+			n := t.csi(p[i:])
+			if n == 0 {
+				return i
+			}
+			i += n
+		case b >= 0x80:
+			if n := t.printText(p[i:]); n > 0 {
+				i += n
+				continue
+			}
+			r, n := utf8.DecodeRune(p[i:])
+			if n == 1 { // invalid, or cut off by the end of p
+				return i
+			}
+			t.print(r)
+			i += n
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// csi parses and dispatches the CSI sequence at the start of p (which
+// starts with ESC) when it is complete in p and of the common form: ESC
+// [, an optional private marker (< = > ?), digits, ';' and ':', and a
+// final byte. It returns the sequence's length, or 0 for anything else
+// (intermediates, controls inside, a cut-off sequence), having changed
+// only the parameters, which the table's ESC then clears.
+func (t *Terminal) csi(p []byte) int {
+	if len(p) < 3 || p[1] != '[' {
+		return 0
+	}
+	q := &t.p
+	q.clear()
+	i := 2
+	if b := p[i]; b >= 0x3C && b <= 0x3F {
+		q.prefix = b
+		i++
+	}
+	// vtParser.param's rules, with the parameter being accumulated (v,
+	// at index n) in registers until its separator.
+	var v, sub uint32
+	n := 0
+	for ; i < len(p); i++ {
+		switch b := p[i]; {
+		case b-'0' <= 9:
+			v = min(v*10+uint32(b-'0'), vtMaxParam)
+		case b == ';' || b == ':':
+			if n < vtMaxParams-1 {
+				q.params[n] = v
+				n, v = n+1, 0
+				if b == ':' {
+					sub |= 1 << n
+				}
+			}
+		case b >= 0x40 && b <= 0x7E:
+			q.params[n], q.nparams, q.sub = v, n, sub
+			t.csiDispatch(b)
+			return i + 1
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// decodeRune is utf8.DecodeRune with the commonest three-byte forms
+// inline (lead bytes E1-EC and EE-EF, whose continuation bytes are any of
+// 80-BF: most of CJK); the rest, and anything invalid, goes to
+// utf8.DecodeRune.
+func decodeRune(p []byte) (rune, int) {
+	if len(p) >= 3 {
+		if b0, b1, b2 := p[0], p[1], p[2]; b0 >= 0xE1 && b0 <= 0xEF && b0 != 0xED && b1&0xC0 == 0x80 && b2&0xC0 == 0x80 {
+			return rune(b0&0x0F)<<12 | rune(b1&0x3F)<<6 | rune(b2&0x3F), 3
+		}
+	}
+	return utf8.DecodeRune(p)
+}
+
+// nonPrintable flags the bytes of x (eight bytes of input, the first in
+// the low byte) outside 0x20-0x7E by their top bit, exactly up to the
+// first such byte (see printableRun).
+func nonPrintable(x uint64) uint64 {
+	return ((x-0x2020202020202020)&^x | (x + 0x0101010101010101) | x) & 0x8080808080808080
+}
+
+// printableRun returns the length of the run of printable ASCII bytes
+// (0x20-0x7E) at the start of p. It tests eight bytes at a time: in
+// m, the top bit of a byte is set where the byte is below 0x20 (the
+// subtraction borrows) or above 0x7E (the addition carries into, or the
+// byte already has, the top bit). A borrow or carry only reaches bytes
+// above the one that caused it, so the lowest flagged byte is exactly
+// the first non-printable one.
+func printableRun(p []byte) int {
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		if m := nonPrintable(binary.LittleEndian.Uint64(p[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(p); i++ {
+		if p[i] < 0x20 || p[i] >= 0x7F {
+			break
+		}
+	}
+	return i
+}
+
+// exitState runs the exit action of the current state before a
+// transition on byte b: an OSC or DCS string ends (ESC, or BEL for OSC)
+// and is dispatched, unless CAN or SUB cancelled it.
+func (t *Terminal) exitState(b byte) {
+	cancelled := b == 0x18 || b == 0x1A
+	switch t.p.state {
+	case stOSC:
+		if !cancelled {
+			t.p.oscBEL = b == 0x07
+			t.oscDispatch(t.p.osc)
+		}
+	case stDCSPass:
+		if !cancelled {
+			t.dcsDispatch(t.p.dcsKey, t.p.dcs)
+		}
+	}
+}
+
+// utf8Start begins a UTF-8 sequence with lead byte b; bytes that cannot
+// start one print U+FFFD. The accepted ranges of the first continuation
+// byte reject overlong forms, surrogates and values above U+10FFFF
+// (Unicode Table 3-7).
+func (t *Terminal) utf8Start(b byte) {
+	p := &t.p
+	p.utf8lo, p.utf8hi = 0x80, 0xBF
+	switch {
+	case b >= 0xC2 && b <= 0xDF:
+		p.utf8n, p.utf8acc = 1, rune(b&0x1F)
+	case b >= 0xE0 && b <= 0xEF:
+		p.utf8n, p.utf8acc = 2, rune(b&0x0F)
+		if b == 0xE0 {
+			p.utf8lo = 0xA0
+		} else if b == 0xED {
+			p.utf8hi = 0x9F
+		}
+	case b >= 0xF0 && b <= 0xF4:
+		p.utf8n, p.utf8acc = 3, rune(b&0x07)
+		if b == 0xF0 {
+			p.utf8lo = 0x90
+		} else if b == 0xF4 {
+			p.utf8hi = 0x8F
+		}
+	default:
+		t.print(0xFFFD)
+	}
 }

@@ -4,6 +4,11 @@ package main
 // characters, C0 controls, cursor motion, erasing, scrolling, insert and
 // delete. Cursor coordinates are clamped here and nowhere else.
 
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
+
 // reset puts the terminal in its power-on state (RIS): both screens
 // blank, main screen active, modes and pen at defaults, tab stops every 8
 // columns, title cleared. The scrollback is kept, as in xterm.
@@ -66,6 +71,7 @@ func (l *vtLine) clear(blank []Cell) {
 	l.marks = nil
 	l.wrapped = false
 	l.styled = false
+	l.unicode = false
 }
 
 // noteStyle records that cell c, about to be written to l, may carry a
@@ -137,16 +143,20 @@ func (l *vtLine) breakWide(c int, blank Cell) {
 // line returns the row under the cursor.
 func (t *Terminal) line() *vtLine { return t.scr.lines[t.cur.row] }
 
-// printASCII draws a run of printable ASCII bytes from the start of p and
-// returns how many it consumed (at least 1). This is the fast path of the
-// byte loop: no width lookup, no decoding.
-func (t *Terminal) printASCII(p []byte) int {
+// printASCII draws run, printable ASCII bytes only (0x20-0x7E, at least
+// one), at the cursor: the fast path of the byte loop, with no decoding,
+// no width lookup and no per-byte dispatch. Each row's share is one
+// putASCII.
+func (t *Terminal) printASCII(run []byte) {
 	if t.insert || t.cs.g[t.cs.gl] != 'B' {
-		t.print(rune(p[0]))
-		return 1
+		for _, b := range run {
+			t.print(rune(b))
+		}
+		return
 	}
-	i := 0
-	for i < len(p) {
+	t.dirty = true
+	t.last = rune(run[len(run)-1])
+	for len(run) > 0 {
 		if t.cur.wrap {
 			if !t.autowrap {
 				t.cur.wrap = false
@@ -155,55 +165,200 @@ func (t *Terminal) printASCII(p []byte) int {
 			}
 		}
 		l := t.scr.lines[t.cur.row]
-		cells := l.cells
 		col := t.cur.col
-		l.noteStyle(&t.pen)
-		pen := &t.pen
-		start := col
-		for i < len(p) && col < len(cells) {
-			b := p[i]
-			if b < 0x20 || b >= 0x7F {
-				break
-			}
-			c := &cells[col]
-			if c.Width != 1 {
-				l.breakWide(col, t.eraseCell())
-			}
-			// Straight from t.pen, then the rune: a local copy of the pen
-			// (two overlapping 16-byte stores) stalls store forwarding on
-			// the first cell's load, and so does setting the rune in a
-			// copy first.
-			*c = *pen
-			c.Rune = rune(b)
-			col++
-			i++
+		n := min(len(run), len(l.cells)-col)
+		if !t.autowrap && n < len(run) {
+			// Without autowrap the rest of the run overwrites the last
+			// column in turn: only its final byte stays there.
+			l.putASCII(col, run[:n], &t.pen, t.eraseCell())
+			run = run[len(run)-1:]
+			col, n = len(l.cells)-1, 1
 		}
-		if col == start {
-			break
-		}
-		t.last = rune(p[i-1])
-		if l.marks != nil {
-			l.dropMarks(start, col)
-		}
-		if col > l.used {
-			l.used = col
-		}
-		t.dirty = true
-		if col >= len(cells) {
-			t.cur.col = len(cells) - 1
+		l.putASCII(col, run[:n], &t.pen, t.eraseCell())
+		run = run[n:]
+		if col+n >= len(l.cells) {
+			t.cur.col = len(l.cells) - 1
 			t.cur.wrap = t.autowrap
 		} else {
-			t.cur.col = col
-			break
-		}
-		if i < len(p) && (p[i] < 0x20 || p[i] >= 0x7F) {
-			break
+			t.cur.col = col + n
 		}
 	}
-	if i == 0 {
-		// Nothing drawn (cannot happen for a printable byte, but never
-		// stall the loop).
-		return 1
+}
+
+// printFresh is printASCII's commonest case in one pass over p: text in
+// the default style on the fresh part of a row, from vtLine.used on,
+// where every cell is a default blank already, so only the runes change.
+// It tests and stores eight bytes at a time and returns the bytes drawn,
+// up to the first byte that is not printable ASCII or the end of the
+// row; 0 when the case does not apply.
+func (t *Terminal) printFresh(p []byte) int {
+	if t.insert || t.pen != (Cell{Width: 1}) || t.cs.g[t.cs.gl] != 'B' {
+		return 0
+	}
+	if t.cur.wrap { // p[0] is printable: the wrap is due either way
+		if !t.autowrap {
+			return 0
+		}
+		t.wrapLine()
+	}
+	l := t.scr.lines[t.cur.row]
+	col := t.cur.col
+	if col < l.used {
+		return 0
+	}
+	cells := l.cells[col:]
+	n := 0
+	for n+8 <= len(p) && n+8 <= len(cells) {
+		x := binary.LittleEndian.Uint64(p[n:])
+		if nonPrintable(x) != 0 {
+			break
+		}
+		c := cells[n : n+8 : n+8]
+		c[0].Rune, c[1].Rune, c[2].Rune, c[3].Rune = rune(x&0xFF), rune(x>>8&0xFF), rune(x>>16&0xFF), rune(x>>24&0xFF)
+		c[4].Rune, c[5].Rune, c[6].Rune, c[7].Rune = rune(x>>32&0xFF), rune(x>>40&0xFF), rune(x>>48&0xFF), rune(x>>56)
+		n += 8
+	}
+	for n < len(p) && n < len(cells) && p[n] >= 0x20 && p[n] < 0x7F {
+		cells[n].Rune = rune(p[n])
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	t.dirty = true
+	t.last = rune(p[n-1])
+	l.used = col + n
+	if n == len(cells) {
+		t.cur.col = len(l.cells) - 1
+		t.cur.wrap = t.autowrap
+	} else {
+		t.cur.col = col + n
+	}
+	return n
+}
+
+// putASCII writes the printable bytes s into the cells from col on (all
+// inside the row) in the style of pen. Only the cells at the ends can
+// split a wide character: every cell between them is overwritten.
+func (l *vtLine) putASCII(col int, s []byte, pen *Cell, blank Cell) {
+	end := col + len(s)
+	cells := l.cells[col:end]
+	if cells[0].Width != 1 {
+		l.breakWide(col, blank)
+	}
+	if cells[len(cells)-1].Width != 1 {
+		l.breakWide(end-1, blank)
+	}
+	if col >= l.used && *pen == (Cell{Width: 1}) {
+		// The commonest case, text in the default style on a fresh row:
+		// the cells are default blanks already (cells[used:] always
+		// are), so only the runes change.
+		for i, b := range s {
+			cells[i].Rune = rune(b)
+		}
+	} else {
+		l.noteStyle(pen)
+		// Straight from the pen, then the rune: a local copy of the pen
+		// (two overlapping 16-byte stores) stalls store forwarding on
+		// the first cell's load, and so does setting the rune in a copy
+		// first.
+		for i, b := range s {
+			c := &cells[i]
+			*c = *pen
+			c.Rune = rune(b)
+		}
+	}
+	if l.marks != nil {
+		l.dropMarks(col, end)
+	}
+	if end > l.used {
+		l.used = end
+	}
+}
+
+// printText draws the text at the start of p, which starts with a
+// non-ASCII byte, as far as it goes on the cursor's row: printable ASCII
+// and complete UTF-8 characters of width 1 or 2, in one loop over the
+// row's cells. It returns the bytes consumed, 0 when the first character
+// needs print's general path: it stops at a control, a zero-width
+// character (a mark for the previous cell), a wide character that does
+// not fit, invalid or cut-off UTF-8, and the end of the row. As in
+// putASCII, only the ends of the cells written can split a wide
+// character.
+func (t *Terminal) printText(p []byte) int {
+	// Nothing changes before the first character is known to be one
+	// this loop draws (a wrap pending is print's first step too).
+	if r, n := utf8.DecodeRune(p); t.insert || n == 1 || r <= 0x9F || runeWidth(r) == 0 {
+		return 0
+	}
+	if t.cur.wrap {
+		if !t.autowrap {
+			return 0
+		}
+		t.wrapLine()
+	}
+	ascii := t.cs.g[t.cs.gl] == 'B'
+	l := t.scr.lines[t.cur.row]
+	cells := l.cells
+	start, col := t.cur.col, t.cur.col
+	blank := t.eraseCell()
+	pen := &t.pen
+	i, last := 0, rune(0)
+text:
+	for i < len(p) && col < len(cells) {
+		r, n, w := rune(p[i]), 1, 1
+		switch {
+		case r >= 0x20 && r < 0x7F && ascii:
+		case r >= 0x80:
+			r, n = decodeRune(p[i:])
+			if n == 1 {
+				break text
+			}
+			if r <= 0x9F { // a C1 control: dropped, as print does
+				i += n
+				continue
+			}
+			if w = runeWidth(r); w == 0 || w == 2 && col+1 == len(cells) {
+				break text
+			}
+		default:
+			break text
+		}
+		if col == start {
+			l.breakWide(start, blank)
+		}
+		c := &cells[col]
+		*c = *pen
+		c.Rune, c.Width = r, uint8(w)
+		if w == 2 {
+			c = &cells[col+1]
+			*c = *pen
+			c.Rune, c.Width = 0, 0
+		}
+		col += w
+		i += n
+		last = r
+	}
+	if col == start {
+		return 0 // a wide character in the last column: print wraps it early
+	}
+	if col < len(cells) && cells[col].Width == 0 {
+		cells[col] = blank // the right half of a wide character overwritten
+		l.noteStyle(&blank)
+	}
+	l.noteStyle(pen)
+	l.unicode = true
+	if l.marks != nil {
+		l.dropMarks(start, col)
+	}
+	l.used = max(l.used, col)
+	t.last = last
+	t.dirty = true
+	if col >= len(cells) {
+		t.cur.col = len(cells) - 1
+		t.cur.wrap = t.autowrap
+	} else {
+		t.cur.col = col
 	}
 	return i
 }
@@ -261,15 +416,20 @@ func (t *Terminal) print(r rune) {
 	col := t.cur.col
 	blank := t.eraseCell()
 	l.breakWide(col, blank)
-	c := t.pen
-	c.Rune = r
-	c.Width = uint8(w)
-	l.noteStyle(&c)
-	l.cells[col] = c
+	l.noteStyle(&t.pen)
+	if r >= 0x80 {
+		l.unicode = true
+	}
+	// Straight from the pen, then the fields: a copy of the pen changed
+	// on the stack and stored whole stalls on store forwarding.
+	c := &l.cells[col]
+	*c = t.pen
+	c.Rune, c.Width = r, uint8(w)
 	if w == 2 {
 		l.breakWide(col+1, blank)
+		c = &l.cells[col+1]
+		*c = t.pen
 		c.Rune, c.Width = 0, 0
-		l.cells[col+1] = c
 	}
 	if l.marks != nil {
 		l.dropMarks(col, col+w)
@@ -386,10 +546,11 @@ func (t *Terminal) lineFeed() {
 		s := t.scr
 		l := s.lines[0]
 		if s == t.main {
-			t.hist.push(l)
+			t.hist.pushClear(l, t.blank)
+		} else {
+			l.clear(t.blank)
 		}
 		s.rotateUp()
-		l.clear(t.blank)
 	} else {
 		t.index()
 	}
@@ -497,7 +658,7 @@ func (t *Terminal) scrollUp(top, bot, n int, toHistory bool) {
 	lines := t.scr.lines[top : bot+1]
 	if toHistory && top == 0 && t.scr == t.main && t.hist.max > 0 {
 		for _, l := range lines[:n] {
-			t.hist.push(l)
+			t.hist.pushClear(l, t.blank) // cleared below anyway
 		}
 	}
 	switch {

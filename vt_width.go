@@ -3,6 +3,8 @@ package main
 // vt_width.go: how many cells a character takes, from the Unicode tables
 // that mkwidth.go generates into vt_width_table.go.
 
+import "sync"
+
 // vtRange is an inclusive range of code points.
 type vtRange struct{ lo, hi rune }
 
@@ -13,6 +15,43 @@ func runeWidth(r rune) int {
 	if r < 0x300 {
 		return 1 // Latin-1 and friends: the common case, no lookup
 	}
+	if r < vtWidthsEnd {
+		vtWidthOnce.Do(vtBuildWidths)
+		return int(vtWidths[r>>2] >> (r & 3 * 2) & 3)
+	}
+	return rangeWidth(r)
+}
+
+// vtWidths holds rangeWidth of every code point below vtWidthsEnd (the
+// BMP and the plane of most emoji), two bits each (32 KiB), so CJK text
+// and emoji cost a load per character instead of two binary searches.
+// It is built on the first character that needs it.
+var (
+	vtWidths    [vtWidthsEnd / 4]byte
+	vtWidthOnce sync.Once
+)
+
+const vtWidthsEnd = 0x20000
+
+// vtBuildWidths fills vtWidths from the range tables: width 1, then the
+// wide ranges, then the zero-width ones (which rangeWidth tests first).
+func vtBuildWidths() {
+	set := func(t []vtRange, lo rune, w byte) {
+		for _, rg := range t {
+			for r := max(rg.lo, lo); r <= min(rg.hi, vtWidthsEnd-1); r++ {
+				vtWidths[r>>2] = vtWidths[r>>2]&^(3<<(r&3*2)) | w<<(r&3*2)
+			}
+		}
+	}
+	for i := range vtWidths {
+		vtWidths[i] = 0x55 // four times width 1
+	}
+	set(vtWideWidth, 0x1100, 2)
+	set(vtZeroWidth, 0, 0)
+}
+
+// rangeWidth is runeWidth by binary search of the range tables.
+func rangeWidth(r rune) int {
 	if inRanges(vtZeroWidth, r) {
 		return 0
 	}
