@@ -23,7 +23,7 @@ import (
 // itself (fmt does, with Print, and so is not here). io is interfaces
 // only: bytes reach a Writer the caller passed in.
 var emulatorPureImports = []string{
-	"bytes", "cmp", "errors", "io", "iter", "maps", "math", "math/bits",
+	"bytes", "cmp", "encoding/binary", "errors", "io", "iter", "maps", "math", "math/bits",
 	"slices", "sort", "strconv", "strings", "sync", "sync/atomic",
 	"unicode", "unicode/utf16", "unicode/utf8",
 }

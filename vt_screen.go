@@ -288,7 +288,7 @@ func (l *vtLine) putASCII(col int, s []byte, pen *Cell, blank Cell) {
 func (t *Terminal) printText(p []byte) int {
 	// Nothing changes before the first character is known to be one
 	// this loop draws (a wrap pending is print's first step too).
-	if r, n := utf8.DecodeRune(p); t.insert || n == 1 || r <= 0x9F || runeWidth(r) == 0 {
+	if r, n := utf8.DecodeRune(p); t.insert || n == 1 || r <= 0x9F || runeWidth(r) == 0 || isRegionalIndicator(r) {
 		return 0
 	}
 	if t.cur.wrap {
@@ -318,7 +318,8 @@ text:
 				i += n
 				continue
 			}
-			if w = runeWidth(r); w == 0 || w == 2 && col+1 == len(cells) {
+			// Marks and flag halves (regional indicators pair up) are print's.
+			if w = runeWidth(r); w == 0 || isRegionalIndicator(r) || w == 2 && col+1 == len(cells) {
 				break text
 			}
 		default:
