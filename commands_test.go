@@ -256,31 +256,43 @@ PROMPT_COMMAND='echo pc-ran >> ~/pc.log'
 // TestCommandUserMarks: a user rc that writes OSC 133 itself keeps its
 // marks and gets none of ours: each command is seen once.
 func TestCommandUserMarks(t *testing.T) {
-	a := newTestApp(t)
-	home := t.TempDir()
-	rc := `__my_pre() { local r=$?; [ -n "$__my_ran" ] && printf '\e]133;D;%s\a' "$r"; __my_ran=; printf '\e]133;A\a'; }
+	tests := []struct{ shell, file, rc string }{
+		{"bash", ".bashrc", `__my_pre() { local r=$?; [ -n "$__my_ran" ] && printf '\e]133;D;%s\a' "$r"; __my_ran=; printf '\e]133;A\a'; }
 PROMPT_COMMAND=__my_pre
 PS1='mine\$ \[\e]133;B\a\]'
 PS0='${__my_e:$((__my_ran=1)):0}\e]133;C\a'
 __my_e=x
-`
-	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte(rc), 0o600); err != nil {
-		t.Fatal(err)
+`},
+		{"zsh", ".zshrc", `my_precmd() { local r=$?; (( my_ran )) && printf '\e]133;D;%s\a' $r; my_ran=0; printf '\e]133;A\a'; }
+my_preexec() { my_ran=1; printf '\e]133;C\a'; }
+precmd_functions+=(my_precmd)
+preexec_functions+=(my_preexec)
+PS1=$'mine%% %{\e]133;B\a%}'
+`},
 	}
-	id := startShell(t, a, "bash", home, nil, nil)
-	for i, line := range []string{"echo a", "false", "echo b"} {
-		c := runCommand(t, a, id, line, nil)
-		if int(c["n"].(float64)) != i+1 {
-			t.Errorf("%q is command %v, want %d", line, c["n"], i+1)
-		}
-	}
-	s, _ := a.session(id)
-	raw, _ := s.RawTail(rawTailCap)
-	if n, want := strings.Count(string(raw), "\x1b]133;A"), 4; n != want {
-		t.Errorf("%d A marks in the output, want %d (one per prompt): ours were added too", n, want)
-	}
-	if cmds := s.Commands(); len(cmds) != 3 || *cmds[1].ExitCode != 1 {
-		t.Errorf("commands: %+v", cmds)
+	for _, tt := range tests {
+		t.Run(tt.shell, func(t *testing.T) {
+			a := newTestApp(t)
+			home := t.TempDir()
+			if err := os.WriteFile(filepath.Join(home, tt.file), []byte(tt.rc), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			id := startShell(t, a, tt.shell, home, nil, nil)
+			for i, line := range []string{"echo a", "false", "echo b"} {
+				c := runCommand(t, a, id, line, nil)
+				if int(c["n"].(float64)) != i+1 || c["line"] != line {
+					t.Errorf("%q is command %v %q, want %d", line, c["n"], c["line"], i+1)
+				}
+			}
+			s, _ := a.session(id)
+			raw, _ := s.RawTail(rawTailCap)
+			if n, want := strings.Count(string(raw), "\x1b]133;A"), 4; n != want {
+				t.Errorf("%d A marks in the output, want %d (one per prompt): ours were added too", n, want)
+			}
+			if cmds := s.Commands(); len(cmds) != 3 || *cmds[1].ExitCode != 1 {
+				t.Errorf("commands: %+v", cmds)
+			}
+		})
 	}
 }
 
