@@ -44,13 +44,26 @@ func checkAllowedEnv(extra map[string]string) error {
 			continue
 		}
 		if !isAllowedEnvVar(k) {
-			return fmt.Errorf("env %s is not allowed on a server with --allow-command: only %s may be set, since other variables can make the program load or run other code; leave it out", k, strings.Join(allowedEnvVars, ", ")+"*")
+			return fmt.Errorf("env %s is not allowed on a server with --allow-command: only %s may be set, since other variables can make the program load or run other code; leave it out", k, allowedEnvList())
 		}
 		if k != "TZ" && strings.Contains(v, "/") {
 			return fmt.Errorf("env %s=%q is not allowed on a server with --allow-command: a value with '/' names files to load; use a plain name such as %s=C.UTF-8 or leave it out", k, v, k)
 		}
 	}
 	return nil
+}
+
+// allowedEnvList is allowedEnvVars for a message, a prefix entry written
+// with its wildcard: "TERM, ..., LC_*, ...".
+func allowedEnvList() string {
+	names := make([]string, len(allowedEnvVars))
+	for i, v := range allowedEnvVars {
+		if strings.HasSuffix(v, "_") {
+			v += "*"
+		}
+		names[i] = v
+	}
+	return strings.Join(names, ", ")
 }
 
 func isAllowedEnvVar(name string) bool {

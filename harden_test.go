@@ -650,3 +650,38 @@ func TestOutputDirAncestorsAndDefault(t *testing.T) {
 		t.Errorf("default output directory %s, want one named %s", defaultOutputDir(), want)
 	}
 }
+
+// TestBadCommandAndIDInput: a blank command is refused (it panicked on
+// strings.Fields of nothing), a huge session id is not echoed back, and a
+// refused env PATH under --allow-command is named as the fault before the
+// command is looked up with it.
+func TestBadCommandAndIDInput(t *testing.T) {
+	a := newTestApp(t)
+	for _, tc := range []struct {
+		name, tool string
+		args       string
+		want       string
+		maxLen     int
+	}{
+		{"blank command", "shell_start", `{"command": "  \t"}`, "is blank", 0},
+		{"huge id", "shell_read", `{"session_id": "` + strings.Repeat("a", 1<<20) + `"}`, "ids are at most 128", 400},
+	} {
+		res := callTool(t, a, tc.tool, tc.args)
+		text := resultText(res)
+		if !res.IsError || !strings.Contains(text, tc.want) {
+			t.Errorf("%s: got isError %v %q, want an error containing %q", tc.name, res.IsError, text, tc.want)
+		}
+		if tc.maxLen > 0 && len(text) > tc.maxLen {
+			t.Errorf("%s: the error is %d bytes, want at most %d", tc.name, len(text), tc.maxLen)
+		}
+	}
+	a.cfg.AllowCommands = []string{"true"}
+	res := callTool(t, a, "shell_start", `{"command": "true", "env": {"PATH": "/nonexistent"}}`)
+	if text := resultText(res); !res.IsError || !strings.Contains(text, "env PATH is not allowed") {
+		t.Errorf("allow-list PATH: got %q, want the PATH refusal", text)
+	}
+	res = callTool(t, a, "shell_start", `{"command": "true", "env": {"HOME": "/tmp"}}`)
+	if text := resultText(res); !res.IsError || !strings.Contains(text, "LC_*") || strings.Contains(text, "LINES*") {
+		t.Errorf("allow-list env names: got %q, want LC_* and LINES", text)
+	}
+}

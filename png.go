@@ -657,10 +657,14 @@ func (p *painter[P]) frame() {
 		return n
 	}
 	if width(runes) > avail {
-		for len(runes) > 0 && width(runes) > avail-1 {
-			runes = runes[:len(runes)-1]
+		// One pass: keep the runes that fit in avail-1 cells, then the
+		// ellipsis (a title may be megabytes long).
+		n, keep := 0, 0
+		for keep < len(runes) && n+runeWidth(runes[keep]) <= avail-1 {
+			n += runeWidth(runes[keep])
+			keep++
 		}
-		runes = append(runes, '…')
+		runes = append(runes[:keep:keep], '…')
 	}
 	x := (p.w - width(runes)*8*sc) / 2
 	y := (barH - fontHeight*sc) / 2

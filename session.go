@@ -316,6 +316,9 @@ func (a *App) session(id string) (*Session, error) {
 		return s, nil
 	case id == "":
 		return nil, errors.New("session_id is missing: pass the shell_session_id that shell_start returned")
+	case len(id) > maxNameLen:
+		// Not echoed: a megabyte id would come back in the reply.
+		return nil, fmt.Errorf("session_id is %d bytes, and ids are at most %d (shell_start returns ids like shell-1): read sessions://list for the ids", len(id), maxNameLen)
 	case a.wasStopped(id):
 		// sessions://list still shows it: say why the tools refuse it.
 		return nil, fmt.Errorf("session %q was stopped with shell_stop, so the tools no longer take it: read what it left at session://%s/buffer (and .../screenshots, .../recordings), or start a new one with shell_start", id, id)
@@ -499,6 +502,16 @@ func (s *Session) environ(extra map[string]string) ([]string, error) {
 // --allow-command; extra is the env the caller asked for.
 func (a *App) resolveCommand(s *Session, env []string, extra map[string]string) (execPath string, release func(), err error) {
 	cwd := s.Cwd
+	if s.Command != "" && strings.TrimSpace(s.Command) == "" {
+		return "", nil, fmt.Errorf("command %q is blank: give a program name (e.g. \"bash\"), or leave command out for the default shell", s.Command)
+	}
+	// The environment is checked before the command is looked up with it:
+	// a refused PATH must be named as the fault, not the lookup it broke.
+	if len(a.cfg.AllowCommands) > 0 {
+		if err := checkAllowedEnv(extra); err != nil {
+			return "", nil, err
+		}
+	}
 	if s.Command == "" {
 		// $SHELL when it can be run here, else bash, else sh: a client's
 		// environment may name a shell this machine lacks (SHELL=/bin/zsh),
@@ -519,11 +532,6 @@ func (a *App) resolveCommand(s *Session, env []string, extra map[string]string) 
 			hint = fmt.Sprintf("put the arguments in args: command %q, args %q", f[0], f[1:])
 		}
 		return "", nil, fmt.Errorf("command %q: %v: %s", s.Command, err, hint)
-	}
-	if len(a.cfg.AllowCommands) > 0 {
-		if err := checkAllowedEnv(extra); err != nil {
-			return "", nil, err
-		}
 	}
 	return a.allowedExec(s.Command, path) // allow.go
 }
