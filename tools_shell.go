@@ -27,11 +27,6 @@ const (
 	maxTypeDelayMS   = 5000
 	streamCap        = 64 << 10 // bytes of new output (escapes removed) kept for matching
 	truncatedMarker  = "...(truncated)...\n"
-
-	// shell_start returns once the program's output has been quiet for
-	// startSettleIdle (after its first output), or after startSettleMax.
-	startSettleIdle = 50 * time.Millisecond
-	startSettleMax  = 500 * time.Millisecond
 )
 
 var sessionIDProp = prop("string", "The shell_session_id returned by shell_start (see sessions://list).")
@@ -91,6 +86,8 @@ type startArgs struct {
 	Theme   string            `json:"theme"`
 	Cwd     string            `json:"cwd"`
 	Env     map[string]string `json:"env"`
+
+	ShellIntegration *bool `json:"shell_integration"` // nil: on (unless --shell-integration=false)
 }
 
 // derefInt is *p, or 0 for nil.
@@ -110,6 +107,9 @@ type startResult struct {
 	Command string   `json:"command"`
 	Args    []string `json:"args"`
 	Cwd     string   `json:"cwd"`
+
+	ShellIntegration shellIntegration `json:"shell_integration"`
+	Screen           string           `json:"screen"` // the first screen, once the program is ready
 }
 
 func (a *App) toolShellStart() *Tool {
@@ -119,9 +119,9 @@ func (a *App) toolShellStart() *Tool {
 		Description: "Start a program (default: the user's shell) in a new pseudo-terminal and return its shell_session_id. " +
 			"The program sees a real xterm-256color terminal, so full-screen apps (vim, htop, less, TUIs) work. " +
 			"Pass the program and its arguments separately: command \"python3\", args [\"-i\"]. " +
-			"It returns once the program has drawn its first screen (at most 0.5 s). Next, use shell_send to type (Enter is \"\\r\") and shell_read or shell_screenshot to look at the screen; " +
+			"It returns once the program is ready (a shell with integration: its first prompt; another program: its first output and a short quiet, or once it waits for input), with that first screen. Next, use shell_send to type (Enter is \"\\r\") and shell_read or shell_screenshot to look at the screen; " +
 			"call shell_stop when done. The session stays readable after the program exits, until shell_stop.",
-		Input: objectSchema(map[string]any{
+		Input: objectSchema(startIntegrationProps(map[string]any{
 			"command": prop("string", "Program name (searched in PATH) or path. Default: $SHELL, else bash."),
 			"args":    map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Arguments, one per element (no shell quoting)."},
 			"cols":    intProp("Screen width in cells (default: the server's, usually 120).", minCols, maxCols),
@@ -129,8 +129,8 @@ func (a *App) toolShellStart() *Tool {
 			"theme":   prop("string", "Colour theme for screenshots and recordings (see themes://list), e.g. one-dark."),
 			"cwd":     prop("string", "Working directory (default: the server's); ~/ is the home directory."),
 			"env":     map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra environment variables, e.g. {\"LANG\": \"C.UTF-8\"}."},
-		}),
-		Output: outputSchema(map[string]any{
+		})),
+		Output: outputSchema(startReadyProps(map[string]any{
 			"shell_session_id": prop("string", "Pass this as session_id to the other tools."),
 			"pid":              prop("integer", "Process id of the program."),
 			"cols":             prop("integer", "Screen width in cells."),
@@ -139,7 +139,7 @@ func (a *App) toolShellStart() *Tool {
 			"command":          prop("string", "The program started."),
 			"args":             map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 			"cwd":              prop("string", "Its working directory."),
-		}, "shell_session_id", "pid", "cols", "rows", "theme", "command", "args", "cwd"),
+		}), "shell_session_id", "pid", "cols", "rows", "theme", "command", "args", "cwd", "shell_integration", "screen"),
 		OpenWorld: true,
 	}, a.shellStart)
 }
@@ -158,21 +158,21 @@ func (a *App) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (startR
 		}
 		return startResult{}, checkSize(c, r)
 	}
-	s, err := a.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: cols, Rows: rows, Theme: in.Theme, Cwd: in.Cwd, Env: in.Env})
+	s, err := a.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: cols, Rows: rows, Theme: in.Theme, Cwd: in.Cwd, Env: in.Env,
+		NoShellIntegration: in.ShellIntegration != nil && !*in.ShellIntegration})
 	if err != nil {
 		return startResult{}, err
 	}
 	// Typing before a shell has printed its prompt works, but the echo
-	// lands before the prompt: give the program a moment to draw.
-	w := s.watch()
-	w.wait(ctx, waitCond{idle: startSettleIdle, afterOutput: true}, startSettleMax, nil)
-	w.close()
+	// lands before the prompt: wait until the program is ready.
+	s.waitReady(ctx)
 	st := s.Status()
 	args := s.Args
 	if args == nil {
 		args = []string{}
 	}
-	return startResult{ID: s.ID, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd}, nil
+	return startResult{ID: s.ID, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd,
+		ShellIntegration: s.ShellInfo().Integration, Screen: s.Text(false)}, nil
 }
 
 // ---- shell_send
@@ -186,6 +186,7 @@ type sendArgs struct {
 	WaitFor     string   `json:"wait_for"`
 	WaitIdleMS  *int     `json:"wait_idle_ms"`
 	TimeoutMS   *int     `json:"timeout_ms"`
+	commandWaitArgs
 }
 
 type sendResult struct {
@@ -195,6 +196,7 @@ type sendResult struct {
 	Matched      *bool  `json:"matched,omitempty"`
 	TimedOut     *bool  `json:"timed_out,omitempty"`
 	exitInfo
+	commandOutcome
 }
 
 func (a *App) toolShellSend() *Tool {
@@ -205,12 +207,12 @@ func (a *App) toolShellSend() *Tool {
 			"input is typed as given; write Enter as \"\\r\" (not \"\\n\"), e.g. \"ls -la\\r\". Escapes in input: \\r \\n \\t \\e \\xHH \\uHHHH \\\\. " +
 			"keys sends named keys after input: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, " +
 			"C-c (Ctrl-C; also ^C), C-d, M-x (Alt-x), C-Left. " +
-			"Prefer wait_for over fixed delays: it returns as soon as the text (or /regex/ with flags i, m, s) appears on the screen or in new output, " +
-			"e.g. wait_for \"$ \" for the next shell prompt; if the text is already on screen before sending, only new output counts. " +
+			"In a shell with integration (bash, zsh, fish; see shell_start's shell_integration) use wait_for_command true: it returns when the command ends and the prompt is back, with command {line, exit_code, duration_ms, cwd, output}, whatever the prompt looks like. " +
+			"Elsewhere prefer wait_for over fixed delays: it returns as soon as the text (or /regex/ with flags i, m, s) appears on the screen or in new output; if the text is already on screen before sending, only new output counts. " +
 			"The echo of what you type counts too: to wait for a command's output, wait for text the command line does not contain (type echo DO''NE, wait for DONE) or for the next prompt. wait_idle_ms returns once output has been quiet that long. " +
 			"Without either, it waits delay_ms (default 100). Waits end at timeout_ms with matched false, never with an error. " +
 			"Check bufferAfter after each step before the next.",
-		Input: objectSchema(map[string]any{
+		Input: objectSchema(commandArgProps(map[string]any{
 			"session_id":    sessionIDProp,
 			"input":         prop("string", "Text to type. \"\\r\" is Enter; \"\\x03\" is Ctrl-C; \"\\e\" is Escape."),
 			"keys":          map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Named keys sent after input, e.g. [\"Down\", \"Enter\"] or [\"C-c\"]."},
@@ -219,14 +221,14 @@ func (a *App) toolShellSend() *Tool {
 			"wait_for":      prop("string", "Return as soon as this text appears (screen or new output). /regex/ or /regex/i for a regular expression (RE2)."),
 			"wait_idle_ms":  intProp("Return once no output arrived for this long (after wait_for matched, when both are given).", 1, maxTimeoutMS),
 			"timeout_ms":    intProp("Longest wait for wait_for / wait_idle_ms. Default 10000.", 0, maxTimeoutMS),
-		}, "session_id"),
-		Output: outputSchema(exitProps(map[string]any{
+		}), "session_id"),
+		Output: outputSchema(commandProps(exitProps(map[string]any{
 			"success":      prop("boolean", "True when the input was written."),
 			"bufferBefore": prop("string", "The visible screen before sending."),
 			"bufferAfter":  prop("string", "The visible screen after the wait."),
 			"matched":      prop("boolean", "When waiting: true if wait_for matched (or output went idle) before timeout_ms."),
 			"timed_out":    prop("boolean", "When waiting: true if timeout_ms ended the wait."),
-		}), "success", "bufferBefore", "bufferAfter", "exited"),
+		})), "success", "bufferBefore", "bufferAfter", "exited"),
 		OpenWorld: true,
 	}, a.handleSend)
 }
@@ -253,6 +255,11 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 	if err != nil {
 		return sendResult{}, err
 	}
+	maxOut, err := s.checkCommandWait(in.commandWaitArgs)
+	if err != nil {
+		return sendResult{}, err
+	}
+	p.cond.command = in.WaitForCommand
 	s.settle(ctx)
 	w := s.watch()
 	defer w.close()
@@ -268,6 +275,9 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 	if p.cond.waiting() {
 		out := w.wait(ctx, p.cond, p.timeout, call.Progress)
 		res.Matched, res.TimedOut = &out.matched, &out.timedOut
+		if p.cond.command {
+			res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
+		}
 	} else {
 		t := time.NewTimer(p.delay)
 		select {
@@ -488,6 +498,7 @@ type waitArgsIn struct {
 	WaitFor    string `json:"wait_for"`
 	WaitIdleMS *int   `json:"wait_idle_ms"`
 	TimeoutMS  *int   `json:"timeout_ms"`
+	commandWaitArgs
 }
 
 type shellWaitResult struct {
@@ -495,27 +506,28 @@ type shellWaitResult struct {
 	TimedOut bool   `json:"timed_out"`
 	Buffer   string `json:"buffer"`
 	exitInfo
+	commandOutcome
 }
 
 func (a *App) toolShellWait() *Tool {
 	return newTool(Tool{
 		Name:  "shell_wait",
 		Title: "Wait for a terminal",
-		Description: "Wait without typing: until wait_for (text, or /regex/ with flags i, m, s) is on the screen or in new output, " +
+		Description: "Wait without typing: with wait_for_command true (a shell with integration), until the running command ends (at once, already_done true, when none runs); until wait_for (text, or /regex/ with flags i, m, s) is on the screen or in new output, " +
 			"until output has been quiet for wait_idle_ms, or, with neither, until the program exits. " +
 			"Returns as soon as that happens (matched true) or at timeout_ms (default 10000, at most 120000) with matched false and timed_out true; " +
 			"buffer is the visible screen then. Use it for slow commands instead of sleeping.",
-		Input: objectSchema(map[string]any{
+		Input: objectSchema(commandArgProps(map[string]any{
 			"session_id":   sessionIDProp,
 			"wait_for":     prop("string", "Text to wait for; /regex/ or /regex/i for a regular expression (RE2)."),
 			"wait_idle_ms": intProp("Wait until no output arrived for this long (after wait_for matched, when both are given).", 1, maxTimeoutMS),
 			"timeout_ms":   intProp("Longest wait. Default 10000.", 0, maxTimeoutMS),
-		}, "session_id"),
-		Output: outputSchema(exitProps(map[string]any{
+		}), "session_id"),
+		Output: outputSchema(commandProps(exitProps(map[string]any{
 			"matched":   prop("boolean", "True when the condition was met before timeout_ms."),
 			"timed_out": prop("boolean", "True when timeout_ms ended the wait."),
 			"buffer":    prop("string", "The visible screen when the wait ended."),
-		}), "matched", "timed_out", "buffer", "exited"),
+		})), "matched", "timed_out", "buffer", "exited"),
 		ReadOnly: true,
 	}, a.shellWait)
 }
@@ -530,15 +542,27 @@ func (a *App) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn) (she
 	if err != nil {
 		return shellWaitResult{}, err
 	}
+	maxOut, err := s.checkCommandWait(in.commandWaitArgs)
+	if err != nil {
+		return shellWaitResult{}, err
+	}
+	cond.command = in.WaitForCommand
 	w := s.watch()
 	defer w.close()
 	s.settle(ctx)
+	if done, ok := s.alreadyDone(w, cond, maxOut); ok {
+		return shellWaitResult{Matched: true, Buffer: s.Text(false), exitInfo: exitOf(s.Status()), commandOutcome: done}, nil
+	}
 	out := w.wait(ctx, cond, timeout, call.Progress)
 	if ctx.Err() != nil {
 		return shellWaitResult{}, errors.New("cancelled")
 	}
 	s.settle(ctx)
-	return shellWaitResult{Matched: out.matched, TimedOut: out.timedOut, Buffer: s.Text(false), exitInfo: exitOf(s.Status())}, nil
+	res := shellWaitResult{Matched: out.matched, TimedOut: out.timedOut, Buffer: s.Text(false), exitInfo: exitOf(s.Status())}
+	if cond.command {
+		res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
+	}
+	return res, nil
 }
 
 // ---- shell_resize
@@ -726,9 +750,10 @@ type waitCond struct {
 	match       *matcher
 	idle        time.Duration
 	afterOutput bool // idle counts only after the first output since the wait began
+	command     bool // wait_for_command: the next command end (commands.go)
 }
 
-func (c waitCond) waiting() bool { return c.match != nil || c.idle > 0 }
+func (c waitCond) waiting() bool { return c.match != nil || c.idle > 0 || c.command }
 
 // describe says what the wait is for, for progress messages.
 func (c waitCond) describe(elapsed time.Duration) string {
@@ -738,6 +763,8 @@ func (c waitCond) describe(elapsed time.Duration) string {
 		what = "output matching " + c.match.re.String()
 	case c.match != nil:
 		what = fmt.Sprintf("%q", c.match.text)
+	case c.command:
+		what = "the command to end"
 	case c.idle > 0:
 		what = fmt.Sprintf("%v without output", c.idle)
 	default:
@@ -776,11 +803,15 @@ type outputWatch struct {
 	checked  int    // stream offset (base-relative total) searched so far
 	screenOK bool   // the screen may satisfy the match (it did not before the input)
 	remove   func()
+	cmdBase  int // commands ended when the watch began (commands.go)
 }
 
 // watch starts collecting output.
 func (s *Session) watch() *outputWatch {
 	w := &outputWatch{s: s, start: time.Now(), screenOK: true}
+	s.mu.Lock()
+	w.cmdBase = s.commandBaseLocked()
+	s.mu.Unlock()
 	w.remove = s.AddOutputListener(func(p []byte, _ time.Time) {
 		w.text = w.strip.appendText(w.text, p)
 		if len(w.text) > streamCap {
@@ -857,6 +888,7 @@ func (w *outputWatch) streamMatch(m *matcher) bool {
 type waitOutcome struct {
 	matched  bool // the condition held (for a wait on exit: the program exited)
 	timedOut bool
+	command  *command // wait_for_command: the command that ended
 }
 
 // wait blocks until c holds, the program exits, timeout passes or ctx
@@ -885,6 +917,10 @@ func (w *outputWatch) wait(ctx context.Context, c waitCond, timeout time.Duratio
 	for {
 		s.mu.Lock()
 		ch, exited, last := s.changed, s.exited, s.lastOutput
+		if cmd, done := w.commandDoneLocked(); done && c.command {
+			s.mu.Unlock()
+			return waitOutcome{matched: true, command: cmd}
+		}
 		if !matched {
 			matched = w.screenOK && c.match.matchString(w.screenLocked()) || w.streamMatch(c.match)
 		}

@@ -197,6 +197,8 @@ type Terminal struct {
 	ident    vtIdent // theme and TERM that reports give (vt_reply.go)
 	bells    int
 	unknowns int // sequences consumed without meaning (for tests)
+
+	shellMarks []ShellMark // OSC 133 and OSC 7 marks not yet taken (vt_marks.go)
 }
 
 // vtCursor is a cursor position with the pending-wrap flag: after a
