@@ -798,7 +798,7 @@ func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents
 		case uriCommand:
 			text, ok := s.commandOutput(u.name)
 			if !ok {
-				return out, notFound(uri)
+				return out, notFound(uri, fmt.Sprintf("session %s has no finished command %s: session://%s/commands lists them (the newest %d are kept)", u.session, u.name, u.session, maxCommands))
 			}
 			out.MimeType, out.Text = "text/plain", &text
 			return out, nil
