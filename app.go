@@ -17,6 +17,8 @@ type Config struct {
 	MaxSessions   int      // live sessions at most
 	Scrollback    int      // history lines per session
 	AllowCommands []string // when non-empty, shell_start refuses any other command
+
+	NoShellIntegration bool // --shell-integration=false: no OSC 133 marks added to shells (shellinteg.go)
 }
 
 // App is the server's state: configuration, sessions and the notifier.

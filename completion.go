@@ -94,6 +94,8 @@ func (a *App) completeTemplate(tmpl, arg, id string) []string {
 		return ids
 	case arg == "name" && tmpl == "theme://{name}":
 		return themeNames()
+	case arg == "n" && strings.HasPrefix(tmpl, "session://"):
+		return a.completeCommandNumbers(id)
 	case arg == "name" && strings.HasPrefix(tmpl, "session://"):
 		recordings := strings.Contains(tmpl, "/recordings/")
 		ss := a.resSessions()

@@ -8,10 +8,12 @@ package main
 // end. SECURITY.md names each test and what it guarantees.
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"image/gif"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -969,5 +971,61 @@ func TestUnreadPingsBounded(t *testing.T) {
 	t.Logf("%d of %d unread pings written; server peak RSS %d MiB", sent.Load(), pings, rss>>10)
 	if rss > 64<<10 {
 		t.Errorf("peak RSS %d MiB with %d pings unread, want under 64 MiB", rss>>10, sent.Load())
+	}
+}
+
+// TestBinaryStdoutClosedShutsDown: a client that closed its end of the
+// server's stdout hears nothing more, so the first failed write (EPIPE)
+// shuts the server down as stdin EOF does, sessions and all, even while
+// stdin stays open.
+func TestBinaryStdoutClosedShutsDown(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	cmd := exec.Command(serverBinary(t), "--output-dir", t.TempDir())
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = w
+	var stderr strings.Builder
+	cmd.Stderr = &syncWriter{w: &stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	r.Close() // the client stops listening before the first reply
+	marker := "ttywright-stdout-closed-" + strconv.Itoa(os.Getpid())
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"shell_start","arguments":{"command":"sh","args":["-c","trap '' HUP; exec sleep 100 ` + marker + `"]}}}`,
+	} {
+		if _, err := io.WriteString(in, line+"\n"); err != nil {
+			break // the server is gone already
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("the server kept running with its stdout closed; stderr:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "shutting down") {
+		t.Errorf("stderr does not say why the server stopped:\n%s", stderr.String())
+	}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && bytes.Contains(cmdline, []byte(marker)) {
+			t.Errorf("pid %s (%q) outlived the server", e.Name(), cmdline)
+		}
 	}
 }

@@ -205,7 +205,8 @@ type inflight struct {
 }
 
 // Serve reads messages from r and writes responses and notifications to w
-// until r ends (stdin EOF) or ctx is done. On EOF, requests still running
+// until r ends (stdin EOF), a write to w fails (the client closed its end)
+// or ctx is done. On EOF, requests still running
 // get eofGrace to finish before they are cancelled; when ctx ends they are
 // cancelled at once. Serve returns once every handler has returned, or
 // stopGrace after cancelling them; the error is nil on EOF and
@@ -246,6 +247,9 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 			cancelAll()
 		}
 	case <-ctx.Done():
+		s.stop()
+		cancelAll()
+	case <-s.clientGone:
 		s.stop()
 		cancelAll()
 	}
@@ -527,15 +531,17 @@ func (s *Server) send(r *response) {
 	}
 }
 
-// write sends one line; a write error (the client went away) is logged
-// once by the sticky writer's caller and otherwise ignored: reads decide
-// when the server stops. The error goes to stderr only: through logf it
+// write sends one line; the first write error (the client went away) is
+// logged and closes clientGone, which stops Serve. The error goes to stderr only: through logf it
 // became a notifications/message whose own failed write re-entered
 // writeFailed.Do, which blocked that goroutine, and every later writer,
 // for good (shutdown then waited stopGrace for them).
 func (s *Server) write(line []byte) {
 	if err := s.out.write(line); err != nil {
-		s.writeFailed.Do(func() { s.errlog.Printf("writing to the client: %v", err) })
+		s.writeFailed.Do(func() {
+			s.errlog.Printf("writing to the client: %v; shutting down", err)
+			close(s.clientGone)
+		})
 	}
 }
 

@@ -73,6 +73,11 @@
 // LD_PRELOAD, PYTHONPATH, ...) could make the program run other code. In
 // TTYWRIGHT_ALLOW_COMMAND, separate commands with commas.
 //
+// --shell-integration=false starts interactive bash, zsh and fish without
+// the OSC 133 prompt and command marks that wait_for_command and
+// session://{id}/commands read (default true; shell_start can turn them
+// off per session with shell_integration false).
+//
 // --version prints the version and exits; --licenses prints the licences
 // of the embedded fonts and exits.
 //
@@ -269,6 +274,7 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 		cfg.AllowCommands = append(cfg.AllowCommands, v)
 		return nil
 	})
+	fs.Var((*offFlag)(&cfg.NoShellIntegration), "shell-integration", "mark prompts and commands in interactive bash, zsh and fish (OSC 133); false turns it off")
 	version = fs.Bool("version", false, "print the version and exit")
 	licenses = fs.Bool("licenses", false, "print the licences of the embedded fonts and exit")
 	return fs, version, licenses
@@ -391,3 +397,22 @@ func validateConfig(cfg *Config) error {
 	cfg.OutputDir = dir
 	return nil
 }
+
+// offFlag is a boolean flag that defaults to true and stores its
+// negation, so that Config's zero value keeps the feature on.
+type offFlag bool
+
+func (f *offFlag) String() string {
+	if f != nil && bool(*f) {
+		return "false"
+	}
+	return "true"
+}
+
+func (f *offFlag) Set(v string) error {
+	on, err := strconv.ParseBool(v)
+	*f = offFlag(!on)
+	return err
+}
+
+func (f *offFlag) IsBoolFlag() bool { return true }

@@ -134,6 +134,10 @@ type Server struct {
 	out         lineWriter
 	wg          sync.WaitGroup // running request handlers
 	writeFailed sync.Once
+	// clientGone is closed at the first failed write to the client: with
+	// its stdout closed (EPIPE) nobody hears the replies, so Serve stops
+	// as at stdin EOF instead of running the sessions on.
+	clientGone chan struct{}
 
 	mu       sync.Mutex
 	version  string // negotiated protocol version; "" until initialize
@@ -158,6 +162,8 @@ func newServer(a *App) *Server {
 		level:    slices.Index(logLevels, "info"),
 		inflight: map[string]*inflight{},
 		stopped:  make(chan struct{}),
+
+		clientGone: make(chan struct{}),
 	}
 	s.maxInflight, s.maxInflightBytes = maxInflight, maxInflightBytes
 	for _, table := range []map[string]Method{a.resourceMethods(), a.promptMethods(), a.completionMethods()} {

@@ -348,6 +348,7 @@ type stoppedSession struct {
 	buffer      string
 	screenshots []Capture
 	recordings  []Capture
+	commands    []*command // finished commands (commands.go)
 }
 
 func liveSession(s *Session) *resSess {
@@ -357,7 +358,8 @@ func liveSession(s *Session) *resSess {
 // freezeSession copies what the resources show of s.
 func freezeSession(s *Session) *resSess {
 	v := liveSession(s)
-	v.stopped = &stoppedSession{info: v.describe(true), buffer: s.Text(true), screenshots: s.Screenshots(), recordings: s.Recordings()}
+	v.stopped = &stoppedSession{info: v.describe(true), buffer: s.Text(true), screenshots: s.Screenshots(), recordings: s.Recordings(), commands: s.commandsCopy()}
+	v.stopped.info.CommandRunning = false
 	v.stopped.info.Stopped = true
 	v.live = nil
 	return v
@@ -428,6 +430,7 @@ type sessionJSON struct {
 	Screenshots *int    `json:"screenshot_count,omitempty"`
 	Recordings  *int    `json:"recording_count,omitempty"`
 	Mouse       string  `json:"mouse,omitempty"` // info: the mouse mode, e.g. "1000 normal, SGR 1006", or "off"
+	shellInfo           // shell_integration, command_running (commands.go)
 }
 
 // describe is the session's sessions://list entry, or with info its
@@ -446,7 +449,7 @@ func (v *resSess) describe(info bool) sessionJSON {
 	j := sessionJSON{
 		ID: s.ID, Command: s.Command, Args: s.Args, Cols: st.Cols, Rows: st.Rows, PID: st.Pid,
 		Started: s.Started, Exited: st.Exited, Signal: st.Signal, Recording: s.IsRecording(), Theme: s.Theme,
-		RecordingEnded: s.RecordingEnded(),
+		RecordingEnded: s.RecordingEnded(), shellInfo: s.ShellInfo(),
 	}
 	if j.Args == nil {
 		j.Args = []string{}
@@ -454,8 +457,14 @@ func (v *resSess) describe(info bool) sessionJSON {
 	if st.Exited {
 		j.ExitCode = &st.ExitCode
 	}
+	if cwd := j.shellInfo.Cwd; !info && cwd != "" { // the list shows where a shell is now
+		j.Cwd = &cwd
+	}
 	if info {
 		cwd, ns, nr := s.Cwd, len(s.Screenshots()), len(s.Recordings())
+		if j.shellInfo.Cwd != "" { // where the shell is now (OSC 7)
+			cwd = j.shellInfo.Cwd
+		}
 		j.Cwd, j.Screenshots, j.Recordings = &cwd, &ns, &nr
 		m := s.Modes()
 		j.Mouse = mouseModeName(m.Mouse, m.MouseEncoding)
@@ -624,6 +633,7 @@ func (a *App) allResources() []resourceJSON {
 				Title: "Recording " + c.Name, MimeType: c.MimeType, Size: c.Bytes, Annotations: captureAnnotations(c),
 				Description: fmt.Sprintf("%d-frame, %.1f s recording of session %s, made %s.", c.FrameCount, float64(c.DurationMS)/1000, id, c.Created.UTC().Format(time.RFC3339))})
 		}
+		out = append(out, commandResources(id, label, s.commands())...)
 	}
 	return out
 }
@@ -679,6 +689,8 @@ var resourceTemplates = []templateJSON{
 	{"session://{id}/screenshots/{name}", "session-screenshot", "Screenshot", "One screenshot as a base64 PNG blob.", "image/png"},
 	{"session://{id}/recordings", "session-recordings", "Session recordings", "A session's recordings: name, uri, created, frame_count, duration_ms, bytes.", "application/json"},
 	{"session://{id}/recordings/{name}", "session-recording", "Recording", "One recording as a base64 blob: image/gif, or application/x-asciicast for name.cast.", ""},
+	{"session://{id}/commands", "session-commands", "Session commands", "The commands a shell with integration finished, oldest first: n, line, exit_code, started, duration_ms, cwd, output_bytes, uri.", "application/json"},
+	{"session://{id}/commands/{n}", "session-command", "Command output", "One finished command's output as plain text (scrollback included).", "text/plain"},
 	{"theme://{name}", "theme", "Theme", "One colour theme: background, foreground, cursor and the 16 ANSI colours as #rrggbb. Names: themes://list.", "application/json"},
 }
 
@@ -781,6 +793,15 @@ func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents
 			v = captureList(u, s.Screenshots())
 		case uriRecordings:
 			v = captureList(u, s.Recordings())
+		case uriCommands:
+			v = commandList(u.session, s.commands())
+		case uriCommand:
+			text, ok := s.commandOutput(u.name)
+			if !ok {
+				return out, notFound(uri, fmt.Sprintf("session %s has no finished command %s: session://%s/commands lists them (the newest %d are kept)", u.session, u.name, u.session, maxCommands))
+			}
+			out.MimeType, out.Text = "text/plain", &text
+			return out, nil
 		case uriScreenshot, uriRecording:
 			list, cs := screenshotsURI(u.session), s.Screenshots()
 			if u.kind == uriRecording {

@@ -43,6 +43,7 @@ func fillResFixture(t testing.TB, app *App) *resFixture {
 	f.addScreenshot(t, f.sess, "first", 16, 32)
 	f.addScreenshot(t, f.sess, "second", 24, 32)
 	f.addRecording(t, f.sess, "demo")
+	f.addCommand(f.sess, "make", "ok")
 	return f
 }
 
@@ -57,6 +58,19 @@ func (f *resFixture) addSession(t testing.TB, id string, started time.Time) *Ses
 		t.Fatal(err)
 	}
 	return s
+}
+
+// addCommand adds a finished command (exit status 0) to s, as its
+// shell's marks would have.
+func (f *resFixture) addCommand(s *Session, line, output string) {
+	code := 0
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sh.next++
+	at := time.Date(2026, 11, 30, 6, 1, 0, 0, time.UTC)
+	s.sh.cmds = append(s.sh.cmds, &command{n: s.sh.next, line: line, exitCode: &code, started: at, ended: at.Add(time.Second),
+		output: output, outBytes: len(output), drawn: true})
+	s.sh.ended++
 }
 
 func (f *resFixture) writeFile(t testing.TB, id, file string, b []byte) string {
@@ -208,7 +222,7 @@ func TestResourcesList(t *testing.T) {
 	want = append(want,
 		"session://s1/info", "session://s1/buffer",
 		"session://s1/screenshots", "session://s1/screenshots/first", "session://s1/screenshots/second",
-		"session://s1/recordings", "session://s1/recordings/demo")
+		"session://s1/recordings", "session://s1/recordings/demo", "session://s1/commands", "session://s1/commands/1")
 	if !slices.Equal(got, want) {
 		t.Errorf("resources/list:\n got %q\nwant %q", got, want)
 	}
@@ -268,7 +282,7 @@ func TestResourceTemplates(t *testing.T) {
 		ResourceTemplates []struct{ URITemplate, Name, Description string }
 	}
 	f.mustCall(t, "resources/templates/list", nil, &r)
-	fill := strings.NewReplacer("{id}", "s1", "{name}", "first")
+	fill := strings.NewReplacer("{id}", "s1", "{name}", "first", "{n}", "1")
 	var got []string
 	for _, tm := range r.ResourceTemplates {
 		got = append(got, tm.URITemplate)
@@ -284,7 +298,7 @@ func TestResourceTemplates(t *testing.T) {
 		}
 	}
 	want := []string{"session://{id}/info", "session://{id}/buffer", "session://{id}/screenshots", "session://{id}/screenshots/{name}",
-		"session://{id}/recordings", "session://{id}/recordings/{name}", "theme://{name}"}
+		"session://{id}/recordings", "session://{id}/recordings/{name}", "session://{id}/commands", "session://{id}/commands/{n}", "theme://{name}"}
 	if !slices.Equal(got, want) {
 		t.Errorf("templates %q, want %q", got, want)
 	}

@@ -75,6 +75,8 @@ type StartOptions struct {
 	Theme   string            // theme name; "" = Config.Theme
 	Cwd     string            // working directory; "" = the server's
 	Env     map[string]string // variables added to (and overriding) the inherited environment
+
+	NoShellIntegration bool // start bash, zsh and fish without the OSC 133 marks (shellinteg.go)
 }
 
 // Capture describes one screenshot or recording of a session.
@@ -135,6 +137,10 @@ type Session struct {
 
 	writeMu sync.Mutex  // one input write at a time (deadlines are per file)
 	replies *replyQueue // the emulator's replies on their way to the program
+
+	integ       shellIntegration // set at start (shellinteg.go)
+	cmdsChanged bool             // a command ended since the reader last said so (commands.go)
+	sh          shellState       // what the shell's marks told, guarded by mu (commands.go)
 }
 
 // SessionStatus is a consistent view of a session's process and screen.
@@ -362,7 +368,13 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 	}
 	defer release() // the checked file stays open until the program runs
 	s.term = a.newSessionTerminal(s, cols, rows, env)
-	s.cmd = &exec.Cmd{Path: execPath, Args: append([]string{s.Command}, s.Args...), Env: env, Dir: cwd}
+	plan := planIntegration(filepath.Base(s.Command), execPath, s.Args, env, !opts.NoShellIntegration && !a.cfg.NoShellIntegration)
+	args, env, err := plan.install(env)
+	if err != nil {
+		return nil, fmt.Errorf("shell integration: %v: start with shell_integration false", err)
+	}
+	s.integ = plan.integ
+	s.cmd = &exec.Cmd{Path: execPath, Args: append([]string{s.Command}, args...), Env: env, Dir: cwd}
 
 	unlock := lockChildren() // reaper_linux.go: the reaper must know s.pid before it can see it
 	err = a.register(s, cols, rows)
@@ -371,6 +383,7 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 	}
 	unlock()
 	if err != nil {
+		s.removeIntegration()
 		return nil, err
 	}
 	go s.readLoop()
@@ -689,10 +702,15 @@ func (s *Session) readLoop() {
 			gen := s.term.Generation()
 			s.feedLocked(buf[:n], time.Now())
 			changed := s.term.Generation() != gen
+			cmds, ended := s.cmdsChanged, s.sh.ended != s.sh.told
+			s.cmdsChanged, s.sh.told = false, s.sh.ended
 			s.signalLocked()
 			s.mu.Unlock()
 			if changed {
 				s.app.resourceUpdated(uri)
+			}
+			if cmds {
+				s.app.commandsUpdated(s, ended)
 			}
 		}
 		if err != nil {
@@ -708,6 +726,9 @@ func (s *Session) feedLocked(p []byte, at time.Time) {
 	s.fed += int64(len(p))
 	s.queued.Add(-int64(len(p)))
 	s.lastOutput = at
+	if s.takeMarksLocked() {
+		s.cmdsChanged = true
+	}
 	for _, fn := range s.listeners {
 		fn(p, at)
 	}
@@ -898,6 +919,7 @@ func (a *App) stopSession(s *Session, sig syscall.Signal) (SessionStatus, *recor
 	st := s.stop(sig, killGrace)
 	rec := a.finishRecordings(s) // record.go: save a running recording, final screen included
 	a.releaseSessionDir(s.ID)    // safety.go: when nothing was captured
+	s.removeIntegration()
 	a.mu.Lock()
 	if a.sessions[s.ID] == s {
 		delete(a.sessions, s.ID)

@@ -26,11 +26,6 @@ const (
 	maxTypeDelayMS   = 5000
 	streamCap        = 64 << 10 // bytes of new output (escapes removed) kept for matching
 	truncatedMarker  = "...(truncated)...\n"
-
-	// shell_start returns once the program's output has been quiet for
-	// startSettleIdle (after its first output), or after startSettleMax.
-	startSettleIdle = 50 * time.Millisecond
-	startSettleMax  = 500 * time.Millisecond
 )
 
 var sessionIDProp = prop("string", "The shell_session_id returned by shell_start (see sessions://list).")
@@ -90,6 +85,8 @@ type startArgs struct {
 	Theme   string            `json:"theme"`
 	Cwd     string            `json:"cwd"`
 	Env     map[string]string `json:"env"`
+
+	ShellIntegration *bool `json:"shell_integration"` // nil: on (unless --shell-integration=false)
 }
 
 // derefInt is *p, or 0 for nil.
@@ -109,6 +106,9 @@ type startResult struct {
 	Command string   `json:"command"`
 	Args    []string `json:"args"`
 	Cwd     string   `json:"cwd"`
+
+	ShellIntegration shellIntegration `json:"shell_integration"`
+	Screen           string           `json:"screen"` // the first screen, once the program is ready
 }
 
 func (a *App) toolShellStart() *Tool {
@@ -118,9 +118,9 @@ func (a *App) toolShellStart() *Tool {
 		Description: "Start a program (default: the user's shell) in a new pseudo-terminal and return its shell_session_id. " +
 			"The program sees a real xterm-256color terminal, so full-screen apps (vim, htop, less, TUIs) work. " +
 			"Pass the program and its arguments separately: command \"python3\", args [\"-i\"]. " +
-			"It returns once the program has drawn its first screen (at most 0.5 s). Next, use shell_send to type (Enter is \"\\r\") and shell_read or shell_screenshot to look at the screen; " +
+			"It returns once the program is ready (a shell with integration: its first prompt; another program: its first output and a short quiet, or once it waits for input), with that first screen. Next, use shell_send to type (Enter is \"\\r\") and shell_read or shell_screenshot to look at the screen; " +
 			"call shell_stop when done. The session stays readable after the program exits, until shell_stop.",
-		Input: objectSchema(map[string]any{
+		Input: objectSchema(startIntegrationProps(map[string]any{
 			"command": prop("string", "Program name (searched in PATH) or path. Default: $SHELL, else bash."),
 			"args":    map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Arguments, one per element (no shell quoting)."},
 			"cols":    intProp("Screen width in cells (default: the server's, usually 120).", minCols, maxCols),
@@ -128,8 +128,8 @@ func (a *App) toolShellStart() *Tool {
 			"theme":   prop("string", "Colour theme for screenshots and recordings (see themes://list), e.g. one-dark."),
 			"cwd":     prop("string", "Working directory (default: the server's); ~/ is the home directory."),
 			"env":     map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra environment variables, e.g. {\"LANG\": \"C.UTF-8\"}."},
-		}),
-		Output: outputSchema(map[string]any{
+		})),
+		Output: outputSchema(startReadyProps(map[string]any{
 			"shell_session_id": prop("string", "Pass this as session_id to the other tools."),
 			"pid":              prop("integer", "Process id of the program."),
 			"cols":             prop("integer", "Screen width in cells."),
@@ -138,7 +138,7 @@ func (a *App) toolShellStart() *Tool {
 			"command":          prop("string", "The program started."),
 			"args":             map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 			"cwd":              prop("string", "Its working directory."),
-		}, "shell_session_id", "pid", "cols", "rows", "theme", "command", "args", "cwd"),
+		}), "shell_session_id", "pid", "cols", "rows", "theme", "command", "args", "cwd", "shell_integration", "screen"),
 		OpenWorld: true,
 	}, a.shellStart)
 }
@@ -157,22 +157,21 @@ func (a *App) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (startR
 		}
 		return startResult{}, checkSize(c, r)
 	}
-	s, err := a.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: cols, Rows: rows, Theme: in.Theme, Cwd: in.Cwd, Env: in.Env})
+	s, err := a.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: cols, Rows: rows, Theme: in.Theme, Cwd: in.Cwd, Env: in.Env,
+		NoShellIntegration: in.ShellIntegration != nil && !*in.ShellIntegration})
 	if err != nil {
 		return startResult{}, err
 	}
 	// Typing before a shell has printed its prompt works, but the echo
-	// lands before the prompt: give the program a moment to draw.
-	settle := waitSpec{stages: []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: startSettleIdle, afterOutput: true}}, timeout: startSettleMax}
-	w := s.watch(settle, "")
-	w.wait(ctx, settle, nil)
-	w.close()
+	// lands before the prompt: wait until the program is ready.
+	s.waitReady(ctx)
 	st := s.Status()
 	args := s.Args
 	if args == nil {
 		args = []string{}
 	}
-	return startResult{ID: s.ID, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd}, nil
+	return startResult{ID: s.ID, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd,
+		ShellIntegration: s.ShellInfo().Integration, Screen: s.Text(false)}, nil
 }
 
 // ---- shell_send
@@ -196,6 +195,8 @@ type sendResult struct {
 	Held         []string `json:"held,omitempty"`
 	EndedBy      string   `json:"ended_by,omitempty"`
 	exitInfo
+
+	commandOutcome
 
 	summary string // the text block's first line when the wait did not match
 }
@@ -227,9 +228,10 @@ func (a *App) toolShellSend() *Tool {
 			"input keeps escapes instead: \\r (Enter) \\n \\t \\e \\xHH \\uHHHH \\\\, e.g. \"ls -la\\r\"; there \\t is a Tab key and bash completes on it. " +
 			"keys sends named keys: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, " +
 			"C-c (Ctrl-C; also ^C), C-d, M-x (Alt-x), C-Left. Given together they go in the order text, input, keys. " +
-			"Prefer waits over fixed delays: wait_for returns once the text (or /regex/) is on the screen or in new output, e.g. wait_for \"notes.txt\" after \"vim notes.txt\\r\" returns once vim shows the name; " +
+			"In a shell with integration (bash, zsh, fish; see shell_start's shell_integration) use wait_for_command true: it returns when the command ends and the prompt is back, with command {line, exit_code, duration_ms, cwd, output}, whatever the prompt looks like. " +
+			"Elsewhere prefer waits over fixed delays: wait_for returns once the text (or /regex/) is on the screen or in new output, e.g. wait_for \"notes.txt\" after \"vim notes.txt\\r\" returns once vim shows the name; " +
 			"the echo of what this call typed does not count (to see your own typing drawn, use wait_stable_ms), nor text already on the screen (new_only, default true here), so wait_for \"$ \" waits for the next prompt. " +
-			"Then wait_for_gone, then wait_idle_ms or wait_stable_ms, in that order; matched, held and ended_by say which held. " +
+			"Then (after wait_for_command or wait_for) wait_for_gone, then wait_idle_ms or wait_stable_ms, in that order; matched, held and ended_by say which held. " +
 			"Without a wait it pauses delay_ms (default 100). A wait that runs out says TIMED OUT first in the text and returns the screen, never an error. " +
 			"Check bufferAfter after each step before the next.",
 		Input: objectSchema(waitProps(map[string]any{
@@ -240,11 +242,11 @@ func (a *App) toolShellSend() *Tool {
 			"type_delay_ms": intProp("Pause between keystrokes, to type like a person (for recordings): text is then typed key by key, not pasted. Default 0: all at once.", 0, maxTypeDelayMS),
 			"delay_ms":      intProp("How long to wait after sending when no wait is given. Default 100.", 0, maxTimeoutMS),
 		}, true), "session_id"),
-		Output: outputSchema(waitResultProps(exitProps(map[string]any{
+		Output: outputSchema(commandProps(waitResultProps(exitProps(map[string]any{
 			"success":      prop("boolean", "True when the input was written."),
 			"bufferBefore": prop("string", "The visible screen before sending."),
 			"bufferAfter":  prop("string", "The visible screen after the wait."),
-		})), "success", "bufferBefore", "bufferAfter", "exited"),
+		}))), "success", "bufferBefore", "bufferAfter", "exited"),
 		OpenWorld: true,
 	}, a.handleSend)
 }
@@ -271,6 +273,10 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 	if err != nil {
 		return sendResult{}, err
 	}
+	maxOut, err := s.checkCommandWait(in.commandWaitArgs)
+	if err != nil {
+		return sendResult{}, err
+	}
 	s.settle(ctx)
 	w := s.watch(p.spec, p.echo)
 	defer w.close()
@@ -287,6 +293,9 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 		out := w.wait(ctx, p.spec, call.Progress)
 		res.Matched, res.TimedOut = &out.matched, &out.timedOut
 		res.Held, res.EndedBy, res.summary = out.held, out.endedBy, out.summary(p.spec)
+		if p.spec.command {
+			res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
+		}
 	} else {
 		t := time.NewTimer(p.delay)
 		select {
@@ -565,6 +574,7 @@ type shellWaitResult struct {
 	EndedBy  string   `json:"ended_by"`
 	Buffer   string   `json:"buffer"`
 	exitInfo
+	commandOutcome
 
 	summary string // the text block's first line when the wait did not match
 }
@@ -577,7 +587,7 @@ func (a *App) toolShellWait() *Tool {
 	return newTool(Tool{
 		Name:  "shell_wait",
 		Title: "Wait for a terminal",
-		Description: "Wait without typing, for the conditions in order: wait_for (text, or /regex/ over the screen text as shown, ^ and $ at line ends), " +
+		Description: "Wait without typing, for the conditions in order: wait_for_command true (a shell with integration: until the running command ends; at once, already_done true, when none runs) or wait_for (text, or /regex/ over the screen text as shown, ^ and $ at line ends), " +
 			"then wait_for_gone (no longer on the screen), then wait_idle_ms (no output for that long) or wait_stable_ms (screen text unchanged that long); " +
 			"with none of them, until the program exits. new_only true (default false) ignores text already on the screen, so wait_for \"$ \" waits for the next prompt. " +
 			"Returns as soon as they held (matched true; held and ended_by say which) or at timeout_ms (default 10000, at most 120000) with matched false, timed_out true and TIMED OUT first in the text; " +
@@ -585,9 +595,9 @@ func (a *App) toolShellWait() *Tool {
 		Input: objectSchema(waitProps(map[string]any{
 			"session_id": sessionIDProp,
 		}, false), "session_id"),
-		Output: outputSchema(waitResultProps(exitProps(map[string]any{
+		Output: outputSchema(commandProps(waitResultProps(exitProps(map[string]any{
 			"buffer": prop("string", "The visible screen when the wait ended."),
-		})), "matched", "timed_out", "held", "ended_by", "buffer", "exited"),
+		}))), "matched", "timed_out", "held", "ended_by", "buffer", "exited"),
 		ReadOnly: true,
 	}, a.shellWait)
 }
@@ -602,17 +612,29 @@ func (a *App) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn) (she
 	if err != nil {
 		return shellWaitResult{}, err
 	}
+	maxOut, err := s.checkCommandWait(in.commandWaitArgs)
+	if err != nil {
+		return shellWaitResult{}, err
+	}
 	s.settle(ctx)
 	w := s.watch(spec, "")
 	defer w.close()
+	if done, ok := s.alreadyDone(w, spec, maxOut); ok {
+		return shellWaitResult{Matched: true, Held: []string{"wait_for_command"}, EndedBy: "wait_for_command",
+			Buffer: s.Text(false), exitInfo: exitOf(s.Status()), commandOutcome: done}, nil
+	}
 	out := w.wait(ctx, spec, call.Progress)
 	if ctx.Err() != nil {
 		return shellWaitResult{}, errors.New("cancelled")
 	}
 	w.close()
 	s.settle(ctx)
-	return shellWaitResult{Matched: out.matched, TimedOut: out.timedOut, Held: out.held, EndedBy: out.endedBy,
-		Buffer: s.Text(false), exitInfo: exitOf(s.Status()), summary: out.summary(spec)}, nil
+	res := shellWaitResult{Matched: out.matched, TimedOut: out.timedOut, Held: out.held, EndedBy: out.endedBy,
+		Buffer: s.Text(false), exitInfo: exitOf(s.Status()), summary: out.summary(spec)}
+	if spec.command {
+		res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
+	}
+	return res, nil
 }
 
 // ---- shell_resize

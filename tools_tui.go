@@ -38,6 +38,7 @@ type clickResult struct {
 	Held        []string `json:"held,omitempty"`
 	EndedBy     string   `json:"ended_by,omitempty"`
 	exitInfo
+	commandOutcome
 
 	summary string // the text block's first line when the wait did not match
 }
@@ -81,13 +82,13 @@ func (a *App) toolShellClick() *Tool {
 			"count":      intProp("Clicks (2 = double click, 3 = triple), or wheel steps (up to 50). Default 1.", 1, maxWheelSteps),
 			"modifiers":  map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []string{"shift", "alt", "ctrl"}}, "description": "Keys held during the click."},
 		}, true), "session_id"),
-		Output: outputSchema(waitResultProps(exitProps(map[string]any{
+		Output: outputSchema(commandProps(waitResultProps(exitProps(map[string]any{
 			"row":         prop("integer", "The 0-based row clicked."),
 			"col":         prop("integer", "The 0-based column clicked."),
 			"sent":        prop("string", "The bytes sent to the program, escapes as \\e and \\xHH."),
 			"mouse_mode":  prop("string", "The program's mouse mode and encoding, e.g. \"1000 normal, SGR 1006\"."),
 			"bufferAfter": prop("string", "The visible screen after the wait."),
-		})), "row", "col", "sent", "mouse_mode", "bufferAfter", "exited"),
+		}))), "row", "col", "sent", "mouse_mode", "bufferAfter", "exited"),
 		OpenWorld: true,
 	}, a.shellClick)
 }
@@ -99,6 +100,10 @@ func (a *App) shellClick(ctx context.Context, call *ToolCall, in clickArgs) (cli
 		return clickResult{}, err
 	}
 	spec, err := in.WaitArgs.parse(true, false)
+	if err != nil {
+		return clickResult{}, err
+	}
+	maxOut, err := s.checkCommandWait(in.commandWaitArgs)
 	if err != nil {
 		return clickResult{}, err
 	}
@@ -124,6 +129,9 @@ func (a *App) shellClick(ctx context.Context, call *ToolCall, in clickArgs) (cli
 		out := w.wait(ctx, spec, call.Progress)
 		res.Matched, res.TimedOut = &out.matched, &out.timedOut
 		res.Held, res.EndedBy, res.summary = out.held, out.endedBy, out.summary(spec)
+		if spec.command {
+			res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
+		}
 	} else {
 		settle := waitSpec{stages: []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: clickSettleIdle, afterNewOutput: true}}, timeout: clickSettleMax}
 		w.wait(ctx, settle, nil)

@@ -9,6 +9,7 @@ package main
 import (
 	"errors"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -30,6 +31,8 @@ const (
 	uriScreenshot                     // session://{id}/screenshots/{name}
 	uriRecordings                     // session://{id}/recordings
 	uriRecording                      // session://{id}/recordings/{name}
+	uriCommands                       // session://{id}/commands
+	uriCommand                        // session://{id}/commands/{n}
 )
 
 // resourceURI is a resource URI: its kind, the session id (session://
@@ -53,6 +56,10 @@ func recordingsURI(id string) resourceURI  { return resourceURI{kind: uriRecordi
 func screenshotURI(id, name string) resourceURI {
 	return resourceURI{kind: uriScreenshot, session: id, name: name}
 }
+func commandsURI(id string) resourceURI { return resourceURI{kind: uriCommands, session: id} }
+func commandURI(id string, n int) resourceURI {
+	return resourceURI{kind: uriCommand, session: id, name: strconv.Itoa(n)}
+}
 func recordingURI(id, name string) resourceURI {
 	return resourceURI{kind: uriRecording, session: id, name: name}
 }
@@ -73,7 +80,7 @@ func (u resourceURI) member(name string) resourceURI {
 // listLike reports whether u changes when sessions or captures come or go.
 func (u resourceURI) listLike() bool {
 	switch u.kind {
-	case uriSessions, uriInfo, uriScreenshots, uriRecordings:
+	case uriSessions, uriInfo, uriScreenshots, uriRecordings, uriCommands:
 		return true
 	}
 	return false
@@ -101,6 +108,10 @@ func (u resourceURI) String() string {
 		return "session://" + u.session + "/recordings"
 	case uriRecording:
 		return "session://" + u.session + "/recordings/" + u.name
+	case uriCommands:
+		return "session://" + u.session + "/commands"
+	case uriCommand:
+		return "session://" + u.session + "/commands/" + u.name
 	}
 	return ""
 }
@@ -174,6 +185,12 @@ func parseSessionURI(seg []string) (resourceURI, error) {
 		return screenshotURI(id, seg[2]), nil
 	case len(seg) == 3 && seg[1] == "recordings":
 		return recordingURI(id, seg[2]), nil
+	case len(seg) == 2 && seg[1] == "commands":
+		return commandsURI(id), nil
+	case len(seg) == 3 && seg[1] == "commands":
+		if n, err := strconv.Atoi(seg[2]); err == nil && n > 0 && strconv.Itoa(n) == seg[2] {
+			return commandURI(id, n), nil
+		}
 	}
 	return resourceURI{}, errBadURI
 }

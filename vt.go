@@ -198,7 +198,8 @@ type Terminal struct {
 	bells    int
 	unknowns int // sequences consumed without meaning (for tests)
 
-	marking *vtMarking // the running echo/old-text marking (vt_echo.go), nil when none
+	marking    *vtMarking  // the running echo/old-text marking (vt_echo.go), nil when none
+	shellMarks []ShellMark // OSC 133 and OSC 7 marks not yet taken (vt_marks.go)
 }
 
 // vtCursor is a cursor position with the pending-wrap flag: after a

@@ -669,6 +669,8 @@ func (t *Terminal) oscDispatch(s []byte) {
 	case "104", "110", "111", "112":
 		// Resets of OSC 4, 10, 11, 12: sets are not honoured, so the
 		// colours already are the session theme's; nothing to undo.
+	case "133", "7": // shell integration marks, current directory (vt_marks.go)
+		t.shellMark(num, rest)
 	default:
 		t.unknowns++
 	}

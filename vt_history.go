@@ -26,6 +26,7 @@ type vtHistory struct {
 	n      int          // rows held
 	max    int          // capacity in rows
 	spare  *histBlock   // a dropped block, kept for reuse
+	pushed int64        // rows ever pushed minus rows popped: the absolute number of screen row 0 (ShellMark.Line)
 }
 
 // histBlockRows is the number of rows per block.
@@ -154,6 +155,7 @@ func copyASCII(text []byte, cells []Cell, blank bool) {
 // is reused as a blank one); a plain row is blanked in the same pass
 // that copies it.
 func (h *vtHistory) pushClear(l *vtLine, blank []Cell) {
+	h.pushed++
 	if h.max > 0 {
 		h.pushRow(l, true)
 	}
@@ -162,6 +164,7 @@ func (h *vtHistory) pushClear(l *vtLine, blank []Cell) {
 
 // push appends a copy of screen row l, dropping the oldest row when full.
 func (h *vtHistory) push(l *vtLine) {
+	h.pushed++
 	if h.max > 0 {
 		h.pushRow(l, false)
 	}
@@ -296,6 +299,7 @@ func (h *vtHistory) at(i int) histLine {
 // pop removes the newest row and returns it as a screen row of cols
 // cells (a taller screen takes rows back).
 func (h *vtHistory) pop(cols int) *vtLine {
+	h.pushed--
 	v := h.at(h.n - 1)
 	l := &vtLine{cells: v.cells(cols), wrapped: v.wrapped, used: cols, styled: len(v.runs) > 0, unicode: v.ascii == nil}
 	for _, m := range v.marks {

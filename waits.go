@@ -29,12 +29,13 @@ import (
 // share: their argument structs embed it, waitProps declares it in their
 // schemas and parse checks it.
 type WaitArgs struct {
-	WaitFor      string `json:"wait_for"`
-	WaitForGone  string `json:"wait_for_gone"`
-	WaitIdleMS   *int   `json:"wait_idle_ms"`
-	WaitStableMS *int   `json:"wait_stable_ms"`
-	NewOnly      *bool  `json:"new_only"`
-	TimeoutMS    *int   `json:"timeout_ms"`
+	WaitFor         string `json:"wait_for"`
+	WaitForGone     string `json:"wait_for_gone"`
+	WaitIdleMS      *int   `json:"wait_idle_ms"`
+	WaitStableMS    *int   `json:"wait_stable_ms"`
+	NewOnly         *bool  `json:"new_only"`
+	TimeoutMS       *int   `json:"timeout_ms"`
+	commandWaitArgs        // wait_for_command and its max_bytes (commands.go)
 }
 
 // waitProps adds the WaitArgs properties to a tool's input schema
@@ -52,7 +53,7 @@ func waitProps(m map[string]any, newOnlyDefault bool) map[string]any {
 	}
 	m["new_only"] = prop("boolean", "wait_for matches only text that was not on the screen when the call began, so the previous prompt does not count (default "+def+").")
 	m["timeout_ms"] = intProp("Longest wait for all of the above, in milliseconds (default 10000); a wait that runs out says so and returns the screen, never an error.", 0, maxTimeoutMS)
-	return m
+	return commandArgProps(m)
 }
 
 // waitResultProps adds the fields of a wait's outcome to an output
@@ -61,22 +62,22 @@ func waitResultProps(m map[string]any) map[string]any {
 	m["matched"] = prop("boolean", "True when every wait condition held before timeout_ms.")
 	m["timed_out"] = prop("boolean", "True when timeout_ms ended the wait.")
 	m["held"] = map[string]any{"type": "array", "items": map[string]any{"type": "string"},
-		"description": "The conditions that held, in order: wait_for, wait_for_gone, wait_idle_ms, wait_stable_ms, exit."}
+		"description": "The conditions that held, in order: wait_for_command, wait_for, wait_for_gone, wait_idle_ms, wait_stable_ms, exit."}
 	m["ended_by"] = prop("string", "What ended the wait: the last condition (when matched), exit (the program ended first), timeout_ms, or cancelled.")
 	return m
 }
 
-// Stage kinds, in the order they hold. wait_for_command's stage, when
-// added, holds first (it and wait_for are alternatives): a kind here, its
-// stage in WaitArgs.parse, its case in outputWatch.check.
+// Stage kinds, in the order they hold: a new kind needs its stage in
+// WaitArgs.parse and its case in outputWatch.check.
 type stageKind int
 
 const (
-	stageMatch  stageKind = iota // wait_for
-	stageGone                    // wait_for_gone
-	stageIdle                    // wait_idle_ms
-	stageStable                  // wait_stable_ms
-	stageExit                    // no condition given: the program's exit
+	stageCommand stageKind = iota // wait_for_command: the next command's end (commands.go)
+	stageMatch                    // wait_for
+	stageGone                     // wait_for_gone
+	stageIdle                     // wait_idle_ms
+	stageStable                   // wait_stable_ms
+	stageExit                     // no condition given: the program's exit
 )
 
 // waitStage is one condition of a wait.
@@ -93,6 +94,7 @@ type waitStage struct {
 type waitSpec struct {
 	stages  []waitStage
 	newOnly bool
+	command bool // a wait_for_command stage is among the stages
 	timeout time.Duration
 }
 
@@ -120,7 +122,10 @@ func (a WaitArgs) parse(newOnlyDefault, exitByDefault bool) (waitSpec, error) {
 	if err != nil {
 		return spec, err
 	}
-	// A wait_for_command stage goes here, before wait_for.
+	if a.WaitForCommand {
+		spec.command = true
+		spec.stages = append(spec.stages, waitStage{kind: stageCommand, name: "wait_for_command"})
+	}
 	if m != nil {
 		spec.stages = append(spec.stages, waitStage{kind: stageMatch, name: "wait_for", match: m})
 	}
@@ -156,6 +161,8 @@ func (a WaitArgs) parse(newOnlyDefault, exitByDefault bool) (waitSpec, error) {
 // describe says what stage st waits for, for progress messages.
 func (st waitStage) describe() string {
 	switch st.kind {
+	case stageCommand:
+		return "the command to end"
 	case stageMatch:
 		return st.match.String()
 	case stageGone:
@@ -280,6 +287,9 @@ type outputWatch struct {
 	// The stable condition's state: the screen text last seen and since when.
 	stableText  string
 	stableSince time.Time
+
+	cmdBase int      // commands ended when the watch began (commands.go)
+	command *command // wait_for_command: the command that ended
 }
 
 // watch starts following s for spec. input is what the call types
@@ -293,6 +303,7 @@ func (s *Session) watch(spec waitSpec, input string) *outputWatch {
 	w.remove = s.AddOutputListener(w.feed)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	w.cmdBase = s.commandBaseLocked()
 	if w.echo != nil || spec.newOnly {
 		w.marked = s.term.BeginMarks(input, spec.newOnly)
 	}
@@ -398,6 +409,7 @@ type waitOutcome struct {
 	timedOut bool     // timeout_ms ended it
 	held     []string // the stages that held, in order
 	endedBy  string   // the last stage, "exit", "timeout_ms" or "cancelled"
+	command  *command // wait_for_command: the command that ended
 }
 
 // check reports whether stage st holds, and when it does not, how long
@@ -406,6 +418,12 @@ type waitOutcome struct {
 func (w *outputWatch) check(st *waitStage, exited bool) (bool, time.Duration) {
 	s := w.s
 	switch st.kind {
+	case stageCommand:
+		cmd, done := w.commandDoneLocked()
+		if done {
+			w.command = cmd
+		}
+		return done, 0
 	case stageMatch:
 		return w.matchLocked(st.match), 0
 	case stageGone:
@@ -481,7 +499,7 @@ func (w *outputWatch) wait(ctx context.Context, spec waitSpec, progress func(pro
 		s.mu.Unlock()
 		switch {
 		case i == len(spec.stages):
-			out.matched, out.endedBy = true, spec.stages[len(spec.stages)-1].name
+			out.matched, out.endedBy, out.command = true, spec.stages[len(spec.stages)-1].name, w.command
 			return out
 		case exited:
 			out.endedBy = "exit" // no more output can come

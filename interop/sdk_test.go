@@ -519,3 +519,38 @@ func TestGoSDKConcurrencyAndCancel(t *testing.T) {
 	}
 	s.send(id, `echo after-$((2+2))\r`, "after-4")
 }
+
+// TestGoSDKCommands: three commands run with wait_for_command in an
+// integrated bash are listed by session://{id}/commands, oldest first,
+// each with its exit code and an output resource, read through the SDK.
+func TestGoSDKCommands(t *testing.T) {
+	s := startServer(t)
+	id := s.startBash("")
+	lines := []string{"echo one", "false", `printf 'x\ny\n'`}
+	for _, line := range lines {
+		// shell_send reads escapes in input: a backslash is typed as \\.
+		typed := strings.ReplaceAll(line, `\`, `\\`)
+		r := s.call("shell_send", map[string]any{"session_id": id, "input": typed + "\r", "wait_for_command": true})
+		if c, _ := r["command"].(map[string]any); c == nil || c["line"] != line {
+			t.Fatalf("shell_send %q: command %v", line, r["command"])
+		}
+	}
+	list, _ := readJSON(t, s, "session://"+id+"/commands").([]any)
+	if len(list) != 3 {
+		t.Fatalf("session://%s/commands: %d entries, want 3: %v", id, len(list), list)
+	}
+	wantExit := []float64{0, 1, 0}
+	wantOut := []string{"one", "", "x\ny"}
+	for i, v := range list {
+		c, _ := v.(map[string]any)
+		if c["n"] != float64(i+1) || c["line"] != lines[i] || c["exit_code"] != wantExit[i] || c["output_bytes"] != float64(len(wantOut[i])) {
+			t.Errorf("command %d: %v", i+1, c)
+		}
+		if wantOut[i] == "" {
+			continue // readResource refuses empty text/plain
+		}
+		if out := readResource(t, s, fmt.Sprint(c["uri"])); out != nil && out.Text != wantOut[i] {
+			t.Errorf("%v: %q, want %q", c["uri"], out.Text, wantOut[i])
+		}
+	}
+}

@@ -1,0 +1,636 @@
+package main
+
+// commands_test.go: shell integration with real bash, zsh and fish:
+// exit codes, output between the marks, multi-line commands, full-screen
+// programs, the directory, the user's own start-up files and marks, and
+// the refusals where no marks can come.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// integratedShells are the shells the tests run, each with a clean HOME
+// (so the machine's rc files cannot change the prompt) and its args.
+var integratedShells = []struct {
+	name string
+	args []string
+}{
+	{"bash", nil},
+	{"zsh", nil},
+	{"fish", nil},
+}
+
+// needShell skips the test when name is not installed.
+func needShell(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		t.Skipf("%s is not installed", name)
+	}
+}
+
+// startShell starts name in a session with HOME set to home (a new
+// temporary directory when "") and returns the session id.
+func startShell(t *testing.T, a *App, name, home string, args []string, extra map[string]any) string {
+	t.Helper()
+	needShell(t, name)
+	if home == "" {
+		home = t.TempDir()
+	}
+	if args == nil {
+		args = []string{}
+	}
+	in := map[string]any{"command": name, "args": args, "cwd": home,
+		"env": map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "ZDOTDIR": home, "HISTFILE": filepath.Join(home, ".hist")}}
+	for k, v := range extra {
+		in[k] = v
+	}
+	m := mustCall(t, a, "shell_start", in)
+	id := m["shell_session_id"].(string)
+	// Stopped before home is removed (cleanups run last first): fish
+	// writes its completions there in the background.
+	t.Cleanup(func() {
+		if s, err := a.session(id); err == nil {
+			a.stopSession(s, syscall.SIGHUP)
+		}
+	})
+	return id
+}
+
+// runCommand types line and Enter with wait_for_command and returns the
+// command object.
+func runCommand(t *testing.T, a *App, id, line string, extra map[string]any) map[string]any {
+	t.Helper()
+	in := map[string]any{"session_id": id, "input": line + "\r", "wait_for_command": true, "timeout_ms": 20000}
+	for k, v := range extra {
+		in[k] = v
+	}
+	m := mustCall(t, a, "shell_send", in)
+	c, _ := m["command"].(map[string]any)
+	if c == nil || m["timed_out"] == true {
+		t.Fatalf("%q: no command in %v", line, m)
+	}
+	return c
+}
+
+// exitCode is a command object's exit_code, -1 when absent.
+func exitCode(c map[string]any) int {
+	if v, ok := c["exit_code"].(float64); ok {
+		return int(v)
+	}
+	return -1
+}
+
+func TestCommandExitCodes(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			tests := []struct {
+				line   string
+				code   int
+				output string
+			}{
+				{"true", 0, ""},
+				{"false", 1, ""},
+				{"echo one; echo two", 0, "one\ntwo"},
+				{"sh -c 'exit 2'", 2, ""},
+			}
+			for _, tt := range tests {
+				c := runCommand(t, a, id, tt.line, nil)
+				if exitCode(c) != tt.code || c["output"] != tt.output || c["line"] != tt.line {
+					t.Errorf("%s %q: exit_code %v output %q line %q, want %d %q", sh.name, tt.line, c["exit_code"], c["output"], c["line"], tt.code, tt.output)
+				}
+				if _, ok := c["duration_ms"].(float64); !ok {
+					t.Errorf("%s %q: no duration_ms in %v", sh.name, tt.line, c)
+				}
+			}
+			// Ctrl-C of a running command: 130, reported by the wait that
+			// sent it.
+			// On timeout: the running command, its output so far, no exit code.
+			m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo partial; sleep 100\r", "wait_for_command": true, "timeout_ms": 300})
+			if c, _ := m["command"].(map[string]any); m["timed_out"] != true || c == nil || c["running"] != true || c["line"] != "echo partial; sleep 100" ||
+				c["output"] != "partial" || c["exit_code"] != nil {
+				t.Errorf("%s: sleep 100 with timeout_ms 300: %v", sh.name, m)
+			}
+			c := runCommandKeys(t, a, id, "C-c")
+			if out, _ := c["output"].(string); exitCode(c) != 130 || c["line"] != "echo partial; sleep 100" || strings.TrimSpace(out) != "partial\n^C" {
+				t.Errorf("%s: C-c of sleep 100: %v, want exit_code 130", sh.name, c)
+			}
+			// Nothing running now: shell_wait answers at once with it.
+			w := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true})
+			if c, _ := w["command"].(map[string]any); w["already_done"] != true || c == nil || c["line"] != "echo partial; sleep 100" {
+				t.Errorf("%s: shell_wait at the prompt: %v", sh.name, w)
+			}
+		})
+	}
+}
+
+// runCommandKeys sends keys with wait_for_command and returns the command.
+func runCommandKeys(t *testing.T, a *App, id string, keys ...string) map[string]any {
+	t.Helper()
+	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": keys, "wait_for_command": true, "timeout_ms": 20000})
+	c, _ := m["command"].(map[string]any)
+	if c == nil {
+		t.Fatalf("keys %v: no command in %v", keys, m)
+	}
+	return c
+}
+
+func TestCommandOutputLarge(t *testing.T) {
+	a := newTestApp(t)
+	a.cfg.Scrollback = 30000
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			var want strings.Builder
+			for i := 1; i <= 20000; i++ {
+				fmt.Fprintf(&want, "%d\n", i)
+			}
+			full := strings.TrimSuffix(want.String(), "\n")
+			c := runCommand(t, a, id, "seq 20000", map[string]any{"max_bytes": commandOutputCap})
+			if c["output"] != full || c["truncated"] != false {
+				out, _ := c["output"].(string)
+				t.Errorf("%s seq 20000 with max_bytes %d: %d bytes, truncated %v, want all %d", sh.name, commandOutputCap, len(out), c["truncated"], len(full))
+			}
+			c = runCommand(t, a, id, "seq 20000", nil)
+			out, _ := c["output"].(string)
+			if !strings.HasPrefix(out, truncatedMarker) || !strings.HasSuffix(out, "\n19999\n20000") || len(out) > defaultReadBytes+len(truncatedMarker) || c["truncated"] != true {
+				t.Errorf("%s seq 20000 default max_bytes: truncated %v, %d bytes, %.40q...%q", sh.name, c["truncated"], len(out), out, out[max(len(out)-20, 0):])
+			}
+		})
+	}
+}
+
+func TestCommandMultiLineVimCwd(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			loop := "for i in 1 2 3\rdo\recho n$i\rdone"
+			if sh.name == "fish" {
+				loop = "for i in 1 2 3\recho n$i\rend"
+			}
+			c := runCommand(t, a, id, loop, nil)
+			// The line as typed, every line of it.
+			want := strings.ReplaceAll(loop, "\r", "\n")
+			if c["output"] != "n1\nn2\nn3" || c["line"] != want {
+				t.Errorf("%s for loop: line %q output %q, want line %q", sh.name, c["line"], c["output"], want)
+			}
+			// vim: the command ends when vim has quit and the prompt is back.
+			m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "vim -u NONE -N " + filepath.Join(t.TempDir(), "f.txt") + "\r", "wait_for": "f.txt", "timeout_ms": 10000})
+			if m["matched"] != true {
+				t.Fatalf("%s: vim did not start: %v", sh.name, m["bufferAfter"])
+			}
+			c = runCommandKeys(t, a, id, "Escape", ":", "q", "!", "Enter")
+			if exitCode(c) != 0 || !strings.HasPrefix(c["line"].(string), "vim ") {
+				t.Errorf("%s vim: %v", sh.name, c)
+			}
+			runCommand(t, a, id, "cd /tmp", nil)
+			info := readInfo(t, a, id)
+			if info["cwd"] != "/tmp" || info["command_running"] != false {
+				t.Errorf("%s: info after cd /tmp: cwd %v command_running %v", sh.name, info["cwd"], info["command_running"])
+			}
+			if si, _ := info["shell_integration"].(map[string]any); si["active"] != true || si["shell"] != sh.name {
+				t.Errorf("%s: shell_integration %v", sh.name, si)
+			}
+			if c := runCommand(t, a, id, "pwd", nil); c["cwd"] != "/tmp" || c["output"] != "/tmp" {
+				t.Errorf("%s: pwd after cd: %v", sh.name, c)
+			}
+		})
+	}
+}
+
+// readInfo reads session://{id}/info.
+func readInfo(t *testing.T, a *App, id string) map[string]any {
+	t.Helper()
+	rc, err := a.readResource(infoURI(id).String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(*rc.Text), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestCommandUserBashrc: PS1, an alias and PROMPT_COMMAND from the
+// user's .bashrc all work with the marks added.
+func TestCommandUserBashrc(t *testing.T) {
+	a := newTestApp(t)
+	home := t.TempDir()
+	rc := `PS1='custom-\w> '
+alias hello='echo alias-works'
+PROMPT_COMMAND='echo pc-ran >> ~/pc.log'
+`
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte(rc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	id := startShell(t, a, "bash", home, nil, nil)
+	c := runCommand(t, a, id, "hello", nil)
+	if c["output"] != "alias-works" || exitCode(c) != 0 {
+		t.Errorf("alias: %v", c)
+	}
+	c = runCommand(t, a, id, "false", nil)
+	if exitCode(c) != 1 {
+		t.Errorf("false after PROMPT_COMMAND: %v", c)
+	}
+	s, _ := a.session(id)
+	if text := s.Text(false); !strings.Contains(text, "custom-~> hello") {
+		t.Errorf("the user's PS1 is not on the screen: %q", text)
+	}
+	b, _ := os.ReadFile(filepath.Join(home, "pc.log"))
+	if n := strings.Count(string(b), "pc-ran"); n < 3 {
+		t.Errorf("the user's PROMPT_COMMAND ran %d times, want 3 (one per prompt)", n)
+	}
+}
+
+// TestCommandUserMarks: a user rc that writes OSC 133 itself keeps its
+// marks and gets none of ours: each command is seen once.
+func TestCommandUserMarks(t *testing.T) {
+	tests := []struct{ shell, file, rc string }{
+		{"bash", ".bashrc", `__my_pre() { local r=$?; [ -n "$__my_ran" ] && printf '\e]133;D;%s\a' "$r"; __my_ran=; printf '\e]133;A\a'; }
+PROMPT_COMMAND=__my_pre
+PS1='mine\$ \[\e]133;B\a\]'
+PS0='${__my_e:$((__my_ran=1)):0}\e]133;C\a'
+__my_e=x
+`},
+		{"zsh", ".zshrc", `my_precmd() { local r=$?; (( my_ran )) && printf '\e]133;D;%s\a' $r; my_ran=0; printf '\e]133;A\a'; }
+my_preexec() { my_ran=1; printf '\e]133;C\a'; }
+precmd_functions+=(my_precmd)
+preexec_functions+=(my_preexec)
+PS1=$'mine%% %{\e]133;B\a%}'
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.shell, func(t *testing.T) {
+			a := newTestApp(t)
+			home := t.TempDir()
+			if err := os.WriteFile(filepath.Join(home, tt.file), []byte(tt.rc), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			id := startShell(t, a, tt.shell, home, nil, nil)
+			for i, line := range []string{"echo a", "false", "echo b"} {
+				c := runCommand(t, a, id, line, nil)
+				if int(c["n"].(float64)) != i+1 || c["line"] != line {
+					t.Errorf("%q is command %v %q, want %d", line, c["n"], c["line"], i+1)
+				}
+			}
+			s, _ := a.session(id)
+			raw, _ := s.RawTail(rawTailCap)
+			if n, want := strings.Count(string(raw), "\x1b]133;A"), 4; n != want {
+				t.Errorf("%d A marks in the output, want %d (one per prompt): ours were added too", n, want)
+			}
+			if cmds := s.Commands(); len(cmds) != 3 || *cmds[1].ExitCode != 1 {
+				t.Errorf("commands: %+v", cmds)
+			}
+		})
+	}
+}
+
+// TestCommandIntegrationOff: off by argument, by flag, and for a program
+// that is not a shell, wait_for_command is refused at once with the
+// alternatives.
+func TestCommandIntegrationOff(t *testing.T) {
+	needShell(t, "bash")
+	tests := []struct {
+		name    string
+		flagOff bool
+		command string
+		arg     any
+		reason  string
+	}{
+		{"argument", false, "bash", false, "turned off"},
+		{"flag", true, "bash", nil, "turned off"},
+		{"cat", false, "cat", nil, "not bash, zsh or fish"},
+		{"bash -c", false, "bash", nil, "not an interactive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newTestApp(t)
+			a.cfg.NoShellIntegration = tt.flagOff
+			in := map[string]any{"command": tt.command, "args": []string{}}
+			if tt.name == "bash -c" {
+				in["args"] = []string{"-c", "sleep 5"}
+			}
+			if tt.arg != nil {
+				in["shell_integration"] = tt.arg
+			}
+			m := mustCall(t, a, "shell_start", in)
+			id := m["shell_session_id"].(string)
+			if si, _ := m["shell_integration"].(map[string]any); si["active"] != false || !strings.Contains(fmt.Sprint(si["reason"]), tt.reason) {
+				t.Errorf("shell_integration %v, want inactive with reason %q", si, tt.reason)
+			}
+			r, _ := call(t, a, "shell_send", map[string]any{"session_id": id, "input": "true\r", "wait_for_command": true})
+			if !r.IsError || !strings.Contains(r.Text, "wait_for") || !strings.Contains(r.Text, "wait_idle_ms") {
+				t.Errorf("shell_send wait_for_command: isError %v %q", r.IsError, r.Text)
+			}
+			r, _ = call(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true})
+			if !r.IsError {
+				t.Errorf("shell_wait wait_for_command: not an error: %q", r.Text)
+			}
+		})
+	}
+}
+
+// TestCommandsResource: session://{id}/commands lists the commands and
+// .../commands/{n} has each output.
+func TestCommandsResource(t *testing.T) {
+	a := newTestApp(t)
+	id := startShell(t, a, "bash", "", nil, nil)
+	for _, line := range []string{"echo first", "false", "printf 'a\\nb\\n'"} {
+		runCommand(t, a, id, line, nil)
+	}
+	rc, err := a.readResource(commandsURI(id).String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []commandJSON
+	if err := json.Unmarshal([]byte(*rc.Text), &list); err != nil {
+		t.Fatal(err)
+	}
+	wantOut := []string{"first", "", "a\nb"}
+	if len(list) != 3 {
+		t.Fatalf("%d commands, want 3: %s", len(list), *rc.Text)
+	}
+	for i, c := range list {
+		out, err := a.readResource(c.URI)
+		if err != nil || c.N != i+1 || *out.Text != wantOut[i] || c.OutputBytes != len(wantOut[i]) || out.MimeType != "text/plain" {
+			t.Errorf("command %d: %+v, output %v %v", i+1, c, out.Text, err)
+		}
+	}
+	if _, err := a.readResource(commandURI(id, 9).String()); err == nil {
+		t.Errorf("session://%s/commands/9 was found", id)
+	}
+	got := a.completeTemplate("session://{id}/commands/{n}", "n", id)
+	if strings.Join(got, ",") != "3,2,1" {
+		t.Errorf("completion of {n}: %v", got)
+	}
+}
+
+// TestShellStartReady: shell_start returns with the first prompt on the
+// screen.
+func TestShellStartReady(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			needShell(t, sh.name)
+			home := t.TempDir()
+			m := mustCall(t, a, "shell_start", map[string]any{"command": sh.name, "cwd": home, "env": map[string]string{"HOME": home, "ZDOTDIR": home, "XDG_CONFIG_HOME": home}})
+			s, _ := a.session(m["shell_session_id"].(string))
+			s.mu.Lock()
+			seenB := s.sh.seenB
+			s.mu.Unlock()
+			if scr, _ := m["screen"].(string); !seenB || strings.TrimSpace(scr) == "" {
+				t.Errorf("%s: returned before the prompt: B seen %v, screen %q", sh.name, seenB, scr)
+			}
+			a.stopSession(s, syscall.SIGHUP) // before home goes
+		})
+	}
+}
+
+// TestBashHistoryLine reads the command line bash's D carries.
+func TestBashHistoryLine(t *testing.T) {
+	tests := []struct {
+		params, line string
+		ok           bool
+	}{
+		{"0;tw_histcmd=12;tw_history=   12  echo hi", "echo hi", true},
+		{"0;tw_histcmd=12;tw_history=   11  echo old", "", false},
+		{"0;tw_histcmd=3;tw_history=    3  a; b", "a; b", true},
+		{"0", "", false},
+	}
+	for _, tt := range tests {
+		line, ok := bashHistoryLine(tt.params)
+		if line != tt.line || ok != tt.ok {
+			t.Errorf("bashHistoryLine(%q) = %q, %v, want %q, %v", tt.params, line, ok, tt.line, tt.ok)
+		}
+	}
+}
+
+// TestPlanIntegration: which arguments get integration, and how.
+func TestPlanIntegration(t *testing.T) {
+	tests := []struct {
+		path   string
+		args   []string
+		active bool
+		args2  string
+	}{
+		{"/bin/bash", nil, true, "--rcfile \x00bashrc"},
+		{"/bin/bash", []string{"-l"}, true, "--rcfile \x00bashrc"},
+		{"/bin/bash", []string{"--norc", "-i"}, true, "--norc -i"},
+		{"/bin/bash", []string{"-c", "ls"}, false, "-c ls"},
+		{"/bin/bash", []string{"script.sh"}, false, "script.sh"},
+		{"/bin/zsh", []string{"-l"}, true, "-l"},
+		{"/bin/zsh", []string{"-f"}, false, "-f"},
+		{"/usr/bin/fish", nil, true, "--init-command source \x00integration.fish"},
+		{"/usr/bin/fish", []string{"-c", "ls"}, false, "-c ls"},
+		{"/bin/dash", nil, false, ""},
+	}
+	for _, tt := range tests {
+		p := planIntegration(filepath.Base(tt.path), tt.path, tt.args, []string{"HOME=/h"}, true)
+		if p.integ.Active != tt.active || strings.Join(p.args, " ") != tt.args2 {
+			t.Errorf("%s %q: active %v args %q, want %v %q (%s)", tt.path, tt.args, p.integ.Active, p.args, tt.active, tt.args2, p.integ.Reason)
+		}
+	}
+	if p := planIntegration("bash", "/bin/bash", []string{"-l"}, nil, true); p.env["TTYWRIGHT_BASH_LOGIN"] != "1" {
+		t.Errorf("bash -l: env %v, want the login chain read by the wrapper", p.env)
+	}
+}
+
+// TestShellIntegrationStartupFiles: the files a login or non-login shell
+// reads are still read, in their order, and the wrapper directory goes
+// with the session.
+func TestShellIntegrationStartupFiles(t *testing.T) {
+	tests := []struct {
+		shell string
+		args  []string
+		files map[string]string
+		check string // a command whose output must be want
+		want  string
+	}{
+		{"bash", []string{"-l"}, map[string]string{".bash_profile": "P=profile\n", ".profile": "P=wrong\n", ".bashrc": "R=rc\n"},
+			"echo $P-${R-none}-$0", "profile-none-bash"},
+		{"bash", nil, map[string]string{".bash_profile": "P=profile\n", ".bashrc": "R=rc; f() { echo fn; }\n"},
+			"echo ${P-none}-$R-$(f)", "none-rc-fn"},
+		{"bash", []string{"--rcfile", "my.rc"}, map[string]string{"my.rc": "R=mine\n", ".bashrc": "R=wrong\n"},
+			"echo $R", "mine"},
+		{"zsh", []string{"-l"}, map[string]string{".zshenv": "E=env\n", ".zprofile": "P=profile\n", ".zshrc": "R=rc\n", ".zlogin": "L=login\n"},
+			"echo $E-$P-$R-$L-${ZDOTDIR:t}", "env-profile-rc-login-"},
+		{"zsh", nil, map[string]string{".zshenv": "E=env\n", ".zprofile": "P=profile\n", ".zshrc": "R=rc\n"},
+			"echo $E-${P-none}-$R", "env-none-rc"},
+		{"fish", nil, map[string]string{".config/fish/config.fish": "set -g R rc\nfunction f; echo fn; end\n"},
+			"echo $R-(f)", "rc-fn"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.shell+strings.Join(tt.args, ""), func(t *testing.T) {
+			a := newTestApp(t)
+			home := t.TempDir()
+			for name, text := range tt.files {
+				p := filepath.Join(home, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			id := startShell(t, a, tt.shell, home, tt.args, nil)
+			want := tt.want
+			if strings.HasSuffix(want, "-") { // zsh: ZDOTDIR is the user's again
+				want += filepath.Base(home)
+			}
+			if c := runCommand(t, a, id, tt.check, nil); c["output"] != want || exitCode(c) != 0 {
+				t.Errorf("%s %q: %q: output %q, want %q", tt.shell, tt.args, tt.check, c["output"], want)
+			}
+			s, _ := a.session(id)
+			dir := s.integ.dir
+			if _, err := os.Stat(dir); dir == "" || err != nil {
+				t.Fatalf("wrapper directory %q: %v", dir, err)
+			}
+			mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("wrapper directory %s is still there after shell_stop: %v", dir, err)
+			}
+		})
+	}
+}
+
+// FuzzShellMarks: any output, marks included, keeps the command list
+// consistent: no panic, numbers rising, every command ended.
+func FuzzShellMarks(f *testing.F) {
+	for _, s := range []string{
+		"\x1b]133;A\a$ \x1b]133;B\als\r\n\x1b]133;C\aa\r\nb\r\n\x1b]133;D;0\a",
+		"\x1b]133;D;1\a\x1b]133;C\a\x1b]133;C;cmdline_url=%41\a\x1b]133;D;x;tw_histcmd=1;tw_history=  1  a\a",
+		"\x1b]7;file://h/tmp\a\x1b]133;A;k=s\a\x1b]133;B\a\x1b[2J\x1b[3J\x1b]133;D;2\a",
+		"\x1b]133;B\a\x1b[?1049h\x1b]133;C\a\x1b[?1049l\x1b]133;D\a",
+	} {
+		f.Add([]byte(s), uint8(5))
+	}
+	f.Fuzz(func(t *testing.T, p []byte, rows uint8) {
+		term := NewTerminal(20, int(rows%30)+1, 50)
+		var st shellState
+		at := time.Unix(0, 0)
+		for len(p) > 0 {
+			n := min(len(p), 7)
+			term.Write(p[:n])
+			p = p[n:]
+			for _, m := range term.TakeShellMarks() {
+				st.mark(term, m, at)
+			}
+		}
+		last := 0
+		for _, c := range st.cmds {
+			if c.n <= last || c.ended.IsZero() || len(c.output) > commandOutputCap {
+				t.Fatalf("command %d after %d, ended %v, %d bytes", c.n, last, c.ended, len(c.output))
+			}
+			last = c.n
+		}
+		if len(st.cmds) > maxCommands || st.ended < len(st.cmds) {
+			t.Fatalf("%d commands kept, %d ended", len(st.cmds), st.ended)
+		}
+	})
+}
+
+// TestCapOutputs: the outputs kept over all commands stay within
+// commandsOutputCap, the oldest dropped first, the newest always kept.
+func TestCapOutputs(t *testing.T) {
+	big := strings.Repeat("x", commandOutputCap)
+	var st shellState
+	for n := 1; n <= 12; n++ {
+		st.cmds = append(st.cmds, &command{n: n, output: big, outBytes: len(big)})
+		st.capOutputs()
+	}
+	total, kept := 0, 0
+	for _, c := range st.cmds {
+		total += len(c.output)
+		if c.output != "" {
+			kept++
+		} else if !c.cut {
+			t.Errorf("command %d: output dropped without cut", c.n)
+		}
+	}
+	if want := commandsOutputCap / commandOutputCap; total > commandsOutputCap || kept != want || st.cmds[11].output == "" {
+		t.Errorf("%d bytes in %d outputs kept, want at most %d in %d, the newest among them", total, kept, commandsOutputCap, want)
+	}
+}
+
+// TestCommandsNotifications: a finished command updates
+// session://{id}/commands and .../info for their subscribers and, being
+// a new resource, sends list_changed.
+func TestCommandsNotifications(t *testing.T) {
+	needShell(t, "bash")
+	c := &noteClient{testClient: startServer(t), t: t}
+	c.initialize("2025-06-18")
+	home := t.TempDir()
+	st := c.tool("shell_start", map[string]any{"command": "bash", "cwd": home, "env": map[string]any{"HOME": home}})
+	id, _ := st["shell_session_id"].(string)
+	cmds, info := commandsURI(id).String(), infoURI(id).String()
+	c.req("resources/subscribe", map[string]any{"uri": cmds}, nil)
+	c.req("resources/subscribe", map[string]any{"uri": info}, nil)
+	c.drainFor(300 * time.Millisecond)
+	mark := len(c.notes)
+	r := c.tool("shell_send", map[string]any{"session_id": id, "input": "echo hi\r", "wait_for_command": true})
+	if cmd, _ := r["command"].(map[string]any); cmd == nil || cmd["output"] != "hi" {
+		t.Fatalf("shell_send: %v", r)
+	}
+	for _, want := range []struct{ method, uri string }{{e2eUpdated, cmds}, {e2eUpdated, info}, {e2eChanged, ""}} {
+		if !c.waitNote(mark, want.method, want.uri, deadlockGuard) {
+			t.Errorf("no %s %s after a command", want.method, want.uri)
+		}
+	}
+}
+
+// TestShellStateMarks: the commands the marks describe, from output
+// written as a shell would (and as two integrations at once would).
+func TestShellStateMarks(t *testing.T) {
+	const (
+		a, b, c = "\x1b]133;A\a", "\x1b]133;B\a", "\x1b]133;C\a"
+		ps2     = "\x1b]133;A;k=s\a> \x1b]133;B\a"
+	)
+	d := func(n int) string { return "\x1b]133;D;" + fmt.Sprint(n) + "\a" }
+	tests := []struct {
+		name   string
+		out    string
+		want   string // per command: line|exit|output, joined by " / "
+		cwd    string
+		active bool // a command is running at the end
+	}{
+		{"one", a + "$ " + b + "ls\r\n" + c + "x\r\ny\r\n" + d(0) + a + "$ " + b, "ls|0|x\ny", "", false},
+		{"doubled marks count once", a + a + "$ " + b + b + "ls\r\n" + c + c + "x\r\n" + d(3) + d(3) + a + a + "$ " + b + b, "ls|3|x", "", false},
+		{"D with no command", d(1) + a + "$ " + b, "", "", false},
+		{"A with no D", a + "$ " + b + "ls\r\n" + c + "x\r\n" + a + "$ " + b, "ls|-|x", "", false},
+		{"no trailing newline", a + "$ " + b + "printf ab\r\n" + c + "ab" + d(0) + "\r\n" + a, "printf ab|0|ab", "", false},
+		{"continuation lines", a + "$ " + b + "for i in 1\r\n" + ps2 + "do :\r\n" + ps2 + "done\r\n" + c + d(0) + a, "for i in 1\ndo :\ndone|0|", "", false},
+		{"cmdline from the shell", a + "$ " + b + "x\r\n\x1b]133;C;cmdline_url=echo%20%22a%3Bb%22\a" + d(0) + a, "echo \"a;b\"|0|", "", false},
+		{"running", "\x1b]7;file://host/tmp/a%20b\a" + a + "$ " + b + "sleep 9\r\n" + c + "z", "", "/tmp/a b", true},
+		{"wrapped output joined", a + "$ " + b + "w\r\n" + c + strings.Repeat("q", 25) + "\r\n" + d(0) + a, "w|0|" + strings.Repeat("q", 25), "", false},
+	}
+	for _, tt := range tests {
+		term := NewTerminal(20, 5, 100)
+		var st shellState
+		term.Write([]byte(tt.out))
+		for _, m := range term.TakeShellMarks() {
+			st.mark(term, m, time.Unix(0, 0))
+		}
+		var got []string
+		for _, cmd := range st.cmds {
+			code := "-"
+			if cmd.exitCode != nil {
+				code = fmt.Sprint(*cmd.exitCode)
+			}
+			got = append(got, cmd.line+"|"+code+"|"+cmd.output)
+		}
+		if g, want := strings.Join(got, " / "), tt.want; g != want || st.cwd != tt.cwd || (st.running != nil) != tt.active {
+			t.Errorf("%s: commands %q cwd %q running %v, want %q %q %v", tt.name, g, st.cwd, st.running != nil, want, tt.cwd, tt.active)
+		}
+	}
+}

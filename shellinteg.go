@@ -1,0 +1,377 @@
+package main
+
+// shellinteg.go: shell integration. An interactive bash, zsh or fish
+// started by shell_start is made to mark its prompts and commands with
+// OSC 133 and its directory with OSC 7, without touching the user's
+// files: the start-up files it would have read are still read, in the
+// same order, and the marks are added after them. bash gets --rcfile
+// with a wrapper that reads what bash would have read (for a login shell
+// the profile chain); zsh gets ZDOTDIR pointing at wrapper files that read
+// the user's ZDOTDIR files; fish gets --init-command, which runs after its
+// configuration. The wrappers live in a private temporary directory made
+// for the session and removed with it. A user's own integration (a
+// prompt or hook that already writes OSC 133) is kept and ours left out.
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+//go:embed shellinteg_bash.sh
+var bashIntegration string
+
+//go:embed shellinteg.zsh
+var zshIntegration string
+
+//go:embed shellinteg_zdotdir.zsh
+var zshWrapper string
+
+//go:embed shellinteg.fish
+var fishIntegration string
+
+// shellIntegration is what a session knows of its shell's integration;
+// session://{id}/info shows it.
+type shellIntegration struct {
+	Active bool   `json:"active"`          // marks were installed, or the program writes its own
+	Shell  string `json:"shell,omitempty"` // bash, zsh or fish
+	Reason string `json:"reason,omitempty"`
+	dir    string // the wrappers' directory, removed with the session
+}
+
+// integrationPlan is how to start a program with integration: its
+// arguments after the program name and extra environment.
+type integrationPlan struct {
+	path  string // the program
+	args  []string
+	env   map[string]string
+	files map[string]string // name to content, written to the private directory
+	integ shellIntegration
+}
+
+// planIntegration decides whether the program shell (its name as
+// started, e.g. "bash"), run from the file path, with args gets shell
+// integration, and how. env is the program's environment. enabled is the
+// shell_start argument and the --shell-integration flag combined.
+func planIntegration(shell, path string, args, env []string, enabled bool) integrationPlan {
+	p := integrationPlan{path: path, args: args, integ: shellIntegration{Shell: shell}}
+	if !slices.Contains([]string{"bash", "zsh", "fish"}, shell) {
+		p.integ.Shell = ""
+		p.integ.Reason = "the program is not bash, zsh or fish, which are the shells ttywright marks commands in (OSC 133)"
+		return p
+	}
+	if !enabled {
+		p.integ.Reason = "turned off (shell_integration false or --shell-integration=false)"
+		return p
+	}
+	var err error
+	switch shell {
+	case "bash":
+		err = p.bash(args)
+	case "zsh":
+		err = p.zsh(args, env)
+	case "fish":
+		err = p.fish(args)
+	}
+	if err != nil {
+		p.args, p.env, p.files = args, nil, nil
+		p.integ.Reason = err.Error()
+		return p
+	}
+	p.integ.Active = true
+	return p
+}
+
+// errNotInteractive is the reason a shell running a command or a script
+// gets no integration: it draws no prompt.
+var errNotInteractive = errors.New("the shell runs a command or a script, not an interactive session (-c or a file argument)")
+
+// bash plans bash: its own rc choice (--norc, --rcfile F) and a login
+// shell's profile chain are passed to the wrapper, which bash reads
+// through --rcfile as a non-login shell.
+func (p *integrationPlan) bash(args []string) error {
+	rc, login, noprofile := "", false, false
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return errNotInteractive
+			}
+		case a == "--norc":
+			rc = ":norc"
+		case a == "--noprofile":
+			noprofile = true
+		case a == "--login":
+			login = true
+		case a == "--rcfile" || a == "--init-file":
+			if i+1 >= len(args) {
+				return errors.New("bash " + a + " lacks its file")
+			}
+			rc = args[i+1]
+			i++
+		case a == "--posix":
+			return errors.New("bash --posix reads $ENV, not an rc file, so the marks cannot be added")
+		case strings.HasPrefix(a, "--"):
+			out = append(out, a)
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
+			if strings.ContainsRune(a, 'c') && a[0] == '-' {
+				return errNotInteractive
+			}
+			if a[0] == '-' && strings.ContainsRune(a, 'l') {
+				login = true
+				a = strings.ReplaceAll(a, "l", "")
+			}
+			if a != "-" {
+				out = append(out, a)
+			}
+			if strings.ContainsAny(a[1:], "oO") && i+1 < len(args) { // -o option, -O shopt
+				out = append(out, args[i+1])
+				i++
+			}
+		default:
+			return errNotInteractive
+		}
+	}
+	if rc == ":norc" && !login {
+		// No start-up file to wrap: bash keeps --norc, and the
+		// integration comes in through PROMPT_COMMAND at the first prompt.
+		p.env = map[string]string{"PROMPT_COMMAND": ". \x00bashrc", "TTYWRIGHT_BASH_RC": ":env"}
+		p.files = map[string]string{"bashrc": bashIntegration}
+		p.args = append([]string{"--norc"}, out...)
+		return nil
+	}
+	p.env = map[string]string{"TTYWRIGHT_BASH_RC": rc}
+	if rc == "" && bashReadsSysRC(p.path) {
+		p.env["TTYWRIGHT_BASH_RC"] = ":user" // bash read /etc/bash.bashrc already
+	}
+	if login {
+		p.env["TTYWRIGHT_BASH_LOGIN"] = "1"
+		if noprofile {
+			p.env["TTYWRIGHT_BASH_LOGIN"] = "noprofile"
+		}
+	}
+	p.files = map[string]string{"bashrc": bashIntegration}
+	p.args = append([]string{"--rcfile", "\x00bashrc"}, out...)
+	return nil
+}
+
+// zsh plans zsh: the arguments stay as given; ZDOTDIR points at the
+// wrappers, which read the user's ZDOTDIR (or $HOME) files.
+func (p *integrationPlan) zsh(args []string, env []string) error {
+	for _, a := range args {
+		switch {
+		case a == "-f" || a == "--no-rcs" || a == "--norcs":
+			return errors.New("zsh -f reads no start-up files, so the marks cannot be added")
+		case a == "-c" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'c'):
+			return errNotInteractive
+		case !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
+			return errNotInteractive
+		}
+	}
+	user, set := envLookup(env, "ZDOTDIR")
+	if !set || user == "" {
+		user = envValue(env, "HOME")
+	}
+	p.env = map[string]string{"ZDOTDIR": "\x00", "TTYWRIGHT_ZDOTDIR": user}
+	if !set {
+		p.env["TTYWRIGHT_ZDOTDIR_UNSET"] = "1"
+	}
+	p.files = map[string]string{"integration.zsh": zshIntegration}
+	for _, f := range []string{".zshenv", ".zprofile", ".zshrc", ".zlogin"} {
+		p.files[f] = strings.ReplaceAll(zshWrapper, "__TW_FILE__", f)
+	}
+	return nil
+}
+
+// fish plans fish: --init-command sources the integration after the
+// user's configuration.
+func (p *integrationPlan) fish(args []string) error {
+	for i, a := range args {
+		switch {
+		case a == "-c" || a == "--command" || strings.HasPrefix(a, "--command="):
+			return errNotInteractive
+		case a == "-n" || a == "--no-execute":
+			return errNotInteractive
+		case !strings.HasPrefix(a, "-"):
+			if i == 0 || !slices.Contains([]string{"-C", "--init-command", "-d", "--debug", "-o", "--debug-output", "-f", "--features"}, args[i-1]) {
+				return errNotInteractive
+			}
+		}
+	}
+	p.files = map[string]string{"integration.fish": fishIntegration}
+	p.args = append([]string{"--init-command", "source \x00integration.fish"}, args...)
+	return nil
+}
+
+// sysRCRead caches bashReadsSysRC by path.
+var sysRCRead sync.Map
+
+// bashReadsSysRC reports whether the bash at path reads /etc/bash.bashrc
+// itself before an --rcfile (Debian's and Ubuntu's builds do: the path is
+// compiled in), so that the wrapper must not read it again.
+func bashReadsSysRC(path string) bool {
+	if v, ok := sysRCRead.Load(path); ok {
+		return v.(bool)
+	}
+	b, err := os.ReadFile(path)
+	yes := err == nil && bytes.Contains(b, []byte("/etc/bash.bashrc\x00"))
+	sysRCRead.Store(path, yes)
+	return yes
+}
+
+// envLookup returns the last value of name in env and whether it is there.
+func envLookup(env []string, name string) (string, bool) {
+	v, ok := "", false
+	for _, kv := range env {
+		if k, val, found := strings.Cut(kv, "="); found && k == name {
+			v, ok = val, true
+		}
+	}
+	return v, ok
+}
+
+// install writes the plan's files into a new private directory and puts
+// its path where the arguments and environment hold "\x00" (followed by
+// a file name, or alone for the directory itself). It returns the
+// arguments and env.
+func (p *integrationPlan) install(env []string) ([]string, []string, error) {
+	if len(p.files) == 0 {
+		return p.args, env, nil
+	}
+	dir, err := os.MkdirTemp("", "ttywright-shell-")
+	if err != nil {
+		return nil, nil, err
+	}
+	for name, text := range p.files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			os.RemoveAll(dir)
+			return nil, nil, err
+		}
+	}
+	p.integ.dir = dir
+	fill := func(s string) string {
+		if i := strings.IndexByte(s, 0); i >= 0 {
+			return s[:i] + filepath.Join(dir, s[i+1:])
+		}
+		return s
+	}
+	args := make([]string, len(p.args))
+	for i, a := range p.args {
+		args[i] = fill(a)
+	}
+	if a := args; len(a) > 1 && strings.HasPrefix(a[1], "source ") { // fish: a quoted path
+		args[1] = "source " + fishQuote(strings.TrimPrefix(a[1], "source "))
+	}
+	names := make([]string, 0, len(p.env))
+	for k := range p.env {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, k+"=") })
+		env = append(env, k+"="+fill(p.env[k]))
+	}
+	return args, env, nil
+}
+
+// fishQuote quotes s for fish: single quotes, with \ and ' escaped.
+func fishQuote(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// removeIntegration deletes the session's wrapper directory.
+func (s *Session) removeIntegration() {
+	if d := s.integ.dir; d != "" {
+		_ = os.RemoveAll(d) // best effort: a temporary directory
+	}
+}
+
+// startIntegrationProps adds shell_start's shell_integration argument to
+// its input schema.
+func startIntegrationProps(m map[string]any) map[string]any {
+	m["shell_integration"] = prop("boolean", "Mark prompts and commands in an interactive bash, zsh or fish (OSC 133), for wait_for_command and session://{id}/commands. Default true; the user's start-up files still load.")
+	return m
+}
+
+// startReadyProps adds shell_start's shell_integration and screen results
+// to its output schema.
+func startReadyProps(m map[string]any) map[string]any {
+	m["shell_integration"] = shellIntegrationSchema
+	m["screen"] = prop("string", "The visible screen once the program is ready (a shell: its first prompt).")
+	return m
+}
+
+// shellIntegrationSchema describes shellIntegration in output schemas.
+var shellIntegrationSchema = map[string]any{
+	"type":        "object",
+	"description": "Whether the shell marks its prompts and commands (OSC 133), so that wait_for_command and session://{id}/commands work; reason says why not.",
+	"properties": map[string]any{
+		"active": map[string]any{"type": "boolean"}, "shell": map[string]any{"type": "string"}, "reason": map[string]any{"type": "string"},
+	},
+	"required": []string{"active"},
+}
+
+// Readiness: how long shell_start waits for the program.
+const (
+	readyShellMax   = 3 * time.Second        // an integrated shell: until its first prompt mark, at most this
+	readyMax        = 500 * time.Millisecond // any other program
+	readyQuiet      = 30 * time.Millisecond  // after its first output, this much quiet
+	readyInputQuiet = 5 * time.Millisecond   // blocked reading its terminal, with this much quiet
+	readyStuckQuiet = time.Second            // an integrated shell with no B yet, blocked reading: its hooks failed
+	readyPoll       = 2 * time.Millisecond   // how often the program's state is looked at
+)
+
+// waitReady returns when s's program is ready for input: an integrated
+// shell once its first prompt is drawn (the B mark, or A when it writes
+// no B); any other program once its first output has been followed by
+// readyQuiet, or once it is blocked reading the terminal (Linux) and
+// quiet. It never waits past readyShellMax or readyMax, or once the
+// program has exited.
+func (s *Session) waitReady(ctx context.Context) {
+	limit := readyMax
+	if s.integ.Active {
+		limit = readyShellMax
+	}
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	poll := time.NewTicker(readyPoll)
+	defer poll.Stop()
+	for {
+		s.mu.Lock()
+		ch, exited, last := s.changed, s.exited, s.lastOutput
+		// A shell with our integration draws B at the end of each
+		// prompt; one with its own marks may write only A.
+		prompt := s.sh.seenB || !s.integ.Active && s.sh.seenA && time.Since(last) >= readyQuiet
+		s.mu.Unlock()
+		quiet := time.Since(last)
+		switch {
+		case exited || prompt:
+			return
+		case s.integ.Active:
+			if quiet >= readyStuckQuiet && waitingForInput(s.pid) {
+				return
+			}
+		case last.After(s.Started) && quiet >= readyQuiet:
+			return
+		case quiet >= readyInputQuiet && waitingForInput(s.pid):
+			return
+		}
+		select {
+		case <-ch:
+		case <-poll.C:
+		case <-deadline.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}

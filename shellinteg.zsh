@@ -1,0 +1,49 @@
+# ttywright shell integration for zsh, sourced by the ZDOTDIR wrapper's
+# .zshrc after the user's. The user's own integration is kept instead.
+if [[ $PS1$PROMPT == *133\;[ABCD]* || -n ${VSCODE_SHELL_INTEGRATION-} || ${(j::)functions} == *133\;[ABCD]* ]]; then
+	return 0
+fi
+typeset -g __tw_ran=0 __tw_b=$'%{\e]133;B\a%}'
+
+# __tw_urlenc sets REPLY to $1 percent-encoded byte by byte.
+__tw_urlenc() {
+	setopt localoptions nomultibyte
+	local s=$1 c o='' i
+	for (( i = 1; i <= ${#s}; i++ )); do
+		c=${s[i]}
+		case $c in
+		[a-zA-Z0-9._~/-]) o+=$c ;;
+		*) builtin printf -v c '%%%02X' "'$c"; o+=$c ;;
+		esac
+	done
+	REPLY=$o
+}
+
+# __tw_precmd runs first: D with the status of the command that ran.
+__tw_precmd() {
+	local ret=$?
+	if (( __tw_ran )); then
+		__tw_ran=0
+		builtin printf '\e]133;D;%s\a' $ret
+	fi
+	return $ret
+}
+
+# __tw_prompt runs last: OSC 7, A where the prompt starts, B at the end
+# of PS1 (again, if a theme rebuilt it).
+__tw_prompt() {
+	local ret=$?
+	builtin printf '\e]7;file://%s%s\a\e]133;A\a' "$HOST" "$PWD"
+	[[ $PS1 == *$__tw_b ]] || PS1=$PS1$__tw_b
+	return $ret
+}
+
+# __tw_preexec: C with the command line as zsh read it, every line.
+__tw_preexec() {
+	__tw_ran=1
+	__tw_urlenc "$1"
+	builtin printf '\e]133;C;cmdline_url=%s\a' "$REPLY"
+}
+
+precmd_functions=(__tw_precmd $precmd_functions __tw_prompt)
+preexec_functions+=(__tw_preexec)

@@ -1,0 +1,77 @@
+# ttywright shell integration for bash, read through --rcfile. It first
+# reads what bash itself would have read, then adds the OSC 133 marks and
+# OSC 7 unless the user's files set up their own.
+if [[ -n ${TTYWRIGHT_BASH_LOGIN-} ]]; then
+	# A login shell: the profile chain (bash ignores --rcfile then, so
+	# ttywright starts it as a non-login shell and reads the chain here).
+	if [[ $TTYWRIGHT_BASH_LOGIN != noprofile ]]; then
+		[[ -r /etc/profile ]] && . /etc/profile
+		for __tw_f in ~/.bash_profile ~/.bash_login ~/.profile; do
+			if [[ -r $__tw_f ]]; then
+				. "$__tw_f"
+				break
+			fi
+		done
+	fi
+else
+	case ${TTYWRIGHT_BASH_RC-} in
+	'')
+		[[ -r /etc/bash.bashrc ]] && . /etc/bash.bashrc
+		[[ -r ~/.bashrc ]] && . ~/.bashrc
+		;;
+	:user) [[ -r ~/.bashrc ]] && . ~/.bashrc ;; # this bash read /etc/bash.bashrc itself
+	:env)
+		# bash --norc: read through PROMPT_COMMAND at the first prompt,
+		# which now runs the hooks instead (and is no longer exported).
+		builtin export -n PROMPT_COMMAND
+		PROMPT_COMMAND=
+		;;
+	*) [[ -r $TTYWRIGHT_BASH_RC ]] && . "$TTYWRIGHT_BASH_RC" ;;
+	esac
+fi
+[[ ${TTYWRIGHT_BASH_RC-} == :env ]] && __tw_first=1
+unset TTYWRIGHT_BASH_LOGIN TTYWRIGHT_BASH_RC __tw_f
+
+# The user's own integration (VS Code, WezTerm, starship, ...) is kept
+# and ours left out, so that no mark is written twice.
+if [[ $PS0$PS1${PROMPT_COMMAND[*]-} == *133\;[ABCD]* || -n ${VSCODE_SHELL_INTEGRATION-} || $(builtin declare -f) == *133\;[ABCD]* ]]; then
+	return 0 2>/dev/null
+fi
+
+__tw_ran=0 __tw_e=x __tw_hn=
+
+# __tw_precmd runs first at each prompt: D with the status of the command
+# that ran (none after an empty line) and its history entry, which the
+# server checks against the history number noted at the prompt before.
+__tw_precmd() {
+	local ret=$?
+	if ((__tw_ran)); then
+		__tw_ran=0
+		builtin printf '\e]133;D;%s;tw_histcmd=%s;tw_history=' "$ret" "$__tw_hn"
+		HISTTIMEFORMAT= builtin history 1
+		builtin printf '\a'
+	fi
+	return $ret
+}
+
+# __tw_prompt runs last: OSC 7, then A where the prompt starts; PS1 gets B
+# at its end again if the user's PROMPT_COMMAND rebuilt it.
+__tw_prompt() {
+	local ret=$?
+	__tw_hn=$HISTCMD
+	builtin printf '\e]7;file://%s%s\a\e]133;A\a' "${HOSTNAME-}" "$PWD"
+	[[ $PS1 == *'\[\e]133;B\a\]' ]] || PS1=$PS1'\[\e]133;B\a\]'
+	# Continuation prompts are marked as secondary (k=s): the server
+	# reads each line of a multi-line command between them.
+	[[ $PS2 == '\[\e]133;A;k=s\a\]'*'\[\e]133;B\a\]' ]] || PS2='\[\e]133;A;k=s\a\]'$PS2'\[\e]133;B\a\]'
+	return $ret
+}
+
+# PS0 is expanded when a command line has been read, before it runs: the
+# arithmetic sets __tw_ran in this shell without a subshell.
+PS0='${__tw_e:$((__tw_ran=1)):0}\e]133;C\a'${PS0-}
+PROMPT_COMMAND=$'__tw_precmd\n'"${PROMPT_COMMAND-}"$'\n__tw_prompt'
+if [[ -n ${__tw_first-} ]]; then
+	unset __tw_first
+	__tw_prompt # the first prompt: PROMPT_COMMAND is running already
+fi
