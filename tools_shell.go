@@ -356,6 +356,9 @@ func planSend(s *Session, in sendArgs) (sendPlan, error) {
 		if err != nil {
 			return p, err
 		}
+		if modes.LineFeedNL && string(b) == "\r" {
+			b = []byte("\r\n") // LNM (CSI 20 h): Return sends CR LF, as on a VT100
+		}
 		p.units = append(p.units, b)
 	}
 	total := 0

@@ -448,3 +448,26 @@ func TestWaitProgress(t *testing.T) {
 		t.Errorf("progress messages %q (result %+v)", msgs, r)
 	}
 }
+
+// TestEnterUnderLNM: with LNM set (CSI 20 h) the Enter key sends CR LF,
+// as a VT100's Return key does; otherwise CR alone.
+func TestEnterUnderLNM(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, mode, want string
+	}{
+		{"LNM set", `\033[20h`, `\r  \n`},
+		{"LNM reset", `\033[20l`, `\r   x`},
+	} {
+		a := newTestApp(t)
+		// The program reads two bytes raw and prints them as od -c does;
+		// "x" after Enter fills the second byte when Enter is CR alone.
+		id := start(t, a, "sh", "-c", `printf '`+tc.mode+`READY'; stty raw -echo; head -c 2 | od -An -c; stty sane; printf 'DONE\n'; sleep 5`)
+		mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "READY"})
+		mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"Enter", "x"}, "wait_for": "DONE"})
+		s, _ := a.session(id)
+		if got := s.Text(false); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: screen %q does not show the bytes %q", tc.name, got, tc.want)
+		}
+	}
+}
