@@ -516,6 +516,7 @@ func (a *App) newSessionTerminal(s *Session, cols, rows int, env []string) *Term
 		t.SetColors(th.reportColors())
 	}
 	t.SetTermName(envValue(env, "TERM"))
+	t.SetVersion(buildVersion())
 	return t
 }
 

@@ -148,11 +148,6 @@ type Snapshot struct {
 	Generation uint64
 }
 
-// vtVersion is the program name and version XTVERSION reports, in
-// xterm's "name(version)" form, e.g. "ttywright(v1.2.0)" or
-// "ttywright(devel-0123456789ab)".
-func vtVersion() string { return "ttywright(" + buildVersion() + ")" }
-
 // Terminal is an xterm-compatible emulator: bytes in, screen model out.
 // It is not safe for concurrent use; callers hold their own lock.
 //

@@ -36,12 +36,9 @@ var emulatorShared = []string{"ansi.go"}
 
 // emulatorServerNames are the server names the emulator may use, each
 // with why it does no I/O. Keep this short: a new entry is a design
-// change for the reviewer to see.
-var emulatorServerNames = map[string]string{
-	// XTVERSION reports the build version; runtime/debug.ReadBuildInfo
-	// reads it from the binary's memory.
-	"buildVersion": "mcp.go",
-}
+// change for the reviewer to see. None today: the session hands the
+// emulator what it needs to report (SetColors, SetTermName, SetVersion).
+var emulatorServerNames = map[string]string{}
 
 // isEmulatorFile reports whether name, a file in the package directory,
 // belongs to the emulator.

@@ -267,7 +267,7 @@ func (t *Terminal) csiDispatch(final byte) {
 		return
 	case seqKey('>', 0, 'q'): // XTVERSION
 		if p.raw(0) == 0 {
-			t.replyString("\x1bP>|" + vtVersion() + "\x1b\\")
+			t.replyString("\x1bP>|" + t.ident.xtVersion() + "\x1b\\")
 		}
 		return
 	default:

@@ -16,6 +16,7 @@ import (
 type vtIdent struct {
 	colors   *ReportColors
 	termName string
+	version  string // XTVERSION's version, e.g. "v1.2.0"
 	c1       bool
 }
 
@@ -39,6 +40,20 @@ func (t *Terminal) SetColors(c *ReportColors) {
 // SetTermName sets the name XTGETTCAP reports for TN (and "name"): the
 // TERM the program was started with.
 func (t *Terminal) SetTermName(name string) { t.ident.termName = name }
+
+// SetVersion sets the version XTVERSION reports in xterm's
+// "name(version)" form: "ttywright(v1.2.0)" for SetVersion("v1.2.0").
+// The emulator does not read the build itself; "" reports "ttywright".
+func (t *Terminal) SetVersion(v string) { t.ident.version = v }
+
+// xtVersion is the XTVERSION text: "ttywright(version)", or "ttywright"
+// when no version was set.
+func (id *vtIdent) xtVersion() string {
+	if id.version == "" {
+		return "ttywright"
+	}
+	return "ttywright(" + id.version + ")"
+}
 
 // xtermANSI is xterm's default palette for colours 0-15, reported when
 // no colours were set.

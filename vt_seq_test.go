@@ -314,7 +314,7 @@ func TestVTReplies(t *testing.T) {
 		{"\x1b[?2$p", "\x1b[?2;3$y"}, // DECANM: permanently set
 		{"\x1b[4h\x1b[4$p", "\x1b[4;1$y"},
 		{"\x1b[20$p", "\x1b[20;2$y"},
-		{"\x1b[>q", "\x1bP>|" + vtVersion() + "\x1b\\"},
+		{"\x1b[>q", "\x1bP>|ttywright\x1b\\"},
 		{"\x1b]10;?\x07", "\x1b]10;rgb:e5e5/e5e5/e5e5\x07"},
 		{"\x1b]11;?\x1b\\", "\x1b]11;rgb:0000/0000/0000\x1b\\"},
 		{"\x1b[1;31m\x1bP$qm\x1b\\", "\x1bP1$r1;31m\x1b\\"},
