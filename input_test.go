@@ -213,8 +213,8 @@ func FuzzANSIStripper(f *testing.F) {
 
 func TestTailText(t *testing.T) {
 	long := strings.Repeat("line\n", 100) + "LAST"
-	got, cut := tailText(long, 30, false)
-	if !cut || !strings.HasPrefix(got, truncatedMarker) || !strings.HasSuffix(got, "LAST") || len(got) > 30+len(truncatedMarker) {
+	got, cut := tailText(long, 60, false)
+	if !cut || !strings.HasPrefix(got, truncatedMarker) || !strings.HasSuffix(got, "LAST") || len(got) > 60 {
 		t.Errorf("tailText: %q %v", got, cut)
 	}
 	if body := strings.TrimPrefix(got, truncatedMarker); !strings.HasPrefix(body, "line\n") {
@@ -226,6 +226,12 @@ func TestTailText(t *testing.T) {
 	got, _ = tailText(strings.Repeat("é", 50), 11, false)
 	if !utf8.ValidString(got) {
 		t.Errorf("tail splits a character: %q", got)
+	}
+	// max_bytes is a bound on what comes back, the marker included.
+	for _, max := range []int{1, 5, 19, 37, 38, 100} {
+		if got, _ := tailText(long, max, false); len(got) > max {
+			t.Errorf("tailText(long, %d) is %d bytes: %q", max, len(got), got)
+		}
 	}
 }
 

@@ -544,23 +544,33 @@ func (a *App) shellRead(ctx context.Context, _ *ToolCall, in shellReadArgs) (she
 	return res, nil
 }
 
-// tailText keeps the last max bytes of s, starting at a line boundary when
-// one is near (else at a character boundary), behind truncatedMarker.
-// cut says s itself is already a tail.
+// tailText keeps the end of s within max bytes, the marker included: the
+// last max-len(truncatedMarker) bytes, starting at a line boundary when
+// one is near (else at a character boundary), behind truncatedMarker (a
+// max too small for the marker keeps the last max bytes alone). cut says
+// s itself is already a tail.
 func tailText(s string, max int, cut bool) (string, bool) {
-	if len(s) > max {
-		s, cut = s[len(s)-max:], true
+	if len(s) <= max && !cut {
+		return s, false
+	}
+	marker := truncatedMarker
+	if max < 2*len(marker) {
+		marker = "" // truncated: true in the result still says so
+	}
+	keep := max - len(marker)
+	if keep < 0 {
+		keep = 0
+	}
+	if len(s) > keep {
+		s = s[len(s)-keep:]
 		if i := strings.IndexByte(s, '\n'); i >= 0 && i < 200 && i+1 < len(s) {
 			s = s[i+1:]
 		}
 	}
-	if !cut {
-		return s, false
-	}
 	for i := 0; i < utf8.UTFMax && len(s) > 0 && !utf8.RuneStart(s[0]); i++ {
 		s = s[1:]
 	}
-	return truncatedMarker + s, true
+	return marker + s, true
 }
 
 // ---- shell_wait
