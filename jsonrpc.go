@@ -394,6 +394,9 @@ func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *respo
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return decodeError(err, "invalid request: a message must be a JSON object"), nil
 	}
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return errorResponse(nullID, codeInvalidRequest, "invalid request: a message must be a JSON object, not %s", jsonValueKind(t)), nil
+	}
 	id := m.ID
 	if id != nil && !validID(id) {
 		return errorResponse(nullID, codeInvalidRequest, "invalid request: id must be a string or an integer"), nil
@@ -489,8 +492,28 @@ func decodeError(err error, msg string) *response {
 
 // validID reports whether id is a JSON string or number (MCP: never null).
 func validID(id json.RawMessage) bool {
-	c := id[0]
-	return c == '"' || c == '-' || c >= '0' && c <= '9'
+	if id[0] == '"' {
+		return true
+	}
+	// An integer: MCP ids are strings or integers, so 1.5 and 1e3 are not.
+	digits := bytes.TrimPrefix(id, []byte("-"))
+	return len(digits) > 0 && len(bytes.Trim(digits, "0123456789")) == 0
+}
+
+// jsonValueKind names the kind of the JSON value v starts: "null",
+// "an array", "a string", "a number" or "a boolean".
+func jsonValueKind(v []byte) string {
+	switch {
+	case len(v) == 0 || v[0] == 'n':
+		return "null"
+	case v[0] == '[':
+		return "an array"
+	case v[0] == '"':
+		return "a string"
+	case v[0] == 't' || v[0] == 'f':
+		return "a boolean"
+	}
+	return "a number"
 }
 
 // safeCall runs the method handler, turning a panic into -32603 so that

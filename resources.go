@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -297,7 +298,13 @@ func bindParams(params json.RawMessage, v any) error {
 		return nil
 	}
 	if err := json.Unmarshal(params, v); err != nil {
-		return invalidParams("%v", err)
+		// Said in the request's terms, not Go's ("cannot unmarshal number
+		// into Go struct field").
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return invalidParams("in %q: %s given where %s is needed", te.Field, te.Value, jsonKind(te.Type))
+		}
+		return invalidParams("params must be a JSON object of the method's fields")
 	}
 	return nil
 }

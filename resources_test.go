@@ -1099,3 +1099,22 @@ func TestResourceListChangedConcurrent(t *testing.T) {
 		t.Errorf("%d live and %d stopped sessions, want %d and %d", live, stopped, 1+4*8, 4*8)
 	}
 }
+
+// TestBindParamsErrors: a wrong type in params is named in the request's
+// terms (the field and the JSON kind), never in Go's.
+func TestBindParamsErrors(t *testing.T) {
+	var p struct {
+		URI       string            `json:"uri"`
+		Arguments map[string]string `json:"arguments"`
+	}
+	for _, tc := range []struct{ params, want string }{
+		{`{"uri":5}`, `in "uri": number given where a string is needed`},
+		{`{"arguments":{"filename":5}}`, `in "arguments": number given where a string is needed`},
+		{`[1]`, `params must be a JSON object`},
+	} {
+		err := bindParams(json.RawMessage(tc.params), &p)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go ") {
+			t.Errorf("bindParams(%s) = %v, want an error containing %q", tc.params, err, tc.want)
+		}
+	}
+}
