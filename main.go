@@ -265,7 +265,7 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 	fs.IntVar(&cfg.Scale, "scale", 2, "integer pixel scale of the font in files on disk (1-4)")
 	fs.BoolVar(&cfg.InlineImages, "inline-images", false, "return screenshots inline as MCP image content by default")
 	fs.StringVar(&cfg.LogPath, "log-path", "", "append a JSON line per tool call to this file")
-	fs.IntVar(&cfg.MaxSessions, "max-sessions", 16, "maximum number of live sessions")
+	fs.IntVar(&cfg.MaxSessions, "max-sessions", 16, "maximum number of live sessions (1-1000)")
 	fs.IntVar(&cfg.Scrollback, "scrollback", 10000, "scrollback lines kept per session")
 	fs.Func("allow-command", "allow only this program, under this name, in shell_start (repeatable; symlinks resolved; env then limited to TERM, LANG, LC_*, TZ and similar, PATH only as the server's; see SECURITY.md)", func(v string) error {
 		if v = strings.TrimSpace(v); v == "" {
