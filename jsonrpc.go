@@ -325,7 +325,7 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 	var elems []json.RawMessage
 	err := json.Unmarshal(line, &elems)
 	var syntax *json.SyntaxError
-	if v := s.negotiated(); v >= "2025-06-18" && !errors.As(err, &syntax) {
+	if v := s.negotiated(); protoAtLeast(v, protoV20250618) && !errors.As(err, &syntax) {
 		// MCP 2025-06-18 removed JSON-RPC batching (changelog, PR #416);
 		// 2025-03-26 had added it, and 2024-11-05 takes JSON-RPC 2.0 whole.
 		s.send(errorResponse(nullID, codeInvalidRequest, "invalid request: MCP has no JSON-RPC batches since 2025-06-18 (this session speaks %s): send each message on a line of its own", v))

@@ -104,7 +104,7 @@ func (a *App) promptsList(ctx context.Context, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	if !versionAtLeast(ctx, "2025-06-18") { // title came then
+	if !versionAtLeast(ctx, protoV20250618) { // title came then
 		for _, p := range page { // a.prompts() builds them afresh
 			p.Title = ""
 		}

@@ -660,7 +660,7 @@ func (a *App) resourcesList(ctx context.Context, params json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
-	if !versionAtLeast(ctx, "2025-06-18") { // title and annotations.lastModified came then
+	if !versionAtLeast(ctx, protoV20250618) { // title and annotations.lastModified came then
 		page = slices.Clone(page)
 		for i, r := range page {
 			page[i].Title = ""
@@ -711,7 +711,7 @@ func (a *App) resourcesTemplatesList(ctx context.Context, params json.RawMessage
 	if err != nil {
 		return nil, err
 	}
-	if !versionAtLeast(ctx, "2025-06-18") { // title came then
+	if !versionAtLeast(ctx, protoV20250618) { // title came then
 		page = slices.Clone(page)
 		for i := range page {
 			page[i].Title = ""
