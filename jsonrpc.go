@@ -390,44 +390,10 @@ func modernInBatch(e json.RawMessage) (*response, bool) {
 // (notifications, and responses from the client, which this server never
 // asks for).
 func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *response, job func() *response) {
-	var m wireMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return decodeError(err, "invalid request: a message must be a JSON object"), nil
+	m, id, method, params, reply := validateMessage(raw)
+	if reply != nil || method == "" {
+		return reply, nil
 	}
-	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		return errorResponse(nullID, codeInvalidRequest, "invalid request: a message must be a JSON object, not %s", jsonValueKind(t)), nil
-	}
-	id := m.ID
-	if id != nil && !validID(id) {
-		return errorResponse(nullID, codeInvalidRequest, "invalid request: id must be a string or an integer"), nil
-	}
-	if id == nil {
-		id = nullID // for error replies to malformed notifications
-	}
-	if string(m.JSONRPC) != `"2.0"` {
-		return errorResponse(id, codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`), nil
-	}
-	var method string
-	if m.Method == nil {
-		if m.ID != nil && (m.Result != nil || m.Error != nil) {
-			return nil, nil // a response to a request we never sent: ignore
-		}
-		return errorResponse(id, codeInvalidRequest, `invalid request: "method" is missing`), nil
-	}
-	if err := json.Unmarshal(m.Method, &method); err != nil || method == "" {
-		return errorResponse(id, codeInvalidRequest, `invalid request: "method" must be a non-empty string`), nil
-	}
-	params := m.Params
-	if string(params) == "null" {
-		params = nil
-	}
-	if params != nil && params[0] != '{' {
-		if m.ID == nil {
-			return nil, nil
-		}
-		return errorResponse(id, codeInvalidParams, "invalid params: %s params must be an object", method), nil
-	}
-
 	if m.ID == nil {
 		s.notification(method, params)
 		return nil, nil
@@ -436,7 +402,57 @@ func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *respo
 		result, err := s.safeCall(ctx, method, params)
 		return newResponse(id, result, err), nil
 	}
+	return s.admit(ctx, id, method, params)
+}
 
+// validateMessage checks one message's envelope. It returns the message,
+// the id to answer with (null for a bad one), the method and params
+// ("null" params as nil), or an error reply; neither a reply nor a method
+// means the message needs no answer (a response from the client, a
+// notification with bad params).
+func validateMessage(raw json.RawMessage) (m wireMessage, id json.RawMessage, method string, params json.RawMessage, reply *response) {
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return m, nil, "", nil, decodeError(err, "invalid request: a message must be a JSON object")
+	}
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return m, nil, "", nil, errorResponse(nullID, codeInvalidRequest, "invalid request: a message must be a JSON object, not %s", jsonValueKind(t))
+	}
+	id = m.ID
+	if id != nil && !validID(id) {
+		return m, nil, "", nil, errorResponse(nullID, codeInvalidRequest, "invalid request: id must be a string or an integer")
+	}
+	if id == nil {
+		id = nullID // for error replies to malformed notifications
+	}
+	if string(m.JSONRPC) != `"2.0"` {
+		return m, id, "", nil, errorResponse(id, codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
+	}
+	if m.Method == nil {
+		if m.ID != nil && (m.Result != nil || m.Error != nil) {
+			return m, id, "", nil, nil // a response to a request we never sent: ignore
+		}
+		return m, id, "", nil, errorResponse(id, codeInvalidRequest, `invalid request: "method" is missing`)
+	}
+	if err := json.Unmarshal(m.Method, &method); err != nil || method == "" {
+		return m, id, "", nil, errorResponse(id, codeInvalidRequest, `invalid request: "method" must be a non-empty string`)
+	}
+	params = m.Params
+	if string(params) == "null" {
+		params = nil
+	}
+	if params != nil && params[0] != '{' {
+		if m.ID == nil {
+			return m, id, "", nil, nil
+		}
+		return m, id, "", nil, errorResponse(id, codeInvalidParams, "invalid params: %s params must be an object", method)
+	}
+	return m, id, method, params, nil
+}
+
+// admit registers request id in s.inflight within the caps and returns
+// the job that runs it, or an immediate reply: a duplicate id, a ping
+// (answered by the reader), or server busy.
+func (s *Server) admit(ctx context.Context, id json.RawMessage, method string, params json.RawMessage) (*response, func() *response) {
 	key := string(id)
 	s.mu.Lock()
 	if _, dup := s.inflight[key]; dup {
