@@ -187,18 +187,29 @@ type sendArgs struct {
 }
 
 type sendResult struct {
-	Success      bool     `json:"success"`
-	BufferBefore string   `json:"bufferBefore"`
-	BufferAfter  string   `json:"bufferAfter"`
-	Matched      *bool    `json:"matched,omitempty"`
-	TimedOut     *bool    `json:"timed_out,omitempty"`
-	Held         []string `json:"held,omitempty"`
-	EndedBy      string   `json:"ended_by,omitempty"`
+	Success      bool   `json:"success"`
+	BufferBefore string `json:"bufferBefore"`
+	BufferAfter  string `json:"bufferAfter"`
+	waitReport
 	exitInfo
 
 	commandOutcome
+}
+
+// waitReport is how the wait of a shell_send or shell_click went: every
+// field is left out when the call did not wait.
+type waitReport struct {
+	Matched  *bool    `json:"matched,omitempty"`
+	TimedOut *bool    `json:"timed_out,omitempty"`
+	Held     []string `json:"held,omitempty"`
+	EndedBy  string   `json:"ended_by,omitempty"`
 
 	summary string // the text block's first line when the wait did not match
+}
+
+// reportWait is the waitReport of a wait on spec that ended as out.
+func reportWait(out waitOutcome, spec waitSpec) waitReport {
+	return waitReport{Matched: &out.matched, TimedOut: &out.timedOut, Held: out.held, EndedBy: out.endedBy, summary: out.summary(spec)}
 }
 
 // blocks puts a wait that did not match in the first words of the text
@@ -291,8 +302,7 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 	res := sendResult{Success: true, BufferBefore: before}
 	if p.spec.waiting() {
 		out := w.wait(ctx, p.spec, call.Progress)
-		res.Matched, res.TimedOut = &out.matched, &out.timedOut
-		res.Held, res.EndedBy, res.summary = out.held, out.endedBy, out.summary(p.spec)
+		res.waitReport = reportWait(out, p.spec)
 		if p.spec.command {
 			res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
 		}

@@ -28,19 +28,14 @@ type clickArgs struct {
 }
 
 type clickResult struct {
-	Row         int      `json:"row"`
-	Col         int      `json:"col"`
-	Sent        string   `json:"sent"`
-	MouseMode   string   `json:"mouse_mode"`
-	BufferAfter string   `json:"bufferAfter"`
-	Matched     *bool    `json:"matched,omitempty"`
-	TimedOut    *bool    `json:"timed_out,omitempty"`
-	Held        []string `json:"held,omitempty"`
-	EndedBy     string   `json:"ended_by,omitempty"`
+	Row         int    `json:"row"`
+	Col         int    `json:"col"`
+	Sent        string `json:"sent"`
+	MouseMode   string `json:"mouse_mode"`
+	BufferAfter string `json:"bufferAfter"`
+	waitReport
 	exitInfo
 	commandOutcome
-
-	summary string // the text block's first line when the wait did not match
 }
 
 // blocks puts a wait that did not match in the first words of the text
@@ -127,8 +122,7 @@ func (a *App) shellClick(ctx context.Context, call *ToolCall, in clickArgs) (cli
 	res := clickResult{Row: row, Col: col, Sent: escapeBytes(data), MouseMode: mouseModeName(modes.Mouse, modes.MouseEncoding)}
 	if spec.waiting() {
 		out := w.wait(ctx, spec, call.Progress)
-		res.Matched, res.TimedOut = &out.matched, &out.timedOut
-		res.Held, res.EndedBy, res.summary = out.held, out.endedBy, out.summary(spec)
+		res.waitReport = reportWait(out, spec)
 		if spec.command {
 			res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
 		}
