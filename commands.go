@@ -556,16 +556,8 @@ func clip(s string, n int) string {
 // completeCommandNumbers lists the command numbers of session id (of
 // every session when id is ""), newest first.
 func (a *App) completeCommandNumbers(id string) []string {
-	ss := a.resSessions()
-	if id != "" {
-		s := a.resSession(id)
-		if s == nil {
-			return nil
-		}
-		ss = []*resSess{s}
-	}
 	var out []string
-	for _, s := range ss {
+	for _, s := range a.completionSessions(id) {
 		cmds := s.commands()
 		for i := len(cmds) - 1; i >= 0; i-- {
 			if n := strconv.Itoa(cmds[i].n); !slices.Contains(out, n) {

@@ -98,16 +98,8 @@ func (a *App) completeTemplate(tmpl, arg, id string) []string {
 		return a.completeCommandNumbers(id)
 	case arg == "name" && strings.HasPrefix(tmpl, "session://"):
 		recordings := strings.Contains(tmpl, "/recordings/")
-		ss := a.resSessions()
-		if id != "" {
-			s := a.resSession(id)
-			if s == nil {
-				return nil
-			}
-			ss = []*resSess{s}
-		}
 		var names []string
-		for _, s := range ss {
+		for _, s := range a.completionSessions(id) {
 			list, cs := screenshotsURI(s.ID), s.Screenshots()
 			if recordings {
 				list, cs = recordingsURI(s.ID), s.Recordings()
@@ -122,6 +114,19 @@ func (a *App) completeTemplate(tmpl, arg, id string) []string {
 			}
 		}
 		return names
+	}
+	return nil
+}
+
+// completionSessions are the sessions a completion of a session's names
+// draws from: session id alone when given (none when it does not exist),
+// else every session.
+func (a *App) completionSessions(id string) []*resSess {
+	if id == "" {
+		return a.resSessions()
+	}
+	if s := a.resSession(id); s != nil {
+		return []*resSess{s}
 	}
 	return nil
 }
