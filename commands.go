@@ -60,6 +60,7 @@ type shellState struct {
 	cmds         []*command
 	next         int // n of the next command
 	ended        int // commands whose D came
+	prompts      int // primary prompts started (A marks other than continuation prompts)
 	told         int // ended when the reader last notified (Session.readLoop)
 }
 
@@ -108,6 +109,7 @@ func (st *shellState) mark(t *Terminal, m ShellMark, now time.Time) bool {
 			return false
 		}
 		st.seenA, st.lines, st.inLine = true, nil, false
+		st.prompts++
 		ended := st.running != nil
 		if ended { // a prompt with no D before it: the command ended, its status unknown
 			st.finish(t, m, nil, now)
@@ -321,7 +323,7 @@ func commandProps(m map[string]any) map[string]any {
 		},
 		"required": []string{"n", "line", "output", "truncated"},
 	}
-	m["already_done"] = prop("boolean", "shell_wait with wait_for_command when no command was running: command is the last one that finished.")
+	m["already_done"] = prop("boolean", "With wait_for_command when no command was running: shell_wait (command is the last one that finished), or shell_send whose input ran none and drew a new prompt (an empty line, Ctrl-C; no command).")
 	return m
 }
 
@@ -382,12 +384,25 @@ func (s *Session) checkCommandWait(in commandWaitArgs) (max int, err error) {
 // returns at the first one after it. s.mu is held.
 func (s *Session) commandBaseLocked() int { return s.sh.ended }
 
+// promptBaseLocked is the number of prompts so far when the shell sits
+// idle at one, else -1. s.mu is held.
+func (s *Session) promptBaseLocked() int {
+	st := &s.sh
+	if k := len(st.cmds); !st.seenA || st.running != nil || k > 0 && !st.cmds[k-1].drawn {
+		return -1
+	}
+	return st.prompts
+}
+
 // commandDoneLocked reports the first command that ended after the wait
 // began (w.cmdBase), once the prompt after it is drawn. s.mu is held.
 func (w *outputWatch) commandDoneLocked() (*command, bool) {
 	st := &w.s.sh
 	if st.ended <= w.cmdBase {
-		return nil, false
+		// None ran, but the shell idle at a prompt drew a new one (an
+		// empty line, Ctrl-C): nothing is left to wait for.
+		w.noCommand = w.promptBase >= 0 && st.running == nil && st.prompts > w.promptBase && (!st.seenB || st.inLine)
+		return nil, w.noCommand
 	}
 	first := len(st.cmds) - (st.ended - w.cmdBase)
 	c := st.cmds[max(first, 0)]
@@ -568,12 +583,12 @@ func (a *App) completeCommandNumbers(id string) []string {
 	return out
 }
 
-// alreadyDone is shell_wait's answer when it waits only for a command and
-// none is running: at once, with the last finished command (if any) and
-// already_done. A command that ended but whose prompt is not drawn yet is
+// alreadyDone is shell_wait's answer when it waits for a command first
+// and none is running: that stage holds at once, with the last finished
+// command (if any) and already_done. A command that ended but whose prompt is not drawn yet is
 // the one the wait returns, so the watch's base steps back to it.
 func (s *Session) alreadyDone(w *outputWatch, c waitSpec, max int) (commandOutcome, bool) {
-	if len(c.stages) != 1 || c.stages[0].kind != stageCommand {
+	if len(c.stages) == 0 || c.stages[0].kind != stageCommand {
 		return commandOutcome{}, false
 	}
 	s.mu.Lock()

@@ -303,9 +303,7 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 	if p.spec.waiting() {
 		out := w.wait(ctx, p.spec, call.Progress)
 		res.waitReport = reportWait(out, p.spec)
-		if p.spec.command {
-			res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
-		}
+		res.commandOutcome = w.commandOutcome(out, p.spec, maxOut)
 	} else {
 		t := time.NewTimer(p.delay)
 		select {
@@ -320,6 +318,19 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 	res.BufferAfter = s.Text(false)
 	res.exitInfo = exitOf(s.Status())
 	return res, nil
+}
+
+// commandOutcome is the command part of the result of a wait on spec
+// that typed input and ended as out: none without wait_for_command;
+// already_done when the input ran no command and a new prompt came.
+func (w *outputWatch) commandOutcome(out waitOutcome, spec waitSpec, max int) commandOutcome {
+	switch {
+	case !spec.command:
+		return commandOutcome{}
+	case w.noCommand:
+		return commandOutcome{AlreadyDone: true}
+	}
+	return w.s.commandOutcomeOf(out.command, max)
 }
 
 // planSend checks shell_send's arguments against the limits and the
@@ -642,10 +653,12 @@ func (a *App) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn) (she
 	s.settle(ctx)
 	w := s.watch(spec, "")
 	defer w.close()
-	if done, ok := s.alreadyDone(w, spec, maxOut); ok {
+	done, already := s.alreadyDone(w, spec, maxOut)
+	if already && len(spec.stages) == 1 {
 		return shellWaitResult{Matched: true, Held: []string{"wait_for_command"}, EndedBy: "wait_for_command",
 			Buffer: s.Text(false), exitInfo: exitOf(s.Status()), commandOutcome: done}, nil
 	}
+	w.commandHeld = already // the later stages are still to hold
 	out := w.wait(ctx, spec, call.Progress)
 	if ctx.Err() != nil {
 		return shellWaitResult{}, errors.New("cancelled")
@@ -654,7 +667,10 @@ func (a *App) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn) (she
 	s.settle(ctx)
 	res := shellWaitResult{Matched: out.matched, TimedOut: out.timedOut, Held: out.held, EndedBy: out.endedBy,
 		Buffer: s.Text(false), exitInfo: exitOf(s.Status()), summary: out.summary(spec)}
-	if spec.command {
+	switch {
+	case already:
+		res.commandOutcome = done
+	case spec.command:
 		res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
 	}
 	return res, nil

@@ -289,8 +289,11 @@ type outputWatch struct {
 	stableText  string
 	stableSince time.Time
 
-	cmdBase int      // commands ended when the watch began (commands.go)
-	command *command // wait_for_command: the command that ended
+	cmdBase     int      // commands ended when the watch began (commands.go)
+	command     *command // wait_for_command: the command that ended
+	commandHeld bool     // wait_for_command held when the wait began (shell_wait, no command running)
+	promptBase  int      // prompts drawn when the watch began with the shell idle at one, else -1 (commands.go)
+	noCommand   bool     // wait_for_command held without a command: the idle shell drew a new prompt
 }
 
 // watch starts following s for spec. input is what the call types
@@ -309,7 +312,7 @@ func (s *Session) watch(spec waitSpec, input string) *outputWatch {
 	w.remove = s.AddOutputListener(w.feed)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w.cmdBase = s.commandBaseLocked()
+	w.cmdBase, w.promptBase = s.commandBaseLocked(), s.promptBaseLocked()
 	if w.echo != nil || spec.newOnly {
 		w.marked = s.term.BeginMarks(input, spec.newOnly)
 	}
@@ -431,6 +434,9 @@ func (w *outputWatch) check(st *waitStage, exited bool) (bool, time.Duration) {
 	s := w.s
 	switch st.kind {
 	case stageCommand:
+		if w.commandHeld {
+			return true, 0
+		}
 		cmd, done := w.commandDoneLocked()
 		if done {
 			w.command = cmd
@@ -554,8 +560,11 @@ func (o waitOutcome) summary(spec waitSpec) string {
 	}
 	pending := spec.stages[len(o.held)]
 	what := pending.name + " " + pending.describe()
-	if pending.kind == stageExit {
+	switch pending.kind {
+	case stageExit:
 		what = "the program to exit"
+	case stageCommand:
+		what = "wait_for_command (the command to end and its prompt to come back)"
 	}
 	switch o.endedBy {
 	case "timeout_ms":

@@ -478,3 +478,37 @@ func TestEchoTrackerRest(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandWaitAtIdlePrompt: with no command running, shell_wait's
+// wait_for_command holds at once and the stage after it is the one a
+// timeout names; shell_send's Enter or Ctrl-C at the idle prompt runs no
+// command and returns at the new prompt, already_done.
+func TestCommandWaitAtIdlePrompt(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			runCommand(t, a, id, "true", nil)
+			r, m := call(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true, "wait_for": "zz", "timeout_ms": 300})
+			if held := anyStrings(m["held"]); m["matched"] != false || !slices.Equal(held, []string{"wait_for_command"}) || m["already_done"] != true ||
+				!strings.HasPrefix(r.Text, `TIMED OUT after 300ms waiting for wait_for "zz"`) {
+				t.Errorf("%s: wait_for_command then wait_for zz: %v (text %q)", sh.name, m, firstLine(r.Text))
+			}
+			keys := []string{"Enter", "C-c"}
+			if sh.name == "fish" {
+				keys = keys[:1] // fish clears the line on Ctrl-C and draws no new prompt
+			}
+			for _, k := range keys {
+				m = mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{k}, "wait_for_command": true, "timeout_ms": 20000})
+				if m["matched"] != true || m["already_done"] != true || m["command"] != nil {
+					t.Errorf("%s: %s at the idle prompt: %v", sh.name, k, m)
+				}
+			}
+			if c := runCommand(t, a, id, "echo after", nil); c["output"] != "after" {
+				t.Errorf("%s: the next command: %v", sh.name, c)
+			}
+		})
+	}
+}
+
+func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
