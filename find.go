@@ -67,7 +67,7 @@ func (a *App) toolShellFind() *Tool {
 		Output: outputSchema(exitProps(map[string]any{
 			"matches":   map[string]any{"type": "array", "items": match, "description": fmt.Sprintf("The matches, top to bottom (at most %d).", maxFindMatches)},
 			"count":     prop("integer", "How many matches there are (also beyond the list's cap)."),
-			"timed_out": prop("boolean", "With timeout_ms: true when the wait ended before a match existed (or, with gone, before none did)."),
+			"timed_out": prop("boolean", "With timeout_ms: true when the time ran out before a match existed (or, with gone, before none did); an exit ends the wait without it (exited true)."),
 		}), "matches", "count", "exited"),
 		ReadOnly: true,
 	}, a.shellFind)
@@ -107,7 +107,7 @@ func (a *App) shellFind(ctx context.Context, call *ToolCall, in findArgs) (findR
 // findWait looks until the matches exist (gone: until there are none),
 // timeout passes, the program exits or ctx ends. It wakes on the
 // session's change events only. timedOut is true when the condition does
-// not hold at the end.
+// not hold at the end and the program still runs.
 func (s *Session) findWait(ctx context.Context, q *findQuery, gone bool, timeout time.Duration) (ms []findMatch, timedOut bool) {
 	var deadline <-chan time.Time
 	if timeout > 0 {
@@ -123,7 +123,7 @@ func (s *Session) findWait(ctx context.Context, q *findQuery, gone bool, timeout
 		s.mu.Unlock()
 		ok := (len(ms) > 0) != gone
 		if ok || exited || final {
-			return ms, !ok && timeout > 0
+			return ms, !ok && timeout > 0 && !exited // an exit is no timeout: exited says it
 		}
 		select {
 		case <-ch:

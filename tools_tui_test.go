@@ -285,6 +285,17 @@ func TestFindWaitsForTextAndGone(t *testing.T) {
 	}
 }
 
+// TestFindEndsAtExit: a program that exits while shell_find waits ends
+// the wait as not found, with its exit, not as a timeout.
+func TestFindEndsAtExit(t *testing.T) {
+	a := newTestApp(t)
+	id := start(t, a, "sh", "-c", "sleep 0.3; exit 3")
+	m := mustCall(t, a, "shell_find", map[string]any{"session_id": id, "text": "NEVER", "timeout_ms": 20000})
+	if m["count"] != float64(0) || m["timed_out"] != nil || m["exited"] != true || m["exit_code"] != float64(3) {
+		t.Errorf("shell_find while the program exits: %v, want exited with code 3 and no timed_out", m)
+	}
+}
+
 // BenchmarkStyledSize reads screens of real programs at 120x40 styled and
 // plain; it reports the bytes of each, their ratio (styled/plain) and the
 // size of the runs as JSON (structuredContent).
