@@ -409,12 +409,18 @@ func echoText(units [][]byte) string {
 	return string(out)
 }
 
+// minWriteTime is the least time the writes of one call get, so that
+// timeout_ms 0 (look once) still sends: a program reading its input takes
+// a short write at once.
+const minWriteTime = time.Second
+
 // typeUnits writes units to the program, typeDelay apart. The writes get
-// timeout plus the typing time in all; when that runs out the rest is
-// not typed, and the caller's wait decides the outcome. A program that
-// exits first is an error, reported once all its output is drained.
+// timeout (at least minWriteTime) plus the typing time in all; when that
+// runs out the rest is not typed, and the caller's wait decides the
+// outcome. A program that exits first is an error, reported once all its
+// output is drained.
 func (s *Session) typeUnits(ctx context.Context, units [][]byte, typeDelay, timeout time.Duration) error {
-	wctx, cancel := context.WithTimeout(ctx, timeout+time.Duration(len(units))*typeDelay)
+	wctx, cancel := context.WithTimeout(ctx, max(timeout, minWriteTime)+time.Duration(len(units))*typeDelay)
 	defer cancel()
 	for i, u := range units {
 		if i > 0 && typeDelay > 0 {

@@ -471,3 +471,21 @@ func TestEnterUnderLNM(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutZeroSends: timeout_ms 0 with input sends it and looks once
+// (shell_send and shell_click): no error, the input written.
+func TestTimeoutZeroSends(t *testing.T) {
+	a := newTestApp(t)
+	id := start(t, a, "cat")
+	r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo g\r", "timeout_ms": 0, "wait_for": "g"})
+	if r.IsError || m["success"] != true {
+		t.Fatalf("shell_send timeout_ms 0: %q %v", r.Text, m)
+	}
+	if m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "/^echo g$/", "timeout_ms": 5000}); m["matched"] != true {
+		t.Errorf("the input did not arrive: %v", m)
+	}
+	r, m = call(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"Enter"}, "timeout_ms": 0})
+	if r.IsError || m["success"] != true {
+		t.Errorf("shell_send timeout_ms 0 without a wait: %q %v", r.Text, m)
+	}
+}

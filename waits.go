@@ -52,7 +52,7 @@ func waitProps(m map[string]any, newOnlyDefault bool) map[string]any {
 		def = "true"
 	}
 	m["new_only"] = prop("boolean", "wait_for matches only text that was not on the screen when the call began, so the previous prompt does not count (default "+def+").")
-	m["timeout_ms"] = intProp("Longest wait for all of the above, in milliseconds (default 10000); a wait that runs out says so and returns the screen, never an error.", 0, maxTimeoutMS)
+	m["timeout_ms"] = intProp("Longest wait for all of the above, in milliseconds (default 10000; 0: send, then look once); a wait that runs out says so and returns the screen, never an error.", 0, maxTimeoutMS)
 	return commandArgProps(m)
 }
 
