@@ -148,7 +148,7 @@ func parseFind(text string, style *Style) (*findQuery, error) {
 	if text == "" {
 		return nil, errors.New("text is empty: give the text to find, e.g. \"Save\", or /regex/")
 	}
-	m, err := parseWaitFor(text)
+	m, err := parseMatcher("text", text)
 	if err != nil {
 		return nil, err
 	}

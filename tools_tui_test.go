@@ -340,3 +340,28 @@ func BenchmarkStyledSize(b *testing.B) {
 		})
 	}
 }
+
+// TestPatternMessagesAsGiven: errors and the TIMED OUT line show a
+// /regex/ as the caller wrote it, not the compiled form with its flags,
+// and shell_find's errors name its argument, text.
+func TestPatternMessagesAsGiven(t *testing.T) {
+	a := newTestApp(t)
+	id := start(t, a, "cat")
+	tests := []struct {
+		tool string
+		args map[string]any
+		want string // in the text block
+		not  string // and does not contain it
+	}{
+		{"shell_find", map[string]any{"text": "/(/"}, `text "/(/" is not a valid regular expression`, "(?m)"},
+		{"shell_send", map[string]any{"input": "x", "wait_for": "/(/"}, `wait_for "/(/" is not a valid regular expression`, "(?m)"},
+		{"shell_wait", map[string]any{"wait_for": "/tick [0-9]$/", "timeout_ms": 100}, `TIMED OUT after 100ms waiting for wait_for output matching /tick [0-9]$/ `, "(?m)"},
+	}
+	for _, tt := range tests {
+		tt.args["session_id"] = id
+		r, _ := call(t, a, tt.tool, tt.args)
+		if !strings.Contains(r.Text, tt.want) || strings.Contains(r.Text, tt.not) {
+			t.Errorf("%s %v: %q, want it to say %q and not show %q", tt.tool, tt.args, firstLine(r.Text), tt.want, tt.not)
+		}
+	}
+}

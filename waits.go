@@ -175,7 +175,8 @@ func (st waitStage) describe() string {
 	return "the program to exit"
 }
 
-// matcher is a parsed wait_for: literal text or a regular expression.
+// matcher is a parsed wait_for: literal text or a regular expression
+// (then text is the argument as given, /re/flags, for messages).
 type matcher struct {
 	text string
 	re   *regexp.Regexp
@@ -210,9 +211,12 @@ func parseMatcher(name, s string) (*matcher, error) {
 			}
 			re, err := regexp.Compile(expr)
 			if err != nil {
+				if _, bare := regexp.Compile(s[1:j]); bare != nil {
+					err = bare // the pattern as given, without the flags added in front
+				}
 				return nil, fmt.Errorf("%s %q is not a valid regular expression (RE2 syntax): %v; fix it, or drop the surrounding slashes to match the text literally", name, s, err)
 			}
-			return &matcher{re: re}, nil
+			return &matcher{text: s, re: re}, nil
 		}
 	}
 	return &matcher{text: s}, nil
@@ -221,7 +225,7 @@ func parseMatcher(name, s string) (*matcher, error) {
 // String shows the matcher as a progress message names it.
 func (m *matcher) String() string {
 	if m.re != nil {
-		return "output matching " + m.re.String()
+		return "output matching " + m.text
 	}
 	return fmt.Sprintf("%q", m.text)
 }
