@@ -162,7 +162,7 @@ func (st *shellState) finish(t *Terminal, m ShellMark, code *int, now time.Time)
 	c := st.running
 	st.running = nil
 	c.exitCode, c.ended = code, now
-	c.output, c.cut = rangeText(t, c.cLine, c.cCol, m.Line, m.Col, commandOutputCap)
+	c.output, c.cut = c.outputTo(t, m)
 	c.outBytes = len(c.output)
 	st.cmds = append(st.cmds, c)
 	if len(st.cmds) > maxCommands {
@@ -170,6 +170,18 @@ func (st *shellState) finish(t *Terminal, m ShellMark, code *int, now time.Time)
 	}
 	st.capOutputs()
 	st.ended++
+}
+
+// outputTo reads c's output from the screen and scrollback, from where
+// it starts to mark m: the C mark's position, or, when an erase covered
+// that (clear, ED, RIS), where the erase left the start (m.Out, see
+// vtOutStart), so that the output is what the command left visible.
+func (c *command) outputTo(t *Terminal, m ShellMark) (string, bool) {
+	from, col := c.cLine, c.cCol
+	if m.Out.Set && m.Out.Erased {
+		from, col = m.Out.Line, m.Out.Col
+	}
+	return rangeText(t, from, col, m.Line, m.Col, commandOutputCap)
 }
 
 // capOutputs drops the outputs of the oldest commands until those kept
@@ -428,7 +440,7 @@ func (s *Session) runningCommand(max int) *commandResult {
 		return nil
 	}
 	cp := *c
-	cp.output, cp.cut = rangeText(s.term, c.cLine, c.cCol, s.term.CursorLine(), s.term.Cursor().Col, commandOutputCap)
+	cp.output, cp.cut = c.outputTo(s.term, s.term.OutputEnd())
 	r := cp.result(s.ID, max)
 	r.Running = true
 	return r

@@ -613,13 +613,24 @@ func TestShellStateMarks(t *testing.T) {
 		{"cmdline from the shell", a + "$ " + b + "x\r\n\x1b]133;C;cmdline_url=echo%20%22a%3Bb%22\a" + d(0) + a, "echo \"a;b\"|0|", "", false},
 		{"running", "\x1b]7;file://host/tmp/a%20b\a" + a + "$ " + b + "sleep 9\r\n" + c + "z", "", "/tmp/a b", true},
 		{"wrapped output joined", a + "$ " + b + "w\r\n" + c + strings.Repeat("q", 25) + "\r\n" + d(0) + a, "w|0|" + strings.Repeat("q", 25), "", false},
+		// An erase of the C mark's position: the output is what is left.
+		{"clear (ED 2, ED 3)", a + "$ " + b + "clear\r\n" + c + "\x00gone\r\n\x1b[H\x1b[2J\x1b[3Jhi\r\n" + d(0) + a, "clear|0|hi", "", false},
+		{"clear after scrolling", a + "$ " + b + "s\r\n" + c + "\x00" + "1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n\x1b[H\x1b[2J\x1b[3Jafter\r\n" + d(0) + a, "s|0|after", "", false},
+		{"ED 2 with the C mark in the scrollback", a + "$ " + b + "s\r\n" + c + "\x00" + "1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n\x1b[H\x1b[2Jz\r\n" + d(0) + a, "s|0|1\n2\nz", "", false},
+		{"ED 0 from the home position", a + "$ " + b + "e\r\n" + c + "\x00" + "x\r\n\x1b[H\x1b[Jy\r\n" + d(0) + a, "e|0|y", "", false},
+		{"ED 0 below the C mark", a + "$ " + b + "e\r\n" + c + "x\r\ny\r\n\x1b[J" + d(0) + a, "e|0|x\ny", "", false},
+		{"ED 1 over the C mark", a + "$ " + b + "e\r\n" + c + "\x00" + "x\r\nyy\x1b[1J!\r\n" + d(0) + a, "e|0|!", "", false},
+		{"RIS", a + "$ " + b + "r\r\n" + c + "\x00" + "x\r\n\x1bcnew\r\n" + d(0) + a, "r|0|new", "", false},
+		{"erase on the alternate screen", a + "$ " + b + "v\r\n" + c + "x\r\n\x1b[?1049h\x1b[2Jvim\x1b[?1049l" + d(0) + a, "v|0|x", "", false},
 	}
 	for _, tt := range tests {
 		term := NewTerminal(20, 5, 100)
 		var st shellState
-		term.Write([]byte(tt.out))
-		for _, m := range term.TakeShellMarks() {
-			st.mark(term, m, time.Unix(0, 0))
+		for _, chunk := range strings.Split(tt.out, "\x00") { // the reads the session takes marks after
+			term.Write([]byte(chunk))
+			for _, m := range term.TakeShellMarks() {
+				st.mark(term, m, time.Unix(0, 0))
+			}
 		}
 		var got []string
 		for _, cmd := range st.cmds {
@@ -632,5 +643,28 @@ func TestShellStateMarks(t *testing.T) {
 		if g, want := strings.Join(got, " / "), tt.want; g != want || st.cwd != tt.cwd || (st.running != nil) != tt.active {
 			t.Errorf("%s: commands %q cwd %q running %v, want %q %q %v", tt.name, g, st.cwd, st.running != nil, want, tt.cwd, tt.active)
 		}
+	}
+}
+
+// TestCommandOutputAfterClear: a command that clears the screen has as
+// output what it printed after the erase, in every shell.
+func TestCommandOutputAfterClear(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			tests := []struct{ line, output string }{
+				{"clear; echo hi", "hi"},
+				{"echo a; clear; echo b", "b"},
+				{"seq 1 60; clear; echo after", "after"},
+				{"echo x; printf '\\033[H\\033[J'; echo y", "y"},
+			}
+			for _, tt := range tests {
+				c := runCommand(t, a, id, tt.line, nil)
+				if c["output"] != tt.output || c["truncated"] != false {
+					t.Errorf("%s %q: output %q truncated %v, want %q", sh.name, tt.line, c["output"], c["truncated"], tt.output)
+				}
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 // columns, title cleared. The scrollback is kept, as in xterm.
 func (t *Terminal) reset() {
 	t.scr = t.main
+	t.eraseOutputStart(2)
 	for _, s := range []*vtScreen{t.main, t.alt} {
 		for _, l := range s.lines {
 			l.clear(t.blank)
@@ -754,6 +755,7 @@ func (t *Terminal) cursorDown(n int) {
 // eraseDisplay is ED (and DECSED when selective): 0 below, 1 above,
 // 2 all, 3 the scrollback.
 func (t *Terminal) eraseDisplay(mode int, selective bool) {
+	t.eraseOutputStart(mode)
 	switch mode {
 	case 0:
 		t.eraseLine(0, selective)
