@@ -184,6 +184,20 @@ func (c *command) outputTo(t *Terminal, m ShellMark) (string, bool) {
 	return rangeText(t, from, col, m.Line, m.Col, commandOutputCap)
 }
 
+// exitedLocked ends the command still running when the shell exits
+// (killed during it, or "exit"): its output is what it printed up to
+// the cursor, its exit_code unknown (the shell's own status is the
+// session's exit_code), and no prompt follows, so it counts as drawn.
+// It reports whether a command ended. Session.mu is held.
+func (st *shellState) exitedLocked(t *Terminal, now time.Time) bool {
+	if st.running == nil {
+		return false
+	}
+	st.finish(t, t.OutputEnd(), nil, now)
+	st.promptDrawn()
+	return true
+}
+
 // capOutputs drops the outputs of the oldest commands until those kept
 // fit commandsOutputCap (the newest command's always stays).
 func (st *shellState) capOutputs() {

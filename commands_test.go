@@ -668,3 +668,32 @@ func TestCommandOutputAfterClear(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandShellDies: a shell killed during a command ends it with the
+// output so far and no exit_code; the command is listed and
+// command_running turns false.
+func TestCommandShellDies(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			pid := "$$"
+			if sh.name == "fish" {
+				pid = "$fish_pid"
+			}
+			line := "echo partial; kill -9 " + pid
+			c := runCommand(t, a, id, line, nil)
+			if c["line"] != line || c["output"] != "partial" || c["exit_code"] != nil || c["running"] != nil {
+				t.Errorf("%s: the killed command: %v", sh.name, c)
+			}
+			info := readInfo(t, a, id)
+			if info["command_running"] != false || info["exited"] != true {
+				t.Errorf("%s: info after the kill: command_running %v exited %v", sh.name, info["command_running"], info["exited"])
+			}
+			s, _ := a.session(id)
+			if list := s.Commands(); len(list) != 1 || list[0].Line != line || list[0].ExitCode != nil || list[0].OutputBytes != len("partial") {
+				t.Errorf("%s: commands %+v", sh.name, list)
+			}
+		})
+	}
+}

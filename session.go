@@ -756,9 +756,13 @@ func (s *Session) waitLoop() {
 	t.Stop()
 	s.mu.Lock()
 	s.exited, s.exitCode, s.exitSignal = true, code, sig
+	ended := s.sh.exitedLocked(s.term, time.Now())
 	s.signalLocked()
 	s.mu.Unlock()
 	close(s.done)
+	if ended {
+		s.app.commandsUpdated(s, true)
+	}
 	s.app.resourceUpdated(infoURI(s.ID))
 	s.app.resourceUpdated(sessionsListURI())
 }
