@@ -412,6 +412,9 @@ func (s *Session) commandBaseLocked() int { return s.sh.ended }
 // began (w.cmdBase), once the prompt after it is drawn. s.mu is held.
 func (w *outputWatch) commandDoneLocked() (*command, bool) {
 	st := &w.s.sh
+	if w.cmdBase == firstPromptBase {
+		return firstPrompt, st.seenB || !w.s.integ.Active && st.seenA
+	}
 	if st.ended <= w.cmdBase {
 		return nil, false
 	}
@@ -419,6 +422,15 @@ func (w *outputWatch) commandDoneLocked() (*command, bool) {
 	c := st.cmds[max(first, 0)]
 	return c, c.drawn
 }
+
+// firstPromptBase is outputWatch.cmdBase for shell_wait's
+// wait_for_command before the shell's first prompt: it waits for that
+// prompt, and then returns firstPrompt (already_done, no command), not
+// for a command that nobody started.
+const firstPromptBase = -1
+
+// firstPrompt is the command a firstPromptBase wait ends with.
+var firstPrompt = &command{}
 
 // lastCommand returns the newest finished command when none is running
 // and its prompt is drawn (shell_wait's already_done), else nil.
@@ -463,6 +475,9 @@ func (s *Session) runningCommand(max int) *commandResult {
 // commandOutcomeOf is the command part of a wait result: the command that
 // ended, or on timeout the one still running.
 func (s *Session) commandOutcomeOf(c *command, max int) commandOutcome {
+	if c == firstPrompt {
+		return commandOutcome{AlreadyDone: true}
+	}
 	if c != nil {
 		return commandOutcome{Command: c.result(s.ID, max)}
 	}
@@ -596,7 +611,8 @@ func (a *App) completeCommandNumbers(id string) []string {
 
 // alreadyDone is shell_wait's answer when it waits only for a command and
 // none is running: at once, with the last finished command (if any) and
-// already_done. A command that ended but whose prompt is not drawn yet is
+// already_done. Before an integrated shell's first prompt the wait goes
+// on until that prompt (firstPromptBase). A command that ended but whose prompt is not drawn yet is
 // the one the wait returns, so the watch's base steps back to it.
 func (s *Session) alreadyDone(w *outputWatch, c waitSpec, max int) (commandOutcome, bool) {
 	if len(c.stages) != 1 || c.stages[0].kind != stageCommand {
@@ -607,7 +623,14 @@ func (s *Session) alreadyDone(w *outputWatch, c waitSpec, max int) (commandOutco
 	if s.sh.running == nil && k > 0 && !s.sh.cmds[k-1].drawn && w.cmdBase == s.sh.ended {
 		w.cmdBase--
 	}
+	first := s.integ.Active && !s.sh.seenA && s.sh.running == nil
+	if first { // still starting: wait for the first prompt
+		w.cmdBase = firstPromptBase
+	}
 	s.mu.Unlock()
+	if first {
+		return commandOutcome{}, false
+	}
 	if !s.idleAtPrompt() {
 		return commandOutcome{}, false
 	}

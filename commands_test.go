@@ -697,3 +697,52 @@ func TestCommandShellDies(t *testing.T) {
 		})
 	}
 }
+
+// TestShellStartSlowRC: a shell whose start-up file outlasts shell_start's
+// wait is reported as not ready, and shell_wait {wait_for_command} then
+// waits for its first prompt and answers already_done.
+func TestShellStartSlowRC(t *testing.T) {
+	rcs := map[string]string{"bash": ".bashrc", "zsh": ".zshrc", "fish": ".config/fish/config.fish"}
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
+			needShell(t, sh.name)
+			a := newTestApp(t)
+			home := t.TempDir()
+			gate := filepath.Join(home, "go")
+			rc := filepath.Join(home, rcs[sh.name])
+			if err := os.MkdirAll(filepath.Dir(rc), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			// The rc file waits for the test, not for a time.
+			loop := "while [ ! -e " + gate + " ]; do sleep 0.05; done\n"
+			if sh.name == "fish" {
+				loop = "while not test -e " + gate + "; sleep 0.05; end\n"
+			}
+			if err := os.WriteFile(rc, []byte(loop), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			m := mustCall(t, a, "shell_start", map[string]any{"command": sh.name, "args": sh.args, "cwd": home,
+				"env": map[string]string{"HOME": home, "ZDOTDIR": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config")}})
+			id := m["shell_session_id"].(string)
+			t.Cleanup(func() {
+				if s, err := a.session(id); err == nil {
+					a.stopSession(s, syscall.SIGHUP)
+				}
+			})
+			if note, _ := m["note"].(string); m["ready"] != false || !strings.Contains(note, "no prompt yet") {
+				t.Errorf("%s: shell_start with a slow rc: ready %v note %q", sh.name, m["ready"], note)
+			}
+			if err := os.WriteFile(gate, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			w := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true, "timeout_ms": 10000})
+			if w["matched"] != true || w["already_done"] != true || w["command"] != nil {
+				t.Errorf("%s: shell_wait before the first prompt: %v", sh.name, w)
+			}
+			if c := runCommand(t, a, id, "echo ok", nil); c["output"] != "ok" {
+				t.Errorf("%s: echo ok after the slow start: %v", sh.name, c)
+			}
+		})
+	}
+}

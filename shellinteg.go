@@ -17,6 +17,7 @@ import (
 	"context"
 	_ "embed"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -307,6 +308,8 @@ func startIntegrationProps(m map[string]any) map[string]any {
 func startReadyProps(m map[string]any) map[string]any {
 	m["shell_integration"] = shellIntegrationSchema
 	m["screen"] = prop("string", "The visible screen once the program is ready (a shell: its first prompt).")
+	m["ready"] = prop("boolean", "The program was ready when shell_start returned (an integrated shell: its first prompt was drawn); false when shell_start stopped waiting (3 s for a shell, 0.5 s for another program) or the program exited, with note saying what to do.")
+	m["note"] = prop("string", "With ready false: why, and how to wait for the program.")
 	return m
 }
 
@@ -335,8 +338,9 @@ const (
 // no B); any other program once its first output has been followed by
 // readyQuiet, or once it is blocked reading the terminal (Linux) and
 // quiet. It never waits past readyShellMax or readyMax, or once the
-// program has exited.
-func (s *Session) waitReady(ctx context.Context) {
+// program has exited. ready is false when it gave up or the program
+// exited first; note then says what to do (shell_start's result).
+func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	limit := readyMax
 	if s.integ.Active {
 		limit = readyShellMax
@@ -354,24 +358,29 @@ func (s *Session) waitReady(ctx context.Context) {
 		s.mu.Unlock()
 		quiet := time.Since(last)
 		switch {
-		case exited || prompt:
-			return
+		case prompt:
+			return true, ""
+		case exited:
+			return false, "the program exited during start-up: its exit_code is in session://" + s.ID + "/info, its last screen in screen"
 		case s.integ.Active:
 			if quiet >= readyStuckQuiet && waitingForInput(s.pid) {
-				return
+				return false, "the shell reads its input but drew no marked prompt (its start-up files may replace the prompt hooks or wait for input): wait_for_command may not work, wait with wait_for instead"
 			}
 		case last.After(s.Started) && quiet >= readyQuiet:
-			return
+			return true, ""
 		case quiet >= readyInputQuiet && waitingForInput(s.pid):
-			return
+			return true, ""
 		}
 		select {
 		case <-ch:
 		case <-poll.C:
 		case <-deadline.C:
-			return
+			if s.integ.Active {
+				return false, fmt.Sprintf("no prompt yet after %v (slow start-up files?): the shell is still starting; shell_wait {wait_for_command: true} returns at its first prompt", limit)
+			}
+			return false, fmt.Sprintf("no output yet after %v: the program is still starting, or prints nothing before its input; look with shell_read or wait with shell_wait {wait_for: ...}", limit)
 		case <-ctx.Done():
-			return
+			return false, "cancelled before the program was ready"
 		}
 	}
 }

@@ -109,6 +109,8 @@ type startResult struct {
 
 	ShellIntegration shellIntegration `json:"shell_integration"`
 	Screen           string           `json:"screen"` // the first screen, once the program is ready
+	Ready            bool             `json:"ready"`  // false: shell_start stopped waiting, or the program exited (Session.waitReady)
+	Note             string           `json:"note,omitempty"`
 }
 
 func (a *App) toolShellStart() *Tool {
@@ -138,7 +140,7 @@ func (a *App) toolShellStart() *Tool {
 			"command":          prop("string", "The program started."),
 			"args":             map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 			"cwd":              prop("string", "Its working directory."),
-		}), "shell_session_id", "pid", "cols", "rows", "theme", "command", "args", "cwd", "shell_integration", "screen"),
+		}), "shell_session_id", "pid", "cols", "rows", "theme", "command", "args", "cwd", "shell_integration", "screen", "ready"),
 		OpenWorld: true,
 	}, a.shellStart)
 }
@@ -164,14 +166,14 @@ func (a *App) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (startR
 	}
 	// Typing before a shell has printed its prompt works, but the echo
 	// lands before the prompt: wait until the program is ready.
-	s.waitReady(ctx)
+	ready, note := s.waitReady(ctx)
 	st := s.Status()
 	args := s.Args
 	if args == nil {
 		args = []string{}
 	}
 	return startResult{ID: s.ID, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd,
-		ShellIntegration: s.ShellInfo().Integration, Screen: s.Text(false)}, nil
+		ShellIntegration: s.ShellInfo().Integration, Screen: s.Text(false), Ready: ready, Note: note}, nil
 }
 
 // ---- shell_send
