@@ -146,7 +146,7 @@ func (st *shellState) mark(t *Terminal, m ShellMark, now time.Time) bool {
 		if n, err := strconv.Atoi(strings.SplitN(m.Params, ";", 2)[0]); err == nil {
 			code = &n
 		}
-		if line, ok := bashHistoryLine(m.Params); ok && !st.running.multi { // bash's history joins the lines of a multi-line command
+		if line, ok := bashHistoryLine(m.Params); ok && !st.running.multi { // over continuation prompts bash's history joins the lines with ;
 			st.running.line, st.running.lineOK = line, true
 		}
 		st.finish(t, m, code, now)
@@ -228,16 +228,21 @@ func markParam(params, key string) (string, bool) {
 }
 
 // bashHistoryLine reads the command line bash's integration appends to
-// D: "tw_histcmd=N;tw_history=  N  line". The entry is the command's only
-// when its number is the one noted at the prompt before (a line bash kept
-// out of its history leaves an older entry there).
+// D: "tw_histcmd=N;tw_history_url=  N  line", the output of history 1
+// with %, CR, LF, BEL and ESC percent-encoded (an OSC string cannot hold
+// them). The entry is the command's only when its number is the one
+// noted at the prompt before (a line bash kept out of its history leaves
+// an older entry there).
 func bashHistoryLine(params string) (string, bool) {
 	want, ok := markParam(params, "tw_histcmd")
-	_, hist, found := strings.Cut(params, ";tw_history=")
+	_, hist, found := strings.Cut(params, ";tw_history_url=")
 	if !ok || !found {
 		return "", false
 	}
-	hist = strings.TrimLeft(hist, " ")
+	hist, err := url.PathUnescape(strings.TrimLeft(hist, " "))
+	if err != nil {
+		return "", false
+	}
 	num, line, ok := strings.Cut(hist, "  ")
 	if !ok || num != want {
 		return "", false

@@ -403,9 +403,11 @@ func TestBashHistoryLine(t *testing.T) {
 		params, line string
 		ok           bool
 	}{
-		{"0;tw_histcmd=12;tw_history=   12  echo hi", "echo hi", true},
-		{"0;tw_histcmd=12;tw_history=   11  echo old", "", false},
-		{"0;tw_histcmd=3;tw_history=    3  a; b", "a; b", true},
+		{"0;tw_histcmd=12;tw_history_url=   12  echo hi", "echo hi", true},
+		{"0;tw_histcmd=12;tw_history_url=   11  echo old", "", false},
+		{"0;tw_histcmd=3;tw_history_url=    3  a; b", "a; b", true},
+		{"0;tw_histcmd=4;tw_history_url=    4  cat <<'EOF'%0Aa%25b%0AEOF", "cat <<'EOF'\na%b\nEOF", true},
+		{"0;tw_histcmd=4;tw_history_url=    4  bad %", "", false},
 		{"0", "", false},
 	}
 	for _, tt := range tests {
@@ -742,6 +744,30 @@ func TestShellStartSlowRC(t *testing.T) {
 			}
 			if c := runCommand(t, a, id, "echo ok", nil); c["output"] != "ok" {
 				t.Errorf("%s: echo ok after the slow start: %v", sh.name, c)
+			}
+		})
+	}
+}
+
+// TestCommandPastedMultiLine: a multi-line command pasted at once (text)
+// keeps its line breaks in command.line, in every shell.
+func TestCommandPastedMultiLine(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			tests := []struct{ text, output string }{
+				{"echo 'multi\nline string'", "multi\nline string"},
+				{"echo 'a%0Ab' \"50%\"", "a%0Ab 50%"},
+			}
+			if sh.name != "fish" { // fish has no heredocs
+				tests = append(tests, struct{ text, output string }{"cat <<'EOF'\nalpha\nbeta\nEOF", "alpha\nbeta"})
+			}
+			for _, tt := range tests {
+				c := runCommand(t, a, id, "", map[string]any{"text": tt.text, "input": "\r"})
+				if c["line"] != tt.text || c["output"] != tt.output {
+					t.Errorf("%s %q: line %q output %q, want the text and %q", sh.name, tt.text, c["line"], c["output"], tt.output)
+				}
 			}
 		})
 	}
