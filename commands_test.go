@@ -772,3 +772,31 @@ func TestCommandPastedMultiLine(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandNoFinalNewline: output that does not end its line is kept
+// without the mark a shell draws after it (zsh's PROMPT_EOL_MARK, fish's
+// ⏎).
+func TestCommandNoFinalNewline(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			for _, line := range []string{"echo -n noeol", "printf 'a\\nb'"} {
+				want := map[string]string{"echo -n noeol": "noeol", "printf 'a\\nb'": "a\nb"}[line]
+				if c := runCommand(t, a, id, line, nil); c["output"] != want || exitCode(c) != 0 {
+					t.Errorf("%s %q: output %q exit_code %v, want %q and 0", sh.name, line, c["output"], c["exit_code"], want)
+				}
+			}
+			if sh.name == "zsh" { // the user's mark is still drawn, and a failing status still counts
+				runCommand(t, a, id, "PROMPT_EOL_MARK='<EOL>'", nil)
+				if c := runCommand(t, a, id, "printf x; false", nil); c["output"] != "x" || exitCode(c) != 1 {
+					t.Errorf("zsh printf x; false: %v", c)
+				}
+				s, _ := a.session(id)
+				if scr := s.Text(false); !strings.Contains(scr, "x<EOL>") {
+					t.Errorf("zsh: the user's PROMPT_EOL_MARK is not drawn: %q", scr)
+				}
+			}
+		})
+	}
+}
