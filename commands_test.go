@@ -308,8 +308,9 @@ func TestCommandIntegrationOff(t *testing.T) {
 		arg     any
 		reason  string
 	}{
-		{"argument", false, "bash", false, "turned off"},
-		{"flag", true, "bash", nil, "turned off"},
+		{"argument", false, "bash", false, "turned off by shell_start's shell_integration false"},
+		{"flag", true, "bash", nil, "turned off by the server's --shell-integration=false"},
+		{"argument false under the flag", true, "bash", false, "turned off by shell_start's shell_integration false"},
 		{"cat", false, "cat", nil, "not bash, zsh or fish"},
 		{"bash -c", false, "bash", nil, "not an interactive"},
 	}
@@ -338,6 +339,20 @@ func TestCommandIntegrationOff(t *testing.T) {
 				t.Errorf("shell_wait wait_for_command: not an error: %q", r.Text)
 			}
 		})
+	}
+}
+
+// TestCommandIntegrationArgOverridesFlag: under --shell-integration=false
+// a shell_start with shell_integration true gets integration.
+func TestCommandIntegrationArgOverridesFlag(t *testing.T) {
+	a := newTestApp(t)
+	a.cfg.NoShellIntegration = true
+	id := startShell(t, a, "bash", "", nil, map[string]any{"shell_integration": true})
+	if si := readInfo(t, a, id)["shell_integration"].(map[string]any); si["active"] != true {
+		t.Errorf("shell_integration true under --shell-integration=false: %v", si)
+	}
+	if c := runCommand(t, a, id, "echo on", nil); c["output"] != "on" {
+		t.Errorf("echo on: %v", c)
 	}
 }
 
@@ -438,12 +453,12 @@ func TestPlanIntegration(t *testing.T) {
 		{"/bin/dash", nil, false, ""},
 	}
 	for _, tt := range tests {
-		p := planIntegration(filepath.Base(tt.path), tt.path, tt.args, []string{"HOME=/h"}, true)
+		p := planIntegration(filepath.Base(tt.path), tt.path, tt.args, []string{"HOME=/h"}, "")
 		if p.integ.Active != tt.active || strings.Join(p.args, " ") != tt.args2 {
 			t.Errorf("%s %q: active %v args %q, want %v %q (%s)", tt.path, tt.args, p.integ.Active, p.args, tt.active, tt.args2, p.integ.Reason)
 		}
 	}
-	if p := planIntegration("bash", "/bin/bash", []string{"-l"}, nil, true); p.env["TTYWRIGHT_BASH_LOGIN"] != "1" {
+	if p := planIntegration("bash", "/bin/bash", []string{"-l"}, nil, ""); p.env["TTYWRIGHT_BASH_LOGIN"] != "1" {
 		t.Errorf("bash -l: env %v, want the login chain read by the wrapper", p.env)
 	}
 }

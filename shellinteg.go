@@ -59,17 +59,17 @@ type integrationPlan struct {
 
 // planIntegration decides whether the program shell (its name as
 // started, e.g. "bash"), run from the file path, with args gets shell
-// integration, and how. env is the program's environment. enabled is the
-// shell_start argument and the --shell-integration flag combined.
-func planIntegration(shell, path string, args, env []string, enabled bool) integrationPlan {
+// integration, and how. env is the program's environment. off is why
+// integration is turned off (integrationOff), "" when it is on.
+func planIntegration(shell, path string, args, env []string, off string) integrationPlan {
 	p := integrationPlan{path: path, args: args, integ: shellIntegration{Shell: shell}}
 	if !slices.Contains([]string{"bash", "zsh", "fish"}, shell) {
 		p.integ.Shell = ""
 		p.integ.Reason = "the program is not bash, zsh or fish, which are the shells ttywright marks commands in (OSC 133)"
 		return p
 	}
-	if !enabled {
-		p.integ.Reason = "turned off (shell_integration false or --shell-integration=false)"
+	if off != "" {
+		p.integ.Reason = off
 		return p
 	}
 	var err error
@@ -88,6 +88,19 @@ func planIntegration(shell, path string, args, env []string, enabled bool) integ
 	}
 	p.integ.Active = true
 	return p
+}
+
+// integrationOff is why a session starts without integration, "" when
+// it gets it: the shell_start argument decides when given (true turns it
+// on even under --shell-integration=false), else the server's flag.
+func integrationOff(arg *bool, flagOff bool) string {
+	switch {
+	case arg != nil && !*arg:
+		return "turned off by shell_start's shell_integration false"
+	case arg == nil && flagOff:
+		return "turned off by the server's --shell-integration=false (shell_start with shell_integration true turns it on for one session)"
+	}
+	return ""
 }
 
 // errNotInteractive is the reason a shell running a command or a script
@@ -299,7 +312,7 @@ func (s *Session) removeIntegration() {
 // startIntegrationProps adds shell_start's shell_integration argument to
 // its input schema.
 func startIntegrationProps(m map[string]any) map[string]any {
-	m["shell_integration"] = prop("boolean", "Mark prompts and commands in an interactive bash, zsh or fish (OSC 133), for wait_for_command and session://{id}/commands. Default true; the user's start-up files still load.")
+	m["shell_integration"] = prop("boolean", "Mark prompts and commands in an interactive bash, zsh or fish (OSC 133), for wait_for_command and session://{id}/commands. Default: true, or the server's --shell-integration, which this overrides; the user's start-up files still load.")
 	return m
 }
 

@@ -86,7 +86,7 @@ type startArgs struct {
 	Cwd     string            `json:"cwd"`
 	Env     map[string]string `json:"env"`
 
-	ShellIntegration *bool `json:"shell_integration"` // nil: on (unless --shell-integration=false)
+	ShellIntegration *bool `json:"shell_integration"` // nil: as --shell-integration says (default on)
 }
 
 // derefInt is *p, or 0 for nil.
@@ -160,7 +160,7 @@ func (a *App) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (startR
 		return startResult{}, checkSize(c, r)
 	}
 	s, err := a.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: cols, Rows: rows, Theme: in.Theme, Cwd: in.Cwd, Env: in.Env,
-		NoShellIntegration: in.ShellIntegration != nil && !*in.ShellIntegration})
+		ShellIntegration: in.ShellIntegration})
 	if err != nil {
 		return startResult{}, err
 	}
