@@ -77,11 +77,23 @@ func (t *Terminal) outputMark(m *ShellMark) {
 			t.outStart = vtOutStart{Set: true, Line: m.Line, Col: m.Col}
 		}
 	case 'D', 'A':
-		if _, secondary := markParam(m.Params, "k"); m.Kind == 'A' && secondary {
+		if m.Kind == 'A' && promptKind(m.Params) {
 			return
 		}
 		m.Out, t.outStart = t.outStart, vtOutStart{}
 	}
+}
+
+// promptKind reports whether an A mark's parameters give a prompt kind
+// (k=s, a continuation prompt, and the like), which starts no new
+// command line.
+func promptKind(params string) bool {
+	for _, p := range strings.Split(params, ";") {
+		if strings.HasPrefix(p, "k=") {
+			return true
+		}
+	}
+	return false
 }
 
 // OutputEnd returns a D mark at the cursor with the output start, as if
