@@ -303,6 +303,10 @@ func (t *Terminal) printText(p []byte) int {
 	start, col := t.cur.col, t.cur.col
 	blank := t.eraseCell()
 	pen := &t.pen
+	// The cells a wide character leaves, but for the rune, made once:
+	// the pen does not change in the loop.
+	left, right := *pen, *pen
+	left.Width, right.Rune, right.Width = 2, 0, 0
 	i, last := 0, rune(0)
 text:
 	for i < len(p) && col < len(cells) {
@@ -318,8 +322,9 @@ text:
 				i += n
 				continue
 			}
-			// Marks and flag halves (regional indicators pair up) are print's.
-			if w = runeWidth(r); w == 0 || isRegionalIndicator(r) || w == 2 && col+1 == len(cells) {
+			// Marks and flag halves (regional indicators pair up) are
+			// print's. The widths are built: runeWidth ran above.
+			if w = builtWidth(r); w == 0 || isRegionalIndicator(r) || w == 2 && col+1 == len(cells) {
 				break text
 			}
 		default:
@@ -328,13 +333,14 @@ text:
 		if col == start {
 			l.breakWide(start, blank)
 		}
-		c := &cells[col]
-		*c = *pen
-		c.Rune, c.Width = r, uint8(w)
 		if w == 2 {
-			c = &cells[col+1]
+			cells[col] = left
+			cells[col].Rune = r
+			cells[col+1] = right
+		} else {
+			c := &cells[col]
 			*c = *pen
-			c.Rune, c.Width = 0, 0
+			c.Rune = r
 		}
 		col += w
 		i += n

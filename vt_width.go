@@ -17,6 +17,17 @@ func runeWidth(r rune) int {
 	}
 	if r < vtWidthsEnd {
 		vtWidthOnce.Do(vtBuildWidths)
+	}
+	return builtWidth(r)
+}
+
+// builtWidth is runeWidth once vtWidths is built: a loop that calls
+// runeWidth (or vtWidthOnce.Do) before it saves the check per character.
+func builtWidth(r rune) int {
+	switch {
+	case r < 0x300:
+		return 1
+	case r < vtWidthsEnd:
 		return int(vtWidths[r>>2] >> (r & 3 * 2) & 3)
 	}
 	return rangeWidth(r)
