@@ -314,8 +314,14 @@ text:
 		switch {
 		case r >= 0x20 && r < 0x7F && ascii:
 		case r >= 0x80:
-			r, n = decodeRune(p[i:])
-			if n == 1 {
+			// The three-byte form (most of CJK) decoded here, as
+			// decodeRune does: a call would spill the loop's registers.
+			if i+2 < len(p) && r&0xF0 == 0xE0 && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 {
+				r, n = r&0x0F<<12|rune(p[i+1]&0x3F)<<6|rune(p[i+2]&0x3F), 3
+				if r < 0x800 || r >= 0xD800 && r <= 0xDFFF {
+					break text // overlong or a surrogate: invalid
+				}
+			} else if r, n = decodeRune(p[i:]); n == 1 {
 				break text
 			}
 			if r <= 0x9F { // a C1 control: dropped, as print does
@@ -324,7 +330,12 @@ text:
 			}
 			// Marks and flag halves (regional indicators pair up) are
 			// print's. The widths are built: runeWidth ran above.
-			if w = builtWidth(r); w == 0 || isRegionalIndicator(r) || w == 2 && col+1 == len(cells) {
+			if r < vtWidthsEnd {
+				w = tableWidth(r)
+			} else {
+				w = rangeWidth(r)
+			}
+			if w == 0 || isRegionalIndicator(r) || w == 2 && col+1 == len(cells) {
 				break text
 			}
 		default:
