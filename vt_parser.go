@@ -474,9 +474,37 @@ func (t *Terminal) csi(p []byte) int {
 		i++
 	}
 	// vtParser.param's rules, with the parameter being accumulated (v,
-	// at index n) in registers until its separator.
+	// at index n) in registers until its separator. The first loop
+	// leaves saturation to the second (which goes on from the same i,
+	// v, n and sub): without a min per digit, each digit waits only for
+	// a multiply-add on the one before.
 	var v, sub uint32
 	n := 0
+fast:
+	for ; i < len(p); i++ {
+		switch b := p[i]; {
+		case b-'0' <= 9:
+			if v = v*10 + uint32(b-'0'); v > vtMaxParam {
+				v = vtMaxParam
+				i++
+				break fast
+			}
+		case b == ';' || b == ':':
+			if n < vtMaxParams-1 {
+				q.params[n] = v
+				n, v = n+1, 0
+				if b == ':' {
+					sub |= 1 << n
+				}
+			}
+		case b >= 0x40 && b <= 0x7E:
+			q.params[n], q.nparams, q.sub = v, n, sub
+			t.csiDispatch(b)
+			return i + 1
+		default:
+			return 0
+		}
+	}
 	for ; i < len(p); i++ {
 		switch b := p[i]; {
 		case b-'0' <= 9:
