@@ -517,6 +517,19 @@ func (t *Terminal) decModeState(mode int) int {
 func (t *Terminal) sgr() {
 	p := &t.p
 	pen := &t.pen
+	// The whole sequence one extended colour, 38;2;r;g;b or 48;2;r;g;b
+	// (a TUI's every cell), set without the loop: what the loop's 38
+	// and 48 cases do with it.
+	if p.nparams == 4 && p.sub == 0 && p.params[1] == 2 {
+		switch c := rgbParams(int(p.params[2]), int(p.params[3]), int(p.params[4])); p.params[0] {
+		case 38:
+			pen.FG = c
+			return
+		case 48:
+			pen.BG = c
+			return
+		}
+	}
 	for i := 0; i < p.count(); i++ {
 		// One switch on the value (its cases are constants, so it
 		// compiles to a jump table, not a chain of comparisons).
