@@ -310,6 +310,10 @@ func (t *Terminal) printText(p []byte) int {
 	start, col := t.cur.col, t.cur.col
 	blank := t.eraseCell()
 	pen := &t.pen
+	// The cells a wide character leaves, but for the rune, made once:
+	// the pen does not change in the loop.
+	left, right := *pen, *pen
+	left.Width, right.Rune, right.Width = 2, 0, 0
 	i, last := 0, rune(0)
 text:
 	for i < len(p) && col < len(cells) {
@@ -317,16 +321,28 @@ text:
 		switch {
 		case r >= 0x20 && r < 0x7F && ascii:
 		case r >= 0x80:
-			r, n = decodeRune(p[i:])
-			if n == 1 {
+			// The three-byte form (most of CJK) decoded here, as
+			// decodeRune does: a call would spill the loop's registers.
+			if i+2 < len(p) && r&0xF0 == 0xE0 && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 {
+				r, n = r&0x0F<<12|rune(p[i+1]&0x3F)<<6|rune(p[i+2]&0x3F), 3
+				if r < 0x800 || r >= 0xD800 && r <= 0xDFFF {
+					break text // overlong or a surrogate: invalid
+				}
+			} else if r, n = decodeRune(p[i:]); n == 1 {
 				break text
 			}
 			if r <= 0x9F { // a C1 control: dropped, as print does
 				i += n
 				continue
 			}
-			// Marks and flag halves (regional indicators pair up) are print's.
-			if w = runeWidth(r); w == 0 || isRegionalIndicator(r) || w == 2 && col+1 == len(cells) {
+			// Marks and flag halves (regional indicators pair up) are
+			// print's. The widths are built: runeWidth ran above.
+			if r < vtWidthsEnd {
+				w = tableWidth(r)
+			} else {
+				w = rangeWidth(r)
+			}
+			if w == 0 || isRegionalIndicator(r) || w == 2 && col+1 == len(cells) {
 				break text
 			}
 		default:
@@ -335,13 +351,14 @@ text:
 		if col == start {
 			l.breakWide(start, blank)
 		}
-		c := &cells[col]
-		*c = *pen
-		c.Rune, c.Width = r, uint8(w)
 		if w == 2 {
-			c = &cells[col+1]
+			cells[col] = left
+			cells[col].Rune = r
+			cells[col+1] = right
+		} else {
+			c := &cells[col]
 			*c = *pen
-			c.Rune, c.Width = 0, 0
+			c.Rune = r
 		}
 		col += w
 		i += n
