@@ -294,8 +294,9 @@ func (l *vtLine) putASCII(col int, s []byte, pen *Cell, blank Cell) {
 // character.
 func (t *Terminal) printText(p []byte) int {
 	// Nothing changes before the first character is known to be one
-	// this loop draws (a wrap pending is print's first step too).
-	if r, n := utf8.DecodeRune(p); t.insert || n == 1 || r <= 0x9F || runeWidth(r) == 0 || isRegionalIndicator(r) {
+	// this loop draws (a wrap pending is print's first step too). While a
+	// wait marks echoed cells (vt_echo.go), print draws each character.
+	if r, n := utf8.DecodeRune(p); t.insert || t.marking != nil || n == 1 || r <= 0x9F || runeWidth(r) == 0 || isRegionalIndicator(r) {
 		return 0
 	}
 	if t.cur.wrap {

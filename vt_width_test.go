@@ -69,3 +69,21 @@ func TestVTDecodeRune(t *testing.T) {
 		}
 	}
 }
+
+// TestEchoMarksNonASCII: the echo of input with characters outside ASCII
+// is marked as echo too; the fast path for such text leaves marking to
+// print.
+func TestEchoMarksNonASCII(t *testing.T) {
+	term := NewTerminal(40, 5, 10)
+	term.BeginMarks("vim café日本.txt\r", false)
+	term.Write([]byte("tw$ vim café日本.txt\r\n"))
+	text, fresh := term.ScreenTextMarked()
+	m, _ := parseWaitFor("café日本.txt")
+	if m.matchFresh(text, fresh) {
+		t.Errorf("the echo of the input satisfied the wait: screen %q fresh %v", text, fresh)
+	}
+	term.Write([]byte("\x1b[2J\x1b[H\"café日本.txt\" [New]"))
+	if text, fresh := term.ScreenTextMarked(); !m.matchFresh(text, fresh) {
+		t.Errorf("the program's own drawing of the name did not count: %q", text)
+	}
+}
