@@ -148,7 +148,7 @@ func (st *shellState) mark(t *Terminal, m ShellMark, now time.Time) bool {
 		if n, err := strconv.Atoi(strings.SplitN(m.Params, ";", 2)[0]); err == nil {
 			code = &n
 		}
-		if line, ok := bashHistoryLine(m.Params); ok && !st.running.multi { // bash's history joins the lines of a multi-line command
+		if line, ok := bashHistoryLine(m.Params); ok && !st.running.multi { // over continuation prompts bash's history joins the lines with ;
 			st.running.line, st.running.lineOK = line, true
 		}
 		st.finish(t, m, code, now)
@@ -164,7 +164,7 @@ func (st *shellState) finish(t *Terminal, m ShellMark, code *int, now time.Time)
 	c := st.running
 	st.running = nil
 	c.exitCode, c.ended = code, now
-	c.output, c.cut = rangeText(t, c.cLine, c.cCol, m.Line, m.Col, commandOutputCap)
+	c.output, c.cut = c.outputTo(t, m)
 	c.outBytes = len(c.output)
 	st.cmds = append(st.cmds, c)
 	if len(st.cmds) > maxCommands {
@@ -172,6 +172,32 @@ func (st *shellState) finish(t *Terminal, m ShellMark, code *int, now time.Time)
 	}
 	st.capOutputs()
 	st.ended++
+}
+
+// outputTo reads c's output from the screen and scrollback, from where
+// it starts to mark m: the C mark's position, or, when an erase covered
+// that (clear, ED, RIS), where the erase left the start (m.Out, see
+// vtOutStart), so that the output is what the command left visible.
+func (c *command) outputTo(t *Terminal, m ShellMark) (string, bool) {
+	from, col := c.cLine, c.cCol
+	if m.Out.Set && m.Out.Erased {
+		from, col = m.Out.Line, m.Out.Col
+	}
+	return rangeText(t, from, col, m.Line, m.Col, commandOutputCap)
+}
+
+// exitedLocked ends the command still running when the shell exits
+// (killed during it, or "exit"): its output is what it printed up to
+// the cursor, its exit_code unknown (the shell's own status is the
+// session's exit_code), and no prompt follows, so it counts as drawn.
+// It reports whether a command ended. Session.mu is held.
+func (st *shellState) exitedLocked(t *Terminal, now time.Time) bool {
+	if st.running == nil {
+		return false
+	}
+	st.finish(t, t.OutputEnd(), nil, now)
+	st.promptDrawn()
+	return true
 }
 
 // capOutputs drops the outputs of the oldest commands until those kept
@@ -204,16 +230,21 @@ func markParam(params, key string) (string, bool) {
 }
 
 // bashHistoryLine reads the command line bash's integration appends to
-// D: "tw_histcmd=N;tw_history=  N  line". The entry is the command's only
-// when its number is the one noted at the prompt before (a line bash kept
-// out of its history leaves an older entry there).
+// D: "tw_histcmd=N;tw_history_url=  N  line", the output of history 1
+// with %, CR, LF, BEL and ESC percent-encoded (an OSC string cannot hold
+// them). The entry is the command's only when its number is the one
+// noted at the prompt before (a line bash kept out of its history leaves
+// an older entry there).
 func bashHistoryLine(params string) (string, bool) {
 	want, ok := markParam(params, "tw_histcmd")
-	_, hist, found := strings.Cut(params, ";tw_history=")
+	_, hist, found := strings.Cut(params, ";tw_history_url=")
 	if !ok || !found {
 		return "", false
 	}
-	hist = strings.TrimLeft(hist, " ")
+	hist, err := url.PathUnescape(strings.TrimLeft(hist, " "))
+	if err != nil {
+		return "", false
+	}
 	num, line, ok := strings.Cut(hist, "  ")
 	if !ok || num != want {
 		return "", false
@@ -398,16 +429,31 @@ func (s *Session) promptBaseLocked() int {
 // began (w.cmdBase), once the prompt after it is drawn. s.mu is held.
 func (w *outputWatch) commandDoneLocked() (*command, bool) {
 	st := &w.s.sh
+	if w.cmdBase == firstPromptBase {
+		return firstPrompt, st.seenB || !w.s.integ.Active && st.seenA
+	}
 	if st.ended <= w.cmdBase {
 		// None ran, but the shell idle at a prompt drew a new one (an
 		// empty line, Ctrl-C): nothing is left to wait for.
-		w.noCommand = w.promptBase >= 0 && st.running == nil && st.prompts > w.promptBase && (!st.seenB || st.inLine)
-		return nil, w.noCommand
+		if w.promptBase >= 0 && st.running == nil && st.prompts > w.promptBase && (!st.seenB || st.inLine) {
+			return firstPrompt, true
+		}
+		return nil, false
 	}
 	first := len(st.cmds) - (st.ended - w.cmdBase)
 	c := st.cmds[max(first, 0)]
 	return c, c.drawn
 }
+
+// firstPromptBase is outputWatch.cmdBase for shell_wait's
+// wait_for_command before the shell's first prompt: it waits for that
+// prompt, and then returns firstPrompt (already_done, no command), not
+// for a command that nobody started.
+const firstPromptBase = -1
+
+// firstPrompt is the command a firstPromptBase wait ends with, and a
+// wait whose input ran none but drew a new prompt.
+var firstPrompt = &command{}
 
 // lastCommand returns the newest finished command when none is running
 // and its prompt is drawn (shell_wait's already_done), else nil.
@@ -443,7 +489,7 @@ func (s *Session) runningCommand(max int) *commandResult {
 		return nil
 	}
 	cp := *c
-	cp.output, cp.cut = rangeText(s.term, c.cLine, c.cCol, s.term.CursorLine(), s.term.Cursor().Col, commandOutputCap)
+	cp.output, cp.cut = c.outputTo(s.term, s.term.OutputEnd())
 	r := cp.result(s.ID, max)
 	r.Running = true
 	return r
@@ -452,6 +498,9 @@ func (s *Session) runningCommand(max int) *commandResult {
 // commandOutcomeOf is the command part of a wait result: the command that
 // ended, or on timeout the one still running.
 func (s *Session) commandOutcomeOf(c *command, max int) commandOutcome {
+	if c == firstPrompt {
+		return commandOutcome{AlreadyDone: true}
+	}
 	if c != nil {
 		return commandOutcome{Command: c.result(s.ID, max)}
 	}
@@ -585,7 +634,9 @@ func (a *App) completeCommandNumbers(id string) []string {
 
 // alreadyDone is shell_wait's answer when it waits for a command first
 // and none is running: that stage holds at once, with the last finished
-// command (if any) and already_done. A command that ended but whose prompt is not drawn yet is
+// command (if any) and already_done. Before an integrated shell's first
+// prompt the wait goes on until that prompt (firstPromptBase). A command
+// that ended but whose prompt is not drawn yet is
 // the one the wait returns, so the watch's base steps back to it.
 func (s *Session) alreadyDone(w *outputWatch, c waitSpec, max int) (commandOutcome, bool) {
 	if len(c.stages) == 0 || c.stages[0].kind != stageCommand {
@@ -596,7 +647,14 @@ func (s *Session) alreadyDone(w *outputWatch, c waitSpec, max int) (commandOutco
 	if s.sh.running == nil && k > 0 && !s.sh.cmds[k-1].drawn && w.cmdBase == s.sh.ended {
 		w.cmdBase--
 	}
+	first := s.integ.Active && !s.sh.seenA && s.sh.running == nil
+	if first { // still starting: wait for the first prompt
+		w.cmdBase = firstPromptBase
+	}
 	s.mu.Unlock()
+	if first {
+		return commandOutcome{}, false
+	}
 	if !s.idleAtPrompt() {
 		return commandOutcome{}, false
 	}

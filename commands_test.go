@@ -308,8 +308,9 @@ func TestCommandIntegrationOff(t *testing.T) {
 		arg     any
 		reason  string
 	}{
-		{"argument", false, "bash", false, "turned off"},
-		{"flag", true, "bash", nil, "turned off"},
+		{"argument", false, "bash", false, "turned off by shell_start's shell_integration false"},
+		{"flag", true, "bash", nil, "turned off by the server's --shell-integration=false"},
+		{"argument false under the flag", true, "bash", false, "turned off by shell_start's shell_integration false"},
 		{"cat", false, "cat", nil, "not bash, zsh or fish"},
 		{"bash -c", false, "bash", nil, "not an interactive"},
 	}
@@ -338,6 +339,20 @@ func TestCommandIntegrationOff(t *testing.T) {
 				t.Errorf("shell_wait wait_for_command: not an error: %q", r.Text)
 			}
 		})
+	}
+}
+
+// TestCommandIntegrationArgOverridesFlag: under --shell-integration=false
+// a shell_start with shell_integration true gets integration.
+func TestCommandIntegrationArgOverridesFlag(t *testing.T) {
+	a := newTestApp(t)
+	a.cfg.NoShellIntegration = true
+	id := startShell(t, a, "bash", "", nil, map[string]any{"shell_integration": true})
+	if si := readInfo(t, a, id)["shell_integration"].(map[string]any); si["active"] != true {
+		t.Errorf("shell_integration true under --shell-integration=false: %v", si)
+	}
+	if c := runCommand(t, a, id, "echo on", nil); c["output"] != "on" {
+		t.Errorf("echo on: %v", c)
 	}
 }
 
@@ -403,9 +418,11 @@ func TestBashHistoryLine(t *testing.T) {
 		params, line string
 		ok           bool
 	}{
-		{"0;tw_histcmd=12;tw_history=   12  echo hi", "echo hi", true},
-		{"0;tw_histcmd=12;tw_history=   11  echo old", "", false},
-		{"0;tw_histcmd=3;tw_history=    3  a; b", "a; b", true},
+		{"0;tw_histcmd=12;tw_history_url=   12  echo hi", "echo hi", true},
+		{"0;tw_histcmd=12;tw_history_url=   11  echo old", "", false},
+		{"0;tw_histcmd=3;tw_history_url=    3  a; b", "a; b", true},
+		{"0;tw_histcmd=4;tw_history_url=    4  cat <<'EOF'%0Aa%25b%0AEOF", "cat <<'EOF'\na%b\nEOF", true},
+		{"0;tw_histcmd=4;tw_history_url=    4  bad %", "", false},
 		{"0", "", false},
 	}
 	for _, tt := range tests {
@@ -436,12 +453,12 @@ func TestPlanIntegration(t *testing.T) {
 		{"/bin/dash", nil, false, ""},
 	}
 	for _, tt := range tests {
-		p := planIntegration(filepath.Base(tt.path), tt.path, tt.args, []string{"HOME=/h"}, true)
+		p := planIntegration(filepath.Base(tt.path), tt.path, tt.args, []string{"HOME=/h"}, "")
 		if p.integ.Active != tt.active || strings.Join(p.args, " ") != tt.args2 {
 			t.Errorf("%s %q: active %v args %q, want %v %q (%s)", tt.path, tt.args, p.integ.Active, p.args, tt.active, tt.args2, p.integ.Reason)
 		}
 	}
-	if p := planIntegration("bash", "/bin/bash", []string{"-l"}, nil, true); p.env["TTYWRIGHT_BASH_LOGIN"] != "1" {
+	if p := planIntegration("bash", "/bin/bash", []string{"-l"}, nil, ""); p.env["TTYWRIGHT_BASH_LOGIN"] != "1" {
 		t.Errorf("bash -l: env %v, want the login chain read by the wrapper", p.env)
 	}
 }
@@ -613,13 +630,24 @@ func TestShellStateMarks(t *testing.T) {
 		{"cmdline from the shell", a + "$ " + b + "x\r\n\x1b]133;C;cmdline_url=echo%20%22a%3Bb%22\a" + d(0) + a, "echo \"a;b\"|0|", "", false},
 		{"running", "\x1b]7;file://host/tmp/a%20b\a" + a + "$ " + b + "sleep 9\r\n" + c + "z", "", "/tmp/a b", true},
 		{"wrapped output joined", a + "$ " + b + "w\r\n" + c + strings.Repeat("q", 25) + "\r\n" + d(0) + a, "w|0|" + strings.Repeat("q", 25), "", false},
+		// An erase of the C mark's position: the output is what is left.
+		{"clear (ED 2, ED 3)", a + "$ " + b + "clear\r\n" + c + "\x00gone\r\n\x1b[H\x1b[2J\x1b[3Jhi\r\n" + d(0) + a, "clear|0|hi", "", false},
+		{"clear after scrolling", a + "$ " + b + "s\r\n" + c + "\x00" + "1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n\x1b[H\x1b[2J\x1b[3Jafter\r\n" + d(0) + a, "s|0|after", "", false},
+		{"ED 2 with the C mark in the scrollback", a + "$ " + b + "s\r\n" + c + "\x00" + "1\r\n2\r\n3\r\n4\r\n5\r\n6\r\n\x1b[H\x1b[2Jz\r\n" + d(0) + a, "s|0|1\n2\nz", "", false},
+		{"ED 0 from the home position", a + "$ " + b + "e\r\n" + c + "\x00" + "x\r\n\x1b[H\x1b[Jy\r\n" + d(0) + a, "e|0|y", "", false},
+		{"ED 0 below the C mark", a + "$ " + b + "e\r\n" + c + "x\r\ny\r\n\x1b[J" + d(0) + a, "e|0|x\ny", "", false},
+		{"ED 1 over the C mark", a + "$ " + b + "e\r\n" + c + "\x00" + "x\r\nyy\x1b[1J!\r\n" + d(0) + a, "e|0|!", "", false},
+		{"RIS", a + "$ " + b + "r\r\n" + c + "\x00" + "x\r\n\x1bcnew\r\n" + d(0) + a, "r|0|new", "", false},
+		{"erase on the alternate screen", a + "$ " + b + "v\r\n" + c + "x\r\n\x1b[?1049h\x1b[2Jvim\x1b[?1049l" + d(0) + a, "v|0|x", "", false},
 	}
 	for _, tt := range tests {
 		term := NewTerminal(20, 5, 100)
 		var st shellState
-		term.Write([]byte(tt.out))
-		for _, m := range term.TakeShellMarks() {
-			st.mark(term, m, time.Unix(0, 0))
+		for _, chunk := range strings.Split(tt.out, "\x00") { // the reads the session takes marks after
+			term.Write([]byte(chunk))
+			for _, m := range term.TakeShellMarks() {
+				st.mark(term, m, time.Unix(0, 0))
+			}
 		}
 		var got []string
 		for _, cmd := range st.cmds {
@@ -632,5 +660,158 @@ func TestShellStateMarks(t *testing.T) {
 		if g, want := strings.Join(got, " / "), tt.want; g != want || st.cwd != tt.cwd || (st.running != nil) != tt.active {
 			t.Errorf("%s: commands %q cwd %q running %v, want %q %q %v", tt.name, g, st.cwd, st.running != nil, want, tt.cwd, tt.active)
 		}
+	}
+}
+
+// TestCommandOutputAfterClear: a command that clears the screen has as
+// output what it printed after the erase, in every shell.
+func TestCommandOutputAfterClear(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			tests := []struct{ line, output string }{
+				{"clear; echo hi", "hi"},
+				{"echo a; clear; echo b", "b"},
+				{"seq 1 60; clear; echo after", "after"},
+				{"echo x; printf '\\033[H\\033[J'; echo y", "y"},
+			}
+			for _, tt := range tests {
+				c := runCommand(t, a, id, tt.line, nil)
+				if c["output"] != tt.output || c["truncated"] != false {
+					t.Errorf("%s %q: output %q truncated %v, want %q", sh.name, tt.line, c["output"], c["truncated"], tt.output)
+				}
+			}
+		})
+	}
+}
+
+// TestCommandShellDies: a shell killed during a command ends it with the
+// output so far and no exit_code; the command is listed and
+// command_running turns false.
+func TestCommandShellDies(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			pid := "$$"
+			if sh.name == "fish" {
+				pid = "$fish_pid"
+			}
+			line := "echo partial; kill -9 " + pid
+			c := runCommand(t, a, id, line, nil)
+			if c["line"] != line || c["output"] != "partial" || c["exit_code"] != nil || c["running"] != nil {
+				t.Errorf("%s: the killed command: %v", sh.name, c)
+			}
+			info := readInfo(t, a, id)
+			if info["command_running"] != false || info["exited"] != true {
+				t.Errorf("%s: info after the kill: command_running %v exited %v", sh.name, info["command_running"], info["exited"])
+			}
+			s, _ := a.session(id)
+			if list := s.Commands(); len(list) != 1 || list[0].Line != line || list[0].ExitCode != nil || list[0].OutputBytes != len("partial") {
+				t.Errorf("%s: commands %+v", sh.name, list)
+			}
+		})
+	}
+}
+
+// TestShellStartSlowRC: a shell whose start-up file outlasts shell_start's
+// wait is reported as not ready, and shell_wait {wait_for_command} then
+// waits for its first prompt and answers already_done.
+func TestShellStartSlowRC(t *testing.T) {
+	rcs := map[string]string{"bash": ".bashrc", "zsh": ".zshrc", "fish": ".config/fish/config.fish"}
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
+			needShell(t, sh.name)
+			a := newTestApp(t)
+			home := t.TempDir()
+			gate := filepath.Join(home, "go")
+			rc := filepath.Join(home, rcs[sh.name])
+			if err := os.MkdirAll(filepath.Dir(rc), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			// The rc file waits for the test, not for a time.
+			loop := "while [ ! -e " + gate + " ]; do sleep 0.05; done\n"
+			if sh.name == "fish" {
+				loop = "while not test -e " + gate + "; sleep 0.05; end\n"
+			}
+			if err := os.WriteFile(rc, []byte(loop), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			m := mustCall(t, a, "shell_start", map[string]any{"command": sh.name, "args": sh.args, "cwd": home,
+				"env": map[string]string{"HOME": home, "ZDOTDIR": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config")}})
+			id := m["shell_session_id"].(string)
+			t.Cleanup(func() {
+				if s, err := a.session(id); err == nil {
+					a.stopSession(s, syscall.SIGHUP)
+				}
+			})
+			if note, _ := m["note"].(string); m["ready"] != false || !strings.Contains(note, "no prompt yet") {
+				t.Errorf("%s: shell_start with a slow rc: ready %v note %q", sh.name, m["ready"], note)
+			}
+			if err := os.WriteFile(gate, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			w := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true, "timeout_ms": 10000})
+			if w["matched"] != true || w["already_done"] != true || w["command"] != nil {
+				t.Errorf("%s: shell_wait before the first prompt: %v", sh.name, w)
+			}
+			if c := runCommand(t, a, id, "echo ok", nil); c["output"] != "ok" {
+				t.Errorf("%s: echo ok after the slow start: %v", sh.name, c)
+			}
+		})
+	}
+}
+
+// TestCommandPastedMultiLine: a multi-line command pasted at once (text)
+// keeps its line breaks in command.line, in every shell.
+func TestCommandPastedMultiLine(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			tests := []struct{ text, output string }{
+				{"echo 'multi\nline string'", "multi\nline string"},
+				{"echo 'a%0Ab' \"50%\"", "a%0Ab 50%"},
+			}
+			if sh.name != "fish" { // fish has no heredocs
+				tests = append(tests, struct{ text, output string }{"cat <<'EOF'\nalpha\nbeta\nEOF", "alpha\nbeta"})
+			}
+			for _, tt := range tests {
+				c := runCommand(t, a, id, "", map[string]any{"text": tt.text, "input": "\r"})
+				if c["line"] != tt.text || c["output"] != tt.output {
+					t.Errorf("%s %q: line %q output %q, want the text and %q", sh.name, tt.text, c["line"], c["output"], tt.output)
+				}
+			}
+		})
+	}
+}
+
+// TestCommandNoFinalNewline: output that does not end its line is kept
+// without the mark a shell draws after it (zsh's PROMPT_EOL_MARK, fish's
+// ⏎).
+func TestCommandNoFinalNewline(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			for _, line := range []string{"echo -n noeol", "printf 'a\\nb'"} {
+				want := map[string]string{"echo -n noeol": "noeol", "printf 'a\\nb'": "a\nb"}[line]
+				if c := runCommand(t, a, id, line, nil); c["output"] != want || exitCode(c) != 0 {
+					t.Errorf("%s %q: output %q exit_code %v, want %q and 0", sh.name, line, c["output"], c["exit_code"], want)
+				}
+			}
+			if sh.name == "zsh" { // the user's mark is still drawn, and a failing status still counts
+				runCommand(t, a, id, "PROMPT_EOL_MARK='<EOL>'", nil)
+				if c := runCommand(t, a, id, "printf x; false", nil); c["output"] != "x" || exitCode(c) != 1 {
+					t.Errorf("zsh printf x; false: %v", c)
+				}
+				s, _ := a.session(id)
+				if scr := s.Text(false); !strings.Contains(scr, "x<EOL>") {
+					t.Errorf("zsh: the user's PROMPT_EOL_MARK is not drawn: %q", scr)
+				}
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ package main
 // (xterm ctlseqs, "PC-Style Function Keys").
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf16"
@@ -292,8 +293,10 @@ const (
 // exactly as given (no escape processing), each newline (\n or \r\n) as
 // CR, between the bracketed-paste brackets when the program enabled
 // mode 2004. typed (type_delay_ms) returns one unit per character
-// instead, without brackets, as a person types it. An ESC inside the
-// text is refused while pasting bracketed: it could end the paste early.
+// instead, without brackets, as a person types it. While pasting
+// bracketed, newlines at the end are sent after the closing bracket, as
+// Enter, and control characters other than tab and newline (ESC, which
+// could end the paste early, and C-c) are refused.
 func encodeText(text string, bracketed, typed bool) ([][]byte, error) {
 	if text == "" {
 		return nil, nil
@@ -314,5 +317,15 @@ func encodeText(text string, bracketed, typed bool) ([][]byte, error) {
 	if strings.Contains(text, pasteEnd) {
 		return nil, fmt.Errorf("text contains the end-of-paste sequence ESC [201~, which would end the paste early: send it with input instead")
 	}
-	return [][]byte{append(append([]byte(pasteStart), b...), pasteEnd...)}, nil
+	// A control character inside a paste acts on its own (C-c interrupts
+	// the paste half read; xterm leaves them out of a bracketed paste).
+	if i := strings.IndexFunc(text, func(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f }); i >= 0 {
+		return nil, fmt.Errorf("text contains the control character %q at byte %d, which a program reads as a key, not as pasted text: send it separately with keys (e.g. [\"C-c\"]) or input", text[i], i)
+	}
+	// Trailing newlines are typed after the paste, as Enter: a newline
+	// inside the brackets is part of the text and runs nothing, so a
+	// paste that ends in one would sit unrun in the line editor.
+	body := bytes.TrimRight(b, "\r")
+	enter := b[len(body):]
+	return [][]byte{append(append(append([]byte(pasteStart), body...), pasteEnd...), enter...)}, nil
 }

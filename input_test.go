@@ -273,6 +273,9 @@ func TestEncodeText(t *testing.T) {
 		{`printf 'a\tb\n'`, false, false, []string{`printf 'a\tb\n'`}},
 		{"a\nb\r\nc", false, false, []string{"a\rb\rc"}},
 		{"x\ny", true, false, []string{"\x1b[200~x\ry\x1b[201~"}},
+		// A trailing newline is Enter after the paste: inside it would run nothing.
+		{"echo one\necho two\n", true, false, []string{"\x1b[200~echo one\recho two\x1b[201~\r"}},
+		{"a\t\n\n", true, false, []string{"\x1b[200~a\t\x1b[201~\r\r"}},
 		{"é\n", true, true, []string{"é", "\r"}},
 		{"", true, false, nil},
 	}
@@ -286,7 +289,22 @@ func TestEncodeText(t *testing.T) {
 			t.Errorf("encodeText(%q, %v, %v) = %q, %v; want %q", tt.text, tt.bracketed, tt.typed, got, err, tt.want)
 		}
 	}
-	if _, err := encodeText("a\x1b[201~b", true, false); err == nil {
-		t.Error("a paste end inside bracketed text was accepted")
+	for _, bad := range []string{"a\x1b[201~b", "echo 'x\x03y'", "a\x1bb", "a\x7fb"} {
+		if _, err := encodeText(bad, true, false); err == nil {
+			t.Errorf("encodeText(%q) was accepted: a control character would act on its own inside the paste", bad)
+		}
+	}
+}
+
+// TestTextEndingInNewlineRuns: text whose last character is a newline is
+// run, as a paste followed by Enter, in a shell with bracketed paste on.
+func TestTextEndingInNewlineRuns(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	id := shellIn(t, a, t.TempDir())
+	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "echo o''ne\necho t''wo\n",
+		"wait_for": "/^two$/", "timeout_ms": 5000})
+	if m["matched"] != true || !strings.Contains(m["bufferAfter"].(string), "one\n") {
+		t.Errorf("the pasted lines did not run: %q", m["bufferAfter"])
 	}
 }

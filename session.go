@@ -76,7 +76,7 @@ type StartOptions struct {
 	Cwd     string            // working directory; "" = the server's
 	Env     map[string]string // variables added to (and overriding) the inherited environment
 
-	NoShellIntegration bool // start bash, zsh and fish without the OSC 133 marks (shellinteg.go)
+	ShellIntegration *bool // mark commands in bash, zsh and fish (OSC 133, shellinteg.go); nil: as --shell-integration says
 }
 
 // Capture describes one screenshot or recording of a session.
@@ -369,7 +369,7 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 	}
 	defer release() // the checked file stays open until the program runs
 	s.term = a.newSessionTerminal(s, cols, rows, env)
-	plan := planIntegration(filepath.Base(s.Command), execPath, s.Args, env, !opts.NoShellIntegration && !a.cfg.NoShellIntegration)
+	plan := planIntegration(filepath.Base(s.Command), execPath, s.Args, env, integrationOff(opts.ShellIntegration, a.cfg.NoShellIntegration))
 	args, env, err := plan.install(env)
 	if err != nil {
 		return nil, fmt.Errorf("shell integration: %v: start with shell_integration false", err)
@@ -757,9 +757,13 @@ func (s *Session) waitLoop() {
 	t.Stop()
 	s.mu.Lock()
 	s.exited, s.exitCode, s.exitSignal = true, code, sig
+	ended := s.sh.exitedLocked(s.term, time.Now())
 	s.signalLocked()
 	s.mu.Unlock()
 	close(s.done)
+	if ended {
+		s.app.commandsUpdated(s, true)
+	}
 	s.app.resourceUpdated(infoURI(s.ID))
 	s.app.resourceUpdated(sessionsListURI())
 }

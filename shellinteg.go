@@ -17,6 +17,7 @@ import (
 	"context"
 	_ "embed"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,17 +59,17 @@ type integrationPlan struct {
 
 // planIntegration decides whether the program shell (its name as
 // started, e.g. "bash"), run from the file path, with args gets shell
-// integration, and how. env is the program's environment. enabled is the
-// shell_start argument and the --shell-integration flag combined.
-func planIntegration(shell, path string, args, env []string, enabled bool) integrationPlan {
+// integration, and how. env is the program's environment. off is why
+// integration is turned off (integrationOff), "" when it is on.
+func planIntegration(shell, path string, args, env []string, off string) integrationPlan {
 	p := integrationPlan{path: path, args: args, integ: shellIntegration{Shell: shell}}
 	if !slices.Contains([]string{"bash", "zsh", "fish"}, shell) {
 		p.integ.Shell = ""
 		p.integ.Reason = "the program is not bash, zsh or fish, which are the shells ttywright marks commands in (OSC 133)"
 		return p
 	}
-	if !enabled {
-		p.integ.Reason = "turned off (shell_integration false or --shell-integration=false)"
+	if off != "" {
+		p.integ.Reason = off
 		return p
 	}
 	var err error
@@ -87,6 +88,19 @@ func planIntegration(shell, path string, args, env []string, enabled bool) integ
 	}
 	p.integ.Active = true
 	return p
+}
+
+// integrationOff is why a session starts without integration, "" when
+// it gets it: the shell_start argument decides when given (true turns it
+// on even under --shell-integration=false), else the server's flag.
+func integrationOff(arg *bool, flagOff bool) string {
+	switch {
+	case arg != nil && !*arg:
+		return "turned off by shell_start's shell_integration false"
+	case arg == nil && flagOff:
+		return "turned off by the server's --shell-integration=false (shell_start with shell_integration true turns it on for one session)"
+	}
+	return ""
 }
 
 // errNotInteractive is the reason a shell running a command or a script
@@ -298,7 +312,7 @@ func (s *Session) removeIntegration() {
 // startIntegrationProps adds shell_start's shell_integration argument to
 // its input schema.
 func startIntegrationProps(m map[string]any) map[string]any {
-	m["shell_integration"] = prop("boolean", "Mark prompts and commands in an interactive bash, zsh or fish (OSC 133), for wait_for_command and session://{id}/commands. Default true; the user's start-up files still load.")
+	m["shell_integration"] = prop("boolean", "Mark prompts and commands in an interactive bash, zsh or fish (OSC 133), for wait_for_command and session://{id}/commands. Default: true, or the server's --shell-integration, which this overrides; the user's start-up files still load.")
 	return m
 }
 
@@ -307,6 +321,8 @@ func startIntegrationProps(m map[string]any) map[string]any {
 func startReadyProps(m map[string]any) map[string]any {
 	m["shell_integration"] = shellIntegrationSchema
 	m["screen"] = prop("string", "The visible screen once the program is ready (a shell: its first prompt).")
+	m["ready"] = prop("boolean", "The program was ready when shell_start returned (an integrated shell: its first prompt was drawn); false when shell_start stopped waiting (3 s for a shell, 0.5 s for another program) or the program exited, with note saying what to do.")
+	m["note"] = prop("string", "With ready false: why, and how to wait for the program.")
 	return m
 }
 
@@ -335,8 +351,9 @@ const (
 // no B); any other program once its first output has been followed by
 // readyQuiet, or once it is blocked reading the terminal (Linux) and
 // quiet. It never waits past readyShellMax or readyMax, or once the
-// program has exited.
-func (s *Session) waitReady(ctx context.Context) {
+// program has exited. ready is false when it gave up or the program
+// exited first; note then says what to do (shell_start's result).
+func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	limit := readyMax
 	if s.integ.Active {
 		limit = readyShellMax
@@ -354,24 +371,29 @@ func (s *Session) waitReady(ctx context.Context) {
 		s.mu.Unlock()
 		quiet := time.Since(last)
 		switch {
-		case exited || prompt:
-			return
+		case prompt:
+			return true, ""
+		case exited:
+			return false, "the program exited during start-up: its exit_code is in session://" + s.ID + "/info, its last screen in screen"
 		case s.integ.Active:
 			if quiet >= readyStuckQuiet && waitingForInput(s.pid) {
-				return
+				return false, "the shell reads its input but drew no marked prompt (its start-up files may replace the prompt hooks or wait for input): wait_for_command may not work, wait with wait_for instead"
 			}
 		case last.After(s.Started) && quiet >= readyQuiet:
-			return
+			return true, ""
 		case quiet >= readyInputQuiet && waitingForInput(s.pid):
-			return
+			return true, ""
 		}
 		select {
 		case <-ch:
 		case <-poll.C:
 		case <-deadline.C:
-			return
+			if s.integ.Active {
+				return false, fmt.Sprintf("no prompt yet after %v (slow start-up files?): the shell is still starting; shell_wait {wait_for_command: true} returns at its first prompt", limit)
+			}
+			return false, fmt.Sprintf("no output yet after %v: the program is still starting, or prints nothing before its input; look with shell_read or wait with shell_wait {wait_for: ...}", limit)
 		case <-ctx.Done():
-			return
+			return false, "cancelled before the program was ready"
 		}
 	}
 }

@@ -3,7 +3,7 @@
 if [[ $PS1$PROMPT == *133\;[ABCD]* || -n ${VSCODE_SHELL_INTEGRATION-} || ${(j::)functions} == *133\;[ABCD]* ]]; then
 	return 0
 fi
-typeset -g __tw_ran=0 __tw_b=$'%{\e]133;B\a%}'
+typeset -g __tw_ran=0 __tw_b=$'%{\e]133;B\a%}' __tw_d=$'%{\e]133;D;%?\a%}'
 
 # __tw_urlenc sets REPLY to $1 percent-encoded byte by byte.
 __tw_urlenc() {
@@ -19,7 +19,8 @@ __tw_urlenc() {
 	REPLY=$o
 }
 
-# __tw_precmd runs first: D with the status of the command that ran.
+# __tw_precmd runs first: D with the status of the command that ran,
+# unless the PROMPT_EOL_MARK (below) wrote it already.
 __tw_precmd() {
 	local ret=$?
 	if (( __tw_ran )); then
@@ -30,11 +31,15 @@ __tw_precmd() {
 }
 
 # __tw_prompt runs last: OSC 7, A where the prompt starts, B at the end
-# of PS1 (again, if a theme rebuilt it).
+# of PS1 (again, if a theme rebuilt it). PROMPT_EOL_MARK starts with D
+# (with the status, %?): PROMPT_SP prints it before precmd, right where
+# the command's output ended, so the mark (% or #) after output with no
+# final newline is not part of the output.
 __tw_prompt() {
 	local ret=$?
 	builtin printf '\e]7;file://%s%s\a\e]133;A\a' "$HOST" "$PWD"
 	[[ $PS1 == *$__tw_b ]] || PS1=$PS1$__tw_b
+	[[ ${PROMPT_EOL_MARK-} == $__tw_d* ]] || PROMPT_EOL_MARK=$__tw_d${PROMPT_EOL_MARK-%B%S%#%s%b}
 	return $ret
 }
 

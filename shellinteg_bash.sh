@@ -43,13 +43,15 @@ __tw_ran=0 __tw_e=x __tw_hn=
 # __tw_precmd runs first at each prompt: D with the status of the command
 # that ran (none after an empty line) and its history entry, which the
 # server checks against the history number noted at the prompt before.
+# The entry's %, CR, LF, BEL and ESC are percent-encoded: an OSC string
+# cannot hold them, and a pasted command keeps its line breaks.
 __tw_precmd() {
-	local ret=$?
+	local ret=$? h
 	if ((__tw_ran)); then
 		__tw_ran=0
-		builtin printf '\e]133;D;%s;tw_histcmd=%s;tw_history=' "$ret" "$__tw_hn"
-		HISTTIMEFORMAT= builtin history 1
-		builtin printf '\a'
+		h=$(HISTTIMEFORMAT= builtin history 1)
+		h=${h//'%'/%25} h=${h//$'\n'/%0A} h=${h//$'\r'/%0D} h=${h//$'\a'/%07} h=${h//$'\e'/%1B}
+		builtin printf '\e]133;D;%s;tw_histcmd=%s;tw_history_url=%s\a' "$ret" "$__tw_hn" "$h"
 	fi
 	return $ret
 }

@@ -121,7 +121,7 @@ func (c *ToolCall) argError(err error, args json.RawMessage) error {
 	var missing *missingArgError
 	switch {
 	case errors.As(err, &typeErr):
-		field := typeErr.Field
+		field := argPath(typeErr.Field, args)
 		if field == "" {
 			return fmt.Errorf("%s: the arguments must be a JSON object", tool)
 		}
@@ -150,6 +150,28 @@ func (c *ToolCall) argError(err error, args json.RawMessage) error {
 		return fmt.Errorf("%s: unknown argument %s: the arguments are %s", tool, name, strings.Join(valid, ", "))
 	}
 	return fmt.Errorf("%s: bad arguments: %v", tool, err)
+}
+
+// argPath turns encoding/json's field path, which names embedded structs
+// by their Go type ("WaitArgs.commandWaitArgs.wait_for_command"), into
+// the path of keys the client sent ("wait_for_command"): a segment that
+// is no key of the object at its level is an embedded struct's and left
+// out.
+func argPath(field string, args json.RawMessage) string {
+	var keep []string
+	level := args
+	for _, seg := range strings.Split(field, ".") {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(level, &obj) != nil {
+			keep = append(keep, seg) // inside an array or a value: as given
+			continue
+		}
+		if v, ok := obj[seg]; ok {
+			keep = append(keep, seg)
+			level = v
+		}
+	}
+	return strings.Join(keep, ".")
 }
 
 // jsonKind names the JSON type that decodes into t, for error messages.

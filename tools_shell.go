@@ -86,7 +86,7 @@ type startArgs struct {
 	Cwd     string            `json:"cwd"`
 	Env     map[string]string `json:"env"`
 
-	ShellIntegration *bool `json:"shell_integration"` // nil: on (unless --shell-integration=false)
+	ShellIntegration *bool `json:"shell_integration"` // nil: as --shell-integration says (default on)
 }
 
 // derefInt is *p, or 0 for nil.
@@ -109,6 +109,8 @@ type startResult struct {
 
 	ShellIntegration shellIntegration `json:"shell_integration"`
 	Screen           string           `json:"screen"` // the first screen, once the program is ready
+	Ready            bool             `json:"ready"`  // false: shell_start stopped waiting, or the program exited (Session.waitReady)
+	Note             string           `json:"note,omitempty"`
 }
 
 func (a *App) toolShellStart() *Tool {
@@ -138,7 +140,7 @@ func (a *App) toolShellStart() *Tool {
 			"command":          prop("string", "The program started."),
 			"args":             map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 			"cwd":              prop("string", "Its working directory."),
-		}), "shell_session_id", "pid", "cols", "rows", "theme", "command", "args", "cwd", "shell_integration", "screen"),
+		}), "shell_session_id", "pid", "cols", "rows", "theme", "command", "args", "cwd", "shell_integration", "screen", "ready"),
 		OpenWorld: true,
 	}, a.shellStart)
 }
@@ -158,20 +160,20 @@ func (a *App) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (startR
 		return startResult{}, checkSize(c, r)
 	}
 	s, err := a.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: cols, Rows: rows, Theme: in.Theme, Cwd: in.Cwd, Env: in.Env,
-		NoShellIntegration: in.ShellIntegration != nil && !*in.ShellIntegration})
+		ShellIntegration: in.ShellIntegration})
 	if err != nil {
 		return startResult{}, err
 	}
 	// Typing before a shell has printed its prompt works, but the echo
 	// lands before the prompt: wait until the program is ready.
-	s.waitReady(ctx)
+	ready, note := s.waitReady(ctx)
 	st := s.Status()
 	args := s.Args
 	if args == nil {
 		args = []string{}
 	}
 	return startResult{ID: s.ID, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd,
-		ShellIntegration: s.ShellInfo().Integration, Screen: s.Text(false)}, nil
+		ShellIntegration: s.ShellInfo().Integration, Screen: s.Text(false), Ready: ready, Note: note}, nil
 }
 
 // ---- shell_send
@@ -303,7 +305,9 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 	if p.spec.waiting() {
 		out := w.wait(ctx, p.spec, call.Progress)
 		res.waitReport = reportWait(out, p.spec)
-		res.commandOutcome = w.commandOutcome(out, p.spec, maxOut)
+		if p.spec.command {
+			res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
+		}
 	} else {
 		t := time.NewTimer(p.delay)
 		select {
@@ -318,19 +322,6 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 	res.BufferAfter = s.Text(false)
 	res.exitInfo = exitOf(s.Status())
 	return res, nil
-}
-
-// commandOutcome is the command part of the result of a wait on spec
-// that typed input and ended as out: none without wait_for_command;
-// already_done when the input ran no command and a new prompt came.
-func (w *outputWatch) commandOutcome(out waitOutcome, spec waitSpec, max int) commandOutcome {
-	switch {
-	case !spec.command:
-		return commandOutcome{}
-	case w.noCommand:
-		return commandOutcome{AlreadyDone: true}
-	}
-	return w.s.commandOutcomeOf(out.command, max)
 }
 
 // planSend checks shell_send's arguments against the limits and the

@@ -64,3 +64,17 @@ func TestNewTool(t *testing.T) {
 		}
 	}
 }
+
+// TestArgPath: a type error in an embedded struct's field names the
+// argument as the client wrote it, not the Go path to it.
+func TestArgPath(t *testing.T) {
+	for _, tc := range []struct{ field, args, want string }{
+		{"WaitArgs.commandWaitArgs.wait_for_command", `{"wait_for_command":"true"}`, "wait_for_command"},
+		{"border.title", `{"border":{"title":5}}`, "border.title"},
+		{"session_id", `{"session_id":5}`, "session_id"},
+	} {
+		if got := argPath(tc.field, json.RawMessage(tc.args)); got != tc.want {
+			t.Errorf("argPath(%q) = %q, want %q", tc.field, got, tc.want)
+		}
+	}
+}

@@ -123,7 +123,9 @@ func (a *App) shellClick(ctx context.Context, call *ToolCall, in clickArgs) (cli
 	if spec.waiting() {
 		out := w.wait(ctx, spec, call.Progress)
 		res.waitReport = reportWait(out, spec)
-		res.commandOutcome = w.commandOutcome(out, spec, maxOut)
+		if spec.command {
+			res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
+		}
 	} else {
 		settle := waitSpec{stages: []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: clickSettleIdle, afterNewOutput: true}}, timeout: clickSettleMax}
 		w.wait(ctx, settle, nil)

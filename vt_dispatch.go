@@ -97,6 +97,18 @@ func charsetID(final byte) byte {
 // csiDispatch runs CSI [prefix] params [intermediate] final.
 func (t *Terminal) csiDispatch(final byte) {
 	p := &t.p
+	// SGR and CUP, most of what programs send, before the switch's
+	// search over every sequence: the same cases as below.
+	if p.prefix == 0 && p.ninter == 0 && (final == 'm' || final == 'H') {
+		t.last = 0
+		if final == 'm' {
+			t.sgr()
+		} else {
+			t.moveTo(p.get(0, 1)-1, p.get(1, 1)-1)
+		}
+		t.dirty = true
+		return
+	}
 	n := p.get(0, 1) // the usual count parameter
 	if final != 'b' {
 		t.last = 0 // REP repeats only a character printed just before it
@@ -505,19 +517,33 @@ func (t *Terminal) decModeState(mode int) int {
 func (t *Terminal) sgr() {
 	p := &t.p
 	pen := &t.pen
+	// The whole sequence one extended colour, 38;2;r;g;b or 48;2;r;g;b
+	// (a TUI's every cell), set without the loop: what the loop's 38
+	// and 48 cases do with it.
+	if p.nparams == 4 && p.sub == 0 && p.params[1] == 2 {
+		switch c := rgbParams(int(p.params[2]), int(p.params[3]), int(p.params[4])); p.params[0] {
+		case 38:
+			pen.FG = c
+			return
+		case 48:
+			pen.BG = c
+			return
+		}
+	}
 	for i := 0; i < p.count(); i++ {
-		v := p.raw(i)
-		switch {
-		case v == 0:
+		// One switch on the value (its cases are constants, so it
+		// compiles to a jump table, not a chain of comparisons).
+		switch v := p.raw(i); v {
+		case 0:
 			link := pen.Link
 			*pen = Cell{Width: 1, Link: link, Attr: pen.Attr & attrProtected}
-		case v == 1:
+		case 1:
 			pen.Attr |= AttrBold
-		case v == 2:
+		case 2:
 			pen.Attr |= AttrDim
-		case v == 3:
+		case 3:
 			pen.Attr |= AttrItalic
-		case v == 4:
+		case 4:
 			style := 1
 			if p.isSub(i + 1) {
 				i++
@@ -527,66 +553,66 @@ func (t *Terminal) sgr() {
 			if style >= 1 && style <= 5 {
 				pen.Attr |= AttrUnderline | Attr(style-1)<<AttrULShift
 			}
-		case v == 5 || v == 6:
+		case 5, 6:
 			pen.Attr |= AttrBlink
-		case v == 7:
+		case 7:
 			pen.Attr |= AttrInverse
-		case v == 8:
+		case 8:
 			pen.Attr |= AttrHidden
-		case v == 9:
+		case 9:
 			pen.Attr |= AttrStrike
-		case v == 21: // double underline (ECMA-48, xterm; the same as 4:2)
+		case 21: // double underline (ECMA-48, xterm; the same as 4:2)
 			pen.Attr &^= AttrULMask
 			pen.Attr |= AttrUnderline | 1<<AttrULShift
-		case v == 22:
+		case 22:
 			pen.Attr &^= AttrBold | AttrDim
-		case v == 23:
+		case 23:
 			pen.Attr &^= AttrItalic
-		case v == 24:
+		case 24:
 			pen.Attr &^= AttrUnderline | AttrULMask
-		case v == 25:
+		case 25:
 			pen.Attr &^= AttrBlink
-		case v == 27:
+		case 27:
 			pen.Attr &^= AttrInverse
-		case v == 28:
+		case 28:
 			pen.Attr &^= AttrHidden
-		case v == 29:
+		case 29:
 			pen.Attr &^= AttrStrike
-		case v >= 30 && v <= 37:
+		case 30, 31, 32, 33, 34, 35, 36, 37:
 			pen.FG = PaletteColor(uint8(v - 30))
-		case v == 38:
+		case 38:
 			var c Color
 			c, i = t.sgrColor(i)
 			if c != badColor {
 				pen.FG = c
 			}
-		case v == 39:
+		case 39:
 			pen.FG = ColorDefault
-		case v >= 40 && v <= 47:
+		case 40, 41, 42, 43, 44, 45, 46, 47:
 			pen.BG = PaletteColor(uint8(v - 40))
-		case v == 48:
+		case 48:
 			var c Color
 			c, i = t.sgrColor(i)
 			if c != badColor {
 				pen.BG = c
 			}
-		case v == 49:
+		case 49:
 			pen.BG = ColorDefault
-		case v == 53:
+		case 53:
 			pen.Attr |= AttrOverline
-		case v == 55:
+		case 55:
 			pen.Attr &^= AttrOverline
-		case v == 58:
+		case 58:
 			var c Color
 			c, i = t.sgrColor(i)
 			if c != badColor {
 				pen.UL = c
 			}
-		case v == 59:
+		case 59:
 			pen.UL = ColorDefault
-		case v >= 90 && v <= 97:
+		case 90, 91, 92, 93, 94, 95, 96, 97:
 			pen.FG = PaletteColor(uint8(v - 90 + 8))
-		case v >= 100 && v <= 107:
+		case 100, 101, 102, 103, 104, 105, 106, 107:
 			pen.BG = PaletteColor(uint8(v - 100 + 8))
 		}
 		// Sub-parameters a case did not use belong to it, not to the

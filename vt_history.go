@@ -132,23 +132,38 @@ func growFor[T any](s []T, n, rows int) []T {
 // copyASCII stores the runes of cells, all ASCII or 0, into text (as
 // long as cells) a byte each, eight cells to one 8-byte store; with
 // blank set it also blanks each rune it read (so cells that differ from
-// a default blank only in the rune become default blanks).
+// a default blank only in the rune become default blanks). The loops
+// advance both slices rather than index them, and load the runes' low
+// bytes only, so they keep everything in registers with no bounds
+// checks: this copy is most of a plain row's trip into the history.
 func copyASCII(text []byte, cells []Cell, blank bool) {
-	c := 0
-	for ; c+8 <= len(cells) && c+8 <= len(text); c += 8 {
-		k := cells[c : c+8 : c+8]
-		binary.LittleEndian.PutUint64(text[c:], uint64(k[0].Rune)|uint64(k[1].Rune)<<8|uint64(k[2].Rune)<<16|
-			uint64(k[3].Rune)<<24|uint64(k[4].Rune)<<32|uint64(k[5].Rune)<<40|uint64(k[6].Rune)<<48|uint64(k[7].Rune)<<56)
-		if blank {
+	if blank {
+		for len(cells) >= 8 && len(text) >= 8 {
+			k := cells[:8:8]
+			binary.LittleEndian.PutUint64(text, ascii8(k))
 			k[0].Rune, k[1].Rune, k[2].Rune, k[3].Rune, k[4].Rune, k[5].Rune, k[6].Rune, k[7].Rune = 0, 0, 0, 0, 0, 0, 0, 0
+			cells, text = cells[8:], text[8:]
+		}
+	} else {
+		for len(cells) >= 8 && len(text) >= 8 {
+			binary.LittleEndian.PutUint64(text, ascii8(cells[:8:8]))
+			cells, text = cells[8:], text[8:]
 		}
 	}
-	for ; c < len(cells) && c < len(text); c++ {
+	for c := range min(len(cells), len(text)) {
 		text[c] = byte(cells[c].Rune)
 		if blank {
 			cells[c].Rune = 0
 		}
 	}
+}
+
+// ascii8 packs the low bytes of eight cells' runes, the first in the
+// low byte.
+func ascii8(k []Cell) uint64 {
+	k = k[:8]
+	return uint64(uint8(k[0].Rune)) | uint64(uint8(k[1].Rune))<<8 | uint64(uint8(k[2].Rune))<<16 | uint64(uint8(k[3].Rune))<<24 |
+		uint64(uint8(k[4].Rune))<<32 | uint64(uint8(k[5].Rune))<<40 | uint64(uint8(k[6].Rune))<<48 | uint64(uint8(k[7].Rune))<<56
 }
 
 // pushClear is push, then l.clear(blank) (the row scrolled off the top

@@ -17,6 +17,26 @@ type ShellMark struct {
 	Line   int64  // absolute row: rows scrolled into the history so far plus the cursor's row (LineText)
 	Col    int    // the cursor's column, 0-based
 	Alt    bool   // written on the alternate screen (Line and Col mean nothing then)
+
+	// Out is where the output of the command this D or A ends starts
+	// (see vtOutStart): the C mark's position, or where an erase since
+	// moved it; OutSet is false when no C came before.
+	Out vtOutStart
+}
+
+// vtOutStart is where the running command's output starts on the main
+// screen: set at a C mark, and moved by an erase that covers it, since
+// what the command printed before the erase is no longer there. ED 2
+// and RIS (clear's screen erase) move it to the top of the screen, ED 3
+// (the scrollback) to the top of the screen when it was in the
+// scrollback, ED 0 and ED 1 to the cursor when their range covers it.
+// The output is then the text from there to the D mark: what the
+// command left on the screen and in the scrollback.
+type vtOutStart struct {
+	Set    bool  // a C mark came, and no D or A ended its command yet
+	Erased bool  // an erase moved it from the C mark's position
+	Line   int64 // absolute row (ShellMark.Line)
+	Col    int
 }
 
 // vtMaxShellMarks bounds the marks waiting to be taken: a program that
@@ -37,10 +57,75 @@ func (t *Terminal) shellMark(num, rest string) {
 	if t.cur.wrap { // pending wrap: the next character lands on the next row
 		m.Col = t.cols
 	}
+	if !m.Alt {
+		t.outputMark(&m)
+	}
 	if len(t.shellMarks) >= vtMaxShellMarks {
 		t.shellMarks = t.shellMarks[1:]
 	}
 	t.shellMarks = append(t.shellMarks, m)
+}
+
+// outputMark keeps the output start for mark m: a C sets it (a C while
+// one is set, from a second integration, is ignored as the session
+// ignores it); a D or a prompt's A (not a continuation prompt's k=s)
+// ends the command, and takes the start with it in m.Out.
+func (t *Terminal) outputMark(m *ShellMark) {
+	switch m.Kind {
+	case 'C':
+		if !t.outStart.Set {
+			t.outStart = vtOutStart{Set: true, Line: m.Line, Col: m.Col}
+		}
+	case 'D', 'A':
+		if m.Kind == 'A' && promptKind(m.Params) {
+			return
+		}
+		m.Out, t.outStart = t.outStart, vtOutStart{}
+	}
+}
+
+// promptKind reports whether an A mark's parameters give a prompt kind
+// (k=s, a continuation prompt, and the like), which starts no new
+// command line.
+func promptKind(params string) bool {
+	for _, p := range strings.Split(params, ";") {
+		if strings.HasPrefix(p, "k=") {
+			return true
+		}
+	}
+	return false
+}
+
+// OutputEnd returns a D mark at the cursor with the output start, as if
+// the running command ended here (the shell exited during it, or a
+// look at its output so far); the start stays set.
+func (t *Terminal) OutputEnd() ShellMark {
+	m := ShellMark{Kind: 'D', Line: t.CursorLine(), Col: t.cur.col, Out: t.outStart}
+	if t.cur.wrap {
+		m.Col = t.cols
+	}
+	return m
+}
+
+// eraseOutputStart moves the output start for an ED of mode (2 also
+// for RIS) that erases it; see vtOutStart.
+func (t *Terminal) eraseOutputStart(mode int) {
+	o := &t.outStart
+	if !o.Set || t.scr != t.main {
+		return
+	}
+	top, cur, col := t.hist.pushed, t.CursorLine(), t.cur.col
+	var line int64
+	switch {
+	case mode == 0 && (o.Line > cur || o.Line == cur && o.Col >= col),
+		mode == 1 && o.Line >= top && (o.Line < cur || o.Line == cur && o.Col <= col):
+		line = cur
+	case mode == 2 && o.Line >= top, mode == 3 && o.Line < top:
+		line, col = top, 0
+	default:
+		return
+	}
+	o.Line, o.Col, o.Erased = line, col, true
 }
 
 // TakeShellMarks returns the marks written since the last call, oldest

@@ -474,9 +474,37 @@ func (t *Terminal) csi(p []byte) int {
 		i++
 	}
 	// vtParser.param's rules, with the parameter being accumulated (v,
-	// at index n) in registers until its separator.
+	// at index n) in registers until its separator. The first loop
+	// leaves saturation to the second (which goes on from the same i,
+	// v, n and sub): without a min per digit, each digit waits only for
+	// a multiply-add on the one before.
 	var v, sub uint32
 	n := 0
+fast:
+	for ; i < len(p); i++ {
+		switch b := p[i]; {
+		case b-'0' <= 9:
+			if v = v*10 + uint32(b-'0'); v > vtMaxParam {
+				v = vtMaxParam
+				i++
+				break fast
+			}
+		case b == ';' || b == ':':
+			if n < vtMaxParams-1 {
+				q.params[n] = v
+				n, v = n+1, 0
+				if b == ':' {
+					sub |= 1 << n
+				}
+			}
+		case b >= 0x40 && b <= 0x7E:
+			q.params[n], q.nparams, q.sub = v, n, sub
+			t.csiDispatch(b)
+			return i + 1
+		default:
+			return 0
+		}
+	}
 	for ; i < len(p); i++ {
 		switch b := p[i]; {
 		case b-'0' <= 9:
@@ -500,14 +528,30 @@ func (t *Terminal) csi(p []byte) int {
 	return 0
 }
 
-// decodeRune is utf8.DecodeRune with the commonest three-byte forms
-// inline (lead bytes E1-EC and EE-EF, whose continuation bytes are any of
-// 80-BF: most of CJK); the rest, and anything invalid, goes to
-// utf8.DecodeRune.
+// decodeRune is utf8.DecodeRune with the multi-byte forms inline, for
+// printText: a lead byte of a two-, three- or four-byte form and the
+// continuation bytes it needs (top bits 10) give a value, which is valid
+// when it is not overlong, not a surrogate and not above U+10FFFF: one
+// test of the value instead of the per-lead-byte ranges of the second
+// byte (Unicode Table 3-7 amounts to the same). Anything else, invalid
+// or cut off, goes to utf8.DecodeRune, which tells the two apart.
 func decodeRune(p []byte) (rune, int) {
-	if len(p) >= 3 {
-		if b0, b1, b2 := p[0], p[1], p[2]; b0 >= 0xE1 && b0 <= 0xEF && b0 != 0xED && b1&0xC0 == 0x80 && b2&0xC0 == 0x80 {
-			return rune(b0&0x0F)<<12 | rune(b1&0x3F)<<6 | rune(b2&0x3F), 3
+	switch {
+	case len(p) >= 3 && p[0]&0xF0 == 0xE0:
+		b1, b2 := p[1], p[2]
+		r := rune(p[0]&0x0F)<<12 | rune(b1&0x3F)<<6 | rune(b2&0x3F)
+		if b1&0xC0 == 0x80 && b2&0xC0 == 0x80 && r >= 0x800 && (r < 0xD800 || r > 0xDFFF) {
+			return r, 3
+		}
+	case len(p) >= 4 && p[0]&0xF8 == 0xF0:
+		b1, b2, b3 := p[1], p[2], p[3]
+		r := rune(p[0]&0x07)<<18 | rune(b1&0x3F)<<12 | rune(b2&0x3F)<<6 | rune(b3&0x3F)
+		if b1&0xC0 == 0x80 && b2&0xC0 == 0x80 && b3&0xC0 == 0x80 && r >= 0x10000 && r <= utf8.MaxRune {
+			return r, 4
+		}
+	case len(p) >= 2 && p[0]&0xE0 == 0xC0:
+		if r := rune(p[0]&0x1F)<<6 | rune(p[1]&0x3F); p[1]&0xC0 == 0x80 && r >= 0x80 {
+			return r, 2
 		}
 	}
 	return utf8.DecodeRune(p)

@@ -14,6 +14,7 @@ import (
 // columns, title cleared. The scrollback is kept, as in xterm.
 func (t *Terminal) reset() {
 	t.scr = t.main
+	t.eraseOutputStart(2)
 	for _, s := range []*vtScreen{t.main, t.alt} {
 		for _, l := range s.lines {
 			l.clear(t.blank)
@@ -293,8 +294,9 @@ func (l *vtLine) putASCII(col int, s []byte, pen *Cell, blank Cell) {
 // character.
 func (t *Terminal) printText(p []byte) int {
 	// Nothing changes before the first character is known to be one
-	// this loop draws (a wrap pending is print's first step too).
-	if r, n := utf8.DecodeRune(p); t.insert || n == 1 || r <= 0x9F || runeWidth(r) == 0 || isRegionalIndicator(r) {
+	// this loop draws (a wrap pending is print's first step too). While a
+	// wait marks echoed cells (vt_echo.go), print draws each character.
+	if r, n := utf8.DecodeRune(p); t.insert || t.marking != nil || n == 1 || r <= 0x9F || runeWidth(r) == 0 || isRegionalIndicator(r) {
 		return 0
 	}
 	if t.cur.wrap {
@@ -309,6 +311,10 @@ func (t *Terminal) printText(p []byte) int {
 	start, col := t.cur.col, t.cur.col
 	blank := t.eraseCell()
 	pen := &t.pen
+	// The cells a wide character leaves, but for the rune, made once:
+	// the pen does not change in the loop.
+	left, right := *pen, *pen
+	left.Width, right.Rune, right.Width = 2, 0, 0
 	i, last := 0, rune(0)
 text:
 	for i < len(p) && col < len(cells) {
@@ -316,16 +322,28 @@ text:
 		switch {
 		case r >= 0x20 && r < 0x7F && ascii:
 		case r >= 0x80:
-			r, n = decodeRune(p[i:])
-			if n == 1 {
+			// The three-byte form (most of CJK) decoded here, as
+			// decodeRune does: a call would spill the loop's registers.
+			if i+2 < len(p) && r&0xF0 == 0xE0 && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 {
+				r, n = r&0x0F<<12|rune(p[i+1]&0x3F)<<6|rune(p[i+2]&0x3F), 3
+				if r < 0x800 || r >= 0xD800 && r <= 0xDFFF {
+					break text // overlong or a surrogate: invalid
+				}
+			} else if r, n = decodeRune(p[i:]); n == 1 {
 				break text
 			}
 			if r <= 0x9F { // a C1 control: dropped, as print does
 				i += n
 				continue
 			}
-			// Marks and flag halves (regional indicators pair up) are print's.
-			if w = runeWidth(r); w == 0 || isRegionalIndicator(r) || w == 2 && col+1 == len(cells) {
+			// Marks and flag halves (regional indicators pair up) are
+			// print's. The widths are built: runeWidth ran above.
+			if r < vtWidthsEnd {
+				w = tableWidth(r)
+			} else {
+				w = rangeWidth(r)
+			}
+			if w == 0 || isRegionalIndicator(r) || w == 2 && col+1 == len(cells) {
 				break text
 			}
 		default:
@@ -334,13 +352,14 @@ text:
 		if col == start {
 			l.breakWide(start, blank)
 		}
-		c := &cells[col]
-		*c = *pen
-		c.Rune, c.Width = r, uint8(w)
 		if w == 2 {
-			c = &cells[col+1]
+			cells[col] = left
+			cells[col].Rune = r
+			cells[col+1] = right
+		} else {
+			c := &cells[col]
 			*c = *pen
-			c.Rune, c.Width = 0, 0
+			c.Rune = r
 		}
 		col += w
 		i += n
@@ -754,6 +773,7 @@ func (t *Terminal) cursorDown(n int) {
 // eraseDisplay is ED (and DECSED when selective): 0 below, 1 above,
 // 2 all, 3 the scrollback.
 func (t *Terminal) eraseDisplay(mode int, selective bool) {
+	t.eraseOutputStart(mode)
 	switch mode {
 	case 0:
 		t.eraseLine(0, selective)

@@ -17,15 +17,23 @@ func runeWidth(r rune) int {
 	}
 	if r < vtWidthsEnd {
 		vtWidthOnce.Do(vtBuildWidths)
-		return int(vtWidths[r>>2] >> (r & 3 * 2) & 3)
+		return tableWidth(r)
 	}
 	return rangeWidth(r)
 }
 
-// vtWidths holds rangeWidth of every code point below vtWidthsEnd (the
+// tableWidth is runeWidth for 0 <= r < vtWidthsEnd once vtWidths is
+// built: a loop that calls runeWidth (or vtWidthOnce.Do) first saves
+// the check per character, and it inlines, so such a loop keeps its
+// registers (rangeWidth, for the rest, is a call).
+func tableWidth(r rune) int { return int(vtWidths[uint32(r)>>2]>>(uint32(r)&3*2)) & 3 }
+
+// vtWidths holds runeWidth of every code point below vtWidthsEnd (the
 // BMP and the plane of most emoji), two bits each (32 KiB), so CJK text
 // and emoji cost a load per character instead of two binary searches.
-// It is built on the first character that needs it.
+// It is built on the first character that needs it. Below U+0300 it
+// says 1, as runeWidth does without looking (rangeWidth gives 0 for the
+// few format characters there, such as U+00AD).
 var (
 	vtWidths    [vtWidthsEnd / 4]byte
 	vtWidthOnce sync.Once
@@ -47,7 +55,7 @@ func vtBuildWidths() {
 		vtWidths[i] = 0x55 // four times width 1
 	}
 	set(vtWideWidth, 0x1100, 2)
-	set(vtZeroWidth, 0, 0)
+	set(vtZeroWidth, 0x300, 0)
 }
 
 // rangeWidth is runeWidth by binary search of the range tables.

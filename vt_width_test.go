@@ -1,9 +1,12 @@
 package main
 
 // vt_width_test.go: regional-indicator pairs (flags) as one cluster two
-// cells wide.
+// cells wide; printText's UTF-8 decoding.
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 func TestVTRegionalIndicators(t *testing.T) {
 	const jp, j, p, us = "🇯🇵", "🇯", "🇵", "🇺🇸"
@@ -40,5 +43,47 @@ func TestVTRegionalIndicators(t *testing.T) {
 				t.Errorf("%s: cell %d width %d, want %d", tc.name, c, got, w)
 			}
 		}
+	}
+}
+
+// TestVTDecodeRune checks printText's decodeRune against
+// utf8.DecodeRune on every lead and second byte, with third and fourth
+// bytes at the edges of the continuation range, at every length from 1
+// to 4 (cut-off sequences included).
+func TestVTDecodeRune(t *testing.T) {
+	edges := []byte{0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF}
+	var b [4]byte
+	for x := 0; x < 1<<16; x++ {
+		b[0], b[1] = byte(x>>8), byte(x)
+		for _, b2 := range edges {
+			for _, b3 := range edges[1:9] {
+				b[2], b[3] = b2, b3
+				for n := 1; n <= 4; n++ {
+					r, k := decodeRune(b[:n])
+					wr, wk := utf8.DecodeRune(b[:n])
+					if r != wr || k != wk {
+						t.Fatalf("decodeRune(% x) = %U, %d, want %U, %d", b[:n], r, k, wr, wk)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestEchoMarksNonASCII: the echo of input with characters outside ASCII
+// is marked as echo too; the fast path for such text leaves marking to
+// print.
+func TestEchoMarksNonASCII(t *testing.T) {
+	term := NewTerminal(40, 5, 10)
+	term.BeginMarks("vim café日本.txt\r", false)
+	term.Write([]byte("tw$ vim café日本.txt\r\n"))
+	text, fresh := term.ScreenTextMarked()
+	m, _ := parseWaitFor("café日本.txt")
+	if m.matchFresh(text, fresh) {
+		t.Errorf("the echo of the input satisfied the wait: screen %q fresh %v", text, fresh)
+	}
+	term.Write([]byte("\x1b[2J\x1b[H\"café日本.txt\" [New]"))
+	if text, fresh := term.ScreenTextMarked(); !m.matchFresh(text, fresh) {
+		t.Errorf("the program's own drawing of the name did not count: %q", text)
 	}
 }

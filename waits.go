@@ -297,7 +297,6 @@ type outputWatch struct {
 	command     *command // wait_for_command: the command that ended
 	commandHeld bool     // wait_for_command held when the wait began (shell_wait, no command running)
 	promptBase  int      // prompts drawn when the watch began with the shell idle at one, else -1 (commands.go)
-	noCommand   bool     // wait_for_command held without a command: the idle shell drew a new prompt
 }
 
 // watch starts following s for spec. input is what the call types

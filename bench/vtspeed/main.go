@@ -5,7 +5,7 @@
 //
 // Usage, from the repository root, once `npm ci` has run in bench/vtspeed:
 //
-//	go run ./bench/vtspeed [-count 3] [-runs 5] [-node node]
+//	go run ./bench/vtspeed [-count 3] [-runs 5] [-node node] [-before DIR]
 //
 // The streams come from the generators of the repository's VT benchmarks
 // (vt_bench_test.go; deterministic, seeded): `go test -bench` runs them
@@ -17,6 +17,11 @@
 // other work on a busy machine disturbs less than wall-clock rates; the
 // wall-clock rate of ttywright is shown too. Each figure is the median of
 // -count benchmark runs (Go) or -runs passes (node).
+//
+// With -before DIR, the Go benchmarks of the checkout in DIR (an earlier
+// version of the repository, e.g. from git worktree add or git archive)
+// run too, in the same run, alternating with this checkout's, and the
+// table gains its column: a before/after comparison under the same load.
 package main
 
 import (
@@ -53,8 +58,9 @@ func main() {
 	count := flag.Int("count", 3, "runs of each Go benchmark")
 	runs := flag.Int("runs", 5, "timed passes over each stream in xterm.js")
 	node := flag.String("node", "node", "the node binary")
+	before := flag.String("before", "", "also run the Go benchmarks of the earlier checkout in `dir`")
 	flag.Parse()
-	if err := run(*count, *runs, *node); err != nil {
+	if err := run(*count, *runs, *node, *before); err != nil {
 		fmt.Fprintln(os.Stderr, "vtspeed:", err)
 		os.Exit(1)
 	}
@@ -65,7 +71,7 @@ type rate struct {
 	cpu, wall float64
 }
 
-func run(count, runs int, node string) error {
+func run(count, runs int, node, before string) error {
 	if count < 1 || runs < 1 {
 		return errors.New("-count and -runs must be at least 1")
 	}
@@ -83,40 +89,69 @@ func run(count, runs int, node string) error {
 	for i, s := range streams {
 		names[i] = s.bench
 	}
-	fmt.Fprintln(os.Stderr, "running the Go benchmarks ...")
-	goRates, err := goBench(dir, count, "^Benchmark("+strings.Join(names, "|")+")$")
-	if err != nil {
-		return err
+	pattern := "^Benchmark(" + strings.Join(names, "|") + ")$"
+	// Each checkout's benchmarks run count times, one run of each in
+	// turn, so that both see the same load.
+	goRuns, beforeRuns := map[string][]rate{}, map[string][]rate{}
+	for range count {
+		fmt.Fprintln(os.Stderr, "running the Go benchmarks ...")
+		if err := goBench(".", dir, pattern, goRuns); err != nil {
+			return err
+		}
+		if before != "" {
+			fmt.Fprintln(os.Stderr, "running the Go benchmarks of", before, "...")
+			if err := goBench(before, "", pattern, beforeRuns); err != nil {
+				return err
+			}
+		}
 	}
+	goRates, beforeRates := medians(goRuns), medians(beforeRuns)
 	fmt.Fprintln(os.Stderr, "running xterm.js ...")
 	jsRates, sizes, err := nodeBench(node, script, dir, runs)
 	if err != nil {
 		return err
 	}
 
-	fmt.Printf("| stream | MB | ttywright MB/s (wall) | ttywright CPU-MB/s | @xterm/headless CPU-MB/s | ratio |\n")
-	fmt.Printf("|---|---:|---:|---:|---:|---:|\n")
+	head, rule := "| stream | MB |", "|---|---:|"
+	if before != "" {
+		head, rule = head+" before CPU-MB/s | before ratio |", rule+"---:|---:|"
+	}
+	fmt.Printf("%s ttywright MB/s (wall) | ttywright CPU-MB/s | @xterm/headless CPU-MB/s | ratio |\n", head)
+	fmt.Printf("%s---:|---:|---:|---:|\n", rule)
 	for _, s := range streams {
 		g, ok := goRates[s.bench]
 		j, ok2 := jsRates[s.name]
 		if !ok || !ok2 {
 			return fmt.Errorf("no figures for %s", s.name)
 		}
-		fmt.Printf("| %s | %.1f | %.0f | %.0f | %.1f | %.1fx |\n", s.about, float64(sizes[s.name])/1e6, g.wall, g.cpu, j.cpu, g.cpu/j.cpu)
+		fmt.Printf("| %s | %.1f |", s.about, float64(sizes[s.name])/1e6)
+		if before != "" {
+			b, ok := beforeRates[s.bench]
+			if !ok {
+				return fmt.Errorf("no figures for %s in %s", s.name, before)
+			}
+			fmt.Printf(" %.0f | %.1fx |", b.cpu, b.cpu/j.cpu)
+		}
+		fmt.Printf(" %.0f | %.0f | %.1f | %.1fx |\n", g.wall, g.cpu, j.cpu, g.cpu/j.cpu)
 	}
 	return nil
 }
 
-// goBench runs the Go benchmarks matching pattern count times, writing
-// their streams to dir, and returns each benchmark's median rates.
-func goBench(dir string, count int, pattern string) (map[string]rate, error) {
-	cmd := exec.Command("go", "test", "-run", "^$", "-bench", pattern, "-count", strconv.Itoa(count), ".", "-args", "-vtstreams", dir)
+// goBench runs the Go benchmarks matching pattern once in the checkout
+// at pkgDir, writing their streams to streamDir unless it is "", and
+// appends each benchmark's rates to runs.
+func goBench(pkgDir, streamDir, pattern string, runs map[string][]rate) error {
+	args := []string{"test", "-run", "^$", "-bench", pattern, "."}
+	if streamDir != "" {
+		args = append(args, "-args", "-vtstreams", streamDir)
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Dir = pkgDir
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go test -bench: %v\n%s", err, out)
+		return fmt.Errorf("go test -bench in %s: %v\n%s", pkgDir, err, out)
 	}
-	cpu, wall := map[string][]float64{}, map[string][]float64{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
@@ -124,6 +159,7 @@ func goBench(dir string, count int, pattern string) (map[string]rate, error) {
 			continue
 		}
 		name, _, _ := strings.Cut(strings.TrimPrefix(f[0], "Benchmark"), "-")
+		var r rate
 		for i := 1; i+1 < len(f); i++ {
 			v, err := strconv.ParseFloat(f[i], 64)
 			if err != nil {
@@ -131,17 +167,27 @@ func goBench(dir string, count int, pattern string) (map[string]rate, error) {
 			}
 			switch f[i+1] {
 			case "MB/s":
-				wall[name] = append(wall[name], v)
+				r.wall = v
 			case "cpu-MB/s":
-				cpu[name] = append(cpu[name], v)
+				r.cpu = v
 			}
 		}
+		runs[name] = append(runs[name], r)
 	}
-	rates := map[string]rate{}
-	for name, c := range cpu {
-		rates[name] = rate{cpu: median(c), wall: median(wall[name])}
+	return nil
+}
+
+// medians returns each benchmark's median CPU and wall-clock rates.
+func medians(runs map[string][]rate) map[string]rate {
+	out := map[string]rate{}
+	for name, rs := range runs {
+		var cpu, wall []float64
+		for _, r := range rs {
+			cpu, wall = append(cpu, r.cpu), append(wall, r.wall)
+		}
+		out[name] = rate{cpu: median(cpu), wall: median(wall)}
 	}
-	return rates, nil
+	return out
 }
 
 // nodeBench runs xterm.mjs over the streams in dir and returns each
