@@ -188,20 +188,7 @@ func (h *vtHistory) push(l *vtLine) {
 // pushRow is push; with clear set, a plain row comes out blank (for
 // pushClear).
 func (h *vtHistory) pushRow(l *vtLine, clear bool) {
-	var b *histBlock
-	if k := len(h.blocks); k > 0 && len(h.blocks[k-1].rows) < histBlockRows {
-		b = h.blocks[k-1]
-	} else {
-		b = h.spare
-		h.spare = nil
-		if b == nil {
-			b = &histBlock{rows: make([]histRow, 0, histBlockRows)}
-		}
-		if k > 0 {
-			b.reserve(h.blocks[k-1])
-		}
-		h.blocks = append(h.blocks, b)
-	}
+	b := h.tailBlock()
 	n := l.used
 	cells := l.cells
 	for n > 0 && cells[n-1] == (Cell{Width: 1}) {
@@ -248,27 +235,7 @@ func (h *vtHistory) pushRow(l *vtLine, clear bool) {
 	if row.ascii {
 		b.text = b.text[:len(b.text)+n]
 	} else {
-		row.off = uint32(len(b.runes))
-		b.runes = growFor(b.runes, n, len(b.rows))
-		runes := b.runes[len(b.runes) : len(b.runes)+n]
-		for c := range runes {
-			r := cells[c].Rune
-			if cells[c].Width == 0 {
-				r = vtSpacer
-			}
-			runes[c] = r
-		}
-		b.runes = b.runes[:len(b.runes)+n]
-		if l.styled { // the runs again, over the whole row
-			b.runs = b.runs[:row.runOff]
-			prev := &defaultCell
-			for c := range cells {
-				if !sameStyle(&cells[c], prev) {
-					b.runs = appendRun(b.runs, &cells[c], c)
-				}
-				prev = &cells[c]
-			}
-		}
+		b.pushRunes(row, cells, l.styled)
 	}
 	row.nruns = uint16(len(b.runs) - int(row.runOff))
 	if l.marks != nil {
@@ -279,18 +246,72 @@ func (h *vtHistory) pushRow(l *vtLine, clear bool) {
 	}
 	h.n++
 	if h.n > h.max {
-		h.n--
-		h.skip++
-		if h.skip == histBlockRows {
-			old := h.blocks[0]
-			copy(h.blocks, h.blocks[1:])
-			h.blocks[len(h.blocks)-1] = nil
-			h.blocks = h.blocks[:len(h.blocks)-1]
-			h.skip = 0
-			old.rows, old.text, old.runes, old.runs, old.marks = old.rows[:0], old.text[:0], old.runes[:0], old.runs[:0], nil
-			h.spare = old
+		h.dropOldest()
+	}
+}
+
+// tailBlock is the block the next row goes in: the newest while it has
+// room, else a new one (the spare block when there is one).
+func (h *vtHistory) tailBlock() *histBlock {
+	k := len(h.blocks)
+	if k > 0 && len(h.blocks[k-1].rows) < histBlockRows {
+		return h.blocks[k-1]
+	}
+	b := h.spare
+	h.spare = nil
+	if b == nil {
+		b = &histBlock{rows: make([]histRow, 0, histBlockRows)}
+	}
+	if k > 0 {
+		b.reserve(h.blocks[k-1])
+	}
+	h.blocks = append(h.blocks, b)
+	return b
+}
+
+// pushRunes stores row's cells as runes (a row that is not all ASCII),
+// wide characters' right halves as vtSpacer, and for a styled row its
+// runs again, over the whole row.
+func (b *histBlock) pushRunes(row *histRow, cells []Cell, styled bool) {
+	n := len(cells)
+	row.off = uint32(len(b.runes))
+	b.runes = growFor(b.runes, n, len(b.rows))
+	runes := b.runes[len(b.runes) : len(b.runes)+n]
+	for c := range runes {
+		r := cells[c].Rune
+		if cells[c].Width == 0 {
+			r = vtSpacer
+		}
+		runes[c] = r
+	}
+	b.runes = b.runes[:len(b.runes)+n]
+	if styled {
+		b.runs = b.runs[:row.runOff]
+		prev := &defaultCell
+		for c := range cells {
+			if !sameStyle(&cells[c], prev) {
+				b.runs = appendRun(b.runs, &cells[c], c)
+			}
+			prev = &cells[c]
 		}
 	}
+}
+
+// dropOldest forgets the oldest row once the history is over its limit;
+// a block whose rows are all forgotten becomes the spare.
+func (h *vtHistory) dropOldest() {
+	h.n--
+	h.skip++
+	if h.skip < histBlockRows {
+		return
+	}
+	old := h.blocks[0]
+	copy(h.blocks, h.blocks[1:])
+	h.blocks[len(h.blocks)-1] = nil
+	h.blocks = h.blocks[:len(h.blocks)-1]
+	h.skip = 0
+	old.rows, old.text, old.runes, old.runs, old.marks = old.rows[:0], old.text[:0], old.runes[:0], old.runs[:0], nil
+	h.spare = old
 }
 
 // at returns history row i, 0 being the oldest.
