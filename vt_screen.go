@@ -368,11 +368,21 @@ text:
 	if col == start {
 		return 0 // a wide character in the last column: print wraps it early
 	}
+	t.endText(l, start, col, last, blank)
+	return i
+}
+
+// endText finishes a run printText drew in l's cells [start, col): a
+// wide character's right half left behind is blanked, the row's flags
+// and marks updated, and the cursor placed after the run (a wrap pending
+// at the last column).
+func (t *Terminal) endText(l *vtLine, start, col int, last rune, blank Cell) {
+	cells := l.cells
 	if col < len(cells) && cells[col].Width == 0 {
 		cells[col] = blank // the right half of a wide character overwritten
 		l.noteStyle(&blank)
 	}
-	l.noteStyle(pen)
+	l.noteStyle(&t.pen)
 	l.unicode = true
 	if l.marks != nil {
 		l.dropMarks(start, col)
@@ -386,7 +396,6 @@ text:
 	} else {
 		t.cur.col = col
 	}
-	return i
 }
 
 // wrapLine performs the deferred wrap: mark the row soft-wrapped, go to
