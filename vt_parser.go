@@ -323,29 +323,11 @@ func (t *Terminal) feed(p []byte) {
 			}
 		}
 		b := p[i]
-		if t.p.state == stGround {
-			if t.p.utf8n > 0 {
-				if b >= t.p.utf8lo && b <= t.p.utf8hi {
-					t.p.utf8acc = t.p.utf8acc<<6 | rune(b&0x3F)
-					t.p.utf8lo, t.p.utf8hi = 0x80, 0xBF
-					t.p.utf8n--
-					if t.p.utf8n == 0 {
-						t.print(t.p.utf8acc)
-					}
-					i++
-					continue
-				}
-				// A broken sequence is one U+FFFD; the byte that broke
-				// it is read again on its own.
-				t.p.utf8n = 0
-				t.print(0xFFFD)
-				continue
-			}
-			if b >= 0x80 { // a sequence split across writes, or invalid
-				t.utf8Start(b)
+		if t.p.state == stGround && (t.p.utf8n > 0 || b >= 0x80) {
+			if t.feedUTF8(b) {
 				i++
-				continue
 			}
+			continue
 		}
 		tr := tab[t.p.state][b]
 		a, next := vtAction(tr>>4), vtState(tr&0x0F)
@@ -389,15 +371,44 @@ func (t *Terminal) feed(p []byte) {
 			}
 		}
 		if next != t.p.state {
-			t.p.state = next
-			switch next {
-			case stEscape, stCSIEntry, stDCSEntry:
-				t.p.clear()
-			case stOSC:
-				t.p.osc = t.p.osc[:0]
-			}
+			t.enterState(next)
 		}
 		i++
+	}
+}
+
+// feedUTF8 takes byte b in the ground state while a UTF-8 sequence is
+// pending, or as the start of one (a sequence split across writes, or an
+// invalid byte). It reports whether b was used: a broken sequence is one
+// U+FFFD, and the byte that broke it is read again on its own.
+func (t *Terminal) feedUTF8(b byte) (used bool) {
+	if t.p.utf8n == 0 {
+		t.utf8Start(b)
+		return true
+	}
+	if b < t.p.utf8lo || b > t.p.utf8hi {
+		t.p.utf8n = 0
+		t.print(0xFFFD)
+		return false
+	}
+	t.p.utf8acc = t.p.utf8acc<<6 | rune(b&0x3F)
+	t.p.utf8lo, t.p.utf8hi = 0x80, 0xBF
+	t.p.utf8n--
+	if t.p.utf8n == 0 {
+		t.print(t.p.utf8acc)
+	}
+	return true
+}
+
+// enterState moves the parser to state next, clearing what the new
+// sequence collects.
+func (t *Terminal) enterState(next vtState) {
+	t.p.state = next
+	switch next {
+	case stEscape, stCSIEntry, stDCSEntry:
+		t.p.clear()
+	case stOSC:
+		t.p.osc = t.p.osc[:0]
 	}
 }
 
