@@ -153,16 +153,6 @@ func (e *echoTracker) stepDrawn(r rune, newLine, rowStart bool) bool {
 	return true
 }
 
-// mayRestart reports whether r on another row could start a line drawn
-// again: the only case in which step needs rowStart.
-func (e *echoTracker) mayRestart(r rune) bool {
-	if e.pos != e.end && e.end == len(e.want) {
-		return false
-	}
-	_, ok := e.firsts[r]
-	return ok
-}
-
 // advance moves the expected rune to pos and its line with it.
 func (e *echoTracker) advance(pos int) {
 	e.pos = pos
@@ -261,7 +251,7 @@ func (t *Terminal) markEcho(l *vtLine, from, to int) {
 			continue // not in the input: neither echo nor an answer that ends the tracking
 		}
 		newLine := m.lastLine != nil && l != m.lastLine
-		if e.step(cell.Rune, newLine, newLine && e.mayRestart(cell.Rune) && blankBefore(l, c)) {
+		if e.step(cell.Rune, newLine, newLine && blankBefore(l, c)) {
 			cell.Attr |= attrEcho
 			l.styled = true // as in BeginMarks
 			m.lastLine = l

@@ -347,8 +347,8 @@ func FuzzMarkedTerminal(f *testing.F) {
 
 // BenchmarkVTPlainMarked is BenchmarkVTPlain's stream with a marking
 // running: the cost of the echo hook in the print path during a wait,
-// when the output echoes the input once (then only a line's first rune is
-// looked up) and when it never does (every printed cell is checked).
+// when the output echoes the input once (tracking then stops) and when it
+// never does (every printed cell is checked).
 func BenchmarkVTPlainMarked(b *testing.B) {
 	line := []byte("The quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs. 0123456789..\r\n")
 	var in []byte
