@@ -141,7 +141,6 @@ type Session struct {
 	integ       shellIntegration // set at start (shellinteg.go)
 	cmdsChanged bool             // a command ended since the reader last said so (commands.go)
 	sh          shellState       // what the shell's marks told, guarded by mu (commands.go)
-	typedAhead  string           // input typed by finished waits whose echo was not seen yet, guarded by mu (waits.go)
 }
 
 // SessionStatus is a consistent view of a session's process and screen.

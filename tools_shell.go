@@ -243,7 +243,7 @@ func (a *App) toolShellSend() *Tool {
 			"C-c (Ctrl-C; also ^C), C-d, M-x (Alt-x), C-Left. Given together they go in the order text, input, keys. " +
 			"In a shell with integration (bash, zsh, fish; see shell_start's shell_integration) use wait_for_command true: it returns when the command ends and the prompt is back, with command {line, exit_code, duration_ms, cwd, output}, whatever the prompt looks like. " +
 			"Elsewhere prefer waits over fixed delays: wait_for returns once the text (or /regex/) is on the screen or in new output, e.g. wait_for \"notes.txt\" after \"vim notes.txt\\r\" returns once vim shows the name; " +
-			"the echo of what this call (or an earlier one) typed does not count, also when a shell draws typed-ahead input again after its prompt (to see your own typing drawn, use wait_stable_ms), nor text already on the screen (new_only, default true here), so wait_for \"$ \" waits for the next prompt. " +
+			"the echo of what this call typed does not count (to see your own typing drawn, use wait_stable_ms), nor text already on the screen (new_only, default true here), so wait_for \"$ \" waits for the next prompt. " +
 			"Then (after wait_for_command or wait_for) wait_for_gone, then wait_idle_ms or wait_stable_ms, in that order; matched, held and ended_by say which held. " +
 			"Without a wait it pauses delay_ms (default 100). A wait that runs out says TIMED OUT first in the text and returns the screen, never an error. " +
 			"Check bufferAfter after each step before the next.",

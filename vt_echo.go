@@ -16,11 +16,6 @@ package main
 // the history during a marking keep their marks there, where the text and
 // style views ignore them.
 
-import (
-	"slices"
-	"strings"
-)
-
 // Cell marks (see the file comment).
 const (
 	attrOld   Attr = 1 << 13 // on the screen when the marking began
@@ -29,35 +24,24 @@ const (
 )
 
 // echoTracker recognises the echo of typed input among printed runes.
-// The rule, for the terminal's echo, a line editor's redraw and an
-// editor drawing typed text alike: the input's runes count as echo
-// whenever they are drawn in order, any number of them skipped (keys a
-// program does not draw, as vim does not draw "ggO"; a blank only in
-// its place, for programs draw blanks everywhere), and an input
-// line's first rune restarts that line, also after other text on a later
-// row once the whole input was drawn (a prompt followed by its line
-// editor's redraw of the typed-ahead input, as bash draws it); but a row
-// that starts with an input line after the whole input was drawn is the
-// program's answer (cat), and ends the tracking.
+// The rule: a printed rune equal to the next expected input rune is echo
+// and advances; one equal to the rune after it is echo too (a program
+// that does not draw one key of the input, as vim does not draw the "i"
+// that starts insert mode); one equal to the first rune of the current
+// input line restarts that line (a shell's line editor redrawing the
+// line); anything else is the program's own output and leaves the
+// tracker where it was. Once the whole input has been echoed, the first
+// rune printed on another line ends the tracking: what a program prints
+// after the echo of its command line is its answer, even when it repeats
+// the input (cat).
 type echoTracker struct {
-	want    []rune       // the input's printable runes, in order
-	lines   []int        // where each input line starts in want, ascending, lines[0] == 0
-	pos     int          // the next expected rune: want[pos]
-	line    int          // the input line pos is in: lines[line] <= pos
-	stopped bool         // tracking has ended
-	ascii   [2]uint64    // the ASCII runes in want, as a bit set: others need no step
-	firsts  map[rune]int // each input line's first rune: the first line it starts
-	end     int          // pos runs up to here: len(want), or the end of the line being drawn again
-	redrawn int          // the lines before this one were drawn again
+	want    []rune    // the input's printable runes, in order
+	lines   []int     // where each input line starts in want, ascending, lines[0] == 0
+	pos     int       // the next expected rune: want[pos]
+	line    int       // the input line pos is in: lines[line] <= pos
+	stopped bool      // tracking has ended
+	ascii   [2]uint64 // the ASCII runes in want, as a bit set: others need no step
 }
-
-// echoSkipMax bounds how far ahead in the input a printed rune may be
-// found (the keys skipped): a long paste costs no more per rune.
-const echoSkipMax = 256
-
-// echoRestMax bounds, in runes, the unechoed input a tracker hands on to
-// the next wait (echoTracker.rest), whole lines kept.
-const echoRestMax = 4096
 
 // newEchoTracker returns a tracker for input, in which '\r' and '\n'
 // separate lines and other controls are ignored (escape sequences must
@@ -80,41 +64,24 @@ func newEchoTracker(input string) *echoTracker {
 	if len(e.want) == 0 {
 		return nil
 	}
-	if e.lines[len(e.lines)-1] == len(e.want) {
-		e.lines = e.lines[:len(e.lines)-1] // a final line break starts no line
-	}
-	e.end = len(e.want)
-	e.firsts = make(map[rune]int, len(e.lines))
-	for i, start := range e.lines {
-		if _, ok := e.firsts[e.want[start]]; !ok {
-			e.firsts[e.want[start]] = i
-		}
-	}
 	return e
 }
 
-// has reports whether r may be in the input (a quick test: false means
-// it is not).
-func (e *echoTracker) has(r rune) bool {
-	return r >= 0x80 || e.ascii[r>>6]&(1<<(r&63)) != 0
-}
-
 // step reports whether printed rune r is echo. newLine says r is not on
-// the row the last echoed rune was on; rowStart that r is the first rune
-// printed on its row.
-func (e *echoTracker) step(r rune, newLine, rowStart bool) bool {
+// the line the last echoed rune was on.
+func (e *echoTracker) step(r rune, newLine bool) bool {
 	if e.stopped {
 		return false
 	}
-	if e.end < len(e.want) && newLine {
-		e.pos = e.end // a line drawn again ends with its row
+	if e.pos == len(e.want) && newLine {
+		e.stopped = true
+		return false
 	}
-	if e.pos == e.end {
-		return e.stepDrawn(r, newLine, rowStart)
-	}
-	if k := slices.Index(e.want[e.pos:min(e.end, e.pos+echoSkipMax)], r); k == 0 || k > 0 && r != ' ' { // programs draw blanks everywhere: one skips nothing
-		e.advance(e.pos + k + 1)
-		return true
+	for k := 0; k < 2 && e.pos+k < len(e.want); k++ {
+		if e.want[e.pos+k] == r {
+			e.advance(e.pos + k + 1)
+			return true
+		}
 	}
 	if start := e.lines[e.line]; e.want[start] == r {
 		e.advance(start + 1)
@@ -123,67 +90,12 @@ func (e *echoTracker) step(r rune, newLine, rowStart bool) bool {
 	return false
 }
 
-// stepDrawn is step once the input (or the line drawn again) was drawn:
-// an input line's first rune after other text starts a redraw of that
-// line, the earliest not drawn again yet first; at the start of a row
-// it is the program's answer.
-func (e *echoTracker) stepDrawn(r rune, newLine, rowStart bool) bool {
-	i, ok := e.firsts[r]
-	if !newLine {
-		i, ok = e.line, e.want[e.lines[e.line]] == r // the same row: its line again (readline after CR)
-	}
-	switch {
-	case !ok:
-		return false
-	case newLine && rowStart:
-		e.stopped = true // the program repeats the input: its answer
-		return false
-	}
-	for j := e.redrawn; newLine && j < len(e.lines) && j-e.redrawn < echoSkipMax; j++ {
-		if e.want[e.lines[j]] == r {
-			i = j
-			break
-		}
-	}
-	e.line, e.end, e.redrawn = i, len(e.want), i+1
-	if i+1 < len(e.lines) {
-		e.end = e.lines[i+1]
-	}
-	e.advance(e.lines[i] + 1)
-	return true
-}
-
 // advance moves the expected rune to pos and its line with it.
 func (e *echoTracker) advance(pos int) {
 	e.pos = pos
-	for e.line+1 < len(e.lines) && e.lines[e.line+1] <= pos && pos < e.end {
+	for e.line+1 < len(e.lines) && e.lines[e.line+1] <= pos && pos < len(e.want) {
 		e.line++
 	}
-}
-
-// rest is the input whose echo has not been seen yet: the lines from the
-// one being echoed on, '\n' between them; "" once all was drawn or the
-// tracking ended.
-func (e *echoTracker) rest() string {
-	if e == nil || e.stopped || e.pos == e.end || e.end < len(e.want) {
-		return ""
-	}
-	var b strings.Builder
-	from := e.line
-	for from+1 < len(e.lines) && len(e.want)-e.lines[from] > echoRestMax {
-		from++ // only the newest lines: input never echoed (a password) must not pile up
-	}
-	for i := from; i < len(e.lines); i++ {
-		end := len(e.want)
-		if i+1 < len(e.lines) {
-			end = e.lines[i+1]
-		}
-		if i > from {
-			b.WriteByte('\n')
-		}
-		b.WriteString(string(e.want[e.lines[i]:end]))
-	}
-	return b.String()
 }
 
 // vtMarking is a running marking: the echo tracker (nil when no input is
@@ -244,27 +156,18 @@ func (t *Terminal) markEcho(l *vtLine, from, to int) {
 	if m.echo == nil || m.echo.stopped {
 		return
 	}
-	e := m.echo
 	for c := from; c < to; c++ {
 		cell := &l.cells[c]
-		if cell.Width == 0 || !e.has(cell.Rune) {
-			continue // not in the input: neither echo nor an answer that ends the tracking
+		if cell.Width == 0 {
+			continue
 		}
-		newLine := m.lastLine != nil && l != m.lastLine
-		if e.step(cell.Rune, newLine, newLine && blankBefore(l, c)) {
+		if r := cell.Rune; r < 0x80 && m.echo.ascii[r>>6]&(1<<(r&63)) == 0 && (m.echo.pos < len(m.echo.want) || m.lastLine == l) {
+			continue // not in the input: no echo, and no line change that ends the tracking
+		}
+		if m.echo.step(cell.Rune, m.lastLine != nil && l != m.lastLine) {
 			cell.Attr |= attrEcho
 			l.styled = true // as in BeginMarks
 			m.lastLine = l
 		}
 	}
-}
-
-// blankBefore reports whether the cells of l before column c show nothing.
-func blankBefore(l *vtLine, c int) bool {
-	for _, cell := range l.cells[:c] {
-		if cell.Rune != 0 && cell.Rune != ' ' {
-			return false
-		}
-	}
-	return true
 }

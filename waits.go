@@ -43,7 +43,7 @@ type WaitArgs struct {
 func waitProps(m map[string]any, newOnlyDefault bool) map[string]any {
 	m["wait_for"] = prop("string", "Wait until this text appears on the screen or in new output; /regex/ with flags i, s, U for a regular expression (RE2) "+
 		"run over the screen text as the reply shows it (rows trimmed, ^ and $ at line ends), e.g. /# $/ for a root prompt. "+
-		"The echo of the input does not count (what this call and earlier calls typed, whenever drawn in order: by the terminal, by a shell again after its next prompt, by an editor), nor (new_only) text already on the screen.")
+		"The echo of the input typed by this call does not count, nor (new_only) text already on the screen.")
 	m["wait_for_gone"] = prop("string", "Then wait until this text or /regex/ is no longer on the screen (Loading..., a spinner's line); already absent: holds at once.")
 	m["wait_idle_ms"] = intProp("Then wait until no output arrived for this long (milliseconds).", 1, maxTimeoutMS)
 	m["wait_stable_ms"] = intProp("Then wait until the screen's text has not changed for this long (cursor moves and blinking do not count); use instead of wait_idle_ms for programs that keep redrawing the same screen.", 1, maxTimeoutMS)
@@ -282,7 +282,6 @@ type outputWatch struct {
 	flagged  int    // bytes of text flagged so far
 	echo     *echoTracker
 	echoNL   bool // a newline came after the last echo in the stream
-	rowText  bool // the stream's current row has printed something other than blanks
 	base     int  // bytes dropped from the front of text so far
 	checked  int  // stream offset (base-relative total) searched so far
 	marked   bool // the emulator marks echo and old text for this wait
@@ -306,11 +305,6 @@ type outputWatch struct {
 // this one falls back: the screen counts only if it did not match
 // already (new_only), and the echo is not told apart on the screen.
 func (s *Session) watch(spec waitSpec, input string) *outputWatch {
-	s.mu.Lock()
-	if s.typedAhead != "" {
-		input = s.typedAhead + "\n" + input
-	}
-	s.mu.Unlock()
 	w := &outputWatch{s: s, start: time.Now(), screenOK: true, echo: newEchoTracker(input)}
 	w.remove = s.AddOutputListener(w.feed)
 	s.mu.Lock()
@@ -337,12 +331,11 @@ func (w *outputWatch) feed(p []byte, _ time.Time) {
 			fresh := true
 			switch {
 			case r == '\n':
-				w.echoNL, w.rowText = true, false
+				w.echoNL = true
 			case r >= 0x20:
-				if w.echo.step(r, w.echoNL, w.echoNL && !w.rowText) {
+				if w.echo.step(r, w.echoNL) {
 					fresh, w.echoNL = false, false
 				}
-				w.rowText = w.rowText || r != ' '
 			}
 			for range size {
 				w.fresh = append(w.fresh, fresh)
@@ -362,24 +355,19 @@ func (w *outputWatch) feed(p []byte, _ time.Time) {
 }
 
 // close stops following and removes the marks; once is enough, more
-// do nothing. The input whose echo was not seen yet is kept for the next
-// watch: a program that reads it later (a shell busy with the command
-// before) draws it then.
+// do nothing.
 func (w *outputWatch) close() {
 	if w.remove == nil {
 		return
 	}
 	w.remove()
 	w.remove = nil
-	w.s.mu.Lock()
-	defer w.s.mu.Unlock()
-	echo := w.echo
 	if w.marked {
-		echo = w.s.term.marking.echo
+		w.s.mu.Lock()
 		w.s.term.EndMarks()
+		w.s.mu.Unlock()
 		w.marked = false
 	}
-	w.s.typedAhead = echo.rest()
 }
 
 // matchLocked reports whether m has a match that counts on the screen or

@@ -227,9 +227,6 @@ func TestEchoTrackerMarks(t *testing.T) {
 		{"output with the echo", "make\r", "$ make\r\nmake: Nothing to be done.\r\n", "make: Nothing", true},
 		{"second input line", "cat\rline two\r", "$ cat\r\nline two\r\nline two\r\n", "line two", true},
 		{"no input", "", "hello\r\n", "hello", true},
-		{"typed ahead, redrawn after the prompt", "sleep 2; echo DONE\r", "sleep 2; echo DONE\r\ntw$ sleep 2; echo DONE\r\n", "DONE", false},
-		{"typed ahead, then the answer", "sleep 2; echo DONE\r", "sleep 2; echo DONE\r\ntw$ sleep 2; echo DONE\r\nDONE\r\n", "DONE", true},
-		{"vim command keys before insert text", "ggOtop line here\x1b", "\x1b[1;1H\x1b[Ltop line here", "top line here", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -416,66 +413,6 @@ func TestTextJoinsAcrossHistory(t *testing.T) {
 	}
 	if got, want := term.TextRows(0, 3), "ab  cd  efgh"; got != want {
 		t.Errorf("TextRows(0, 3) = %q, want %q", got, want)
-	}
-}
-
-// TestTypedAheadRedrawIsEcho: input typed while bash still runs the
-// previous command is echoed by the terminal, then drawn again by
-// readline after the next prompt; neither drawing satisfies wait_for,
-// only the command's own output does, also when the input was typed by
-// an earlier call whose echo had not come yet.
-func TestTypedAheadRedrawIsEcho(t *testing.T) {
-	tests := []struct {
-		name  string
-		first string // typed by an earlier call without a wait
-	}{
-		{"this call typed ahead", "sleep 2\r"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			a := newTestApp(t)
-			id := shellIn(t, a, t.TempDir())
-			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": tt.first, "wait_idle_ms": 200}) // bash runs it: the terminal echoes what comes next
-			m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "sleep 1; echo DONE\r", "wait_for": "DONE", "timeout_ms": 8000})
-			if !slices.Contains(screenLines(m["bufferAfter"]), "DONE") || m["matched"] != true {
-				t.Errorf("wait_for returned before DONE was printed: %v", m)
-			}
-		})
-	}
-}
-
-// TestVimCommandKeysBeforeInsert: vim draws none of the command keys
-// before the inserted text, and its drawing of that text is still the
-// echo of the call's input.
-func TestVimCommandKeysBeforeInsert(t *testing.T) {
-	a := newTestApp(t)
-	dir := t.TempDir()
-	m := mustCall(t, a, "shell_start", map[string]any{"command": "vim", "args": []string{"-u", "NONE", "-N", "-n"}, "cwd": dir, "env": map[string]string{"HOME": dir}})
-	id := m["shell_session_id"].(string)
-	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "~", "timeout_ms": 5000})
-	m = mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "ggOtop line here\x1b", "wait_for": "top line here", "timeout_ms": 1000})
-	if m["matched"] != false || !strings.Contains(m["bufferAfter"].(string), "top line here") {
-		t.Errorf("vim's drawing of the typed text satisfied wait_for: %v", m)
-	}
-}
-
-// TestEchoTrackerRest: the input whose echo was not seen is handed on,
-// from the line being drawn; nothing once all of it was drawn.
-func TestEchoTrackerRest(t *testing.T) {
-	tests := []struct{ input, drawn, want string }{
-		{"sleep 1\recho hi\r", "", "sleep 1\necho hi"},
-		{"sleep 1\recho hi\r", "sleep 1", "echo hi"},
-		{"sleep 1\recho hi\r", "sleep 1echo h", "echo hi"},
-		{"sleep 1\recho hi\r", "sleep 1echo hi", ""},
-	}
-	for _, tt := range tests {
-		e := newEchoTracker(tt.input)
-		for _, r := range tt.drawn {
-			e.step(r, false, false)
-		}
-		if got := e.rest(); got != tt.want {
-			t.Errorf("%q after %q: rest %q, want %q", tt.input, tt.drawn, got, tt.want)
-		}
 	}
 }
 
