@@ -449,3 +449,28 @@ func TestCommandWaitAtIdlePrompt(t *testing.T) {
 }
 
 func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+
+// TestEchoRepeatedFirstLetter: the echo of a command line whose first
+// letter comes back later in it (s ... sync, v ... vnew.txt) is still
+// only echo: the wait returns on the program's own output, in bash, zsh
+// and fish.
+func TestEchoRepeatedFirstLetter(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
+			a := newTestApp(t)
+			id := startShell(t, a, shell, "", nil, nil)
+			m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "sleep 0.5 && echo D''ONE && sync\r", "wait_for": "DONE", "timeout_ms": 8000})
+			if m["matched"] != true || !slices.Contains(screenLines(m["bufferAfter"]), "DONE") {
+				t.Errorf("wait_for returned before DONE was printed: %v", m["bufferAfter"])
+			}
+			mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true, "timeout_ms": 8000}) // sync: nothing typed ahead
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "vim -u NONE -N -n vnew9.txt\r", "wait_for": "vnew9", "timeout_ms": 8000})
+			s, _ := a.session(id)
+			if !s.Modes().AltScreen {
+				t.Errorf("wait_for on the file name returned before vim's screen: %q", s.Text(false))
+			}
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "\x1b:q!\r", "wait_for_command": true, "timeout_ms": 8000})
+		})
+	}
+}
