@@ -815,3 +815,23 @@ func TestCommandNoFinalNewline(t *testing.T) {
 		})
 	}
 }
+
+// TestShellReadyForPaste: shell_start returns once the shell reads its
+// line, not at its prompt mark alone: zsh turns bracketed paste on after
+// drawing the prompt, and a text sent at once must be pasted.
+func TestShellReadyForPaste(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
+			a := newTestApp(t)
+			for i := range 10 {
+				id := startShell(t, a, shell, "", nil, nil)
+				s, _ := a.session(id)
+				if !s.Modes().BracketedPaste {
+					t.Errorf("start %d: ready before the line editor turned bracketed paste on; screen %q", i, s.Text(false))
+				}
+				a.stopSession(s, syscall.SIGHUP)
+			}
+		})
+	}
+}

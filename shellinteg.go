@@ -348,7 +348,8 @@ const (
 
 // waitReady returns when s's program is ready for input: an integrated
 // shell once its first prompt is drawn (the B mark, or A when it writes
-// no B); any other program once its first output has been followed by
+// no B) and it is blocked reading the terminal (Linux) or quiet for
+// readyQuiet; any other program once its first output has been followed by
 // readyQuiet, or once it is blocked reading the terminal (Linux) and
 // quiet. It never waits past readyShellMax or readyMax, or once the
 // program has exited. ready is false when it gave up or the program
@@ -371,8 +372,12 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 		s.mu.Unlock()
 		quiet := time.Since(last)
 		switch {
-		case prompt:
+		case prompt && (quiet >= readyPoll && waitingForInput(s.pid) || quiet >= readyQuiet):
+			// The prompt is drawn and the line editor reads: zsh turns
+			// bracketed paste on after its prompt, so the B mark alone
+			// is too early for a paste.
 			return true, ""
+		case prompt:
 		case exited:
 			return false, "the program exited during start-up: its exit_code is in session://" + s.ID + "/info, its last screen in screen"
 		case s.integ.Active:
