@@ -332,15 +332,20 @@ func (c *testClient) recvResponse() reply {
 	}
 }
 
-// request sends a request with the given id and params and returns the
-// next message, which must be its response.
-func (c *testClient) request(id any, method string, params any) reply {
-	c.t.Helper()
+// sendRequest sends a request with the given id, and params when not nil.
+func (c *testClient) sendRequest(id any, method string, params any) {
 	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
 	if params != nil {
 		msg["params"] = params
 	}
 	c.sendMsg(msg)
+}
+
+// request sends a request with the given id and params and returns the
+// next message, which must be its response.
+func (c *testClient) request(id any, method string, params any) reply {
+	c.t.Helper()
+	c.sendRequest(id, method, params)
 	r := c.recvResponse()
 	if want, _ := json.Marshal(id); string(r.ID) != string(want) {
 		c.t.Fatalf("%s: got a reply for id %s, want id %s: %+v", method, r.ID, want, r)
@@ -352,11 +357,7 @@ func (c *testClient) request(id any, method string, params any) reply {
 // changes): it skips them.
 func (c *testClient) rpc(id int, method string, params any) reply {
 	c.t.Helper()
-	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
-	if params != nil {
-		msg["params"] = params
-	}
-	c.sendMsg(msg)
+	c.sendRequest(id, method, params)
 	for {
 		r := c.recvReply()
 		if r.Method != "" {

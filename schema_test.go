@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -37,26 +38,9 @@ func jsonFields(t reflect.Type) []jsonField {
 	return out
 }
 
-// schemaType is the JSON Schema type a value of Go type t encodes to.
-func schemaType(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.Bool:
-		return "boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "integer"
-	case reflect.Float32, reflect.Float64:
-		return "number"
-	case reflect.String:
-		return "string"
-	case reflect.Slice, reflect.Array:
-		return "array"
-	}
-	return "object"
-}
+// schemaType is the JSON Schema type a value of Go type t encodes to
+// (object for one schemaKind leaves open).
+func schemaType(t reflect.Type) string { return cmp.Or(schemaKind(t), "object") }
 
 // stringList reads a JSON Schema list of names ([]string as written).
 func stringList(v any) []string {

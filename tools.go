@@ -174,27 +174,47 @@ func argPath(field string, args json.RawMessage) string {
 	return strings.Join(keep, ".")
 }
 
-// jsonKind names the JSON type that decodes into t, for error messages.
-func jsonKind(t reflect.Type) string {
+// schemaKind is the JSON Schema type a value of Go type t encodes to:
+// boolean, integer, number, string, array or object; "" for a type with
+// none (an interface).
+func schemaKind(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		return "true or false"
+		return "boolean"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
+		return "integer"
 	case reflect.Float32, reflect.Float64:
-		return "a number"
+		return "number"
 	case reflect.String:
-		return "a string"
+		return "string"
 	case reflect.Slice, reflect.Array:
-		return "an array"
+		return "array"
 	case reflect.Map, reflect.Struct:
-		return "an object"
+		return "object"
 	}
-	return t.String()
+	return ""
+}
+
+// jsonKind names the JSON type that decodes into t, for error messages:
+// "true or false", "an integer", "a string", ...
+func jsonKind(t reflect.Type) string {
+	switch k := schemaKind(t); k {
+	case "":
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		return t.String()
+	case "boolean":
+		return "true or false"
+	case "integer", "array", "object":
+		return "an " + k
+	default:
+		return "a " + k
+	}
 }
 
 // schemaProperties lists the property names of the tool's input schema, sorted.
