@@ -34,6 +34,9 @@ const (
 var vtFuzzSeeds = []string{
 	"\x1b[2J\x1b[1;1Hhello\x1b[31mworld\x1b[m",
 	"\x1b]8;;http://x\x1b\\a\x1b]8;;\x1b\\日本\u0301\x1b(0lqk",
+	// Wide text over wide text, a wide character at the last column, an
+	// emoji, a flag, a stray continuation byte and a surrogate's bytes.
+	"\x1b[31m终端 模拟器 测试 日本語 のテキスト\r\x1b[1Cab表示 🚀✨ 🇯🇵 x\x80y\xed\xa0\x80z\x1b[1;79H한국어\x1b[3;2H漢字 かな",
 }
 
 // FuzzVT feeds arbitrary bytes to an 80x24 terminal: no panic, the

@@ -78,7 +78,8 @@ const (
 // vtTable maps state<<8|byte to action<<4|next state.
 type vtTable [vtNumStates][256]uint8
 
-// vtTransitions is built once at start-up (the only init-time work).
+// vtTransitions is built once at start-up (with utf8Forms, the only
+// init-time work).
 var vtTransitions = vtBuildTable()
 
 // vtBuildTable writes the DEC diagram as rules: first the default of each

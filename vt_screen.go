@@ -285,18 +285,24 @@ func (l *vtLine) putASCII(col int, s []byte, pen *Cell, blank Cell) {
 
 // printText draws the text at the start of p, which starts with a
 // non-ASCII byte, as far as it goes on the cursor's row: printable ASCII
-// and complete UTF-8 characters of width 1 or 2, in one loop over the
-// row's cells. It returns the bytes consumed, 0 when the first character
-// needs print's general path: it stops at a control, a zero-width
-// character (a mark for the previous cell), a wide character that does
-// not fit, invalid or cut-off UTF-8, and the end of the row. As in
-// putASCII, only the ends of the cells written can split a wide
+// and complete UTF-8 characters of width 1 or 2. It returns the bytes
+// consumed, 0 when the first character needs print's general path: it
+// stops at a control, a zero-width character (a mark for the previous
+// cell), a regional indicator (flags pair up), a wide character that
+// does not fit, invalid or cut-off UTF-8, and the end of the row. Most
+// of the run goes through drawUTF8; textTail draws what it leaves. As
+// in putASCII, only the ends of the cells written can split a wide
 // character.
 func (t *Terminal) printText(p []byte) int {
 	// Nothing changes before the first character is known to be one
-	// this loop draws (a wrap pending is print's first step too). While a
-	// wait marks echoed cells (vt_echo.go), print draws each character.
-	if r, n := utf8.DecodeRune(p); t.insert || t.marking != nil || n == 1 || r <= 0x9F || runeWidth(r) == 0 || isRegionalIndicator(r) {
+	// these loops draw (a wrap pending is print's first step too). While
+	// a wait marks echoed cells (vt_echo.go), print draws each character.
+	r, n := utf8.DecodeRune(p)
+	if t.insert || t.marking != nil || n == 1 || r <= 0x9F || isRegionalIndicator(r) {
+		return 0
+	}
+	w := runeWidth(r) // and the width table is built
+	if w == 0 {
 		return 0
 	}
 	if t.cur.wrap {
@@ -305,39 +311,134 @@ func (t *Terminal) printText(p []byte) int {
 		}
 		t.wrapLine()
 	}
-	ascii := t.cs.g[t.cs.gl] == 'B'
 	l := t.scr.lines[t.cur.row]
-	cells := l.cells
-	start, col := t.cur.col, t.cur.col
+	start := t.cur.col
+	if w == 2 && start+1 == len(l.cells) {
+		return 0 // a wide character in the last column: print wraps it early
+	}
 	blank := t.eraseCell()
+	l.breakWide(start, blank)
+	ascii := t.cs.g[t.cs.gl] == 'B'
+	i, col, last := 0, start, rune(0)
+	if ascii {
+		i, col, last = drawUTF8(l.cells, p, start, &t.pen)
+	}
+	if di, dcol, dlast := t.textTail(l.cells, p[i:], col, ascii); dcol > col {
+		i, col, last = i+di, dcol, dlast
+	}
+	if col == start {
+		return 0 // not reached: the first character is one these loops draw
+	}
+	t.endText(l, start, col, last, blank)
+	return i
+}
+
+// utf8Form is what a lead byte tells drawUTF8 of the UTF-8 form it
+// starts, so that one formula decodes every form: the 32-bit load of the
+// form's bytes (lead in the low byte) gives the value bits as
+// (lead&lead)<<18 | c1<<12 | c2<<6 | c3, shifted right by shift to drop
+// the bytes past the form.
+type utf8Form struct {
+	n     int    // bytes in the form
+	shift uint8  // 6 * (4 - n)
+	lead  uint32 // the lead byte's value bits
+	cmask uint32 // the continuation bytes' top two bits in the load ...
+	cval  uint32 // ... must be 10
+	min   rune   // the smallest value of the form (smaller ones are overlong); for a byte that starts nothing drawUTF8 draws (a C0 control, DEL, a continuation or an invalid lead byte), above every rune
+}
+
+// utf8Forms is the utf8Form of each lead byte (Unicode Table 3-7: the
+// ranges of the second byte come to the same as the value bounds).
+var utf8Forms = func() (f [256]utf8Form) {
+	stop := utf8Form{n: 1, shift: 18, lead: 0x7F, min: 1 << 30}
+	for b := range f {
+		switch {
+		case b >= 0x20 && b < 0x7F:
+			f[b] = utf8Form{n: 1, shift: 18, lead: 0x7F, min: 0}
+		case b >= 0xC0 && b < 0xE0:
+			// The smallest value is U+00A0: U+0080-U+009F are C1
+			// controls, which print drops.
+			f[b] = utf8Form{n: 2, shift: 12, lead: 0x1F, cmask: 0xC000, cval: 0x8000, min: 0xA0}
+		case b >= 0xE0 && b < 0xF0:
+			f[b] = utf8Form{n: 3, shift: 6, lead: 0x0F, cmask: 0xC0C000, cval: 0x808000, min: 0x800}
+		case b >= 0xF0 && b < 0xF5:
+			f[b] = utf8Form{n: 4, shift: 0, lead: 0x07, cmask: 0xC0C0C000, cval: 0x80808000, min: 0x10000}
+		default:
+			f[b] = stop
+		}
+	}
+	return f
+}()
+
+// drawUTF8 draws the characters at the start of p into cells from col
+// on in the style of pen, and returns the bytes consumed, the column
+// after the last character drawn and that character. It is printText's
+// hot loop, written to run without a branch that depends on the text
+// (which mixes ASCII, three- and four-byte forms with no pattern a
+// branch predictor could learn) and without a call (around which the
+// loop's registers would be spilled on every character). Each character
+// is one 32-bit load decoded by the formula of its lead byte's
+// utf8Form, then validated, measured and stored into two cells, the
+// second as a wide character's right half whatever the width: after a
+// narrow character the next one overwrites it, and after the last the
+// cell is put back. It stops, leaving the rest to textTail, at a byte
+// that starts no drawable form, at invalid UTF-8, at a character of
+// width 0, a regional indicator or one past the width table, and short
+// of four bytes of p or two cells. The width table must be built
+// (runeWidth has run).
+func drawUTF8(cells []Cell, p []byte, col int, pen *Cell) (i, end int, last rune) {
+	left, right := *pen, *pen
+	right.Rune, right.Width = 0, 0
+	var saved Cell // what the last right half overwrote
+	drawn := 0     // the last character's width
+	// q and k advance rather than being indexed (no bounds checks).
+	q, k := p, cells[col:]
+	for len(q) >= 4 && len(k) >= 2 {
+		x := binary.LittleEndian.Uint32(q)
+		f := &utf8Forms[byte(x)]
+		r := rune(x&f.lead<<18|x>>8&0x3F<<12|x>>16&0x3F<<6|x>>24&0x3F) >> (f.shift & 31)
+		if x&f.cmask != f.cval || r < f.min || uint32(r-0xD800) < 0x800 || r >= vtWidthsEnd {
+			break
+		}
+		w := int(vtWidths[uint32(r)>>2&(vtWidthsEnd/4-1)]>>(uint32(r)&3*2)) & 3
+		if w == 0 || isRegionalIndicator(r) {
+			break
+		}
+		saved = k[1]
+		k[0] = left
+		k[0].Rune, k[0].Width = r, uint8(w)
+		k[1] = right
+		k, q = k[w:], q[f.n:]
+		last, drawn = r, w
+	}
+	if drawn == 1 {
+		k[0] = saved
+	}
+	return len(p) - len(q), len(cells) - len(k), last
+}
+
+// textTail is printText's loop for what drawUTF8 leaves: the last bytes
+// of p, the last column, and text in a charset other than ASCII (where
+// ASCII bytes stop it). It draws from col on and returns the bytes
+// consumed, the column after the last character drawn and that
+// character (col itself and 0 when it draws nothing).
+func (t *Terminal) textTail(cells []Cell, p []byte, col int, ascii bool) (i, end int, last rune) {
 	pen := &t.pen
-	// The cells a wide character leaves, but for the rune, made once:
-	// the pen does not change in the loop.
 	left, right := *pen, *pen
 	left.Width, right.Rune, right.Width = 2, 0, 0
-	i, last := 0, rune(0)
 text:
 	for i < len(p) && col < len(cells) {
 		r, n, w := rune(p[i]), 1, 1
 		switch {
 		case r >= 0x20 && r < 0x7F && ascii:
 		case r >= 0x80:
-			// The three-byte form (most of CJK) decoded here, as
-			// decodeRune does: a call would spill the loop's registers.
-			if i+2 < len(p) && r&0xF0 == 0xE0 && p[i+1]&0xC0 == 0x80 && p[i+2]&0xC0 == 0x80 {
-				r, n = r&0x0F<<12|rune(p[i+1]&0x3F)<<6|rune(p[i+2]&0x3F), 3
-				if r < 0x800 || r >= 0xD800 && r <= 0xDFFF {
-					break text // overlong or a surrogate: invalid
-				}
-			} else if r, n = decodeRune(p[i:]); n == 1 {
+			if r, n = decodeRune(p[i:]); n == 1 {
 				break text
 			}
 			if r <= 0x9F { // a C1 control: dropped, as print does
 				i += n
 				continue
 			}
-			// Marks and flag halves (regional indicators pair up) are
-			// print's. The widths are built: runeWidth ran above.
 			if r < vtWidthsEnd {
 				w = tableWidth(r)
 			} else {
@@ -348,9 +449,6 @@ text:
 			}
 		default:
 			break text
-		}
-		if col == start {
-			l.breakWide(start, blank)
 		}
 		if w == 2 {
 			cells[col] = left
@@ -365,11 +463,7 @@ text:
 		i += n
 		last = r
 	}
-	if col == start {
-		return 0 // a wide character in the last column: print wraps it early
-	}
-	t.endText(l, start, col, last, blank)
-	return i
+	return i, col, last
 }
 
 // endText finishes a run printText drew in l's cells [start, col): a
