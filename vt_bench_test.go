@@ -13,6 +13,10 @@ package main
 //	                     truecolour SGR on every line) in 4 KiB writes, as a
 //	                     PTY delivers it
 //	BenchmarkVTWrite     allocations of one 4 KiB Write in the steady state
+//	BenchmarkVTCursorCSI BenchmarkVTCursorRGB's escape sequences alone:
+//	                     the parser's and dispatch's share of that stream
+//	BenchmarkDrawUTF8    printText's draw loop alone over one line of the
+//	                     CJK stream's words, kept in cache
 //
 // With -vtstreams DIR, each stream benchmark first writes its stream to
 // DIR/NAME.vt: `go run ./bench/vtspeed` feeds the same files to xterm.js.
@@ -28,6 +32,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 var vtStreamDir = flag.String("vtstreams", "", "write each VT benchmark stream to `dir`/NAME.vt (for bench/vtspeed)")
@@ -52,7 +57,11 @@ func lsStream(size int) []byte {
 
 // cursorRGBStream imitates a full-screen program redrawing a 120x40
 // screen with cursor addressing and truecolor cells.
-func cursorRGBStream(size int) []byte {
+func cursorRGBStream(size int) []byte { return cursorStream(size, true) }
+
+// cursorStream is cursorRGBStream, with its text and the erases that
+// follow it when text is set, else only its CUP and SGR sequences.
+func cursorStream(size int, text bool) []byte {
 	rng := rand.New(rand.NewSource(2))
 	var b []byte
 	for len(b) < size {
@@ -62,8 +71,11 @@ func cursorRGBStream(size int) []byte {
 		if rng.Intn(4) == 0 {
 			b = append(b, "\x1b[1;4m"...)
 		}
-		b = append(b, "status: ok  "[:4+rng.Intn(8)]...)
-		if rng.Intn(8) == 0 {
+		n, erase := 4+rng.Intn(8), rng.Intn(8) == 0
+		if text {
+			b = append(b, "status: ok  "[:n]...)
+		}
+		if erase && text {
 			b = append(b, "\x1b[K\x1b[m"...)
 		}
 	}
@@ -191,6 +203,24 @@ func BenchmarkVTPlain(b *testing.B)     { benchStream(b, "plain", plainStream(2<
 func BenchmarkVTLongLines(b *testing.B) { benchStream(b, "long-lines", longLinesStream(2<<20)) }
 func BenchmarkVTCJK(b *testing.B)       { benchStream(b, "cjk-emoji", cjkStream(2<<20)) }
 func BenchmarkVTColour(b *testing.B)    { benchChunks(b, colourStream(5<<20), 4096) }
+func BenchmarkVTCursorCSI(b *testing.B) { benchChunks(b, cursorStream(2<<20, false), 2<<20) }
+
+// BenchmarkDrawUTF8 is drawUTF8 alone drawing one line of the CJK
+// stream's words (plain, in cache) from column 0, over and over: the
+// ceiling of the CJK stream's rate. chars/ns counts the characters drawn.
+func BenchmarkDrawUTF8(b *testing.B) {
+	runeWidth(0x4E00) // builds the width table
+	p := []byte("终端 模拟器 测试 日本語 のテキスト 表示 한국어 🚀 ✨ 🎉 ok: -> 출력 漢字 かな カタカナ 😀 👍 🔥 [42] 終端\x1b[0m\r\n")
+	cells := make([]Cell, 400)
+	pen := Cell{Width: 1}
+	var chars int
+	for range b.N {
+		i, _, _ := drawUTF8(cells, p, 0, &pen)
+		chars += utf8.RuneCount(p[:i])
+	}
+	b.SetBytes(int64(len(p)))
+	b.ReportMetric(float64(chars)/float64(b.Elapsed().Nanoseconds()), "chars/ns")
+}
 
 // BenchmarkVTWrite is one 4 KiB Write per op, cycling through the
 // streams above on a terminal that has seen them all: allocs/op is the
