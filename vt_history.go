@@ -370,20 +370,38 @@ func (h *vtHistory) clear() {
 
 // text renders the row like vtLine.text.
 func (l histLine) text(b *strings.Builder) string {
+	return strings.TrimRight(l.render(b, l.len()), " ")
+}
+
+// joinText renders a row that soft-wrapped, to be joined to the next
+// one: like text, but only the cells never written (or erased) at its
+// end are dropped, so the blanks the program wrote there stay, as the
+// screen's text keeps them (textBuilder.row), and the cell left empty by
+// a wide character that wrapped early adds nothing.
+func (l histLine) joinText(b *strings.Builder) string {
+	n := l.len()
+	for n > 0 && l.at(n-1) == 0 {
+		n--
+	}
+	return l.render(b, n)
+}
+
+// render writes the row's first n cells as text: blanks (0) as spaces,
+// wide characters' right halves skipped, marks after their base.
+func (l histLine) render(b *strings.Builder, n int) string {
+	b.Reset()
 	if l.ascii != nil && l.marks == nil {
 		// ASCII: the bytes are the text, blanks (0) aside.
-		b.Reset()
-		for _, c := range l.ascii {
+		for _, c := range l.ascii[:n] {
 			if c == 0 {
 				c = ' '
 			}
 			b.WriteByte(c)
 		}
-		return strings.TrimRight(b.String(), " ")
+		return b.String()
 	}
-	b.Reset()
 	m := 0
-	for c := range l.len() {
+	for c := range n {
 		switch r := l.at(c); {
 		case r == vtSpacer:
 			continue
@@ -399,7 +417,7 @@ func (l histLine) text(b *strings.Builder) string {
 			m++
 		}
 	}
-	return strings.TrimRight(b.String(), " ")
+	return b.String()
 }
 
 // cells expands the row back into cols cells; a wide character cut by a

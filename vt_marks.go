@@ -148,8 +148,9 @@ func (t *Terminal) CursorLine() int64 { return t.hist.pushed + int64(t.cur.row) 
 
 // LineText returns the main screen's row at absolute number abs, from the
 // history or the screen, as text like Lines, and whether it soft-wrapped
-// into the next row; ok is false for a row no longer kept or not yet
-// written.
+// into the next row; a row that wrapped keeps the blanks written at its
+// end, for joining (as ScreenText joins rows). ok is false for a row no
+// longer kept or not yet written.
 func (t *Terminal) LineText(abs int64, b *strings.Builder) (text string, wrapped, ok bool) {
 	i := abs - t.LineBase()
 	switch {
@@ -157,10 +158,18 @@ func (t *Terminal) LineText(abs int64, b *strings.Builder) (text string, wrapped
 		return "", false, false
 	case i < int64(t.hist.n):
 		l := t.hist.at(int(i))
-		return l.text(b), l.wrapped, true
+		if l.wrapped {
+			return l.joinText(b), true, true
+		}
+		return l.text(b), false, true
 	case i-int64(t.hist.n) < int64(t.rows):
 		l := t.main.lines[i-int64(t.hist.n)]
-		return l.text(b), l.wrapped, true
+		if l.wrapped {
+			tb := textBuilder{}
+			tb.row(l, true)
+			return tb.b.String(), true, true
+		}
+		return l.text(b), false, true
 	}
 	return "", false, false
 }

@@ -146,7 +146,8 @@ func (t *Terminal) ScrollbackText() string {
 }
 
 // historyText joins history rows from..to-1; a last row that wrapped
-// ends with its blanks (histJoin), ready for the row after it.
+// ends with the blanks written at its end (histJoin), ready for the row
+// after it.
 func (t *Terminal) historyText(from, to int) string {
 	var b, tmp strings.Builder
 	for i := from; i < to; i++ {
@@ -160,18 +161,13 @@ func (t *Terminal) historyText(from, to int) string {
 }
 
 // histJoin is history row i's text and whether it wrapped into the next
-// row; a wrapped row gets back the blanks the history trimmed from its
-// end, up to the screen's width.
+// row; a wrapped row keeps the blanks written at its end (joinText).
 func (t *Terminal) histJoin(i int, tmp *strings.Builder) (string, bool) {
 	l := t.hist.at(i)
-	s := l.text(tmp)
 	if !l.wrapped {
-		return s, false
+		return l.text(tmp), false
 	}
-	if n := t.cols - textWidth(s); n > 0 {
-		s += strings.Repeat(" ", n)
-	}
-	return s, true
+	return l.joinText(tmp), true
 }
 
 // Text returns the screen text, after the scrollback when scrollback is
@@ -182,7 +178,7 @@ func (t *Terminal) Text(scrollback bool) string {
 	if !scrollback || t.hist.n == 0 {
 		return screen
 	}
-	hist := t.ScrollbackText() // ends in the last row's blanks when it wrapped
+	hist := t.ScrollbackText() // ends in the last row's written blanks when it wrapped
 	if t.hist.at(t.hist.n-1).wrapped && t.scr == t.main {
 		return hist + screen
 	}

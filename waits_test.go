@@ -416,6 +416,46 @@ func TestTextJoinsAcrossHistory(t *testing.T) {
 	}
 }
 
+// TestJoinedTextSameInHistory: a soft-wrapped line reads the same in the
+// screen's text, in the scrollback's and in command output (rangeText)
+// before and after it scrolls off: the cell a wide character left empty
+// when it wrapped early adds no blank, a blank written at the wrap point
+// stays, and erased cells at a wrapped row's end add nothing.
+func TestJoinedTextSameInHistory(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cols int
+		in   string
+		want string
+	}{
+		{"wide character wrapped early", 4, "a你你", "a你你"},
+		{"wide characters over three rows", 5, "ab你好世界", "ab你好世界"},
+		{"blank written at the wrap", 6, "hello world", "hello world"},
+		{"erased end of a wrapped row", 4, "abcdef\x1b[1;3H\x1b[41m\x1b[K\x1b[m\x1b[2;3H", "abef"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			term := NewTerminal(tc.cols, 3, 10)
+			term.Write([]byte(tc.in))
+			check := func(where string) {
+				t.Helper()
+				if got, _, _ := strings.Cut(term.Text(true), "\n"); got != tc.want {
+					t.Errorf("%s: Text = %q, want %q", where, got, tc.want)
+				}
+				got, _ := rangeText(term, term.LineBase(), 0, term.LineBase()+2, tc.cols, 1<<20)
+				if got, _, _ = strings.Cut(got, "\n"); got != tc.want {
+					t.Errorf("%s: rangeText = %q, want %q", where, got, tc.want)
+				}
+			}
+			check("on the screen")
+			term.Write([]byte("\r\n1\r\n2\r\n3\r\n4"))
+			if term.ScrollbackLen() < 2 {
+				t.Fatalf("the line did not scroll off: %d rows of history", term.ScrollbackLen())
+			}
+			check("in the history")
+		})
+	}
+}
+
 // TestCommandWaitAtIdlePrompt: with no command running, shell_wait's
 // wait_for_command holds at once and the stage after it is the one a
 // timeout names; shell_send's Enter or Ctrl-C at the idle prompt runs no
