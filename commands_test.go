@@ -133,6 +133,58 @@ func TestCommandExitCodes(t *testing.T) {
 	}
 }
 
+// TestCommandMarksInOutput: marks a command prints (cat of a log or a
+// typescript that holds them) are output, not the shell's: they do not
+// end the command, start another or move the directory, in bash, zsh and
+// fish, and neither does a mark with a guessed nonce.
+func TestCommandMarksInOutput(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			dir := readInfo(t, a, id)["cwd"]
+			marks := `\e]133;D;5\a\e]133;A\afake$ \e]133;B\a\e]7;file://x/etc\a\e]133;C\a\e]133;D;tw_nonce=AAAA;7\a`
+			c := runCommand(t, a, id, "printf '"+marks+"'; sleep 0.3; echo real", nil)
+			if exitCode(c) != 0 || !strings.HasSuffix(c["output"].(string), "real") {
+				t.Errorf("%s: the printed marks ended the command: exit_code %v output %q", sh.name, c["exit_code"], c["output"])
+			}
+			if c := runCommand(t, a, id, "echo next", nil); c["output"] != "next" || exitCode(c) != 0 {
+				t.Errorf("%s: the command after: %v", sh.name, c)
+			}
+			if info := readInfo(t, a, id); info["cwd"] != dir {
+				t.Errorf("%s: cwd %v after a printed OSC 7, want %v", sh.name, info["cwd"], dir)
+			}
+		})
+	}
+}
+
+// TestMarkNonce: once a mark carries the session's nonce, marks without
+// it (or with another) are ignored; before, every mark counts (a user's
+// own integration writes none); the nonce is removed from the parameters.
+func TestMarkNonce(t *testing.T) {
+	term := NewTerminal(40, 5, 10)
+	term.SetMarkNonce("N1")
+	tests := []struct {
+		in   string
+		want string // the marks taken: kind and params, space-separated
+	}{
+		{"\x1b]133;A\a\x1b]133;D;0\a", "A: D:0"},
+		{"\x1b]7;tw_nonce=N1;file://h/tmp\a\x1b]133;A;tw_nonce=N1\a", "7:file://h/tmp A:"},
+		{"\x1b]133;D;3\a\x1b]133;A;tw_nonce=N2\a\x1b]7;file://h/etc\a\x1b]133;D;tw_nonce=N12;1\a", ""},
+		{"\x1b]133;A;tw_nonce=N1;k=s\a\x1b]133;D;tw_nonce=N1;2;tw_histcmd=4\a", "A:k=s D:2;tw_histcmd=4"},
+	}
+	for _, tt := range tests {
+		term.Write([]byte(tt.in))
+		var got []string
+		for _, m := range term.TakeShellMarks() {
+			got = append(got, string(m.Kind)+":"+m.Params)
+		}
+		if g := strings.Join(got, " "); g != tt.want {
+			t.Errorf("%q: marks %q, want %q", tt.in, g, tt.want)
+		}
+	}
+}
+
 // runCommandKeys sends keys with wait_for_command and returns the command.
 func runCommandKeys(t *testing.T, a *App, id string, keys ...string) map[string]any {
 	t.Helper()
@@ -529,11 +581,15 @@ func FuzzShellMarks(f *testing.F) {
 		"\x1b]133;D;1\a\x1b]133;C\a\x1b]133;C;cmdline_url=%41\a\x1b]133;D;x;tw_histcmd=1;tw_history=  1  a\a",
 		"\x1b]7;file://h/tmp\a\x1b]133;A;k=s\a\x1b]133;B\a\x1b[2J\x1b[3J\x1b]133;D;2\a",
 		"\x1b]133;B\a\x1b[?1049h\x1b]133;C\a\x1b[?1049l\x1b]133;D\a",
+		"\x1b]7;tw_nonce=N;file://h/tmp\a\x1b]133;A;tw_nonce=N\a\x1b]133;C\a\x1b]133;C;tw_nonce=N\ax\x1b]133;D;tw_nonce=N;0\a",
 	} {
 		f.Add([]byte(s), uint8(5))
 	}
 	f.Fuzz(func(t *testing.T, p []byte, rows uint8) {
 		term := NewTerminal(20, int(rows%30)+1, 50)
+		if rows&0x80 == 0 {
+			term.SetMarkNonce("N") // as an integrated shell's session
+		}
 		var st shellState
 		at := time.Unix(0, 0)
 		for len(p) > 0 {

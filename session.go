@@ -374,6 +374,9 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 		return nil, fmt.Errorf("shell integration: %v: start with shell_integration false", err)
 	}
 	s.integ = plan.integ
+	if s.integ.nonce != "" {
+		s.term.SetMarkNonce(s.integ.nonce) // before the program runs: its first prompt carries it
+	}
 	s.cmd = &exec.Cmd{Path: execPath, Args: append([]string{s.Command}, args...), Env: env, Dir: cwd}
 
 	unlock := lockChildren() // reaper_linux.go: the reaper must know s.pid before it can see it

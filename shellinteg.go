@@ -15,6 +15,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -45,7 +46,16 @@ type shellIntegration struct {
 	Shell  string `json:"shell,omitempty"` // bash, zsh or fish
 	Reason string `json:"reason,omitempty"`
 	dir    string // the wrappers' directory, removed with the session
+	nonce  string // carried by the integration's marks (Terminal.SetMarkNonce)
 }
+
+// nonceMarker stands for the session's mark nonce in the integration
+// scripts: each mark they write carries tw_nonce=<nonce>, so that marks
+// in a program's output cannot end a command or move the directory. The
+// nonce is written into the session's private copies of the scripts, not
+// passed in the environment, which every program the shell runs would
+// inherit.
+const nonceMarker = "__TW_NONCE__"
 
 // integrationPlan is how to start a program with integration: its
 // arguments after the program name and extra environment.
@@ -87,6 +97,10 @@ func planIntegration(shell, path string, args, env []string, off string) integra
 		return p
 	}
 	p.integ.Active = true
+	p.integ.nonce = rand.Text()
+	for name, text := range p.files {
+		p.files[name] = strings.ReplaceAll(text, nonceMarker, p.integ.nonce)
+	}
 	return p
 }
 

@@ -1,9 +1,10 @@
 # ttywright shell integration for zsh, sourced by the ZDOTDIR wrapper's
 # .zshrc after the user's. The user's own integration is kept instead.
+# Each mark carries tw_nonce and the session's nonce (see the bash file).
 if [[ $PS1$PROMPT == *133\;[ABCD]* || -n ${VSCODE_SHELL_INTEGRATION-} || ${(j::)functions} == *133\;[ABCD]* ]]; then
 	return 0
 fi
-typeset -g __tw_ran=0 __tw_b=$'%{\e]133;B\a%}' __tw_d=$'%{\e]133;D;%?\a%}'
+typeset -g __tw_ran=0 __tw_b=$'%{\e]133;B;tw_nonce=__TW_NONCE__\a%}' __tw_d=$'%{\e]133;D;tw_nonce=__TW_NONCE__;%?\a%}'
 
 # __tw_urlenc sets REPLY to $1 percent-encoded byte by byte.
 __tw_urlenc() {
@@ -25,7 +26,7 @@ __tw_precmd() {
 	local ret=$?
 	if (( __tw_ran )); then
 		__tw_ran=0
-		builtin printf '\e]133;D;%s\a' $ret
+		builtin printf '\e]133;D;tw_nonce=__TW_NONCE__;%s\a' $ret
 	fi
 	return $ret
 }
@@ -37,7 +38,7 @@ __tw_precmd() {
 # final newline is not part of the output.
 __tw_prompt() {
 	local ret=$?
-	builtin printf '\e]7;file://%s%s\a\e]133;A\a' "$HOST" "$PWD"
+	builtin printf '\e]7;tw_nonce=__TW_NONCE__;file://%s%s\a\e]133;A;tw_nonce=__TW_NONCE__\a' "$HOST" "$PWD"
 	[[ $PS1 == *$__tw_b ]] || PS1=$PS1$__tw_b
 	[[ ${PROMPT_EOL_MARK-} == $__tw_d* ]] || PROMPT_EOL_MARK=$__tw_d${PROMPT_EOL_MARK-%B%S%#%s%b}
 	return $ret
@@ -47,7 +48,7 @@ __tw_prompt() {
 __tw_preexec() {
 	__tw_ran=1
 	__tw_urlenc "$1"
-	builtin printf '\e]133;C;cmdline_url=%s\a' "$REPLY"
+	builtin printf '\e]133;C;tw_nonce=__TW_NONCE__;cmdline_url=%s\a' "$REPLY"
 }
 
 precmd_functions=(__tw_precmd $precmd_functions __tw_prompt)

@@ -1,6 +1,8 @@
 # ttywright shell integration for bash, read through --rcfile. It first
 # reads what bash itself would have read, then adds the OSC 133 marks and
-# OSC 7 unless the user's files set up their own.
+# OSC 7 unless the user's files set up their own. Each mark carries
+# tw_nonce and the session's nonce, which ttywright writes into this copy
+# of the file: marks in a program's output lack it and are ignored.
 if [[ -n ${TTYWRIGHT_BASH_LOGIN-} ]]; then
 	# A login shell: the profile chain (bash ignores --rcfile then, so
 	# ttywright starts it as a non-login shell and reads the chain here).
@@ -51,7 +53,7 @@ __tw_precmd() {
 		__tw_ran=0
 		h=$(HISTTIMEFORMAT= builtin history 1)
 		h=${h//'%'/%25} h=${h//$'\n'/%0A} h=${h//$'\r'/%0D} h=${h//$'\a'/%07} h=${h//$'\e'/%1B}
-		builtin printf '\e]133;D;%s;tw_histcmd=%s;tw_history_url=%s\a' "$ret" "$__tw_hn" "$h"
+		builtin printf '\e]133;D;tw_nonce=__TW_NONCE__;%s;tw_histcmd=%s;tw_history_url=%s\a' "$ret" "$__tw_hn" "$h"
 	fi
 	return $ret
 }
@@ -61,17 +63,17 @@ __tw_precmd() {
 __tw_prompt() {
 	local ret=$?
 	__tw_hn=$HISTCMD
-	builtin printf '\e]7;file://%s%s\a\e]133;A\a' "${HOSTNAME-}" "$PWD"
-	[[ $PS1 == *'\[\e]133;B\a\]' ]] || PS1=$PS1'\[\e]133;B\a\]'
+	builtin printf '\e]7;tw_nonce=__TW_NONCE__;file://%s%s\a\e]133;A;tw_nonce=__TW_NONCE__\a' "${HOSTNAME-}" "$PWD"
+	[[ $PS1 == *'\[\e]133;B;tw_nonce=__TW_NONCE__\a\]' ]] || PS1=$PS1'\[\e]133;B;tw_nonce=__TW_NONCE__\a\]'
 	# Continuation prompts are marked as secondary (k=s): the server
 	# reads each line of a multi-line command between them.
-	[[ $PS2 == '\[\e]133;A;k=s\a\]'*'\[\e]133;B\a\]' ]] || PS2='\[\e]133;A;k=s\a\]'$PS2'\[\e]133;B\a\]'
+	[[ $PS2 == '\[\e]133;A;tw_nonce=__TW_NONCE__;k=s\a\]'*'\[\e]133;B;tw_nonce=__TW_NONCE__\a\]' ]] || PS2='\[\e]133;A;tw_nonce=__TW_NONCE__;k=s\a\]'$PS2'\[\e]133;B;tw_nonce=__TW_NONCE__\a\]'
 	return $ret
 }
 
 # PS0 is expanded when a command line has been read, before it runs: the
 # arithmetic sets __tw_ran in this shell without a subshell.
-PS0='${__tw_e:$((__tw_ran=1)):0}\e]133;C\a'${PS0-}
+PS0='${__tw_e:$((__tw_ran=1)):0}\e]133;C;tw_nonce=__TW_NONCE__\a'${PS0-}
 PROMPT_COMMAND=$'__tw_precmd\n'"${PROMPT_COMMAND-}"$'\n__tw_prompt'
 if [[ -n ${__tw_first-} ]]; then
 	unset __tw_first

@@ -195,6 +195,7 @@ type Terminal struct {
 
 	marking    *vtMarking  // the running echo/old-text marking (vt_echo.go), nil when none
 	shellMarks []ShellMark // OSC 133 and OSC 7 marks not yet taken (vt_marks.go)
+	markNonce  vtMarkNonce // what tells the shell integration's marks from output's (vt_marks.go)
 	outStart   vtOutStart  // where the running command's output starts (vt_marks.go)
 }
 

@@ -43,6 +43,36 @@ type vtOutStart struct {
 // writes marks nobody reads cannot grow the list without end.
 const vtMaxShellMarks = 1024
 
+// vtMarkNonce is the parameter that tells the shell integration's marks
+// from marks in a program's output (a log or a typescript that holds
+// them, shown with cat, would end a command that is still running): the
+// integration writes it first, right after the kind (OSC 133;D;
+// tw_nonce=N;0) or before the URL (OSC 7;tw_nonce=N;file://host/path),
+// with a nonce the session put into the integration's files only, not
+// into any environment a program inherits.
+type vtMarkNonce struct {
+	param string // "tw_nonce=" and the nonce; "" when marks carry none
+	seen  bool   // a mark carried it: from then on a mark without it is ignored
+}
+
+// SetMarkNonce sets the nonce of the shell integration's marks. Until a
+// mark carries it, every mark counts (a user's own integration, which
+// ttywright's gives way to, writes none); after that, only marks that
+// carry it count, and it is removed from their parameters.
+func (t *Terminal) SetMarkNonce(nonce string) { t.markNonce = vtMarkNonce{param: "tw_nonce=" + nonce} }
+
+// check returns params without the nonce, and whether the mark counts.
+func (n *vtMarkNonce) check(params string) (string, bool) {
+	if n.param == "" {
+		return params, true
+	}
+	if rest, ok := strings.CutPrefix(params, n.param); ok && (rest == "" || rest[0] == ';') {
+		n.seen = true
+		return strings.TrimPrefix(rest, ";"), true
+	}
+	return params, !n.seen
+}
+
 // shellMark records an OSC 133 or OSC 7 string (num is "133" or "7").
 func (t *Terminal) shellMark(num, rest string) {
 	m := ShellMark{Kind: '7', Params: rest, Line: t.hist.pushed + int64(t.cur.row), Col: t.cur.col, Alt: t.scr == t.alt}
@@ -53,6 +83,11 @@ func (t *Terminal) shellMark(num, rest string) {
 			return
 		}
 		m.Kind, m.Params = kind[0], params
+	}
+	var ok bool
+	if m.Params, ok = t.markNonce.check(m.Params); !ok {
+		t.unknowns++ // a program's output, not the shell's mark
+		return
 	}
 	if t.cur.wrap { // pending wrap: the next character lands on the next row
 		m.Col = t.cols
