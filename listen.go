@@ -63,7 +63,7 @@ func (s *Server) listen(ctx context.Context, params json.RawMessage) (any, error
 			return nil, modernError(err)
 		}
 		if st.uris[u] == nil {
-			st.uris[u] = &debouncer{uri: raw, listLike: u.listLike()}
+			st.uris[u] = &debouncer{uri: raw}
 			acked.ResourceSubscriptions = append(acked.ResourceSubscriptions, raw)
 		}
 	}
@@ -132,17 +132,13 @@ func (a *App) streamsUpdated(u resourceURI) {
 	}
 }
 
-// streamsListChanged arms list_changed on every stream that asked for it,
-// and updated for their list-like URIs. r.mu must be held.
+// streamsListChanged arms list_changed on every stream that asked for it;
+// their subscribed URIs hear only of their own changes (streamsUpdated).
+// r.mu must be held.
 func (a *App) streamsListChanged() {
 	for st := range a.res.streams {
 		if st.list != nil {
 			a.armStream(st, st.list, "notifications/resources/list_changed")
-		}
-		for _, d := range st.uris {
-			if d.listLike {
-				a.armStream(st, d, "notifications/resources/updated")
-			}
 		}
 	}
 }

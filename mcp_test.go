@@ -607,7 +607,12 @@ func TestResultFieldsByVersion(t *testing.T) {
 			allowed := resultFields(tt.version)
 			c := startServer(t)
 			s := addRecSession(c.srv.app, "s1", 20, 4)
-			s.AddScreenshot(Capture{Name: "a", URI: "session://s1/screenshots/a", MimeType: "image/png",
+			// A capture is listed while its file exists.
+			png := filepath.Join(c.srv.app.cfg.OutputDir, "s1", "a.png")
+			if err := os.MkdirAll(filepath.Dir(png), 0o700); err != nil || os.WriteFile(png, make([]byte, 10), 0o600) != nil {
+				t.Fatal(err)
+			}
+			s.AddScreenshot(Capture{Name: "a", URI: "session://s1/screenshots/a", MimeType: "image/png", Path: png,
 				Created: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Bytes: 10, Width: 160, Height: 64})
 			c.initialize(tt.version)
 

@@ -100,8 +100,8 @@ func TestResourceErrorHints(t *testing.T) {
 }
 
 // TestSubscribeImpossible: resources/subscribe refuses a URI that cannot
-// exist (an unknown theme, no known shape) and takes one that may exist
-// later (a session not started yet).
+// exist (an unknown theme, no known shape, a session that was never
+// started) and takes one that does.
 func TestSubscribeImpossible(t *testing.T) {
 	c := startServer(t)
 	c.initialize(protoV20250618)
@@ -113,7 +113,7 @@ func TestSubscribeImpossible(t *testing.T) {
 		{"nope://x", codeResourceNotFound},
 		{"", codeInvalidParams},
 		{"theme://nord", 0},
-		{"session://s7/buffer", 0},
+		{"session://s7/buffer", codeResourceNotFound},
 	}
 	for i, tt := range tests {
 		r := c.request(i+1, "resources/subscribe", map[string]any{"uri": tt.uri})

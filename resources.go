@@ -24,6 +24,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // Resource limits and defaults.
@@ -80,8 +81,7 @@ type debouncer struct {
 	last    time.Time // when the last notification was sent; zero = never
 	pending bool      // a timer is armed and will send
 
-	uri      string // subscriptions: the URI as the client spelled it, sent back in updated
-	listLike bool   // subscriptions: the resource changes on list_changed (resourceURI.listLike)
+	uri string // subscriptions: the URI as the client spelled it, sent back in updated
 }
 
 func (r *resState) every() time.Duration {
@@ -154,10 +154,12 @@ func (a *App) fireUpdated(u resourceURI, d *debouncer) {
 
 // resourceListChanged tells the client that sessions or captures came or
 // went: notifications/resources/list_changed, coalesced like updates (one
-// at once, then at most one per interval, the last change never lost). The
-// subscribed list-like resources (sessions://list and each session's info,
-// screenshots and recordings) get an updated notification too, since those
-// are what changed. Called on shell_start, screenshot, record stop, stop.
+// at once, then at most one per interval, the last change never lost), and
+// freezes the sessions shell_stop removed (resState.gone). It sends no
+// updated: the rule is that updated goes only to a resource whose content
+// changed, and only the caller knows which did, so each caller sends
+// resourceUpdated for exactly those URIs. Called on shell_start,
+// screenshot, record stop, a finished command and stop.
 func (a *App) resourceListChanged() {
 	r := &a.res
 	r.changeMu.Lock()
@@ -187,11 +189,6 @@ func (a *App) resourceListChanged() {
 	}
 	if delay, ok := r.due(&r.list); ok {
 		time.AfterFunc(delay, a.fireListChanged)
-	}
-	for u, d := range r.subs {
-		if d.listLike {
-			a.armUpdated(u, d)
-		}
 	}
 	a.streamsListChanged()
 	r.mu.Unlock()
@@ -264,11 +261,24 @@ func hintCapture(list resourceURI, name string, cs []Capture) string {
 	return fmt.Sprintf("no %s %q in session %s: its %ss are %s (%s)", kind, name, list.session, kind, strings.Join(names, ", "), list)
 }
 
+// hintCommand is the hint for a command number that session id has not
+// (or no longer) kept: the numbers it has.
+func hintCommand(id, n string, cmds []*command) string {
+	list := commandsURI(id).String()
+	if len(cmds) == 0 {
+		return fmt.Sprintf("session %s has no command %s: it has no finished commands yet (%s lists them once a shell with integration finishes one)", id, n, list)
+	}
+	return fmt.Sprintf("session %s has no command %s: its commands are numbered %d-%d (the newest %d are kept); %s lists them", id, n, cmds[0].n, cmds[len(cmds)-1].n, maxCommands, list)
+}
+
 // subscribable parses a URI a client subscribes to (resources/subscribe,
-// subscriptions/listen): any URI of a known shape whose resource can exist,
-// now or later (a session or capture that does not exist yet may still
-// come); a URI of no known shape, or a theme that is not in the list, is
-// not found.
+// subscriptions/listen): any URI of a known shape whose resource exists or
+// can still come (a capture or command of an existing session, live or
+// stopped and still readable, that is not made yet). A URI of no known
+// shape, a theme that is not in the list, or a session that does not
+// exist is not found, with the hint resources/read gives: shell_start
+// picks the id (skipping ones whose directory exists), so a client cannot
+// know a session's id before it starts it.
 func (a *App) subscribable(raw string) (resourceURI, error) {
 	if raw == "" {
 		return resourceURI{}, invalidParams("uri is missing: pass a URI from resources/list or a template, e.g. session://{id}/buffer")
@@ -281,6 +291,9 @@ func (a *App) subscribable(raw string) (resourceURI, error) {
 		if _, err := lookupTheme(u.name); err != nil {
 			return u, notFound(raw, hintTheme(u.name)+"; a theme never changes, so there is nothing to subscribe to")
 		}
+	}
+	if u.session != "" && a.resSession(u.session) == nil {
+		return u, notFound(raw, a.hintSession(u.session))
 	}
 	return u, nil
 }
@@ -628,14 +641,14 @@ func (a *App) allResources() []resourceJSON {
 				Description: "Scrollback and screen as plain text, as shell_read returns them; subscribe for updates."},
 			resourceJSON{URI: screenshotsURI(id).String(), Name: id + "/screenshots", Title: label + " screenshots", MimeType: "application/json",
 				Description: "The session's screenshots: name, uri, created, width, height, bytes."})
-		for _, c := range s.Screenshots() {
+		for _, c := range a.onDisk(s.Screenshots()) {
 			out = append(out, resourceJSON{URI: captureURI(screenshotsURI(id), c), Name: id + "/screenshots/" + c.Name,
 				Title: "Screenshot " + c.Name, MimeType: c.MimeType, Size: c.Bytes, Annotations: captureAnnotations(c),
 				Description: fmt.Sprintf("%dx%d pixel screenshot of session %s, taken %s.", c.Width, c.Height, id, c.Created.UTC().Format(time.RFC3339))})
 		}
 		out = append(out, resourceJSON{URI: recordingsURI(id).String(), Name: id + "/recordings", Title: label + " recordings", MimeType: "application/json",
 			Description: "The session's recordings: name, uri, created, frame_count, duration_ms, bytes."})
-		for _, c := range s.Recordings() {
+		for _, c := range a.onDisk(s.Recordings()) {
 			out = append(out, resourceJSON{URI: captureURI(recordingsURI(id), c), Name: id + "/recordings/" + strings.TrimSuffix(c.Name, filepath.Ext(c.Path)) + filepath.Ext(c.Path),
 				Title: "Recording " + c.Name, MimeType: c.MimeType, Size: c.Bytes, Annotations: captureAnnotations(c),
 				Description: fmt.Sprintf("%d-frame, %.1f s recording of session %s, made %s.", c.FrameCount, float64(c.DurationMS)/1000, id, c.Created.UTC().Format(time.RFC3339))})
@@ -695,7 +708,7 @@ var resourceTemplates = []templateJSON{
 	{"session://{id}/screenshots", "session-screenshots", "Session screenshots", "A session's screenshots: name, uri, created, width, height, bytes.", "application/json"},
 	{"session://{id}/screenshots/{name}", "session-screenshot", "Screenshot", "One screenshot as a base64 PNG blob.", "image/png"},
 	{"session://{id}/recordings", "session-recordings", "Session recordings", "A session's recordings: name, uri, created, frame_count, duration_ms, bytes.", "application/json"},
-	{"session://{id}/recordings/{name}", "session-recording", "Recording", "One recording as a base64 blob: image/gif, or application/x-asciicast for name.cast.", ""},
+	{"session://{id}/recordings/{name}", "session-recording", "Recording", "One recording: the GIF as a base64 image/gif blob, or for name.cast the asciicast as application/x-asciicast text.", ""},
 	{"session://{id}/commands", "session-commands", "Session commands", "The commands a shell with integration finished, oldest first: n, line, exit_code, started, duration_ms, cwd, output_bytes, uri.", "application/json"},
 	{"session://{id}/commands/{n}", "session-command", "Command output", "One finished command's output as plain text (scrollback included).", "text/plain"},
 	{"theme://{name}", "theme", "Theme", "One colour theme: background, foreground, cursor and the 16 ANSI colours as #rrggbb. Names: themes://list.", "application/json"},
@@ -791,21 +804,24 @@ func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents
 		}
 		switch u.kind {
 		case uriInfo:
-			v = s.describe(true)
+			j := s.describe(true)
+			ns, nr := len(a.onDisk(s.Screenshots())), len(a.onDisk(s.Recordings())) // as the lists count them
+			j.Screenshots, j.Recordings = &ns, &nr
+			v = j
 		case uriBuffer:
 			text := s.bufferText(ctx)
 			out.MimeType, out.Text = "text/plain", &text
 			return out, nil
 		case uriScreenshots:
-			v = captureList(u, s.Screenshots())
+			v = captureList(u, a.onDisk(s.Screenshots()))
 		case uriRecordings:
-			v = captureList(u, s.Recordings())
+			v = captureList(u, a.onDisk(s.Recordings()))
 		case uriCommands:
 			v = commandList(u.session, s.commands())
 		case uriCommand:
 			text, ok := s.commandOutput(u.name)
 			if !ok {
-				return out, notFound(uri, fmt.Sprintf("session %s has no finished command %s: session://%s/commands lists them (the newest %d are kept)", u.session, u.name, u.session, maxCommands))
+				return out, notFound(uri, hintCommand(u.session, u.name, s.commands()))
 			}
 			out.MimeType, out.Text = "text/plain", &text
 			return out, nil
@@ -821,6 +837,14 @@ func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents
 			b, err := a.readCapture(uri, c)
 			if err != nil {
 				return out, err
+			}
+			// An asciicast is JSON lines, so it is text (the cast writer
+			// keeps it valid UTF-8; anything else stays a blob, as GIF
+			// and PNG are).
+			if c.MimeType == "application/x-asciicast" && utf8.Valid(b) {
+				text := string(b)
+				out.MimeType, out.Text = c.MimeType, &text
+				return out, nil
 			}
 			blob := base64.StdEncoding.EncodeToString(b)
 			out.MimeType, out.Blob = c.MimeType, &blob
@@ -868,6 +892,30 @@ func (a *App) capturePathInRoot(c Capture) (string, bool) {
 	return rel, true
 }
 
+// onDisk returns the captures of cs whose file is still a regular file in
+// the output directory, checked as readCapture checks it: a capture whose
+// file was deleted by hand is left out of its list, resources/list and the
+// info's counts, so that no list names a capture a read says is gone.
+func (a *App) onDisk(cs []Capture) []Capture {
+	if len(cs) == 0 {
+		return cs
+	}
+	root, err := os.OpenRoot(a.cfg.OutputDir)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
+	out := make([]Capture, 0, len(cs))
+	for _, c := range cs {
+		if rel, ok := a.capturePathInRoot(c); ok {
+			if fi, err := root.Stat(rel); err == nil && fi.Mode().IsRegular() {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // readCapture reads c's file through os.Root on the output directory, so
 // neither a recorded path nor a symlink planted there can lead outside.
 // A missing file (deleted since) is -32002 for the URI; one over maxBlobBytes is
@@ -901,9 +949,9 @@ func (a *App) readCapture(uri string, c Capture) ([]byte, error) {
 }
 
 // resourcesSubscribe is resources/subscribe {uri}: any URI that
-// subscribable takes may be subscribed, also for a session or capture
-// that does not exist yet; a URI of no known shape, or an unknown theme, is
-// -32002. Subscriptions are keyed by the parsed resourceURI (session://s1/%62uffer
+// subscribable takes may be subscribed, also for a capture or command of
+// an existing session that is not made yet; a URI of no known shape, an
+// unknown theme or session is -32002. Subscriptions are keyed by the parsed resourceURI (session://s1/%62uffer
 // is session://s1/buffer), and subscribing twice is one subscription.
 func (a *App) resourcesSubscribe(ctx context.Context, params json.RawMessage) (any, error) {
 	var p uriParams
@@ -927,7 +975,7 @@ func (a *App) resourcesSubscribe(ctx context.Context, params json.RawMessage) (a
 	if r.subs == nil {
 		r.subs = make(map[resourceURI]*debouncer)
 	}
-	r.subs[key] = &debouncer{uri: p.URI, listLike: u.listLike()}
+	r.subs[key] = &debouncer{uri: p.URI}
 	r.nsubs.Store(int32(len(r.subs)))
 	return struct{}{}, nil
 }

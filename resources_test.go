@@ -707,9 +707,26 @@ func TestResourceSubscribeErrors(t *testing.T) {
 		t.Errorf("subscriptions left after unsubscribing another spelling: %v", f.app.res.subs)
 	}
 	f.app.res.mu.Unlock()
-	// A session that does not exist yet may be subscribed to.
-	subscribe(t, f, "resources/subscribe", "session://s9/buffer")
+	// A session that does not exist is refused as resources/read refuses
+	// it; a capture or command of an existing one that is not made yet,
+	// and a stopped session still kept readable, may be subscribed to.
+	for _, uri := range []string{"session://s9/buffer", "session://shell-999/info", "session://s9/screenshots/later"} {
+		_, err := f.call(t, "resources/subscribe", map[string]string{"uri": uri})
+		var re *RPCError
+		if !errors.As(err, &re) || re.Code != codeResourceNotFound || !strings.Contains(re.Message, "the sessions are s1") {
+			t.Errorf("subscribe %s: %v, want -32002 naming the sessions", uri, err)
+		}
+	}
+	subscribe(t, f, "resources/subscribe", "session://s1/screenshots/later")
+	subscribe(t, f, "resources/subscribe", "session://s1/commands/99")
 	subscribe(t, f, "resources/unsubscribe", "session://never/buffer")
+	f.addSession(t, "s2", time.Now())
+	f.app.resourceListChanged()
+	f.app.mu.Lock()
+	delete(f.app.sessions, "s2") // as shell_stop does
+	f.app.mu.Unlock()
+	f.app.resourceListChanged()
+	subscribe(t, f, "resources/subscribe", "session://s2/info")
 	f.app.res.mu.Lock()
 	for i := len(f.app.res.subs); i < maxSubscriptions; i++ {
 		f.app.res.subs[infoURI("fill"+strconv.Itoa(i))] = &debouncer{}
@@ -720,14 +737,40 @@ func TestResourceSubscribeErrors(t *testing.T) {
 	}
 }
 
+// TestResourceListChanged: list changes coalesce into list_changed, and
+// updated goes only to the resources whose content changed: a burst of
+// list changes updates nothing by itself, a finished command updates the
+// info, the commands and sessions://list (it shows command_running) but
+// not the screenshots, and a screenshot updates its list and the info but
+// not sessions://list (it shows no captures).
 func TestResourceListChanged(t *testing.T) {
-	const changed = "notifications/resources/list_changed"
+	const changed, updated = "notifications/resources/list_changed", "notifications/resources/updated"
 	f := newResFixture(t)
 	f.app.res.interval = 20 * time.Millisecond
 	n := listenNotes(f.app)
-	subscribe(t, f, "resources/subscribe", "sessions://list")
-	subscribe(t, f, "resources/subscribe", "session://s1/screenshots")
-	subscribe(t, f, "resources/subscribe", "session://s1/buffer")
+	subscribed := []string{"sessions://list", "session://s1/info", "session://s1/screenshots", "session://s1/recordings",
+		"session://s1/commands", "session://s1/buffer"}
+	for _, u := range subscribed {
+		subscribe(t, f, "resources/subscribe", u)
+	}
+	counts := func() map[string]int {
+		m := map[string]int{}
+		for _, u := range subscribed {
+			m[u] = n.count(updated, u)
+		}
+		return m
+	}
+	// settle waits out every notification the last change armed: it ends
+	// when a list_changed sent after them has come.
+	settle := func() {
+		t.Helper()
+		time.Sleep(3 * f.app.res.interval)
+		before := n.count(changed, "")
+		f.app.resourceListChanged()
+		if !n.waitFor(changed, "", before+1, deadlockGuard) {
+			t.Fatal("no list_changed after a change")
+		}
+	}
 
 	// A burst of changes (start, screenshot, record stop, stop) coalesces:
 	// sends are spaced by the interval, so the burst holds at most
@@ -744,20 +787,39 @@ func TestResourceListChanged(t *testing.T) {
 	if c, limit := n.count(changed, ""), int(span/f.app.res.interval)+2; c > limit {
 		t.Errorf("%d list_changed for one burst of 50 in %v, want at most %d", c, span, limit)
 	}
-	// The lists that changed are updated too; the buffer is not.
-	if !n.waitFor("notifications/resources/updated", "sessions://list", 1, deadlockGuard) ||
-		!n.waitFor("notifications/resources/updated", "session://s1/screenshots", 1, deadlockGuard) {
-		t.Error("subscribed lists got no updated on list_changed")
-	}
-	if c := n.count("notifications/resources/updated", "session://s1/buffer"); c != 0 {
-		t.Errorf("buffer got %d updated on list_changed", c)
+	settle()
+	for u, c := range counts() {
+		if c != 0 {
+			t.Errorf("%s got %d updated from list changes alone", u, c)
+		}
 	}
 
-	// A later change is never lost.
-	before := n.count(changed, "")
-	f.app.resourceListChanged()
-	if !n.waitFor(changed, "", before+1, deadlockGuard) {
-		t.Error("a second change gave no list_changed")
+	for _, step := range []struct {
+		name   string
+		change func()
+		want   []string // updated; every other subscribed URI gets none
+	}{
+		{"a command ends", func() { f.addCommand(f.sess, "ls", "x"); f.app.commandsUpdated(f.sess, true) },
+			[]string{"session://s1/info", "sessions://list", "session://s1/commands"}},
+		{"a screenshot", func() {
+			if r := callTool(t, f.app, "shell_screenshot", `{"session_id":"s1","name":"third"}`); r.IsError {
+				t.Fatalf("shell_screenshot: %+v", r)
+			}
+		}, []string{"session://s1/info", "session://s1/screenshots"}},
+	} {
+		before := counts()
+		step.change()
+		for _, u := range step.want {
+			if !n.waitFor(updated, u, before[u]+1, deadlockGuard) {
+				t.Errorf("%s: no updated for %s", step.name, u)
+			}
+		}
+		settle()
+		for u, c := range counts() {
+			if !slices.Contains(step.want, u) && c != before[u] {
+				t.Errorf("%s: %d updated for %s, whose content did not change", step.name, c-before[u], u)
+			}
+		}
 	}
 }
 
@@ -1115,6 +1177,205 @@ func TestBindParamsErrors(t *testing.T) {
 		err := bindParams(json.RawMessage(tc.params), &p)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "Go ") {
 			t.Errorf("bindParams(%s) = %v, want an error containing %q", tc.params, err, tc.want)
+		}
+	}
+}
+
+// TestListenUpdatedOnlyChanged: a subscriptions/listen stream's URIs are
+// held to the same rule as resources/subscribe: a finished command sends
+// list_changed and updates the commands, not the screenshots list.
+func TestListenUpdatedOnlyChanged(t *testing.T) {
+	f := newResFixture(t)
+	f.app.res.interval = 20 * time.Millisecond
+	var mu sync.Mutex
+	got := map[string]int{}
+	count := func(key string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return got[key]
+	}
+	st := &listenStream{id: json.RawMessage(`"L"`), ctx: context.Background(), list: &debouncer{},
+		send: func(method string, params any) {
+			uri, _ := params.(map[string]any)["uri"].(string)
+			mu.Lock()
+			got[method+" "+uri]++
+			mu.Unlock()
+		},
+		uris: map[resourceURI]*debouncer{}}
+	for _, u := range []resourceURI{screenshotsURI("s1"), commandsURI("s1")} {
+		st.uris[u] = &debouncer{uri: u.String()}
+	}
+	if err := f.app.watch(st, listenFilter{}); err != nil {
+		t.Fatal(err)
+	}
+	defer f.app.unwatch(st)
+	f.addCommand(f.sess, "ls", "x")
+	f.app.commandsUpdated(f.sess, true)
+	const listChanged, updated = "notifications/resources/list_changed ", "notifications/resources/updated "
+	for deadline := time.Now().Add(deadlockGuard); count(listChanged) == 0 || count(updated+"session://s1/commands") == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no list_changed and commands updated after a command: %v", got)
+		}
+	}
+	time.Sleep(3 * f.app.res.interval) // an updated too many would come now
+	if c := count(updated + "session://s1/screenshots"); c != 0 {
+		t.Errorf("%d updated for the screenshots list after a command", c)
+	}
+}
+
+// TestResourceCaptureFileGone: a capture whose file was deleted by hand
+// leaves its list, resources/list and the info's count, as a read of it
+// is not found.
+func TestResourceCaptureFileGone(t *testing.T) {
+	f := newResFixture(t)
+	for _, file := range []string{"first.png", "demo.gif"} {
+		if err := os.Remove(filepath.Join(f.dir, "s1", file)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ list, want string }{
+		{"session://s1/screenshots", "second"},
+		{"session://s1/recordings", ""},
+	} {
+		c, err := f.app.readResource(tc.list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []captureJSON
+		json.Unmarshal([]byte(*c.Text), &got)
+		var names []string
+		for _, x := range got {
+			names = append(names, x.Name)
+		}
+		if strings.Join(names, ",") != tc.want {
+			t.Errorf("%s lists %v, want [%s]", tc.list, names, tc.want)
+		}
+	}
+	for _, r := range f.app.allResources() {
+		if r.URI == "session://s1/screenshots/first" || r.URI == "session://s1/recordings/demo" {
+			t.Errorf("resources/list has %s, whose file is gone", r.URI)
+		}
+	}
+	c, err := f.app.readResource("session://s1/info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info sessionJSON
+	json.Unmarshal([]byte(*c.Text), &info)
+	if info.Screenshots == nil || *info.Screenshots != 1 || info.Recordings == nil || *info.Recordings != 0 {
+		t.Errorf("info counts the captures as %s, want 1 screenshot and 0 recordings", *c.Text)
+	}
+	if _, err := f.app.readResource("session://s1/screenshots/first"); rpcCode(err) != codeResourceNotFound {
+		t.Errorf("read of a deleted capture: %v, want -32002", err)
+	}
+}
+
+// TestResourceCommandNumbers: every integer in the place of {n} fits the
+// template, so one with no command is not found with the numbers that
+// exist (or none yet), never "not a ttywright resource URI".
+func TestResourceCommandNumbers(t *testing.T) {
+	f := newResFixture(t)
+	f.addCommand(f.sess, "ls", "x")
+	f.addSession(t, "s2", time.Now())
+	for _, tc := range []struct{ uri, want string }{
+		{"session://s1/commands/0", "session s1 has no command 0: its commands are numbered 1-2"},
+		{"session://s1/commands/-1", "session s1 has no command -1: its commands are numbered 1-2"},
+		{"session://s1/commands/3", "session s1 has no command 3: its commands are numbered 1-2"},
+		{"session://s1/commands/007", "session s1 has no command 007: its commands are numbered 1-2"},
+		{"session://s1/commands/99999999999999999999", "has no command 99999999999999999999: its commands are numbered 1-2"},
+		{"session://s2/commands/1", "session s2 has no command 1: it has no finished commands yet"},
+		{"session://s1/commands/2", ""},
+	} {
+		_, err := f.app.readResource(tc.uri)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.uri, err)
+			}
+			continue
+		}
+		if rpcCode(err) != codeResourceNotFound || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "session://") {
+			t.Errorf("%s: %v, want -32002 saying %q", tc.uri, err, tc.want)
+		}
+	}
+	// A command number that is not the canonical form is refused, not
+	// mistaken for another: 01 is not command 1.
+	if u, err := parseResourceURI("session://s1/commands/01"); err != nil || u == commandURI("s1", 1) {
+		t.Errorf("commands/01 parsed to %+v, %v: want a command URI other than commands/1", u, err)
+	}
+	if _, err := parseResourceURI("session://s1/commands/abc"); err == nil {
+		t.Error("commands/abc parsed: {n} is a number")
+	}
+}
+
+// TestResourceCastIsText: an asciicast is JSON lines, so it is read as
+// text with its MIME type; a GIF and a PNG stay base64 blobs.
+func TestResourceCastIsText(t *testing.T) {
+	f := newResFixture(t)
+	cast := "{\"version\":2,\"width\":80,\"height\":24}\n[0.1,\"o\",\"h\u00e9\\u001b[0m\"]\n"
+	f.sess.AddRecording(Capture{Name: "demo.cast", URI: "session://s1/recordings/demo.cast", MimeType: "application/x-asciicast",
+		Path: f.writeFile(t, "s1", "demo.cast", []byte(cast)), Created: time.Now(), Bytes: int64(len(cast))})
+	for _, tc := range []struct {
+		uri, mime string
+		text      bool
+	}{
+		{"session://s1/recordings/demo.cast", "application/x-asciicast", true},
+		{"session://s1/recordings/demo", "image/gif", false},
+		{"session://s1/screenshots/first", "image/png", false},
+	} {
+		c, err := f.app.readResource(tc.uri)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.uri, err)
+		}
+		if c.MimeType != tc.mime || (c.Text != nil) != tc.text || (c.Blob != nil) == tc.text {
+			t.Errorf("%s: %s, text %v, blob %v; want %s as text %v", tc.uri, c.MimeType, c.Text != nil, c.Blob != nil, tc.mime, tc.text)
+		}
+		if tc.text && c.Text != nil && *c.Text != cast {
+			t.Errorf("%s: text %q, want the file %q", tc.uri, *c.Text, cast)
+		}
+	}
+	for _, r := range f.app.allResources() {
+		if r.URI == "session://s1/recordings/demo.cast" && r.MimeType != "application/x-asciicast" {
+			t.Errorf("resources/list gives %s as %s", r.URI, r.MimeType)
+		}
+	}
+}
+
+// TestUpdatedOnlyChangedE2E: with a real bash, shell_start updates
+// sessions://list, a finished command does not touch the screenshots or
+// recordings lists, and shell_stop updates sessions://list and the info
+// but not them either.
+func TestUpdatedOnlyChangedE2E(t *testing.T) {
+	needShell(t, "bash")
+	c := &noteClient{testClient: startServer(t), t: t}
+	c.initialize("2025-06-18")
+	c.req("resources/subscribe", map[string]any{"uri": "sessions://list"}, nil)
+	mark := len(c.notes)
+	home := t.TempDir()
+	st := c.tool("shell_start", map[string]any{"command": "bash", "cwd": home, "env": map[string]any{"HOME": home}})
+	id, _ := st["shell_session_id"].(string)
+	if !c.waitNote(mark, e2eUpdated, "sessions://list", deadlockGuard) {
+		t.Error("no updated for sessions://list after shell_start")
+	}
+	shots, recs, info := screenshotsURI(id).String(), recordingsURI(id).String(), infoURI(id).String()
+	for _, u := range []string{shots, recs, info} {
+		c.req("resources/subscribe", map[string]any{"uri": u}, nil)
+	}
+	c.drainFor(300 * time.Millisecond)
+	mark = len(c.notes)
+	c.tool("shell_send", map[string]any{"session_id": id, "input": "echo hi\r", "wait_for_command": true})
+	if !c.waitNote(mark, e2eChanged, "", deadlockGuard) || !c.waitNote(mark, e2eUpdated, info, deadlockGuard) {
+		t.Error("no list_changed and info updated after a command")
+	}
+	c.drainFor(2 * defaultUpdateInterval) // a trailing updated would come now
+	stop := len(c.notes)
+	c.tool("shell_stop", map[string]any{"session_id": id})
+	if !c.waitNote(stop, e2eUpdated, "sessions://list", deadlockGuard) || !c.waitNote(stop, e2eUpdated, info, deadlockGuard) {
+		t.Error("no updated for sessions://list and the info after shell_stop")
+	}
+	c.drainFor(2 * defaultUpdateInterval)
+	for _, u := range []string{shots, recs} {
+		if n := c.count(mark, e2eUpdated, u); n != 0 {
+			t.Errorf("%d updated for %s, which no command or stop changed", n, u)
 		}
 	}
 }

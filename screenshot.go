@@ -139,9 +139,12 @@ func (a *App) screenshot(_ context.Context, _ *ToolCall, args screenshotArgs) (s
 	}
 	s.AddScreenshot(Capture{Name: name, URI: res.URI, Path: res.PNGPath, MimeType: "image/png", Created: time.Now(),
 		Width: res.Width, Height: res.Height, Bytes: res.Bytes})
+	// Updated for what changed: the list, the new screenshot and the
+	// info's screenshot_count; sessions://list shows no capture data.
 	a.resourceListChanged()
 	a.resourceUpdated(screenshotsURI(s.ID))
 	a.resourceUpdated(screenshotURI(s.ID, name))
+	a.resourceUpdated(infoURI(s.ID))
 
 	if opt.inline {
 		if opt.inlineScale != opt.scale {

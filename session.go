@@ -393,6 +393,7 @@ func (a *App) startSession(opts StartOptions) (*Session, error) {
 	go s.waitLoop()
 	go s.replies.run(s.master, s.closed)
 	a.resourceListChanged()
+	a.resourceUpdated(sessionsListURI())
 	return s, nil
 }
 
@@ -934,6 +935,8 @@ func (a *App) stopSession(s *Session, sig syscall.Signal) (SessionStatus, *recor
 	}
 	a.mu.Unlock()
 	a.resourceListChanged()
+	a.resourceUpdated(sessionsListURI()) // stopped: true
+	a.resourceUpdated(infoURI(s.ID))
 	return st, rec
 }
 

@@ -77,15 +77,6 @@ func (u resourceURI) member(name string) resourceURI {
 	return u
 }
 
-// listLike reports whether u changes when sessions or captures come or go.
-func (u resourceURI) listLike() bool {
-	switch u.kind {
-	case uriSessions, uriInfo, uriScreenshots, uriRecordings, uriCommands:
-		return true
-	}
-	return false
-}
-
 // String returns the canonical form of u (names need no escaping: cleanName
 // admits only unreserved characters); "" for the zero value.
 func (u resourceURI) String() string {
@@ -190,6 +181,12 @@ func parseSessionURI(seg []string) (resourceURI, error) {
 	case len(seg) == 3 && seg[1] == "commands":
 		if n, err := strconv.Atoi(seg[2]); err == nil && n > 0 && strconv.Itoa(n) == seg[2] {
 			return commandURI(id, n), nil
+		}
+		// Any other integer (0, -1, 007, one past int64) fits the
+		// template too: it parses, to a command that never exists, so a
+		// read says which numbers do.
+		if d := strings.TrimPrefix(seg[2], "-"); d != "" && strings.Trim(d, "0123456789") == "" {
+			return resourceURI{kind: uriCommand, session: id, name: seg[2]}, nil
 		}
 	}
 	return resourceURI{}, errBadURI
