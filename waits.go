@@ -29,22 +29,22 @@ import (
 // share: their argument structs embed it, waitProps declares it in their
 // schemas and parse checks it.
 type WaitArgs struct {
-	WaitFor         string `json:"wait_for"`
-	WaitForGone     string `json:"wait_for_gone"`
-	WaitIdleMS      *int   `json:"wait_idle_ms"`
-	WaitStableMS    *int   `json:"wait_stable_ms"`
-	NewOnly         *bool  `json:"new_only"`
-	TimeoutMS       *int   `json:"timeout_ms"`
-	commandWaitArgs        // wait_for_command and its max_bytes (commands.go)
+	WaitFor         *string `json:"wait_for"` // nil: not given; "" is refused
+	WaitForGone     *string `json:"wait_for_gone"`
+	WaitIdleMS      *int    `json:"wait_idle_ms"`
+	WaitStableMS    *int    `json:"wait_stable_ms"`
+	NewOnly         *bool   `json:"new_only"`
+	TimeoutMS       *int    `json:"timeout_ms"`
+	commandWaitArgs         // wait_for_command and its max_bytes (commands.go)
 }
 
 // waitProps adds the WaitArgs properties to a tool's input schema
 // properties m; newOnlyDefault is the tool's default for new_only.
 func waitProps(m map[string]any, newOnlyDefault bool) map[string]any {
-	m["wait_for"] = prop("string", "Wait until this text appears on the screen or in new output; /regex/ with flags i, s, U for a regular expression (RE2) "+
-		"run over the screen text as the reply shows it (rows trimmed, ^ and $ at line ends), e.g. /# $/ for a root prompt. "+
+	m["wait_for"] = prop("string", "Wait until this text appears on the screen or in new output; /regex/flags for a regular expression (RE2) "+
+		"run over the screen text as the reply shows it (rows trimmed, ^ and $ at line ends), e.g. /# $/ for a root prompt; "+regexFlagsDoc+". "+
 		"The echo of the input typed by this call does not count, nor (new_only) text already on the screen.")
-	m["wait_for_gone"] = prop("string", "Then wait until this text or /regex/ is no longer on the screen (Loading..., a spinner's line); already absent: holds at once.")
+	m["wait_for_gone"] = prop("string", "Then wait until this text or /regex/flags (as in wait_for) is no longer on the screen (Loading..., a spinner's line); already absent: holds at once.")
 	m["wait_idle_ms"] = intProp("Then wait until no output arrived for this long (milliseconds).", 1, maxTimeoutMS)
 	m["wait_stable_ms"] = intProp("Then wait until the screen's text has not changed for this long (cursor moves and blinking do not count); use instead of wait_idle_ms for programs that keep redrawing the same screen.", 1, maxTimeoutMS)
 	def := "false"
@@ -118,7 +118,15 @@ func (a WaitArgs) parse(newOnlyDefault, exitByDefault bool) (waitSpec, error) {
 	if a.NewOnly != nil {
 		spec.newOnly = *a.NewOnly
 	}
-	m, err := parseWaitFor(a.WaitFor)
+	for _, f := range []struct {
+		name, what string
+		v          *string
+	}{{"wait_for", "to wait for", a.WaitFor}, {"wait_for_gone", "to wait to go away", a.WaitForGone}} {
+		if f.v != nil && *f.v == "" {
+			return spec, fmt.Errorf("%s is empty: give the text (or /regex/) %s, or leave %s out", f.name, f.what, f.name)
+		}
+	}
+	m, err := parseWaitFor(strOf(a.WaitFor))
 	if err != nil {
 		return spec, err
 	}
@@ -129,7 +137,7 @@ func (a WaitArgs) parse(newOnlyDefault, exitByDefault bool) (waitSpec, error) {
 	if m != nil {
 		spec.stages = append(spec.stages, waitStage{kind: stageMatch, name: "wait_for", match: m})
 	}
-	if m, err = parseMatcher("wait_for_gone", a.WaitForGone); err != nil {
+	if m, err = parseMatcher("wait_for_gone", strOf(a.WaitForGone)); err != nil {
 		return spec, err
 	}
 	if m != nil {
@@ -182,13 +190,37 @@ type matcher struct {
 	re   *regexp.Regexp
 }
 
+// strOf is *p, or "" for nil.
+func strOf(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// The flags a /re/flags argument takes: regexFlags are RE2's (m, ^ and $
+// at line ends, is on whatever the flags say), ignoredFlags are
+// JavaScript habits accepted and ignored. A pattern whose flags are not
+// all of these is literal text, so that a path such as /tmp/x or
+// /usr/bin is found as written.
+const (
+	regexFlags   = "imsU"
+	ignoredFlags = "guy"
+)
+
+// regexFlagsDoc says what regexFlags and ignoredFlags are, for every tool
+// description (and snap's help) that takes a /regex/; README.md says the
+// same.
+const regexFlagsDoc = "flags i (ignore case), m (^ and $ at line ends, always on), s (. matches a newline), U (ungreedy); " +
+	"g, u and y are accepted and ignored; with anything else after the last slash (/tmp/x) the whole argument is literal text"
+
 // parseWaitFor parses a wait_for argument (parseMatcher).
 func parseWaitFor(s string) (*matcher, error) { return parseMatcher("wait_for", s) }
 
 // parseMatcher reads the argument called name: "/re/flags" (flags from
-// imsU; the JavaScript habits g, u and y are accepted and ignored) is a
-// regular expression with ^ and $ matching at line ends, anything else
-// literal text. "" is no matcher.
+// regexFlags and ignoredFlags, none at all included) is a regular
+// expression with ^ and $ matching at line ends, anything else literal
+// text. "" is no matcher.
 func parseMatcher(name, s string) (*matcher, error) {
 	if s == "" {
 		return nil, nil
@@ -198,9 +230,9 @@ func parseMatcher(name, s string) (*matcher, error) {
 	}
 	if j := strings.LastIndexByte(s, '/'); len(s) >= 2 && s[0] == '/' && j > 0 {
 		flags := s[j+1:]
-		if strings.Trim(flags, "imsUguy") == "" {
+		if strings.Trim(flags, regexFlags+ignoredFlags) == "" {
 			goFlags := "m"
-			for _, f := range "isU" {
+			for _, f := range strings.ReplaceAll(regexFlags, "m", "") {
 				if strings.ContainsRune(flags, f) {
 					goFlags += string(f)
 				}

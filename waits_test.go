@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // shellIn starts bash without startup files in dir, with the prompt
@@ -512,5 +513,80 @@ func TestEchoRepeatedFirstLetter(t *testing.T) {
 			}
 			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "\x1b:q!\r", "wait_for_command": true, "timeout_ms": 8000})
 		})
+	}
+}
+
+// TestEmptyWaitForRefused: wait_for or wait_for_gone given as "" is an
+// error naming the fix, in every tool that waits; it was taken as no
+// condition, and the call returned without matched.
+func TestEmptyWaitForRefused(t *testing.T) {
+	a := newTestApp(t)
+	id := mustCall(t, a, "shell_start", map[string]any{"command": "cat"})["shell_session_id"]
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"shell_send", map[string]any{"input": "x", "wait_for": ""}},
+		{"shell_send", map[string]any{"input": "x", "wait_for": "x", "wait_for_gone": ""}},
+		{"shell_wait", map[string]any{"wait_for": ""}},
+		{"shell_wait", map[string]any{"wait_for_gone": ""}},
+		{"shell_click", map[string]any{"row": 0, "col": 0, "wait_for": ""}},
+	} {
+		tc.args["session_id"] = id
+		field := "wait_for"
+		if _, ok := tc.args["wait_for_gone"]; ok {
+			field = "wait_for_gone"
+		}
+		r, _ := call(t, a, tc.tool, tc.args)
+		if want := field + " is empty: give the text"; !r.IsError || !strings.Contains(r.Text, want) || !strings.Contains(r.Text, "leave "+field+" out") {
+			t.Errorf("%s %v: %q (isError %v), want an error saying %q", tc.tool, tc.args, r.Text, r.IsError, want)
+		}
+	}
+}
+
+// TestRegexFlagsDocumented: the flags parseMatcher takes are the ones
+// regexFlagsDoc lists, and every description of a /regex/ argument, the
+// snap help and README.md say regexFlagsDoc; any other letter after the
+// last slash makes the argument literal text.
+func TestRegexFlagsDocumented(t *testing.T) {
+	for r := 'A'; r <= 'z'; r++ {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		m, err := parseMatcher("wait_for", "/a/"+string(r))
+		known := strings.ContainsRune(regexFlags+ignoredFlags, r)
+		if err != nil || (m.re != nil) != known {
+			t.Errorf("/a/%c: regex %v (err %v), want %v", r, m != nil && m.re != nil, err, known)
+		}
+		if listed := strings.Contains(regexFlagsDoc, " "+string(r)+" (") || strings.ContainsRune(ignoredFlags, r); listed != known {
+			t.Errorf("regexFlagsDoc lists %c: %v, but parseMatcher takes it: %v", r, listed, known)
+		}
+	}
+	a := newTestApp(t)
+	docs := map[string]string{}
+	for _, tt := range []struct{ tool, prop string }{
+		{"shell_send", "wait_for"}, {"shell_wait", "wait_for"}, {"shell_click", "wait_for"}, {"shell_find", "text"}, {"shell_find", ""},
+	} {
+		tool := toolByName(t, a, tt.tool)
+		if tt.prop == "" {
+			docs[tt.tool+" description"] = tool.Description
+			continue
+		}
+		p, _ := tool.Input["properties"].(map[string]any)[tt.prop].(map[string]any)
+		d, _ := p["description"].(string)
+		docs[tt.tool+"."+tt.prop] = d
+	}
+	var help strings.Builder
+	parseSnap([]string{"-h"}, &help)
+	docs["snap -h"] = help.String()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs["README.md"] = strings.Join(strings.Fields(strings.ReplaceAll(string(readme), "`", "")), " ")
+	for where, d := range docs {
+		if !strings.Contains(d, regexFlagsDoc) {
+			t.Errorf("%s does not list the regex flags as regexFlagsDoc does: %q", where, d)
+		}
 	}
 }
