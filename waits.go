@@ -328,6 +328,11 @@ type outputWatch struct {
 	command     *command // wait_for_command: the command that ended
 	commandHeld bool     // wait_for_command held when the wait began (shell_wait, no command running)
 	promptBase  int      // prompts drawn when the watch began with the shell idle at one, else -1 (commands.go)
+	startBase   int      // commands started when the watch began (shellState.next)
+	input       string   // what the call types (watch's input)
+	lineKnown   bool     // the watch began at a prompt with a B mark: lineFrom, lineCol are where its command line starts
+	lineFrom    int64
+	lineCol     int
 }
 
 // watch starts following s for spec. input is what the call types
@@ -337,11 +342,15 @@ type outputWatch struct {
 // this one falls back: the screen counts only if it did not match
 // already (new_only), and the echo is not told apart on the screen.
 func (s *Session) watch(spec waitSpec, input string) *outputWatch {
-	w := &outputWatch{s: s, start: time.Now(), screenOK: true, echo: newEchoTracker(input)}
+	w := &outputWatch{s: s, start: time.Now(), screenOK: true, echo: newEchoTracker(input), input: input}
 	w.remove = s.AddOutputListener(w.feed)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w.cmdBase, w.promptBase = s.commandBaseLocked(), s.promptBaseLocked()
+	w.startBase = s.sh.next
+	if w.promptBase >= 0 && s.sh.seenB && s.sh.inLine {
+		w.lineKnown, w.lineFrom, w.lineCol = true, s.sh.bLine, s.sh.bCol
+	}
 	if w.echo != nil || spec.newOnly {
 		w.marked = s.term.BeginMarks(input, spec.newOnly)
 	}
@@ -448,6 +457,7 @@ type waitOutcome struct {
 	held     []string // the stages that held, in order
 	endedBy  string   // the last stage, "exit", "timeout_ms" or "cancelled"
 	command  *command // wait_for_command: the command that ended
+	noStart  bool     // timed out in wait_for_command with no command started (commandUnstartedLocked)
 }
 
 // check reports whether stage st holds, and when it does not, how long
@@ -537,6 +547,7 @@ func (w *outputWatch) wait(ctx context.Context, spec waitSpec, progress func(pro
 			out.held = append(out.held, spec.stages[i].name)
 			i++
 		}
+		unstarted := i < len(spec.stages) && spec.stages[i].kind == stageCommand && w.commandUnstartedLocked()
 		s.mu.Unlock()
 		switch {
 		case i == len(spec.stages):
@@ -546,7 +557,7 @@ func (w *outputWatch) wait(ctx context.Context, spec waitSpec, progress func(pro
 			out.endedBy = "exit" // no more output can come
 			return out
 		case final:
-			out.timedOut, out.endedBy = true, "timeout_ms"
+			out.timedOut, out.endedBy, out.noStart = true, "timeout_ms", unstarted
 			return out
 		}
 		if retry > 0 {
@@ -562,8 +573,12 @@ func (w *outputWatch) wait(ctx context.Context, spec waitSpec, progress func(pro
 			return out
 		case <-tick:
 			elapsed := time.Since(began)
+			what := spec.stages[i].describe()
+			if unstarted {
+				what = "a command to start (none has: a continuation prompt, or a line the shell kept?)"
+			}
 			progress(float64(elapsed.Milliseconds()), float64(spec.timeout.Milliseconds()),
-				fmt.Sprintf("waiting for %s (%v so far)", spec.stages[i].describe(), elapsed.Round(time.Second)))
+				fmt.Sprintf("waiting for %s (%v so far)", what, elapsed.Round(time.Second)))
 		}
 		if !timer.Stop() {
 			select {
@@ -589,13 +604,51 @@ func (o waitOutcome) summary(spec waitSpec) string {
 	case stageCommand:
 		what = "wait_for_command (the command to end and its prompt to come back)"
 	}
-	switch o.endedBy {
-	case "timeout_ms":
+	switch {
+	case o.endedBy == "timeout_ms" && o.noStart:
+		return fmt.Sprintf("TIMED OUT after %v (matched false): no command started since the input was sent — the shell is showing a continuation prompt or kept the line (a syntax error?): "+
+			"finish the line, or send C-c to discard it; the screen in this result is as it was then.", spec.timeout)
+	case o.endedBy == "timeout_ms":
 		return fmt.Sprintf("TIMED OUT after %v waiting for %s (matched false); the screen in this result is as it was then.", spec.timeout, what)
-	case "exit":
+	case o.endedBy == "exit":
 		return fmt.Sprintf("NOT MATCHED: the program exited while waiting for %s.", what)
 	}
 	return fmt.Sprintf("NOT MATCHED: the wait was cancelled while waiting for %s.", what)
+}
+
+// commandUnstartedLocked reports whether a wait_for_command is still
+// waiting for a command to begin: the shell is past its first prompt, no
+// command runs, and none started or ended since the watch began. Then
+// the shell is at a continuation prompt, or its line editor kept the
+// line (fish keeps a line with a syntax error), or the input never
+// reached it. s.mu is held.
+func (w *outputWatch) commandUnstartedLocked() bool {
+	st := &w.s.sh
+	return w.cmdBase != firstPromptBase && st.seenA && st.running == nil && st.next == w.startBase && st.ended == w.cmdBase
+}
+
+// noCommandReplyCap bounds the reply noCommandReply quotes, the newest bytes.
+const noCommandReplyCap = 2048
+
+// noCommandReply is what the shell showed for input that ran no command
+// but ended at a new prompt (wait_for_command's firstPrompt): the screen
+// text from where the command line started to where the new prompt's
+// line starts (the line, the shell's answer, the prompt), and whether
+// that line was empty: nothing typed, or only the ^C the tty echoes for
+// Ctrl-C. Without the prompts' B marks the reply is "" and the line
+// counts as empty when the call typed no printable text.
+func (w *outputWatch) noCommandReply() (reply string, empty bool) {
+	s := w.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := &s.sh
+	if !w.lineKnown || !st.seenB || st.bLine < w.lineFrom || st.bLine == w.lineFrom && st.bCol <= w.lineCol {
+		return "", strings.TrimSpace(w.input) == ""
+	}
+	reply, _ = rangeText(s.term, w.lineFrom, w.lineCol, st.bLine, st.bCol, noCommandReplyCap)
+	line, _, _ := strings.Cut(reply, "\n")
+	line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), "^C"))
+	return reply, line == ""
 }
 
 // ansiStripper removes escape sequences (CSI, OSC, DCS and other strings,

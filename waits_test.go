@@ -590,3 +590,69 @@ func TestRegexFlagsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestNoCommandForRejectedLine: a line bash or zsh rejects (a syntax
+// error) runs no command, and the shell draws a new prompt: shell_send's
+// wait_for_command says no_command, not already_done (which would point
+// at an earlier command), and its text quotes the shell's reply. An
+// empty line stays already_done.
+func TestNoCommandForRejectedLine(t *testing.T) {
+	a := newTestApp(t)
+	for _, tc := range []struct{ shell, reply string }{
+		{"bash", "syntax error"},
+		{"zsh", "parse error"},
+	} {
+		t.Run(tc.shell, func(t *testing.T) {
+			id := startShell(t, a, tc.shell, "", nil, nil)
+			r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo )\r", "wait_for_command": true, "timeout_ms": 20000})
+			if r.IsError || m["matched"] != true || m["no_command"] != true || m["already_done"] != nil || m["command"] != nil {
+				t.Errorf("echo ): %v", m)
+			}
+			if !strings.HasPrefix(r.Text, noCommandNote+"\necho )\n") || !strings.Contains(firstLines(r.Text, 3), tc.reply) {
+				t.Errorf("echo ): text %q, want %q, the line and the shell's %q", r.Text, noCommandNote, tc.reply)
+			}
+			m = mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"Enter"}, "wait_for_command": true, "timeout_ms": 20000})
+			if m["matched"] != true || m["already_done"] != true || m["no_command"] != true {
+				t.Errorf("Enter after the rejected line: %v", m)
+			}
+			if c := runCommand(t, a, id, "echo after", nil); c["output"] != "after" {
+				t.Errorf("the next command: %v", c)
+			}
+		})
+	}
+}
+
+func firstLines(s string, n int) string {
+	l := strings.SplitN(s, "\n", n+1)
+	return strings.Join(l[:min(n, len(l))], "\n")
+}
+
+// TestTimeoutNoCommandStarted: when shell_send's wait_for_command runs
+// out and no command started since the input (a continuation prompt in
+// bash and zsh, a line fish keeps in its editor for a syntax error), the
+// TIMED OUT line says so and how to go on, not that it waited for the
+// command to end; a command that runs still gets the usual line.
+func TestTimeoutNoCommandStarted(t *testing.T) {
+	a := newTestApp(t)
+	for _, tc := range []struct{ shell, line string }{
+		{"bash", "if true"},
+		{"bash", "echo 'open"},
+		{"zsh", "if true"},
+		{"fish", "(exit 3)"},
+	} {
+		t.Run(tc.shell+" "+tc.line, func(t *testing.T) {
+			id := startShell(t, a, tc.shell, "", nil, nil)
+			r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": tc.line + "\r", "wait_for_command": true, "timeout_ms": 1000})
+			if want := "TIMED OUT after 1s (matched false): no command started since the input was sent"; m["timed_out"] != true || !strings.HasPrefix(r.Text, want) || !strings.Contains(firstLine(r.Text), "send C-c") {
+				t.Errorf("%q: %q, want %q...", tc.line, firstLine(r.Text), want)
+			}
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"C-c"}, "wait_stable_ms": 100})
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo st''arted; sleep 30\r", "wait_for": "started", "timeout_ms": 20000})
+			r, _ = call(t, a, "shell_send", map[string]any{"session_id": id, "input": "x", "wait_for_command": true, "timeout_ms": 300})
+			if want := "TIMED OUT after 300ms waiting for wait_for_command (the command to end"; !strings.HasPrefix(r.Text, want) {
+				t.Errorf("during sleep: %q, want %q...", firstLine(r.Text), want)
+			}
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"C-c"}, "wait_for_command": true, "timeout_ms": 20000})
+		})
+	}
+}
