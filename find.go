@@ -51,14 +51,14 @@ func (a *App) toolShellFind() *Tool {
 	return newTool(Tool{
 		Name:  "shell_find",
 		Title: "Find text on a terminal's screen",
-		Description: "Locate text on the visible screen, like a Playwright locator: text is literal and case-sensitive, or /regex/ with flags i, m, s (RE2), as in wait_for; a match lies within one row. " +
+		Description: "Locate text on the visible screen, like a Playwright locator: text is literal and case-sensitive, or /regex/flags (RE2), as in wait_for: " + regexFlagsDoc + "; a match lies within one row. " +
 			"style keeps only matches where every cell has that style, e.g. {reverse: true} for the selected menu item or {fg: \"red\"}; the style object is the one shell_read format \"styled\" reports (reverse, bold, dim, italic, underline, fg, bg, link; colours red, bright-red, \"196\", \"#ff0000\", or \"default\"). " +
 			"Returns matches [{row, col, len, text, style, mixed}] (0-based, like shell_read's cursor; style is the first cell's, mixed true when the match spans several styles). " +
 			"With timeout_ms it waits until a match exists (gone true: until none does), so \"wait until Save is shown highlighted\" is one call; timed_out tells when it gave up. " +
 			"scrollback true also searches the lines above the screen (rows -1, -2, ... upwards). Pass a match's row and col to shell_click, or its text.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"text":       prop("string", "Text to find (case-sensitive), or /regex/ with flags i, m, s."),
+			"text":       prop("string", "Text to find (case-sensitive), or /regex/flags: "+regexFlagsDoc+"."),
 			"style":      styleSchema("Only matches whose every cell has these attributes (false: must not have it)."),
 			"scrollback": prop("boolean", "Also search the scrollback (rows -1 upwards). Default false."),
 			"timeout_ms": intProp("Wait up to this long for a match to exist (or, with gone, to disappear). Default 0: look once.", 0, maxTimeoutMS),

@@ -107,7 +107,7 @@ func parseSnap(args []string, help io.Writer) (snapOptions, error) {
 	fs.IntVar(&o.scale, "scale", 2, "integer pixel scale of the font (1-4)")
 	fs.StringVar(&o.title, "title", "", "draw a macOS window frame with this title")
 	fs.BoolVar(&o.trim, "trim", false, "crop the blank rows below the last line of output")
-	fs.StringVar(&o.waitFor, "wait-for", "", "take the picture once the screen shows this text (or /regex/) and the output pauses for 100ms")
+	fs.StringVar(&o.waitFor, "wait-for", "", "take the picture once the screen shows this text (or /regex/flags: "+regexFlagsDoc+") and the output pauses for 100ms")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "longest wait: then the picture is taken anyway and snap exits with status 1")
 	fs.DurationVar(&o.delay, "delay", 0, "after the wait, wait this much longer before the picture (a program's first refresh, e.g. 2s for htop's meters)")
 	fs.DurationVar(&o.idle, "idle", 0, "take the picture once the output, after it began, has been quiet this long (for programs that do not exit, e.g. 1s for htop)")

@@ -121,7 +121,10 @@ func (c *ToolCall) argError(err error, args json.RawMessage) error {
 	var missing *missingArgError
 	switch {
 	case errors.As(err, &typeErr):
-		field := argPath(typeErr.Field, args)
+		field, at := argPathValue(typeErr.Field, args)
+		if field != "" {
+			field = memberPath(field, at, typeErr.Type, typeErr.Value)
+		}
 		if field == "" {
 			return fmt.Errorf("%s: the arguments must be a JSON object", tool)
 		}
@@ -158,6 +161,13 @@ func (c *ToolCall) argError(err error, args json.RawMessage) error {
 // is no key of the object at its level is an embedded struct's and left
 // out.
 func argPath(field string, args json.RawMessage) string {
+	path, _ := argPathValue(field, args)
+	return path
+}
+
+// argPathValue is argPath, and the value found at the end of the path
+// (the deepest object member it reached).
+func argPathValue(field string, args json.RawMessage) (string, json.RawMessage) {
 	var keep []string
 	level := args
 	for _, seg := range strings.Split(field, ".") {
@@ -171,7 +181,83 @@ func argPath(field string, args json.RawMessage) string {
 			level = v
 		}
 	}
-	return strings.Join(keep, ".")
+	return strings.Join(keep, "."), level
+}
+
+// memberPath extends path, the argument a type error names, to the map
+// entry or array element whose value has the wrong type: encoding/json
+// stops at the map or slice ("env" for {"env":{"A":5}}), which is not
+// the value to fix ("env.A"; "args[1]" for {"args":["a",3]}). at is the
+// value at path, want the Go type the bad value should decode to, got
+// the JSON kind the error names ("number", "number 1.5"). The rule: go
+// down while at is an object or array that is not itself the bad value
+// (its kind is not got's, or want is no object or array of that kind),
+// into its first member of got's kind.
+func memberPath(path string, at json.RawMessage, want reflect.Type, got string) string {
+	gotKind, _, _ := strings.Cut(got, " ")
+	for {
+		k := rawKind(at)
+		if k != "object" && k != "array" || k == gotKind && schemaKind(want) == k {
+			return path
+		}
+		seg, v, ok := firstMemberOfKind(at, gotKind, got)
+		if !ok {
+			return path
+		}
+		path, at = path+seg, v
+	}
+}
+
+// rawKind is the JSON kind of a raw value as encoding/json's type errors
+// name it: object, array, string, bool, null or number.
+func rawKind(v json.RawMessage) string {
+	v = bytes.TrimLeft(v, " \t\r\n")
+	if len(v) == 0 {
+		return ""
+	}
+	switch v[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	}
+	return "number"
+}
+
+// firstMemberOfKind finds, in document order, the first member of the
+// object or array v whose kind is kind (and, when got names the number,
+// "number 1.5", that number): its path segment (".key" or "[i]") and
+// value.
+func firstMemberOfKind(v json.RawMessage, kind, got string) (string, json.RawMessage, bool) {
+	dec := json.NewDecoder(bytes.NewReader(v))
+	open, err := dec.Token()
+	if err != nil {
+		return "", nil, false
+	}
+	for i := 0; dec.More(); i++ {
+		seg := "[" + strconv.Itoa(i) + "]"
+		if open == json.Delim('{') {
+			key, err := dec.Token()
+			if err != nil {
+				return "", nil, false
+			}
+			seg = "." + fmt.Sprint(key)
+		}
+		var m json.RawMessage
+		if dec.Decode(&m) != nil {
+			return "", nil, false
+		}
+		if rawKind(m) == kind && (got == kind || got == kind+" "+string(m)) {
+			return seg, m, true
+		}
+	}
+	return "", nil, false
 }
 
 // schemaKind is the JSON Schema type a value of Go type t encodes to:

@@ -196,7 +196,13 @@ type sendResult struct {
 	exitInfo
 
 	commandOutcome
+	NoCommand bool `json:"no_command,omitempty"` // wait_for_command: the input ran no command, and the shell drew a new prompt
 }
+
+// noCommandNote starts the text block of a shell_send whose line the
+// shell ran no command for and answered with a new prompt (a syntax
+// error, a line Ctrl-C discarded); the shell's reply follows it.
+const noCommandNote = "NO COMMAND: the shell ran no command for this line (a syntax error, or a line discarded with C-c): its reply is on the screen:"
 
 // waitReport is how the wait of a shell_send or shell_click went: every
 // field is left out when the call did not wait.
@@ -241,7 +247,7 @@ func (a *App) toolShellSend() *Tool {
 			"input keeps escapes instead: \\r (Enter) \\n \\t \\e \\xHH \\uHHHH \\\\, e.g. \"ls -la\\r\"; there \\t is a Tab key and bash completes on it. " +
 			"keys sends named keys: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, " +
 			"C-c (Ctrl-C; also ^C), C-d, M-x (Alt-x), C-Left. Given together they go in the order text, input, keys. " +
-			"In a shell with integration (bash, zsh, fish; see shell_start's shell_integration) use wait_for_command true: it returns when the command ends and the prompt is back, with command {line, exit_code, duration_ms, cwd, output}, whatever the prompt looks like. " +
+			"In a shell with integration (bash, zsh, fish; see shell_start's shell_integration) use wait_for_command true: it returns when the command ends and the prompt is back, with command {line, exit_code, duration_ms, cwd, output}, whatever the prompt looks like; a line the shell runs no command for (a syntax error) returns at its new prompt with no_command true and the shell's reply first in the text. " +
 			"Elsewhere prefer waits over fixed delays: wait_for returns once the text (or /regex/) is on the screen or in new output, e.g. wait_for \"notes.txt\" after \"vim notes.txt\\r\" returns once vim shows the name; " +
 			"the echo of what this call typed does not count (to see your own typing drawn, use wait_stable_ms), nor text already on the screen (new_only, default true here), so wait_for \"$ \" waits for the next prompt. " +
 			"Then (after wait_for_command or wait_for) wait_for_gone, then wait_idle_ms or wait_stable_ms, in that order; matched, held and ended_by say which held. " +
@@ -259,6 +265,8 @@ func (a *App) toolShellSend() *Tool {
 			"success":      prop("boolean", "True when the input was written."),
 			"bufferBefore": prop("string", "The visible screen before sending."),
 			"bufferAfter":  prop("string", "The visible screen after the wait."),
+			"no_command": prop("boolean", "With wait_for_command: the input ran no command and the shell drew a new prompt: an empty line or Ctrl-C at an empty prompt (then also already_done), "+
+				"or a line the shell rejected (a syntax error) or discarded (Ctrl-C): then already_done is absent and the text block starts with NO COMMAND and the shell's reply."),
 		}))), "success", "bufferBefore", "bufferAfter", "exited"),
 		OpenWorld: true,
 	}, a.handleSend)
@@ -307,6 +315,18 @@ func (a *App) handleSend(ctx context.Context, call *ToolCall, in sendArgs) (send
 		res.waitReport = reportWait(out, p.spec)
 		if p.spec.command {
 			res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
+		}
+		if p.spec.command && out.command == firstPrompt {
+			// No command ran, yet the shell drew a new prompt. An empty line
+			// (Enter, Ctrl-C at an empty prompt) is already_done: nothing
+			// was asked to run. A line with text the shell rejected is not:
+			// the reply says so and quotes what the shell answered.
+			reply, empty := w.noCommandReply()
+			res.NoCommand = true
+			if !empty {
+				res.AlreadyDone = false
+				res.summary = noCommandNote + "\n" + reply
+			}
 		}
 	} else {
 		t := time.NewTimer(p.delay)

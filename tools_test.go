@@ -78,3 +78,27 @@ func TestArgPath(t *testing.T) {
 		}
 	}
 }
+
+// TestArgTypeErrorNamesMember: a wrong type inside an object or array
+// argument names the entry or element to fix, not the whole argument
+// (encoding/json's error stops at the map or slice).
+func TestArgTypeErrorNamesMember(t *testing.T) {
+	a := newTestApp(t)
+	for _, tc := range []struct {
+		tool string
+		args any
+		want string
+	}{
+		{"shell_start", map[string]any{"env": map[string]any{"A": 5}}, `argument "env.A" must be a string, not number`},
+		{"shell_start", map[string]any{"env": map[string]any{"A": "x", "B": true}}, `argument "env.B" must be a string, not bool`},
+		{"shell_start", map[string]any{"env": map[string]any{"A": map[string]any{"x": 1}}}, `argument "env.A" must be a string, not object`},
+		{"shell_start", map[string]any{"args": []any{"-c", 3}}, `argument "args[1]" must be a string, not number`},
+		{"shell_start", map[string]any{"env": 5}, `argument "env" must be an object, not number`},
+		{"shell_send", map[string]any{"session_id": "x", "keys": []any{"Enter", []any{"a"}}}, `argument "keys[1]" must be a string, not array`},
+	} {
+		r, _ := call(t, a, tc.tool, tc.args)
+		if !r.IsError || !strings.Contains(r.Text, tc.want) {
+			t.Errorf("%s %v: %q (isError %v), want %q...", tc.tool, tc.args, r.Text, r.IsError, tc.want)
+		}
+	}
+}

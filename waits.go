@@ -29,22 +29,22 @@ import (
 // share: their argument structs embed it, waitProps declares it in their
 // schemas and parse checks it.
 type WaitArgs struct {
-	WaitFor         string `json:"wait_for"`
-	WaitForGone     string `json:"wait_for_gone"`
-	WaitIdleMS      *int   `json:"wait_idle_ms"`
-	WaitStableMS    *int   `json:"wait_stable_ms"`
-	NewOnly         *bool  `json:"new_only"`
-	TimeoutMS       *int   `json:"timeout_ms"`
-	commandWaitArgs        // wait_for_command and its max_bytes (commands.go)
+	WaitFor         *string `json:"wait_for"` // nil: not given; "" is refused
+	WaitForGone     *string `json:"wait_for_gone"`
+	WaitIdleMS      *int    `json:"wait_idle_ms"`
+	WaitStableMS    *int    `json:"wait_stable_ms"`
+	NewOnly         *bool   `json:"new_only"`
+	TimeoutMS       *int    `json:"timeout_ms"`
+	commandWaitArgs         // wait_for_command and its max_bytes (commands.go)
 }
 
 // waitProps adds the WaitArgs properties to a tool's input schema
 // properties m; newOnlyDefault is the tool's default for new_only.
 func waitProps(m map[string]any, newOnlyDefault bool) map[string]any {
-	m["wait_for"] = prop("string", "Wait until this text appears on the screen or in new output; /regex/ with flags i, s, U for a regular expression (RE2) "+
-		"run over the screen text as the reply shows it (rows trimmed, ^ and $ at line ends), e.g. /# $/ for a root prompt. "+
+	m["wait_for"] = prop("string", "Wait until this text appears on the screen or in new output; /regex/flags for a regular expression (RE2) "+
+		"run over the screen text as the reply shows it (rows trimmed, ^ and $ at line ends), e.g. /# $/ for a root prompt; "+regexFlagsDoc+". "+
 		"The echo of the input typed by this call does not count, nor (new_only) text already on the screen.")
-	m["wait_for_gone"] = prop("string", "Then wait until this text or /regex/ is no longer on the screen (Loading..., a spinner's line); already absent: holds at once.")
+	m["wait_for_gone"] = prop("string", "Then wait until this text or /regex/flags (as in wait_for) is no longer on the screen (Loading..., a spinner's line); already absent: holds at once.")
 	m["wait_idle_ms"] = intProp("Then wait until no output arrived for this long (milliseconds).", 1, maxTimeoutMS)
 	m["wait_stable_ms"] = intProp("Then wait until the screen's text has not changed for this long (cursor moves and blinking do not count); use instead of wait_idle_ms for programs that keep redrawing the same screen.", 1, maxTimeoutMS)
 	def := "false"
@@ -118,7 +118,15 @@ func (a WaitArgs) parse(newOnlyDefault, exitByDefault bool) (waitSpec, error) {
 	if a.NewOnly != nil {
 		spec.newOnly = *a.NewOnly
 	}
-	m, err := parseWaitFor(a.WaitFor)
+	for _, f := range []struct {
+		name, what string
+		v          *string
+	}{{"wait_for", "to wait for", a.WaitFor}, {"wait_for_gone", "to wait to go away", a.WaitForGone}} {
+		if f.v != nil && *f.v == "" {
+			return spec, fmt.Errorf("%s is empty: give the text (or /regex/) %s, or leave %s out", f.name, f.what, f.name)
+		}
+	}
+	m, err := parseWaitFor(strOf(a.WaitFor))
 	if err != nil {
 		return spec, err
 	}
@@ -129,7 +137,7 @@ func (a WaitArgs) parse(newOnlyDefault, exitByDefault bool) (waitSpec, error) {
 	if m != nil {
 		spec.stages = append(spec.stages, waitStage{kind: stageMatch, name: "wait_for", match: m})
 	}
-	if m, err = parseMatcher("wait_for_gone", a.WaitForGone); err != nil {
+	if m, err = parseMatcher("wait_for_gone", strOf(a.WaitForGone)); err != nil {
 		return spec, err
 	}
 	if m != nil {
@@ -182,13 +190,37 @@ type matcher struct {
 	re   *regexp.Regexp
 }
 
+// strOf is *p, or "" for nil.
+func strOf(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// The flags a /re/flags argument takes: regexFlags are RE2's (m, ^ and $
+// at line ends, is on whatever the flags say), ignoredFlags are
+// JavaScript habits accepted and ignored. A pattern whose flags are not
+// all of these is literal text, so that a path such as /tmp/x or
+// /usr/bin is found as written.
+const (
+	regexFlags   = "imsU"
+	ignoredFlags = "guy"
+)
+
+// regexFlagsDoc says what regexFlags and ignoredFlags are, for every tool
+// description (and snap's help) that takes a /regex/; README.md says the
+// same.
+const regexFlagsDoc = "flags i (ignore case), m (^ and $ at line ends, always on), s (. matches a newline), U (ungreedy); " +
+	"g, u and y are accepted and ignored; with anything else after the last slash (/tmp/x) the whole argument is literal text"
+
 // parseWaitFor parses a wait_for argument (parseMatcher).
 func parseWaitFor(s string) (*matcher, error) { return parseMatcher("wait_for", s) }
 
 // parseMatcher reads the argument called name: "/re/flags" (flags from
-// imsU; the JavaScript habits g, u and y are accepted and ignored) is a
-// regular expression with ^ and $ matching at line ends, anything else
-// literal text. "" is no matcher.
+// regexFlags and ignoredFlags, none at all included) is a regular
+// expression with ^ and $ matching at line ends, anything else literal
+// text. "" is no matcher.
 func parseMatcher(name, s string) (*matcher, error) {
 	if s == "" {
 		return nil, nil
@@ -198,9 +230,9 @@ func parseMatcher(name, s string) (*matcher, error) {
 	}
 	if j := strings.LastIndexByte(s, '/'); len(s) >= 2 && s[0] == '/' && j > 0 {
 		flags := s[j+1:]
-		if strings.Trim(flags, "imsUguy") == "" {
+		if strings.Trim(flags, regexFlags+ignoredFlags) == "" {
 			goFlags := "m"
-			for _, f := range "isU" {
+			for _, f := range strings.ReplaceAll(regexFlags, "m", "") {
 				if strings.ContainsRune(flags, f) {
 					goFlags += string(f)
 				}
@@ -296,6 +328,11 @@ type outputWatch struct {
 	command     *command // wait_for_command: the command that ended
 	commandHeld bool     // wait_for_command held when the wait began (shell_wait, no command running)
 	promptBase  int      // prompts drawn when the watch began with the shell idle at one, else -1 (commands.go)
+	startBase   int      // commands started when the watch began (shellState.next)
+	input       string   // what the call types (watch's input)
+	lineKnown   bool     // the watch began at a prompt with a B mark: lineFrom, lineCol are where its command line starts
+	lineFrom    int64
+	lineCol     int
 }
 
 // watch starts following s for spec. input is what the call types
@@ -305,11 +342,15 @@ type outputWatch struct {
 // this one falls back: the screen counts only if it did not match
 // already (new_only), and the echo is not told apart on the screen.
 func (s *Session) watch(spec waitSpec, input string) *outputWatch {
-	w := &outputWatch{s: s, start: time.Now(), screenOK: true, echo: newEchoTracker(input)}
+	w := &outputWatch{s: s, start: time.Now(), screenOK: true, echo: newEchoTracker(input), input: input}
 	w.remove = s.AddOutputListener(w.feed)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w.cmdBase, w.promptBase = s.commandBaseLocked(), s.promptBaseLocked()
+	w.startBase = s.sh.next
+	if w.promptBase >= 0 && s.sh.seenB && s.sh.inLine {
+		w.lineKnown, w.lineFrom, w.lineCol = true, s.sh.bLine, s.sh.bCol
+	}
 	if w.echo != nil || spec.newOnly {
 		w.marked = s.term.BeginMarks(input, spec.newOnly)
 	}
@@ -416,6 +457,7 @@ type waitOutcome struct {
 	held     []string // the stages that held, in order
 	endedBy  string   // the last stage, "exit", "timeout_ms" or "cancelled"
 	command  *command // wait_for_command: the command that ended
+	noStart  bool     // timed out in wait_for_command with no command started (commandUnstartedLocked)
 }
 
 // check reports whether stage st holds, and when it does not, how long
@@ -505,6 +547,7 @@ func (w *outputWatch) wait(ctx context.Context, spec waitSpec, progress func(pro
 			out.held = append(out.held, spec.stages[i].name)
 			i++
 		}
+		unstarted := i < len(spec.stages) && spec.stages[i].kind == stageCommand && w.commandUnstartedLocked()
 		s.mu.Unlock()
 		switch {
 		case i == len(spec.stages):
@@ -514,7 +557,7 @@ func (w *outputWatch) wait(ctx context.Context, spec waitSpec, progress func(pro
 			out.endedBy = "exit" // no more output can come
 			return out
 		case final:
-			out.timedOut, out.endedBy = true, "timeout_ms"
+			out.timedOut, out.endedBy, out.noStart = true, "timeout_ms", unstarted
 			return out
 		}
 		if retry > 0 {
@@ -530,8 +573,12 @@ func (w *outputWatch) wait(ctx context.Context, spec waitSpec, progress func(pro
 			return out
 		case <-tick:
 			elapsed := time.Since(began)
+			what := spec.stages[i].describe()
+			if unstarted {
+				what = "a command to start (none has: a continuation prompt, or a line the shell kept?)"
+			}
 			progress(float64(elapsed.Milliseconds()), float64(spec.timeout.Milliseconds()),
-				fmt.Sprintf("waiting for %s (%v so far)", spec.stages[i].describe(), elapsed.Round(time.Second)))
+				fmt.Sprintf("waiting for %s (%v so far)", what, elapsed.Round(time.Second)))
 		}
 		if !timer.Stop() {
 			select {
@@ -557,13 +604,51 @@ func (o waitOutcome) summary(spec waitSpec) string {
 	case stageCommand:
 		what = "wait_for_command (the command to end and its prompt to come back)"
 	}
-	switch o.endedBy {
-	case "timeout_ms":
+	switch {
+	case o.endedBy == "timeout_ms" && o.noStart:
+		return fmt.Sprintf("TIMED OUT after %v (matched false): no command started since the input was sent — the shell is showing a continuation prompt or kept the line (a syntax error?): "+
+			"finish the line, or send C-c to discard it; the screen in this result is as it was then.", spec.timeout)
+	case o.endedBy == "timeout_ms":
 		return fmt.Sprintf("TIMED OUT after %v waiting for %s (matched false); the screen in this result is as it was then.", spec.timeout, what)
-	case "exit":
+	case o.endedBy == "exit":
 		return fmt.Sprintf("NOT MATCHED: the program exited while waiting for %s.", what)
 	}
 	return fmt.Sprintf("NOT MATCHED: the wait was cancelled while waiting for %s.", what)
+}
+
+// commandUnstartedLocked reports whether a wait_for_command is still
+// waiting for a command to begin: the shell is past its first prompt, no
+// command runs, and none started or ended since the watch began. Then
+// the shell is at a continuation prompt, or its line editor kept the
+// line (fish keeps a line with a syntax error), or the input never
+// reached it. s.mu is held.
+func (w *outputWatch) commandUnstartedLocked() bool {
+	st := &w.s.sh
+	return w.cmdBase != firstPromptBase && st.seenA && st.running == nil && st.next == w.startBase && st.ended == w.cmdBase
+}
+
+// noCommandReplyCap bounds the reply noCommandReply quotes, the newest bytes.
+const noCommandReplyCap = 2048
+
+// noCommandReply is what the shell showed for input that ran no command
+// but ended at a new prompt (wait_for_command's firstPrompt): the screen
+// text from where the command line started to where the new prompt's
+// line starts (the line, the shell's answer, the prompt), and whether
+// that line was empty: nothing typed, or only the ^C the tty echoes for
+// Ctrl-C. Without the prompts' B marks the reply is "" and the line
+// counts as empty when the call typed no printable text.
+func (w *outputWatch) noCommandReply() (reply string, empty bool) {
+	s := w.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := &s.sh
+	if !w.lineKnown || !st.seenB || st.bLine < w.lineFrom || st.bLine == w.lineFrom && st.bCol <= w.lineCol {
+		return "", strings.TrimSpace(w.input) == ""
+	}
+	reply, _ = rangeText(s.term, w.lineFrom, w.lineCol, st.bLine, st.bCol, noCommandReplyCap)
+	line, _, _ := strings.Cut(reply, "\n")
+	line = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(line), "^C"))
+	return reply, line == ""
 }
 
 // ansiStripper removes escape sequences (CSI, OSC, DCS and other strings,

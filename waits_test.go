@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // shellIn starts bash without startup files in dir, with the prompt
@@ -511,6 +512,147 @@ func TestEchoRepeatedFirstLetter(t *testing.T) {
 				t.Errorf("wait_for on the file name returned before vim's screen: %q", s.Text(false))
 			}
 			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "\x1b:q!\r", "wait_for_command": true, "timeout_ms": 8000})
+		})
+	}
+}
+
+// TestEmptyWaitForRefused: wait_for or wait_for_gone given as "" is an
+// error naming the fix, in every tool that waits; it was taken as no
+// condition, and the call returned without matched.
+func TestEmptyWaitForRefused(t *testing.T) {
+	a := newTestApp(t)
+	id := mustCall(t, a, "shell_start", map[string]any{"command": "cat"})["shell_session_id"]
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"shell_send", map[string]any{"input": "x", "wait_for": ""}},
+		{"shell_send", map[string]any{"input": "x", "wait_for": "x", "wait_for_gone": ""}},
+		{"shell_wait", map[string]any{"wait_for": ""}},
+		{"shell_wait", map[string]any{"wait_for_gone": ""}},
+		{"shell_click", map[string]any{"row": 0, "col": 0, "wait_for": ""}},
+	} {
+		tc.args["session_id"] = id
+		field := "wait_for"
+		if _, ok := tc.args["wait_for_gone"]; ok {
+			field = "wait_for_gone"
+		}
+		r, _ := call(t, a, tc.tool, tc.args)
+		if want := field + " is empty: give the text"; !r.IsError || !strings.Contains(r.Text, want) || !strings.Contains(r.Text, "leave "+field+" out") {
+			t.Errorf("%s %v: %q (isError %v), want an error saying %q", tc.tool, tc.args, r.Text, r.IsError, want)
+		}
+	}
+}
+
+// TestRegexFlagsDocumented: the flags parseMatcher takes are the ones
+// regexFlagsDoc lists, and every description of a /regex/ argument, the
+// snap help and README.md say regexFlagsDoc; any other letter after the
+// last slash makes the argument literal text.
+func TestRegexFlagsDocumented(t *testing.T) {
+	for r := 'A'; r <= 'z'; r++ {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		m, err := parseMatcher("wait_for", "/a/"+string(r))
+		known := strings.ContainsRune(regexFlags+ignoredFlags, r)
+		if err != nil || (m.re != nil) != known {
+			t.Errorf("/a/%c: regex %v (err %v), want %v", r, m != nil && m.re != nil, err, known)
+		}
+		if listed := strings.Contains(regexFlagsDoc, " "+string(r)+" (") || strings.ContainsRune(ignoredFlags, r); listed != known {
+			t.Errorf("regexFlagsDoc lists %c: %v, but parseMatcher takes it: %v", r, listed, known)
+		}
+	}
+	a := newTestApp(t)
+	docs := map[string]string{}
+	for _, tt := range []struct{ tool, prop string }{
+		{"shell_send", "wait_for"}, {"shell_wait", "wait_for"}, {"shell_click", "wait_for"}, {"shell_find", "text"}, {"shell_find", ""},
+	} {
+		tool := toolByName(t, a, tt.tool)
+		if tt.prop == "" {
+			docs[tt.tool+" description"] = tool.Description
+			continue
+		}
+		p, _ := tool.Input["properties"].(map[string]any)[tt.prop].(map[string]any)
+		d, _ := p["description"].(string)
+		docs[tt.tool+"."+tt.prop] = d
+	}
+	var help strings.Builder
+	parseSnap([]string{"-h"}, &help)
+	docs["snap -h"] = help.String()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs["README.md"] = strings.Join(strings.Fields(strings.ReplaceAll(string(readme), "`", "")), " ")
+	for where, d := range docs {
+		if !strings.Contains(d, regexFlagsDoc) {
+			t.Errorf("%s does not list the regex flags as regexFlagsDoc does: %q", where, d)
+		}
+	}
+}
+
+// TestNoCommandForRejectedLine: a line bash or zsh rejects (a syntax
+// error) runs no command, and the shell draws a new prompt: shell_send's
+// wait_for_command says no_command, not already_done (which would point
+// at an earlier command), and its text quotes the shell's reply. An
+// empty line stays already_done.
+func TestNoCommandForRejectedLine(t *testing.T) {
+	a := newTestApp(t)
+	for _, tc := range []struct{ shell, reply string }{
+		{"bash", "syntax error"},
+		{"zsh", "parse error"},
+	} {
+		t.Run(tc.shell, func(t *testing.T) {
+			id := startShell(t, a, tc.shell, "", nil, nil)
+			r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo )\r", "wait_for_command": true, "timeout_ms": 20000})
+			if r.IsError || m["matched"] != true || m["no_command"] != true || m["already_done"] != nil || m["command"] != nil {
+				t.Errorf("echo ): %v", m)
+			}
+			if !strings.HasPrefix(r.Text, noCommandNote+"\necho )\n") || !strings.Contains(firstLines(r.Text, 3), tc.reply) {
+				t.Errorf("echo ): text %q, want %q, the line and the shell's %q", r.Text, noCommandNote, tc.reply)
+			}
+			m = mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"Enter"}, "wait_for_command": true, "timeout_ms": 20000})
+			if m["matched"] != true || m["already_done"] != true || m["no_command"] != true {
+				t.Errorf("Enter after the rejected line: %v", m)
+			}
+			if c := runCommand(t, a, id, "echo after", nil); c["output"] != "after" {
+				t.Errorf("the next command: %v", c)
+			}
+		})
+	}
+}
+
+func firstLines(s string, n int) string {
+	l := strings.SplitN(s, "\n", n+1)
+	return strings.Join(l[:min(n, len(l))], "\n")
+}
+
+// TestTimeoutNoCommandStarted: when shell_send's wait_for_command runs
+// out and no command started since the input (a continuation prompt in
+// bash and zsh, a line fish keeps in its editor for a syntax error), the
+// TIMED OUT line says so and how to go on, not that it waited for the
+// command to end; a command that runs still gets the usual line.
+func TestTimeoutNoCommandStarted(t *testing.T) {
+	a := newTestApp(t)
+	for _, tc := range []struct{ shell, line string }{
+		{"bash", "if true"},
+		{"bash", "echo 'open"},
+		{"zsh", "if true"},
+		{"fish", "(exit 3)"},
+	} {
+		t.Run(tc.shell+" "+tc.line, func(t *testing.T) {
+			id := startShell(t, a, tc.shell, "", nil, nil)
+			r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": tc.line + "\r", "wait_for_command": true, "timeout_ms": 1000})
+			if want := "TIMED OUT after 1s (matched false): no command started since the input was sent"; m["timed_out"] != true || !strings.HasPrefix(r.Text, want) || !strings.Contains(firstLine(r.Text), "send C-c") {
+				t.Errorf("%q: %q, want %q...", tc.line, firstLine(r.Text), want)
+			}
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"C-c"}, "wait_stable_ms": 100})
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo st''arted; sleep 30\r", "wait_for": "started", "timeout_ms": 20000})
+			r, _ = call(t, a, "shell_send", map[string]any{"session_id": id, "input": "x", "wait_for_command": true, "timeout_ms": 300})
+			if want := "TIMED OUT after 300ms waiting for wait_for_command (the command to end"; !strings.HasPrefix(r.Text, want) {
+				t.Errorf("during sleep: %q, want %q...", firstLine(r.Text), want)
+			}
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"C-c"}, "wait_for_command": true, "timeout_ms": 20000})
 		})
 	}
 }
