@@ -826,32 +826,7 @@ func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents
 			out.MimeType, out.Text = "text/plain", &text
 			return out, nil
 		case uriScreenshot, uriRecording:
-			list, cs := screenshotsURI(u.session), s.Screenshots()
-			if u.kind == uriRecording {
-				list, cs = recordingsURI(u.session), s.Recordings()
-			}
-			c, ok := findCapture(list, u.name, cs)
-			if !ok {
-				return out, notFound(uri, hintCapture(list, u.name, cs))
-			}
-			b, err := a.readCapture(uri, c)
-			if err != nil {
-				return out, err
-			}
-			// An asciicast is JSON lines, so it is text (the cast writer
-			// keeps it valid UTF-8; anything else stays a blob, as GIF
-			// and PNG are).
-			if c.MimeType == "application/x-asciicast" && utf8.Valid(b) {
-				text := string(b)
-				out.MimeType, out.Text = c.MimeType, &text
-				return out, nil
-			}
-			blob := base64.StdEncoding.EncodeToString(b)
-			out.MimeType, out.Blob = c.MimeType, &blob
-			if out.MimeType == "" {
-				out.MimeType = "application/octet-stream"
-			}
-			return out, nil
+			return a.readCaptureResource(out, u, s)
 		}
 	}
 	b, err := json.Marshal(v)
@@ -860,6 +835,35 @@ func (a *App) readResourceCtx(ctx context.Context, uri string) (resourceContents
 	}
 	text := string(b)
 	out.Text = &text
+	return out, nil
+}
+
+// readCaptureResource reads the screenshot or recording u of session s
+// into out: an asciicast as text (JSON lines; the cast writer keeps it
+// valid UTF-8), anything else (GIF, PNG) as a base64 blob.
+func (a *App) readCaptureResource(out resourceContents, u resourceURI, s *resSess) (resourceContents, error) {
+	list, cs := screenshotsURI(u.session), s.Screenshots()
+	if u.kind == uriRecording {
+		list, cs = recordingsURI(u.session), s.Recordings()
+	}
+	c, ok := findCapture(list, u.name, cs)
+	if !ok {
+		return out, notFound(out.URI, hintCapture(list, u.name, cs))
+	}
+	b, err := a.readCapture(out.URI, c)
+	if err != nil {
+		return out, err
+	}
+	if c.MimeType == "application/x-asciicast" && utf8.Valid(b) {
+		text := string(b)
+		out.MimeType, out.Text = c.MimeType, &text
+		return out, nil
+	}
+	blob := base64.StdEncoding.EncodeToString(b)
+	out.MimeType, out.Blob = c.MimeType, &blob
+	if out.MimeType == "" {
+		out.MimeType = "application/octet-stream"
+	}
 	return out, nil
 }
 
