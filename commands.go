@@ -356,7 +356,7 @@ func commandProps(m map[string]any) map[string]any {
 		},
 		"required": []string{"n", "line", "output", "truncated"},
 	}
-	m["already_done"] = prop("boolean", "With wait_for_command when no command was running: shell_wait (command is the last one that finished), or shell_send whose input ran none and drew a new prompt (an empty line, Ctrl-C; no command).")
+	m["already_done"] = prop("boolean", "With wait_for_command when no command was running: shell_wait (command is the last one that finished), or shell_send whose input was an empty line or Ctrl-C at an empty prompt and drew a new prompt (no command; no_command true). A line the shell rejected gives no_command without already_done.")
 	return m
 }
 
