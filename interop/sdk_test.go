@@ -409,9 +409,9 @@ func readResource(t *testing.T, s *server, uri string) *mcp.ResourceContents {
 		if _, err := gif.DecodeAll(bytes.NewReader(c.Blob)); err != nil {
 			t.Errorf("%s: blob is not a GIF: %v", uri, err)
 		}
-	case "application/x-asciicast":
-		if !bytes.HasPrefix(c.Blob, []byte("{")) {
-			t.Errorf("%s: blob is not asciicast: %q", uri, firstLine(c.Blob))
+	case "application/x-asciicast": // JSON lines, read as text
+		if c.Blob != nil || !strings.HasPrefix(c.Text, `{"version":2`) {
+			t.Errorf("%s: text is not asciicast v2: %q (blob %d bytes)", uri, firstLine([]byte(c.Text)), len(c.Blob))
 		}
 	default:
 		t.Errorf("%s: unexpected mimeType %q", uri, c.MIMEType)
