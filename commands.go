@@ -65,14 +65,14 @@ type shellState struct {
 }
 
 // commandsUpdated tells subscribers that a command started or ended:
-// session://{id}/info and sessions://list (both show command_running) and
-// .../commands change, and an ended command is a new resource
-// (list_changed).
+// session://{id}/info and sessions://list (both show command_running)
+// change, and an ended command joins .../commands (which lists finished
+// commands only) as a new resource (list_changed).
 func (a *App) commandsUpdated(s *Session, ended bool) {
 	a.resourceUpdated(infoURI(s.ID))
 	a.resourceUpdated(sessionsListURI())
-	a.resourceUpdated(commandsURI(s.ID))
-	if ended {
+	if ended { // the list holds finished commands only
+		a.resourceUpdated(commandsURI(s.ID))
 		a.resourceListChanged()
 	}
 }

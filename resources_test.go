@@ -1209,9 +1209,14 @@ func TestListenUpdatedOnlyChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.app.unwatch(st)
+	const listChanged, updated = "notifications/resources/list_changed ", "notifications/resources/updated "
+	f.app.commandsUpdated(f.sess, false) // a command starts: the list of finished ones stays
+	time.Sleep(3 * f.app.res.interval)
+	if c := count(updated + "session://s1/commands"); c != 0 {
+		t.Errorf("%d updated for the commands list when a command started", c)
+	}
 	f.addCommand(f.sess, "ls", "x")
 	f.app.commandsUpdated(f.sess, true)
-	const listChanged, updated = "notifications/resources/list_changed ", "notifications/resources/updated "
 	for deadline := time.Now().Add(deadlockGuard); count(listChanged) == 0 || count(updated+"session://s1/commands") == 0; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no list_changed and commands updated after a command: %v", got)
