@@ -185,6 +185,36 @@ func TestMarkNonce(t *testing.T) {
 	}
 }
 
+// TestCommandEndReadyForKeys: a wait_for_command that returns leaves the
+// shell reading its terminal, so keys sent at once are read as typed: a
+// C-c right after a command gives a new prompt, and the next command
+// keeps its first letter. Before, bash could still be between its
+// prompt and its read: 5 rounds in 100 lost the C-c and the next key.
+func TestCommandEndReadyForKeys(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range []string{"bash", "zsh"} {
+		t.Run(sh, func(t *testing.T) {
+			id := startShell(t, a, sh, "", nil, nil)
+			lost := 0
+			for i := range 60 {
+				// A subshell, then a builtin: the two kinds of command end.
+				for _, cmd := range []string{"(exit 3)", "echo one"} {
+					runCommand(t, a, id, cmd, nil)
+					m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"C-c"}, "wait_for_command": true, "timeout_ms": 2000})
+					line := fmt.Sprintf("echo r%d", i)
+					if c := runCommand(t, a, id, line, nil); m["timed_out"] == true || c["line"] != line {
+						lost++
+						t.Logf("round %d: C-c after %q timed out %v; then %q ran as %q", i, cmd, m["timed_out"], line, c["line"])
+					}
+				}
+			}
+			if lost > 0 {
+				t.Errorf("%s: %d rounds in 120 lost keys sent right after a command", sh, lost)
+			}
+		})
+	}
+}
+
 // runCommandKeys sends keys with wait_for_command and returns the command.
 func runCommandKeys(t *testing.T, a *App, id string, keys ...string) map[string]any {
 	t.Helper()

@@ -471,10 +471,14 @@ func (w *outputWatch) check(st *waitStage, exited bool) (bool, time.Duration) {
 			return true, 0
 		}
 		cmd, done := w.commandDoneLocked()
-		if done {
-			w.command = cmd
+		if !done {
+			return false, 0
 		}
-		return done, 0
+		if d := w.promptSettleLocked(exited); d > 0 {
+			return false, d
+		}
+		w.command = cmd
+		return true, 0
 	case stageMatch:
 		return w.matchLocked(st.match), 0
 	case stageGone:
@@ -502,6 +506,31 @@ func (w *outputWatch) check(st *waitStage, exited bool) (bool, time.Duration) {
 	}
 	// A new stage kind adds its case above: hold now, or when to look again.
 	return false, 0
+}
+
+// settlePoll is how often promptSettleLocked looks, and the quiet it
+// wants with the shell reading: what the shell wrote before its read
+// (zsh turns bracketed paste on after its prompt) has reached the
+// emulator by then.
+const settlePoll = 500 * time.Microsecond
+
+// promptSettleLocked is how long to look again before a wait_for_command
+// that saw its prompt drawn may return, 0 when it may now: once the
+// shell reads its terminal after settlePoll of quiet (Linux), or after
+// readyQuiet of quiet (elsewhere, as shell_start's readiness). Between
+// drawing the prompt and reading, bash still runs with the terminal as
+// the command left it: a C-c typed then was lost, and the next key with
+// it (5 rounds in 100 of C-c right after a command). s.mu is held.
+func (w *outputWatch) promptSettleLocked(exited bool) time.Duration {
+	s := w.s
+	if exited {
+		return 0
+	}
+	quiet := time.Since(s.lastOutput)
+	if quiet >= settlePoll && waitingForInput(s.pid) || quiet >= readyQuiet {
+		return 0
+	}
+	return settlePoll
 }
 
 func maxTime(a, b time.Time) time.Time {
