@@ -257,7 +257,7 @@ func (a *App) toolShellSend() *Tool {
 			"session_id":    sessionIDProp,
 			"text":          prop("string", "Text delivered exactly as given, no escapes (code, paths, heredocs); newlines become Enter (CR), as in a paste, inside bracketed-paste brackets when the program enabled them. Sent first."),
 			"input":         prop("string", "Keystrokes with escapes: \"\\r\" is Enter, \"\\x03\" Ctrl-C, \"\\e\" Escape, \"\\t\" Tab. Sent after text."),
-			"keys":          map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Named keys sent last, e.g. [\"Down\", \"Enter\"] or [\"C-c\"]."},
+			"keys":          map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Named keys sent last, e.g. [\"Down\", \"Enter\"] or [\"C-c\"]. Send C-c, C-\\ and C-z in a call of their own: after text in the same call the terminal discards what the program has not read yet."},
 			"type_delay_ms": intProp("Pause between keystrokes, to type like a person (for recordings): text is then typed key by key, not pasted. Default 0: all at once.", 0, maxTypeDelayMS),
 			"delay_ms":      intProp("How long to wait after sending when no wait is given. Default 100.", 0, maxTimeoutMS),
 		}, true), "session_id"),
