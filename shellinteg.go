@@ -360,6 +360,15 @@ const (
 	readyPoll       = 2 * time.Millisecond   // how often the program's state is looked at
 )
 
+// promptReady reports whether a shell whose prompt is drawn, with
+// output quiet for quiet, now reads its input: it sleeps reading its
+// terminal after at least after of quiet (Linux), or has been quiet for
+// readyQuiet (where that cannot be seen). shell_start's readiness and a
+// wait_for_command's end both wait for it.
+func promptReady(pid int, quiet, after time.Duration) bool {
+	return quiet >= after && waitingForInput(pid) || quiet >= readyQuiet
+}
+
 // waitReady returns when s's program is ready for input: an integrated
 // shell once its first prompt is drawn (the B mark, or A when it writes
 // no B) and it is blocked reading the terminal (Linux) or quiet for
@@ -386,7 +395,7 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 		s.mu.Unlock()
 		quiet := time.Since(last)
 		switch {
-		case prompt && (quiet >= readyPoll && waitingForInput(s.pid) || quiet >= readyQuiet):
+		case prompt && promptReady(s.pid, quiet, readyPoll):
 			// The prompt is drawn and the line editor reads: zsh turns
 			// bracketed paste on after its prompt, so the B mark alone
 			// is too early for a paste.

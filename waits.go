@@ -526,8 +526,7 @@ func (w *outputWatch) promptSettleLocked(exited bool) time.Duration {
 	if exited {
 		return 0
 	}
-	quiet := time.Since(s.lastOutput)
-	if quiet >= settlePoll && waitingForInput(s.pid) || quiet >= readyQuiet {
+	if promptReady(s.pid, time.Since(s.lastOutput), settlePoll) {
 		return 0
 	}
 	return settlePoll
