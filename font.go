@@ -7,7 +7,7 @@ package main
 // plane 1 the emoji and pictographs U+1F000-1FBFF and the mathematical
 // alphanumerics), both under the SIL Open Font License 1.1 (LICENSES/,
 // ttywright --licenses). Unifont's narrow letters are raised 2 pixels onto
-// Terminus's baseline, so mixed text lines up. mkfont.go writes it from
+// Terminus's baseline, so mixed text lines up. gen/mkfont writes it from
 // Debian's xfonts-terminus, xfonts-unifont and fonts-unifont packages; the
 // files are committed, so a build needs nothing but Go. Regenerate with
 //
@@ -15,7 +15,7 @@ package main
 //
 // and check the result with `zcat font.hex.gz | head`.
 
-//go:generate go run mkfont.go -o font.hex.gz -bold fontbold.hex.gz
+//go:generate go run ./gen/mkfont -o font.hex.gz -bold fontbold.hex.gz
 
 import (
 	"bytes"

@@ -28,7 +28,7 @@ package main
 //
 // Bytes 0x80-0x9F are never C1 controls: the terminal is always UTF-8.
 
-//go:generate go run mkwidth.go -output vt_width_table.go
+//go:generate go run ./gen/mkwidth -output vt_width_table.go
 
 import (
 	"io"

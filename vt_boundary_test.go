@@ -32,7 +32,7 @@ var emulatorPureImports = []string{
 // are held to the same rules (checked below when they exist): ansi.go
 // encodes cells as SGR for the emulator's DECRQSS reply and for the
 // capture writers alike.
-var emulatorShared = []string{"ansi.go"}
+var emulatorShared = []string{}
 
 // emulatorServerNames are the server names the emulator may use, each
 // with why it does no I/O. Keep this short: a new entry is a design

@@ -1,7 +1,7 @@
 package main
 
 // vt_width.go: how many cells a character takes, from the Unicode tables
-// that mkwidth.go generates into vt_width_table.go.
+// that gen/mkwidth generates into vt_width_table.go.
 
 import "sync"
 

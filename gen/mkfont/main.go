@@ -1,10 +1,8 @@
-//go:build ignore
-
 // Mkfont writes the embedded bitmap font data, font.hex.gz (regular) and
 // fontbold.hex.gz (bold), from Debian's font packages. It is run by
 // go generate (see the //go:generate line in font.go):
 //
-//	go run mkfont.go [-debs DIR] [-o font.hex.gz] [-bold fontbold.hex.gz]
+//	go run ./gen/mkfont [-debs DIR] [-o font.hex.gz] [-bold fontbold.hex.gz]
 //
 // The inputs are the binary packages xfonts-terminus (Terminus Font 8x16,
 // ter-u16n and ter-u16b, SIL OFL 1.1), xfonts-unifont (GNU Unifont plane 0,
@@ -142,7 +140,7 @@ func main() {
 	bold := map[rune][]byte{}
 	merge(bold, terB.glyphs)
 
-	cmdline := "go run mkfont.go " + strings.Join(os.Args[1:], " ")
+	cmdline := "go run ./gen/mkfont " + strings.Join(os.Args[1:], " ")
 	if *debs == tmp {
 		cmdline = "apt-get download xfonts-terminus xfonts-unifont fonts-unifont && " + cmdline
 	}

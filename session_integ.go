@@ -27,16 +27,16 @@ import (
 	"time"
 )
 
-//go:embed shellinteg_bash.sh
+//go:embed session_integ.bash
 var bashIntegration string
 
-//go:embed shellinteg.zsh
+//go:embed session_integ.zsh
 var zshIntegration string
 
-//go:embed shellinteg_zdotdir.zsh
+//go:embed session_integ_zdotdir.zsh
 var zshWrapper string
 
-//go:embed shellinteg.fish
+//go:embed session_integ.fish
 var fishIntegration string
 
 // shellIntegration is what a session knows of its shell's integration;
