@@ -1,11 +1,10 @@
 package main
 
-// names.go: validation of capture names and session ids, and the paths
-// they map to under the output directory.
+// capture_names.go: validation of capture names and session ids, which
+// name files and directories under the output directory.
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 )
 
@@ -36,12 +35,4 @@ func cleanName(name, ext string) (string, error) {
 		}
 	}
 	return name, nil
-}
-
-// capturePath is where a session's capture file lives:
-// {OutputDir}/{sessionID}/{name}{ext}. Both parts must have passed cleanName.
-// Files are created through os.Root on the output directory so that a
-// symlink planted there cannot lead outside it.
-func (a *App) capturePath(sessionID, name, ext string) string {
-	return filepath.Join(a.cfg.OutputDir, sessionID, name+ext)
 }

@@ -421,11 +421,11 @@ func ptyServer(t *testing.T, maxSessions int) *testClient {
 	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
 		t.Skipf("no pseudo-terminals on %s", runtime.GOOS)
 	}
-	c := startServerWith(t, func(s *Server) {
-		s.app.cfg.MaxSessions = maxSessions
-		s.app.cfg.Scrollback = 100
-	})
-	t.Cleanup(c.srv.app.shutdown)
+	c := startAppServer(t, func(cfg *Config) {
+		cfg.MaxSessions = maxSessions
+		cfg.Scrollback = 100
+	}, func(*App, *Server) {})
+	t.Cleanup(c.app.shutdown)
 	c.initialize("2025-06-18")
 	return c
 }
@@ -532,13 +532,11 @@ func TestRecordingCaps(t *testing.T) {
 		{"time", 20000, 300 * time.Millisecond, 256 << 20, "limit"},
 		{"bytes", 20000, 10 * time.Minute, 1, "GIF size limit"},
 	} {
-		a.rec = recLimits{frames: tc.frames, dur: tc.dur, bytes: tc.bytes}
+		a.tools.rec = recLimits{frames: tc.frames, dur: tc.dur, bytes: tc.bytes}
 		mustCall(t, a, "shell_record_start", map[string]any{"session_id": id, "fps": 30, "name": "cap-" + tc.name})
 		// The capture goroutine ends by itself at the cap.
-		s, _ := a.session(id)
-		s.mu.Lock()
-		rec := s.recorder // nil once it ended (at once for a 1-byte GIF cap)
-		s.mu.Unlock()
+		s, _ := a.tools.session(id)
+		rec := runningRecorder(a, s) // nil once it ended (at once for a 1-byte GIF cap)
 		done := make(chan struct{})
 		if rec != nil {
 			done = rec.done
@@ -612,7 +610,7 @@ func TestConcurrentCalls(t *testing.T) {
 					r, _ = call(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"Up", "Down", "C-c"}})
 				case 8:
 					for _, uri := range []string{"sessions://list", "session://" + id + "/info", "session://" + id + "/buffer", "session://" + id + "/screenshots"} {
-						if _, err := a.readResource(uri); err != nil {
+						if _, err := a.hub.readResource(uri); err != nil {
 							t.Errorf("%s: %v", uri, err)
 						}
 					}
@@ -629,7 +627,7 @@ func TestConcurrentCalls(t *testing.T) {
 	// shell_stop racing a screenshot, a recording and more.
 	for _, id := range ids {
 		call(t, a, "shell_record_start", map[string]any{"session_id": id, "fps": 30}) // may be recording already
-		s, _ := a.session(id)
+		s, _ := a.tools.session(id)
 		pid := s.Status().Pid
 		var race sync.WaitGroup
 		for _, c := range []struct {
@@ -653,7 +651,7 @@ func TestConcurrentCalls(t *testing.T) {
 			})
 		}
 		race.Wait()
-		if _, err := a.session(id); err == nil {
+		if _, err := a.tools.session(id); err == nil {
 			t.Errorf("%s still listed after shell_stop", id)
 		}
 		checkGone(t, pid)
@@ -678,6 +676,7 @@ func TestConcurrentCalls(t *testing.T) {
 func TestAllowCommandBypass(t *testing.T) {
 	a := newTestApp(t)
 	a.cfg.AllowCommands = []string{"true"}
+	reconfigure(a)
 	bin := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "ran")
 	fake := filepath.Join(bin, "true")
@@ -740,6 +739,8 @@ func TestSessionIDsClaimOutputDir(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "shell-1", "shot.png"), []byte("earlier"), 0o600)
 	a, b := newTestApp(t), newTestApp(t)
 	a.cfg.OutputDir, b.cfg.OutputDir = dir, dir
+	reconfigure(a)
+	reconfigure(b)
 	var ids []string
 	for i := range 3 {
 		for _, app := range []*App{a, b} {
@@ -847,6 +848,7 @@ func TestAllowCommandIdentity(t *testing.T) {
 	for _, tt := range tests {
 		a := newTestApp(t)
 		a.cfg.AllowCommands = []string{tt.allow}
+		reconfigure(a)
 		r, _ := call(t, a, "shell_start", tt.args)
 		switch {
 		case tt.want == "" && r.IsError:
@@ -880,7 +882,8 @@ func TestAllowedExecRunsCheckedFile(t *testing.T) {
 	}
 	a := newTestApp(t)
 	a.cfg.AllowCommands = []string{link}
-	execPath, release, err := a.allowedExec(link, link)
+	reconfigure(a)
+	execPath, release, err := allowedExec(a.cfg.AllowCommands, link, link)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,8 +78,7 @@ func hygieneApp(t *testing.T) (a *App, base, outside string) {
 	if err := os.WriteFile(filepath.Join(outside, "secret"), []byte("secret"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	a = &App{cfg: Config{Theme: "one-dark", Cols: 20, Rows: 4, Scale: 1, OutputDir: filepath.Join(base, "out")},
-		sessions: map[string]*Session{}}
+	a = newApp(Config{Theme: "one-dark", Cols: 20, Rows: 4, Scale: 1, OutputDir: filepath.Join(base, "out")})
 	s := addRecSession(a, "s1", 20, 4)
 	s.term.Write([]byte("hello"))
 	return a, base, outside
@@ -190,7 +189,7 @@ func TestCaptureFSHygiene(t *testing.T) {
 	// percent-encoded, and every URI of FuzzResourceURI's corpus, is not
 	// found or is a capture file the server wrote.
 	for _, uri := range corpusStrings(t, "FuzzResourceURI") {
-		if c, err := a.readResource(uri); err == nil && c.Blob != nil {
+		if c, err := a.hub.readResource(uri); err == nil && c.Blob != nil {
 			if b, _ := base64.StdEncoding.DecodeString(*c.Blob); string(b) == "secret" {
 				t.Errorf("%q read the file outside the output directory", uri)
 			}
@@ -201,7 +200,7 @@ func TestCaptureFSHygiene(t *testing.T) {
 			for _, kind := range []string{"screenshots", "recordings"} {
 				for _, id := range []string{"s1", "session-link", "..", "%2e%2e", seg} {
 					uri := "session://" + id + "/" + kind + "/" + seg
-					c, err := a.readResource(uri)
+					c, err := a.hub.readResource(uri)
 					if err != nil {
 						if rpcCode(err) != codeResourceNotFound {
 							t.Errorf("%q: %v, want -32002", uri, err)
@@ -370,7 +369,7 @@ func TestImageSizeLimit(t *testing.T) {
 	if r := callTool(t, a, "shell_screenshot", `{"session_id":"big","scale":1}`); r.IsError {
 		t.Errorf("250x100 at scale 1: %s", r.Text)
 	}
-	if a.sessions["huge"].IsRecording() {
+	if isRecording(a, a.sessions.Get("huge")) {
 		t.Error("a refused recording left the session recording")
 	}
 
@@ -462,7 +461,7 @@ func FuzzCaptureName(f *testing.F) {
 	f.Add("demo.gif", ".gif")
 	f.Add("a.b.c", "")
 	dir := filepath.Join(f.TempDir(), "out")
-	a := &App{cfg: Config{OutputDir: dir}, sessions: map[string]*Session{}}
+	a := newApp(Config{OutputDir: dir})
 	f.Fuzz(func(t *testing.T, name, ext string) {
 		if len(ext) > 8 {
 			ext = ext[:8]
@@ -478,14 +477,14 @@ func FuzzCaptureName(f *testing.F) {
 			strings.ContainsAny(c, "/\\\x00\n\r") || strings.Contains(c, "..") {
 			t.Fatalf("%q (ext %q) accepted as %q", name, ext, c)
 		}
-		p := a.capturePath("s1", c, ".png")
+		p := a.store.path("s1", c, ".png")
 		if filepath.Dir(p) != filepath.Join(dir, "s1") {
 			t.Fatalf("%q: capturePath %q is not in the session directory", name, p)
 		}
 		if u, err := parseResourceURI("session://s1/screenshots/" + c); err != nil || u.name != c {
 			t.Fatalf("%q: URI of %q parses to %+v, %v", name, c, u, err)
 		}
-		if err := a.writeCapture("s1", c+".png", []byte("x")); err != nil {
+		if err := a.store.write("s1", c+".png", []byte("x")); err != nil {
 			t.Fatalf("%q: %v", c, err)
 		}
 		entries, err := os.ReadDir(filepath.Join(dir, "s1"))
@@ -676,6 +675,7 @@ func TestBadCommandAndIDInput(t *testing.T) {
 		}
 	}
 	a.cfg.AllowCommands = []string{"true"}
+	reconfigure(a)
 	res := callTool(t, a, "shell_start", `{"command": "true", "env": {"PATH": "/nonexistent"}}`)
 	if text := resultText(res); !res.IsError || !strings.Contains(text, "env PATH is not allowed") {
 		t.Errorf("allow-list PATH: got %q, want the PATH refusal", text)

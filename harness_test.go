@@ -71,6 +71,7 @@ func serverBinary(t testing.TB) string {
 // no lines: what call does not claim is dropped, responses kept in stray.
 type testClient struct {
 	t      testing.TB
+	app    *App      // the in-process server's App; nil for a process
 	srv    *Server   // the in-process server; nil for a process
 	cmd    *exec.Cmd // the process; nil in-process
 	in     io.WriteCloser
@@ -104,11 +105,24 @@ func startServer(t testing.TB, extra ...*Tool) *testClient {
 // startServerWith serves a fresh App after setup has adjusted the Server.
 func startServerWith(t testing.TB, setup func(*Server)) *testClient {
 	t.Helper()
-	srv := newServer(newApp(Config{Theme: "one-dark", Cols: 80, Rows: 24, Scale: 1, MaxSessions: 4, OutputDir: t.TempDir()}))
-	setup(srv)
+	return startAppServer(t, nil, func(_ *App, s *Server) { setup(s) })
+}
+
+// startAppServer serves a fresh App, built from the tests' Config after
+// config (when not nil) adjusted it, once setup has adjusted the App and
+// the Server.
+func startAppServer(t testing.TB, config func(*Config), setup func(*App, *Server)) *testClient {
+	t.Helper()
+	cfg := Config{Theme: "one-dark", Cols: 80, Rows: 24, Scale: 1, MaxSessions: 4, OutputDir: t.TempDir()}
+	if config != nil {
+		config(&cfg)
+	}
+	app := newApp(cfg)
+	srv := app.newServer()
+	setup(app, srv)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	c := &testClient{t: t, srv: srv, in: inW, lines: make(chan []byte, 64), done: make(chan error, 1)}
+	c := &testClient{t: t, app: app, srv: srv, in: inW, lines: make(chan []byte, 64), done: make(chan error, 1)}
 	go func() {
 		err := srv.Serve(context.Background(), inR, outW)
 		outW.Close()
@@ -411,6 +425,59 @@ func (c *testClient) close() [][]byte {
 }
 
 // readResource reads uri with no deadline but the resource's own.
-func (a *App) readResource(uri string) (resourceContents, error) {
-	return a.readResourceCtx(context.Background(), uri)
+func (h *mcpHub) readResource(uri string) (resourceContents, error) {
+	return h.readResourceCtx(context.Background(), uri)
+}
+
+// testConn is a legacy connection of a that is never served: its
+// resource notifications go to send (nil: dropped), and its methods
+// (resources/subscribe included) can be called directly.
+func testConn(a *App, send func(method string, params any)) *Server {
+	s := a.newServer()
+	w := &watcher{uris: map[resourceURI]*debouncer{}, list: &debouncer{}, send: func(method string, params any) {
+		if send != nil {
+			send(method, params)
+		}
+	}}
+	s.mu.Lock()
+	s.watch = w
+	s.mu.Unlock()
+	if err := a.hub.addWatcher(w, nil); err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// isRecording reports whether s has a recording running.
+func isRecording(a *App, s *Session) bool {
+	running, _ := a.tools.recs.state(s)
+	return running
+}
+
+// runningRecorder returns s's running recording, or nil.
+func runningRecorder(a *App, s *Session) *recorder {
+	rs := a.tools.recs
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if sl := rs.slots[s]; sl != nil {
+		return sl.running
+	}
+	return nil
+}
+
+// reconfigure passes a.cfg, changed by a test after newApp, down to the
+// rooms again, as newApp did. Call it before any session starts.
+func reconfigure(a *App) {
+	a.store.dir = a.cfg.OutputDir
+	a.sessions.cfg = a.cfg.sessions()
+	a.tools.cfg = a.cfg.tools()
+}
+
+// addTestSession lists s, a session built by the test without a program,
+// in a's sessions, reporting to a's hub.
+func addTestSession(a *App, s *Session) {
+	s.events = a.hub
+	a.sessions.mu.Lock()
+	a.sessions.live[s.ID] = s
+	a.sessions.mu.Unlock()
 }

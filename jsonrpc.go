@@ -117,24 +117,6 @@ func (lw *lineWriter) write(line []byte) error {
 	return lw.err
 }
 
-// encodeLine marshals v as one line of JSON ending in '\n'. HTML escaping
-// is off: '<' stays '<', which keeps screen text readable for a model.
-func encodeLine(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// marshalJSON is json.Marshal without HTML escaping.
-func marshalJSON(v any) ([]byte, error) {
-	b, err := encodeLine(v)
-	return bytes.TrimSuffix(b, []byte("\n")), err
-}
-
 // wireMessage is any incoming message, fields kept raw and classified by
 // prepare (the go-sdk's wire.go does the same).
 type wireMessage struct {
@@ -258,6 +240,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		// (and the programs it started) alive.
 		s.errlog.Printf("requests still running %v after shutdown began; exiting anyway", stopGrace)
 	}
+	s.close()
 	return err
 }
 
@@ -341,7 +324,7 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 	replies := make([]*response, len(elems))
 	jobs := make([]func() *response, len(elems))
 	for i, e := range elems {
-		if r, modern := modernInBatch(e); modern {
+		if r, refused := s.batchRefuses(e); refused {
 			replies[i] = r // nil for a notification
 			continue
 		}
@@ -365,23 +348,6 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 			s.write(append(append([]byte("["), bytes.Join(out, []byte(","))...), "]\n"...))
 		}
 	})
-}
-
-// modernInBatch reports whether a batch element is a 2026-07-28 request
-// (its params carry the envelope), and its refusal: that revision has no
-// batches. A notification gets no reply.
-func modernInBatch(e json.RawMessage) (*response, bool) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Params json.RawMessage `json:"params"`
-	}
-	if json.Unmarshal(e, &m) != nil || !hasModernClaim(m.Params) {
-		return nil, false
-	}
-	if m.ID == nil || !validID(m.ID) {
-		return nil, true
-	}
-	return errorResponse(m.ID, codeInvalidRequest, "invalid request: MCP %s has no JSON-RPC batches: send each message on a line of its own", protoV20260728), true
 }
 
 // prepare classifies one message. It returns an immediate reply (errors,
@@ -584,7 +550,7 @@ func (s *Server) write(line []byte) {
 	}
 }
 
-// notify sends a notification to the client. It is App.notify.
+// notify sends a notification to the client.
 func (s *Server) notify(method string, params any) {
 	b, err := encodeLine(notification{JSONRPC: "2.0", Method: method, Params: params})
 	if err != nil {

@@ -324,7 +324,7 @@ func TestCancellation(t *testing.T) {
 // cancelled and Serve returns.
 func TestShutdownCancelsWork(t *testing.T) {
 	started, stopped := make(chan struct{}, 1), make(chan struct{}, 1)
-	srv := newServer(newApp(Config{}))
+	srv := newApp(Config{}).newServer()
 	srv.tools = append(srv.tools, blockTool(started, stopped))
 	ctx, cancel := context.WithCancel(context.Background())
 	inR, inW := io.Pipe()
@@ -352,7 +352,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken p
 // stderr. Logging it to the client re-entered the sync.Once and blocked
 // every writer for good, so shutdown waited stopGrace for them.
 func TestWriteFailure(t *testing.T) {
-	srv := newServer(newApp(Config{}))
+	srv := newApp(Config{}).newServer()
 	var logBuf bytes.Buffer
 	var logMu sync.Mutex
 	srv.errlog = log.New(writerFunc(func(p []byte) (int, error) {
@@ -441,7 +441,7 @@ func FuzzJSONRPC(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string, initialized bool) {
 		var out bytes.Buffer
-		srv := newServer(newApp(Config{}))
+		srv := newApp(Config{}).newServer()
 		srv.tools = []*Tool{echoTool, panicTool, progressTool} // never the real tools: no processes
 		srv.out.setOutput(&out)
 		if initialized {

@@ -192,7 +192,7 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	}
 
 	a := newApp(cfg)
-	srv := newServer(a)
+	srv := a.newServer()
 	srv.errlog = log.New(stderr, "ttywright: ", 0)
 	if cfg.LogPath != "" {
 		if srv.calls, err = openCallLog(cfg.LogPath); err != nil {
@@ -331,20 +331,6 @@ func parseConfig(args []string, getenv func(string) string, help io.Writer) (cfg
 		return cfg, "licenses", nil
 	}
 	return cfg, "", validateConfig(&cfg)
-}
-
-// expandHome replaces a leading "~" or "~/" with the home directory, as a
-// shell would have; other paths, and "~" when there is no home directory,
-// are returned as they are.
-func expandHome(path string) string {
-	if path != "~" && !strings.HasPrefix(path, "~/") {
-		return path
-	}
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" {
-		return path
-	}
-	return filepath.Join(home, path[1:])
 }
 
 // envHint says what a TTYWRIGHT_* variable takes, after flag's bare

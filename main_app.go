@@ -1,10 +1,11 @@
 package main
 
-// app.go: the server's configuration and the App that holds the sessions
-// and reaches the client (notifications and log messages). The tools are
-// in tools.go and tools_*.go, the protocol in mcp.go and jsonrpc.go.
+import "runtime/debug"
 
-import "sync"
+// main_app.go: the server's configuration and the App that builds the
+// rooms from it and wires them together: the capture store, the
+// sessions, the tools and the MCP hub, which hears the sessions' events
+// and carries the tools' log messages to the clients.
 
 // Config is the server configuration from flags and TTYWRIGHT_* variables.
 type Config struct {
@@ -18,48 +19,60 @@ type Config struct {
 	Scrollback    int      // history lines per session
 	AllowCommands []string // when non-empty, shell_start refuses any other command
 
-	NoShellIntegration bool // --shell-integration=false: no OSC 133 marks added to shells (shellinteg.go)
+	NoShellIntegration bool // --shell-integration=false: no OSC 133 marks added to shells (session_integ.go)
 }
 
-// App is the server's state: configuration, sessions and the notifier.
-// Its methods are safe for concurrent use.
+// App is the server: its configuration and the rooms built from it.
 type App struct {
-	cfg Config
-
-	mu       sync.Mutex
-	sessions map[string]*Session
-	nextID   int
-
-	res resState  // resources.go: subscriptions and notification debouncing
-	rec recLimits // record.go: caps on each recording
-
-	// notify sends a JSON-RPC notification to the client (set by the
-	// protocol layer; nil-safe through App.Notify).
-	notify func(method string, params any)
-	// log sends notifications/message (set by the protocol layer;
-	// nil-safe through App.Log).
-	log func(level, logger string, data any)
+	cfg      Config
+	store    *captureStore
+	sessions *Sessions
+	tools    *Toolbox
+	hub      *mcpHub
 }
 
-// newApp returns an App with no sessions.
+// newApp builds the rooms for cfg; no session runs yet.
 func newApp(cfg Config) *App {
-	return &App{cfg: cfg, sessions: map[string]*Session{}}
+	a := &App{cfg: cfg, store: &captureStore{dir: cfg.OutputDir}}
+	a.sessions = newSessions(cfg.sessions(), a.store, nil)
+	a.tools = newToolbox(cfg.tools(), a.sessions, a.store)
+	a.hub = newHub(buildVersion(), a.tools)
+	a.sessions.events = a.hub // before any session starts
+	a.tools.log = a.hub.log
+	return a
 }
 
-// Notify sends a notification to the client, if one is connected.
-func (a *App) Notify(method string, params any) {
-	if a.notify != nil {
-		a.notify(method, params)
-	}
+// newServer returns a new MCP connection to the app.
+func (a *App) newServer() *Server { return newServer(a.hub) }
+
+// shutdown stops every session (Toolbox.shutdown).
+func (a *App) shutdown() { a.tools.shutdown() }
+
+// sessions is the part of c the Session room needs.
+func (c Config) sessions() SessionConfig {
+	return SessionConfig{Cols: c.Cols, Rows: c.Rows, Scrollback: c.Scrollback, MaxSessions: c.MaxSessions,
+		AllowCommands: c.AllowCommands, NoShellIntegration: c.NoShellIntegration, Version: buildVersion()}
 }
 
-// Log sends an MCP log message (notifications/message) to the client when
-// level is at or above the level it chose with logging/setLevel (default
-// "info"). level is one of debug, info, notice, warning, error, critical,
-// alert, emergency; logger names the part ("pty", "render"); data is any
-// JSON value. Never log secrets: the client may show it to a person.
-func (a *App) Log(level, logger string, data any) {
-	if a.log != nil {
-		a.log(level, logger, data)
+// tools is the part of c the Tools room needs.
+func (c Config) tools() ToolsConfig {
+	return ToolsConfig{Theme: c.Theme, Scale: c.Scale, InlineImages: c.InlineImages}
+}
+
+// buildVersion is the module version when built by go install (v1.2.3),
+// else the VCS revision, else "devel".
+func buildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
 	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, kv := range bi.Settings {
+		if kv.Key == "vcs.revision" && len(kv.Value) >= 12 {
+			return "devel-" + kv.Value[:12]
+		}
+	}
+	return "devel"
 }

@@ -160,7 +160,7 @@ func snap(o snapOptions) (report, text string, err error) {
 	defer os.RemoveAll(tmp)
 	a := newApp(Config{Theme: o.theme, Cols: o.cols, Rows: o.rows, OutputDir: tmp, Scale: o.scale,
 		MaxSessions: 1, Scrollback: 1000})
-	s, err := a.startSession(StartOptions{Command: o.command[0], Args: o.command[1:], Cols: o.cols, Rows: o.rows, Theme: o.theme})
+	s, err := a.tools.startSession(StartOptions{Command: o.command[0], Args: o.command[1:], Cols: o.cols, Rows: o.rows})
 	if err != nil {
 		return "", "", err
 	}
@@ -270,39 +270,6 @@ func snapWait(s *Session, o snapOptions) (string, bool) {
 		return fmt.Sprintf("timed out after %v: the output never paused for %v", o.timeout, o.idle), false
 	}
 	return fmt.Sprintf("timed out after %v: %s is still running (for a program that does not exit, give --idle 1s or --wait-for TEXT)", o.timeout, o.command[0]), false
-}
-
-// trimmedRows is the number of rows of s down to the last one that has
-// text, a coloured or inverse cell, or the visible cursor (at least 1).
-func trimmedRows(s *Snapshot) int {
-	last := 0
-	if s.Cursor.Visible {
-		last = s.Cursor.Row
-	}
-	for i, c := range s.Cells {
-		if row := i / s.Cols; row > last && (c.Rune != 0 && c.Rune != ' ' || !c.BG.IsDefault() || c.Attr&AttrInverse != 0) {
-			last = row
-		}
-	}
-	return last + 1
-}
-
-// cropRows returns s cut to its first rows rows (s itself when it has no
-// more).
-func cropRows(s *Snapshot, rows int) *Snapshot {
-	if rows >= s.Rows {
-		return s
-	}
-	t := *s
-	t.Rows = rows
-	t.Cells = s.Cells[:t.Rows*t.Cols]
-	t.Marks = map[int]string{}
-	for i, m := range s.Marks {
-		if i < len(t.Cells) {
-			t.Marks[i] = m
-		}
-	}
-	return &t
 }
 
 // writePNG encodes img to path. A regular file (or a new one) is written

@@ -411,10 +411,10 @@ func TestDocsCoverEverything(t *testing.T) {
 	fs, _, _ := configFlags(&cfg)
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, "--"+f.Name) })
 	a := newApp(Config{})
-	for _, tool := range a.tools() {
+	for _, tool := range a.tools.list() {
 		names = append(names, tool.Name)
 	}
-	for _, p := range a.prompts() {
+	for _, p := range a.hub.prompts() {
 		names = append(names, p.Name)
 	}
 	for _, name := range names {

@@ -108,11 +108,48 @@ func (l *logLimiter) take(level int) (ok bool, dropped, worst int) {
 	return true, dropped, worst
 }
 
+// mcpHub is the MCP state every connection shares: the tools, the
+// sessions and captures the resources show, the watchers of resource
+// changes (resources_subs.go), and the connections that hear log
+// messages. It is the sessions' event sink. Build it with newHub.
+type mcpHub struct {
+	version  string // the server's, in serverInfo
+	tools    []*Tool
+	toolbox  *Toolbox
+	sessions *Sessions
+	store    *captureStore
+	res      resState
+
+	mu    sync.Mutex
+	conns map[*Server]struct{}
+}
+
+// newHub returns the shared state for tb's tools over its sessions.
+func newHub(version string, tb *Toolbox) *mcpHub {
+	return &mcpHub{version: version, tools: tb.list(), toolbox: tb, sessions: tb.sessions, store: tb.store, conns: map[*Server]struct{}{}}
+}
+
+// log sends an MCP log message (notifications/message) to every
+// connection whose client asked for that level (Server.log). level is one
+// of logLevels; logger names the part ("pty", "record"); data is any JSON
+// value. Never log secrets: a client may show it to a person.
+func (h *mcpHub) log(level, logger string, data any) {
+	h.mu.Lock()
+	conns := make([]*Server, 0, len(h.conns))
+	for c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	for _, c := range conns {
+		c.log(level, logger, data)
+	}
+}
+
 // Server is one MCP connection over a byte stream: the negotiated state,
 // the tools and methods it dispatches to, and the requests in flight.
 // Build it with newServer; tools may be appended (tests do) before Serve.
 type Server struct {
-	app     *App
+	hub     *mcpHub
 	tools   []*Tool           // tools/list order
 	methods map[string]Method // resources/*, prompts/*, completion/complete, ...
 	calls   *callLog          // --log-path; nil = no log
@@ -123,6 +160,10 @@ type Server struct {
 	// maxInflight and maxInflightBytes bound the requests running at once
 	// and the bytes of their params (jsonrpc.go; tests lower them).
 	maxInflight, maxInflightBytes int
+	// batchRefuses answers a batch element this connection refuses to run
+	// as part of a batch (with its error reply, nil for a notification);
+	// newServer sets it to the eras' rule (modernInBatch).
+	batchRefuses func(json.RawMessage) (*response, bool)
 	// clientNeeds lists, by tool name, the client capabilities a tool
 	// needs; a modern tools/call whose envelope lacks one is -32021
 	// (mcp_modern.go). Set before Serve; nil = none.
@@ -148,15 +189,15 @@ type Server struct {
 	// inflightBytes is the sum of len(params) of the requests in inflight
 	// (under mu).
 	inflightBytes int
+	watch         *watcher // the legacy session's resource watcher, from initialize (resources_subs.go)
 }
 
-// newServer returns a server for a's tools and resource methods, and
-// routes a's notifications and log messages to it.
-func newServer(a *App) *Server {
+// newServer returns a connection to h: its tools, resource, prompt and
+// completion methods, and log messages.
+func newServer(h *mcpHub) *Server {
 	s := &Server{
-		app:      a,
-		tools:    a.tools(),
-		methods:  map[string]Method{},
+		hub:      h,
+		tools:    slices.Clone(h.tools),
 		maxFrame: maxFrame,
 		errlog:   log.New(io.Discard, "", 0),
 		level:    slices.Index(logLevels, "info"),
@@ -164,24 +205,29 @@ func newServer(a *App) *Server {
 		stopped:  make(chan struct{}),
 
 		clientGone: make(chan struct{}),
+
+		batchRefuses: modernInBatch,
 	}
 	s.maxInflight, s.maxInflightBytes = maxInflight, maxInflightBytes
-	for _, table := range []map[string]Method{a.resourceMethods(), a.promptMethods(), a.completionMethods()} {
-		for name, m := range table {
-			s.methods[name] = m
-		}
-	}
-	a.notify, a.log = s.notifyLegacy, s.log
+	s.methods = s.methodTable()
+	h.mu.Lock()
+	h.conns[s] = struct{}{}
+	h.mu.Unlock()
 	return s
 }
 
-// notifyLegacy sends the App's unsolicited notifications (list_changed,
-// the updates of resources/subscribe) to the legacy session, and drops
-// them when there is none: a modern client gets them only on a
-// subscriptions/listen stream (listen.go).
-func (s *Server) notifyLegacy(method string, params any) {
-	if s.negotiated() != "" {
-		s.notify(method, params)
+// close takes the connection out of the hub: no more log messages or
+// resource notifications go to it.
+func (s *Server) close() {
+	h := s.hub
+	h.mu.Lock()
+	delete(h.conns, s)
+	h.mu.Unlock()
+	s.mu.Lock()
+	w := s.watch
+	s.mu.Unlock()
+	if w != nil {
+		h.removeWatcher(w)
 	}
 }
 
@@ -308,9 +354,10 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	}
 	s.version = version
 	s.mu.Unlock()
+	s.connWatcher() // list_changed and subscriptions from now on
 	s.errlog.Printf("client %q %q asked for protocol %q, speaking %s", p.ClientInfo.Name, p.ClientInfo.Version, asked, version)
 
-	info := map[string]any{"name": "ttywright", "version": buildVersion()}
+	info := map[string]any{"name": "ttywright", "version": s.hub.version}
 	if protoAtLeast(version, protoV20250618) {
 		info["title"] = "ttywright: Playwright for the terminal"
 	}
@@ -320,24 +367,6 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 		"serverInfo":      info,
 		"instructions":    instructions,
 	}, nil
-}
-
-// buildVersion is the module version when built by go install (v1.2.3),
-// else the VCS revision, else "devel".
-func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	for _, kv := range bi.Settings {
-		if kv.Key == "vcs.revision" && len(kv.Value) >= 12 {
-			return "devel-" + kv.Value[:12]
-		}
-	}
-	return "devel"
 }
 
 // setLevel handles logging/setLevel {level}.
@@ -358,7 +387,7 @@ func (s *Server) setLevel(params json.RawMessage) (any, error) {
 
 // log sends notifications/message when level is at or above the level the
 // client set (default info), the client has initialized, and the rate
-// limit (logBurst, logRate) allows. It is App.log.
+// limit (logBurst, logRate) allows (mcpHub.log calls it).
 func (s *Server) log(level, logger string, data any) {
 	i := slices.Index(logLevels, level)
 	s.mu.Lock()

@@ -31,18 +31,12 @@ type completeParams struct {
 	} `json:"context"`
 }
 
-// completionMethods returns the completion/complete handler, merged into
-// the server's method table by mcp.go.
-func (a *App) completionMethods() map[string]Method {
-	return map[string]Method{"completion/complete": a.completionComplete}
-}
-
 // completionComplete is completion/complete -> {completion: {values,
 // total, hasMore}}: the candidates that start with the typed value (case
 // sensitive, as names are), at most 100, in the order the server lists
 // them. An unknown ref type, template or prompt is -32602; an argument
 // that has no completions gives no values.
-func (a *App) completionComplete(ctx context.Context, params json.RawMessage) (any, error) {
+func (h *mcpHub) completionComplete(ctx context.Context, params json.RawMessage) (any, error) {
 	var p completeParams
 	if err := bindParams(params, &p); err != nil {
 		return nil, err
@@ -53,15 +47,15 @@ func (a *App) completionComplete(ctx context.Context, params json.RawMessage) (a
 		if !slices.ContainsFunc(resourceTemplates, func(t templateJSON) bool { return t.URITemplate == p.Ref.URI }) {
 			return nil, invalidParams("no resource template %q: resources/templates/list names them", p.Ref.URI)
 		}
-		cands = a.completeTemplate(p.Ref.URI, p.Argument.Name, p.Context.Arguments["id"])
+		cands = h.completeTemplate(p.Ref.URI, p.Argument.Name, p.Context.Arguments["id"])
 	case "ref/prompt":
-		pr := a.lookupPrompt(p.Ref.Name)
+		pr := h.lookupPrompt(p.Ref.Name)
 		if pr == nil {
 			return nil, invalidParams("unknown prompt %q: prompts/list names them", p.Ref.Name)
 		}
 		for _, arg := range pr.Arguments {
 			if arg.Name == p.Argument.Name && arg.complete != nil {
-				cands = arg.complete(a)
+				cands = arg.complete(h)
 			}
 		}
 	default:
@@ -84,22 +78,22 @@ func (a *App) completionComplete(ctx context.Context, params json.RawMessage) (a
 // session ids for {id}; for {name}, theme names (theme://{name}) or the
 // capture names of the session given as id in the context (of every
 // session when none is given, each name once).
-func (a *App) completeTemplate(tmpl, arg, id string) []string {
+func (h *mcpHub) completeTemplate(tmpl, arg, id string) []string {
 	switch {
 	case arg == "id" && strings.HasPrefix(tmpl, "session://"):
 		var ids []string
-		for _, s := range a.resSessions() {
+		for _, s := range h.resSessions() {
 			ids = append(ids, s.ID)
 		}
 		return ids
 	case arg == "name" && tmpl == "theme://{name}":
 		return themeNames()
 	case arg == "n" && strings.HasPrefix(tmpl, "session://"):
-		return a.completeCommandNumbers(id)
+		return h.completeCommandNumbers(id)
 	case arg == "name" && strings.HasPrefix(tmpl, "session://"):
 		recordings := strings.Contains(tmpl, "/recordings/")
 		var names []string
-		for _, s := range a.completionSessions(id) {
+		for _, s := range h.completionSessions(id) {
 			list, cs := screenshotsURI(s.ID), s.Screenshots()
 			if recordings {
 				list, cs = recordingsURI(s.ID), s.Recordings()
@@ -121,11 +115,11 @@ func (a *App) completeTemplate(tmpl, arg, id string) []string {
 // completionSessions are the sessions a completion of a session's names
 // draws from: session id alone when given (none when it does not exist),
 // else every session.
-func (a *App) completionSessions(id string) []*resSess {
+func (h *mcpHub) completionSessions(id string) []*resSess {
 	if id == "" {
-		return a.resSessions()
+		return h.resSessions()
 	}
-	if s := a.resSession(id); s != nil {
+	if s := h.resSession(id); s != nil {
 		return []*resSess{s}
 	}
 	return nil

@@ -14,21 +14,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"time"
 )
-
-// listenStream is one open subscriptions/listen request. Its maps and
-// closed flag are guarded by resState.mu; sends happen under
-// resState.sendMu.
-type listenStream struct {
-	id   json.RawMessage // the request id: the subscription id
-	ctx  context.Context // the request's: cancelled by notifications/cancelled
-	send func(method string, params any)
-
-	uris   map[resourceURI]*debouncer // resourceSubscriptions
-	list   *debouncer                 // resourcesListChanged; nil when not asked for
-	closed bool
-}
 
 // listenFilter is the notifications object of subscriptions/listen and
 // of its acknowledgement.
@@ -55,10 +41,10 @@ func (s *Server) listen(ctx context.Context, params json.RawMessage) (any, error
 		return nil, invalidParams(`subscriptions/listen needs "notifications": {"resourceSubscriptions": [uri], "resourcesListChanged": true, ...}`)
 	}
 	id := requestIDFrom(ctx)
-	st := &listenStream{id: id, ctx: ctx, send: s.notify, uris: map[resourceURI]*debouncer{}}
+	st := &watcher{id: id, ctx: ctx, send: s.notify, uris: map[resourceURI]*debouncer{}}
 	acked := listenFilter{ResourcesListChanged: p.Notifications.ResourcesListChanged}
 	for _, raw := range p.Notifications.ResourceSubscriptions {
-		u, err := s.app.subscribable(raw)
+		u, err := s.hub.subscribable(raw)
 		if err != nil {
 			return nil, modernError(err)
 		}
@@ -71,7 +57,11 @@ func (s *Server) listen(ctx context.Context, params json.RawMessage) (any, error
 		st.list = &debouncer{}
 	}
 	closing := map[string]any{"_meta": map[string]any{metaSubscriptionID: id}}
-	if err := s.app.watch(st, acked); err != nil {
+	ack := func() {
+		st.send("notifications/subscriptions/acknowledged", map[string]any{
+			"_meta": map[string]any{metaSubscriptionID: id}, "notifications": acked})
+	}
+	if err := s.hub.addWatcher(st, ack); err != nil {
 		return nil, err
 	}
 	if len(st.uris) > 0 || st.list != nil {
@@ -80,93 +70,6 @@ func (s *Server) listen(ctx context.Context, params json.RawMessage) (any, error
 		case <-s.stopped: // shutdown: close the stream with a result
 		}
 	}
-	s.app.unwatch(st)
+	s.hub.removeWatcher(st)
 	return closing, nil
-}
-
-// watch registers st and sends its acknowledgement, under sendMu so that no
-// notification of st can go before it.
-func (a *App) watch(st *listenStream, acked listenFilter) error {
-	r := &a.res
-	r.sendMu.Lock()
-	defer r.sendMu.Unlock()
-	r.mu.Lock()
-	n := len(st.uris)
-	for o := range r.streams {
-		n += len(o.uris)
-	}
-	if n+len(r.subs) > maxSubscriptions {
-		r.mu.Unlock()
-		return invalidParams("already %d subscribed URIs: end some listen streams first", n-len(st.uris)+len(r.subs))
-	}
-	if r.streams == nil {
-		r.streams = map[*listenStream]struct{}{}
-	}
-	r.streams[st] = struct{}{}
-	r.nstreams.Store(int32(len(r.streams)))
-	r.mu.Unlock()
-	st.send("notifications/subscriptions/acknowledged", map[string]any{
-		"_meta": map[string]any{metaSubscriptionID: st.id}, "notifications": acked})
-	return nil
-}
-
-// unwatch removes st; once it returns no notification of st is on its way.
-func (a *App) unwatch(st *listenStream) {
-	r := &a.res
-	r.mu.Lock()
-	st.closed = true
-	delete(r.streams, st)
-	r.nstreams.Store(int32(len(r.streams)))
-	r.mu.Unlock()
-	r.sendMu.Lock()
-	r.sendMu.Unlock() // wait out a send that passed its check before
-}
-
-// streamsUpdated arms the updated notification of every stream that
-// subscribed to u. r.mu must be held.
-func (a *App) streamsUpdated(u resourceURI) {
-	for st := range a.res.streams {
-		if d := st.uris[u]; d != nil {
-			a.armStream(st, d, "notifications/resources/updated")
-		}
-	}
-}
-
-// streamsListChanged arms list_changed on every stream that asked for it;
-// their subscribed URIs hear only of their own changes (streamsUpdated).
-// r.mu must be held.
-func (a *App) streamsListChanged() {
-	for st := range a.res.streams {
-		if st.list != nil {
-			a.armStream(st, st.list, "notifications/resources/list_changed")
-		}
-	}
-}
-
-// armStream schedules method for d on st, debounced. r.mu must be held.
-func (a *App) armStream(st *listenStream, d *debouncer, method string) {
-	if delay, ok := a.res.due(d); ok {
-		time.AfterFunc(delay, func() { a.fireStream(st, d, method) })
-	}
-}
-
-// fireStream sends what armStream scheduled, tagged with the subscription
-// id, unless the stream has ended or its request was cancelled.
-func (a *App) fireStream(st *listenStream, d *debouncer, method string) {
-	r := &a.res
-	r.sendMu.Lock()
-	defer r.sendMu.Unlock()
-	r.mu.Lock()
-	d.pending = false
-	d.last = time.Now()
-	closed := st.closed
-	r.mu.Unlock()
-	if closed || st.ctx.Err() != nil {
-		return
-	}
-	params := map[string]any{"_meta": map[string]any{metaSubscriptionID: st.id}}
-	if d != st.list {
-		params["uri"] = d.uri
-	}
-	st.send(method, params)
 }

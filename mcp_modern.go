@@ -227,8 +227,8 @@ func (s *Server) checkClientCaps(m *modernReq, method string, params json.RawMes
 
 // serverInfo is the Implementation object of this server at version v:
 // title from 2025-06-18, description and icons from 2025-11-25.
-func serverInfo(v string) map[string]any {
-	info := map[string]any{"name": "ttywright", "version": buildVersion()}
+func (s *Server) serverInfo(v string) map[string]any {
+	info := map[string]any{"name": "ttywright", "version": s.hub.version}
 	if protoAtLeast(v, protoV20250618) {
 		info["title"] = "ttywright: Playwright for the terminal"
 	}
@@ -316,9 +316,9 @@ func (s *Server) modernResult(method string, params json.RawMessage, res any) ma
 	}
 	// The whole Implementation (description, icons) on discover, where a
 	// client shows it; name, version and title on every other result.
-	info := serverInfo(protoV20250618)
+	info := s.serverInfo(protoV20250618)
 	if method == "server/discover" {
-		info = serverInfo(protoV20260728)
+		info = s.serverInfo(protoV20260728)
 	}
 	meta[metaServerInfo] = info
 	out["_meta"] = meta
@@ -349,4 +349,21 @@ func (s *Server) decorate(ctx context.Context, method string, res any) any {
 		}
 	}
 	return out
+}
+
+// modernInBatch reports whether a batch element is a 2026-07-28 request
+// (its params carry the envelope), and its refusal: that revision has no
+// batches. A notification gets no reply.
+func modernInBatch(e json.RawMessage) (*response, bool) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(e, &m) != nil || !hasModernClaim(m.Params) {
+		return nil, false
+	}
+	if m.ID == nil || !validID(m.ID) {
+		return nil, true
+	}
+	return errorResponse(m.ID, codeInvalidRequest, "invalid request: MCP %s has no JSON-RPC batches: send each message on a line of its own", protoV20260728), true
 }

@@ -403,7 +403,7 @@ func TestErasInterleaved(t *testing.T) {
 	c.sendMsg(map[string]any{"jsonrpc": "2.0", "id": "L", "method": "subscriptions/listen",
 		"params": modernParams(map[string]any{"notifications": map[string]any{"resourcesListChanged": true}})})
 	w.until(func(r reply) bool { return r.Method == "notifications/subscriptions/acknowledged" })
-	c.srv.app.resourceListChanged()
+	c.app.hub.resourceListChanged()
 	var tagged, untagged bool
 	for !tagged || !untagged {
 		r := w.until(func(r reply) bool { return r.Method == "notifications/resources/list_changed" })
@@ -564,7 +564,7 @@ func TestHasModernClaim(t *testing.T) {
 // TestModernResultKeepsNumbers: modernResult keeps structuredContent's
 // numbers exactly (no float64 round trip).
 func TestModernResultKeepsNumbers(t *testing.T) {
-	s := newServer(newApp(Config{}))
+	s := newApp(Config{}).newServer()
 	res := &callResult{Content: []Content{}, StructuredContent: json.RawMessage(`{"n":9007199254740993}`)}
 	b, _ := marshalJSON(s.modernResult("tools/call", nil, res))
 	if !strings.Contains(string(b), "9007199254740993") {

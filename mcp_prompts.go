@@ -17,8 +17,8 @@ type promptArg struct {
 	Description string `json:"description,omitempty"`
 	Required    bool   `json:"required,omitempty"`
 
-	complete func(a *App) []string // completion/complete values; nil = none
-	check    func(v string) error  // validates a given value; nil = any
+	complete func(h *mcpHub) []string // completion/complete values; nil = none
+	check    func(v string) error     // validates a given value; nil = any
 }
 
 // prompt is one MCP prompt: what prompts/list shows, and text, which
@@ -33,7 +33,7 @@ type prompt struct {
 }
 
 // prompts lists the server's prompts in prompts/list order.
-func (a *App) prompts() []*prompt {
+func (h *mcpHub) prompts() []*prompt {
 	return []*prompt{
 		{
 			Name:        "terminal-basics",
@@ -55,10 +55,10 @@ func (a *App) prompts() []*prompt {
 			Description: "Record a task in a terminal as an animated GIF (or asciicast) and fetch it through its resource.",
 			Arguments: []promptArg{
 				{Name: "task", Description: "What to show in the recording, e.g. \"run the test suite\"."},
-				{Name: "theme", Description: "The colour theme for the recording; see themes://list.", complete: func(*App) []string { return themeNames() },
+				{Name: "theme", Description: "The colour theme for the recording; see themes://list.", complete: func(*mcpHub) []string { return themeNames() },
 					check: func(v string) error { _, err := lookupTheme(v); return err }},
 			},
-			text: a.recordSession,
+			text: recordSession,
 		},
 		{
 			Name:        "theme-selection",
@@ -66,8 +66,8 @@ func (a *App) prompts() []*prompt {
 			Description: "Which colour theme to pick for screenshots and recordings, and how to apply it.",
 			Arguments: []promptArg{{Name: "background",
 				Description: "The background the images will sit on: \"dark\" or \"light\" (a page, slide or README).",
-				complete:    func(*App) []string { return []string{"dark", "light"} }}},
-			text: a.themeSelection,
+				complete:    func(*mcpHub) []string { return []string{"dark", "light"} }}},
+			text: themeSelection,
 		},
 		{
 			Name:        "tui-navigate",
@@ -79,8 +79,8 @@ func (a *App) prompts() []*prompt {
 }
 
 // lookupPrompt returns the prompt called name, or nil.
-func (a *App) lookupPrompt(name string) *prompt {
-	for _, p := range a.prompts() {
+func (h *mcpHub) lookupPrompt(name string) *prompt {
+	for _, p := range h.prompts() {
 		if p.Name == name {
 			return p
 		}
@@ -88,24 +88,18 @@ func (a *App) lookupPrompt(name string) *prompt {
 	return nil
 }
 
-// promptMethods returns the prompts/* handlers, merged into the server's
-// method table by mcp.go.
-func (a *App) promptMethods() map[string]Method {
-	return map[string]Method{"prompts/list": a.promptsList, "prompts/get": a.promptsGet}
-}
-
 // promptsList is prompts/list: {prompts, nextCursor?}.
-func (a *App) promptsList(ctx context.Context, params json.RawMessage) (any, error) {
+func (h *mcpHub) promptsList(ctx context.Context, params json.RawMessage) (any, error) {
 	var p cursorParams
 	if err := bindParams(params, &p); err != nil {
 		return nil, err
 	}
-	page, next, err := paginate(a.prompts(), p.Cursor, a.res.perPage())
+	page, next, err := paginate(h.prompts(), p.Cursor, h.res.perPage())
 	if err != nil {
 		return nil, err
 	}
 	if !versionAtLeast(ctx, protoV20250618) { // title came then
-		for _, p := range page { // a.prompts() builds them afresh
+		for _, p := range page { // h.prompts() builds them afresh
 			p.Title = ""
 		}
 	}
@@ -124,7 +118,7 @@ type promptMessage struct {
 // promptsGet is prompts/get {name, arguments} -> {description, messages}:
 // one user message. An unknown prompt, a missing required argument or an
 // unknown argument is -32602 naming the fix.
-func (a *App) promptsGet(ctx context.Context, params json.RawMessage) (any, error) {
+func (h *mcpHub) promptsGet(ctx context.Context, params json.RawMessage) (any, error) {
 	var p struct {
 		Name      string            `json:"name"`
 		Arguments map[string]string `json:"arguments"`
@@ -132,9 +126,9 @@ func (a *App) promptsGet(ctx context.Context, params json.RawMessage) (any, erro
 	if err := bindParams(params, &p); err != nil {
 		return nil, err
 	}
-	pr := a.lookupPrompt(p.Name)
+	pr := h.lookupPrompt(p.Name)
 	if pr == nil {
-		return nil, invalidParams("unknown prompt %q: prompts/list names them (%s)", p.Name, strings.Join(a.promptNames(), ", "))
+		return nil, invalidParams("unknown prompt %q: prompts/list names them (%s)", p.Name, strings.Join(h.promptNames(), ", "))
 	}
 	args := map[string]string{}
 	for k, v := range p.Arguments {
@@ -161,9 +155,9 @@ func (a *App) promptsGet(ctx context.Context, params json.RawMessage) (any, erro
 	}, nil
 }
 
-func (a *App) promptNames() []string {
+func (h *mcpHub) promptNames() []string {
 	var names []string
-	for _, p := range a.prompts() {
+	for _, p := range h.prompts() {
 		names = append(names, p.Name)
 	}
 	return names
@@ -238,7 +232,7 @@ func jsonString(s string) string {
 }
 
 // recordSession is the record-session prompt.
-func (a *App) recordSession(args map[string]string) string {
+func recordSession(args map[string]string) string {
 	task := args["task"]
 	if task == "" {
 		task = "the task you are asked to show"
@@ -261,7 +255,7 @@ Recordings are limited to 10 minutes and 20,000 frames.`, task, theme)
 
 // themeSelection is the theme-selection prompt; it lists the themes this
 // server has, so it stays true when themes are added.
-func (a *App) themeSelection(args map[string]string) string {
+func themeSelection(args map[string]string) string {
 	var b strings.Builder
 	bg := args["background"]
 	fmt.Fprintf(&b, "Choose a colour theme for terminal screenshots and recordings made with ttywright.\n\nThe themes (themes://list has them, theme://{name} gives the exact colours):\n")

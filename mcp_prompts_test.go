@@ -61,7 +61,7 @@ func TestPromptsList(t *testing.T) {
 // schemas: the prompts may name no other tools or arguments.
 func toolArgs(a *App) map[string][]string {
 	m := map[string][]string{}
-	for _, tool := range a.tools() {
+	for _, tool := range a.tools.list() {
 		props, _ := tool.Input["properties"].(map[string]any)
 		m[tool.Name] = slices.Collect(maps.Keys(props))
 	}

@@ -219,20 +219,20 @@ func TestLogging(t *testing.T) {
 		return &ToolResult{Text: "logged"}
 	}}
 	c := startServer(t, logTool)
-	app := c.srv.app
-	app.Log("error", "test", "before initialize: not sent")
+	app := c.app.hub
+	app.log("error", "test", "before initialize: not sent")
 	c.initialize("2025-06-18")
 
-	app.Log("debug", "test", "below the default level: not sent")
-	app.Log("warning", "pty", map[string]any{"msg": "sent"})
+	app.log("debug", "test", "below the default level: not sent")
+	app.log("warning", "pty", map[string]any{"msg": "sent"})
 	if r := c.recvReply(); r.Method != "notifications/message" || string(r.Params) != `{"data":{"msg":"sent"},"level":"warning","logger":"pty"}` {
 		t.Errorf("log message: %s %s", r.Method, r.Params)
 	}
 	if r := c.request(1, "logging/setLevel", map[string]any{"level": "error"}); r.Error != nil || string(r.Result) != "{}" {
 		t.Errorf("setLevel: %+v", r)
 	}
-	app.Log("warning", "pty", "below error now: not sent")
-	app.Log("critical", "", "sent")
+	app.log("warning", "pty", "below error now: not sent")
+	app.log("critical", "", "sent")
 	if r := c.recvReply(); string(r.Params) != `{"data":"sent","level":"critical"}` {
 		t.Errorf("log message: %s %s", r.Method, r.Params)
 	}
@@ -341,7 +341,7 @@ func BenchmarkInitializeToolsList(b *testing.B) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "\n"
 	var n int64
 	for b.Loop() {
-		srv := newServer(newApp(Config{}))
+		srv := newApp(Config{}).newServer()
 		inR, inW := io.Pipe()
 		outR, outW := io.Pipe()
 		go func() {
@@ -417,7 +417,7 @@ func TestScenarios(t *testing.T) {
 				t.Fatalf("%s: %v", file, err)
 			}
 			var out bytes.Buffer
-			srv := newServer(newApp(Config{}))
+			srv := newApp(Config{}).newServer()
 			srv.tools = []*Tool{echoTool, progressTool, panicTool, linkTool}
 			srv.out.setOutput(&out)
 			for _, line := range sc.client {
@@ -523,7 +523,7 @@ func TestLogRateLimit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
-			srv := newServer(newApp(Config{}))
+			srv := newApp(Config{}).newServer()
 			srv.out.setOutput(&out)
 			srv.version = "2025-06-18"
 			srv.level = 0 // debug
@@ -606,9 +606,9 @@ func TestResultFieldsByVersion(t *testing.T) {
 		t.Run(tt.version, func(t *testing.T) {
 			allowed := resultFields(tt.version)
 			c := startServer(t)
-			s := addRecSession(c.srv.app, "s1", 20, 4)
+			s := addRecSession(c.app, "s1", 20, 4)
 			// A capture is listed while its file exists.
-			png := filepath.Join(c.srv.app.cfg.OutputDir, "s1", "a.png")
+			png := filepath.Join(c.app.cfg.OutputDir, "s1", "a.png")
 			if err := os.MkdirAll(filepath.Dir(png), 0o700); err != nil || os.WriteFile(png, make([]byte, 10), 0o600) != nil {
 				t.Fatal(err)
 			}

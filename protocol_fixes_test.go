@@ -32,7 +32,7 @@ func TestRecordingBothListedOnce(t *testing.T) {
 	if res["bytes"] != float64(gif.Size()) || res["cast_bytes"] != float64(cast.Size()) {
 		t.Errorf("bytes %v, cast_bytes %v; want the GIF's %d and the cast's %d", res["bytes"], res["cast_bytes"], gif.Size(), cast.Size())
 	}
-	rc, err := c.srv.app.readResource(recordingsURI(id).String())
+	rc, err := c.app.hub.readResource(recordingsURI(id).String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,13 +53,13 @@ func TestRecordingBothListedOnce(t *testing.T) {
 	if list[0].Bytes != gif.Size() || list[1].Bytes != cast.Size() {
 		t.Errorf("entry sizes %d, %d; want %d, %d", list[0].Bytes, list[1].Bytes, gif.Size(), cast.Size())
 	}
-	for _, r := range c.srv.app.allResources() {
+	for _, r := range c.app.hub.allResources() {
 		if strings.HasSuffix(r.Name, ".cast.cast") {
 			t.Errorf("resources/list name %q repeats the extension", r.Name)
 		}
 	}
 	for _, u := range []string{want[0].uri, want[1].uri} {
-		if _, err := c.srv.app.readResource(u); err != nil {
+		if _, err := c.app.hub.readResource(u); err != nil {
 			t.Errorf("read %s: %v", u, err)
 		}
 	}
@@ -79,7 +79,7 @@ func TestResourceErrorHints(t *testing.T) {
 		{"session://../buffer", []string{"resources/templates/list"}},
 	}
 	for _, tt := range tests {
-		_, err := a.readResource(tt.uri)
+		_, err := a.hub.readResource(tt.uri)
 		e, ok := err.(*RPCError)
 		if !ok || e.Code != codeResourceNotFound {
 			t.Errorf("%s: %v, want -32002", tt.uri, err)

@@ -175,3 +175,31 @@ func killPIDs(pids []int, sig syscall.Signal) {
 		_ = syscall.Kill(pid, sig)
 	}
 }
+
+// pollKill waits until members lists no process. It polls every 20 ms;
+// from when killAt fires it calls kill with the processes left at every
+// poll. It gives up after giveUp: a process in uninterruptible sleep
+// ignores even SIGKILL, and the kernel ends it when it wakes.
+func pollKill(members func() []int, kill func(pids []int), killAt <-chan time.Time, giveUp time.Duration) {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	quit := time.NewTimer(giveUp)
+	defer quit.Stop()
+	killing := false
+	for {
+		pids := members()
+		if len(pids) == 0 {
+			return
+		}
+		if killing {
+			kill(pids)
+		}
+		select {
+		case <-tick.C:
+		case <-killAt:
+			killing = true
+		case <-quit.C:
+			return
+		}
+	}
+}

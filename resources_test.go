@@ -25,9 +25,13 @@ import (
 // directory, built without the PTY, screenshot or recording tools.
 type resFixture struct {
 	app   *App
-	dir   string // the output directory
+	conn  *Server // a legacy connection whose notifications go to sink
+	dir   string  // the output directory
 	sess  *Session
 	files map[string][]byte // capture URI -> file bytes
+
+	mu   sync.Mutex
+	sink func(method string, params any) // nil: notifications dropped
 }
 
 func newResFixture(t testing.TB) *resFixture {
@@ -39,6 +43,14 @@ func newResFixture(t testing.TB) *resFixture {
 func fillResFixture(t testing.TB, app *App) *resFixture {
 	t.Helper()
 	f := &resFixture{app: app, dir: app.cfg.OutputDir, files: map[string][]byte{}}
+	f.conn = testConn(app, func(method string, params any) {
+		f.mu.Lock()
+		sink := f.sink
+		f.mu.Unlock()
+		if sink != nil {
+			sink(method, params)
+		}
+	})
 	f.sess = f.addSession(t, "s1", time.Date(2026, 11, 30, 6, 0, 0, 0, time.UTC))
 	f.addScreenshot(t, f.sess, "first", 16, 32)
 	f.addScreenshot(t, f.sess, "second", 24, 32)
@@ -51,9 +63,7 @@ func (f *resFixture) addSession(t testing.TB, id string, started time.Time) *Ses
 	t.Helper()
 	s := &Session{ID: id, Command: "bash", Args: []string{"-l"}, Cwd: "/home/me", Theme: "one-dark", Started: started,
 		term: NewTerminal(80, 24, 100), pid: 4242}
-	f.app.mu.Lock()
-	f.app.sessions[id] = s
-	f.app.mu.Unlock()
+	addTestSession(f.app, s)
 	if err := os.MkdirAll(filepath.Join(f.dir, id), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -118,12 +128,7 @@ func (f *resFixture) addRecording(t testing.TB, s *Session, name string) {
 // call runs one of the resource methods with params marshalled from p.
 func (f *resFixture) call(t testing.TB, method string, p any) (json.RawMessage, error) {
 	t.Helper()
-	var m Method
-	for _, table := range []map[string]Method{f.app.resourceMethods(), f.app.promptMethods(), f.app.completionMethods()} {
-		if table[method] != nil {
-			m = table[method]
-		}
-	}
+	m := f.conn.methods[method]
 	if m == nil {
 		t.Fatalf("no resources/*, prompts/* or completion/complete method %s", method)
 	}
@@ -234,7 +239,7 @@ func TestResourcesList(t *testing.T) {
 func TestResourcesPagination(t *testing.T) {
 	f := newResFixture(t)
 	f.addSession(t, "s2", f.sess.Started.Add(time.Second))
-	f.app.res.pageSize = 3
+	f.app.hub.res.pageSize = 3
 	var all []string
 	cursor := ""
 	for pages := 0; ; pages++ {
@@ -258,7 +263,7 @@ func TestResourcesPagination(t *testing.T) {
 		cursor = r.NextCursor
 	}
 	var want []string
-	for _, res := range f.app.allResources() {
+	for _, res := range f.app.hub.allResources() {
 		want = append(want, res.URI)
 	}
 	if !slices.Equal(all, want) {
@@ -528,7 +533,7 @@ func TestResourceNotFound(t *testing.T) {
 	}
 }
 
-// notes records notifications sent through App.Notify.
+// notes records the notifications of a fixture's connection.
 type notes struct {
 	mu   sync.Mutex
 	got  []note
@@ -541,9 +546,11 @@ type note struct {
 	at     time.Time
 }
 
-func listenNotes(a *App) *notes {
+func listenNotes(f *resFixture) *notes {
 	n := &notes{wake: make(chan struct{}, 1)}
-	a.notify = func(method string, params any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sink = func(method string, params any) {
 		uri := ""
 		if m, ok := params.(map[string]string); ok {
 			uri = m["uri"]
@@ -597,9 +604,9 @@ func subscribe(t testing.TB, f *resFixture, method, uri string) {
 func flood(a *App, u resourceURI, d time.Duration) (start, last time.Time) {
 	start = time.Now()
 	for time.Since(start) < d {
-		a.resourceUpdated(u)
+		a.hub.resourceUpdated(u)
 		last = time.Now()
-		a.resourceUpdated(infoURI("s1")) // not subscribed: ignored
+		a.hub.resourceUpdated(infoURI("s1")) // not subscribed: ignored
 		time.Sleep(100 * time.Microsecond)
 	}
 	return start, last
@@ -617,17 +624,17 @@ func TestResourceSubscribe(t *testing.T) {
 		}
 		t.Run(interval.String(), func(t *testing.T) {
 			f := newResFixture(t)
-			f.app.res.interval = interval
-			n := listenNotes(f.app)
+			f.app.hub.res.interval = interval
+			n := listenNotes(f)
 			const buf = "session://s1/buffer"
 			bufURI := bufferURI("s1")
-			f.app.resourceUpdated(bufURI) // not subscribed yet: nothing
+			f.app.hub.resourceUpdated(bufURI) // not subscribed yet: nothing
 			subscribe(t, f, "resources/subscribe", buf)
 			subscribe(t, f, "resources/subscribe", buf) // twice is once
 
 			// One change: one notification, at once (the leading edge).
 			t0 := time.Now()
-			f.app.resourceUpdated(bufURI)
+			f.app.hub.resourceUpdated(bufURI)
 			if !n.waitFor(updated, buf, 1, deadlockGuard) {
 				t.Fatal("no notifications/resources/updated after a change")
 			}
@@ -671,8 +678,8 @@ func TestResourceSubscribe(t *testing.T) {
 			t.Logf("interval %v: %d notifications in %v", interval, got, end.Sub(start))
 
 			// Unsubscribe: nothing more, not even a pending trailing one.
-			f.app.resourceUpdated(bufURI)
-			f.app.resourceUpdated(bufURI)
+			f.app.hub.resourceUpdated(bufURI)
+			f.app.hub.resourceUpdated(bufURI)
 			subscribe(t, f, "resources/unsubscribe", buf)
 			after := n.count(updated, buf)
 			flood(f.app, bufURI, 3*interval)
@@ -694,19 +701,19 @@ func TestResourceSubscribeErrors(t *testing.T) {
 	}
 	// Another spelling of a subscribed URI is the same subscription, and
 	// notifications use the spelling the client subscribed with.
-	f.app.res.interval = time.Millisecond
-	n := listenNotes(f.app)
+	f.app.hub.res.interval = time.Millisecond
+	n := listenNotes(f)
 	subscribe(t, f, "resources/subscribe", "SESSION://s1/%62uffer")
-	f.app.resourceUpdated(bufferURI("s1"))
+	f.app.hub.resourceUpdated(bufferURI("s1"))
 	if !n.waitFor("notifications/resources/updated", "SESSION://s1/%62uffer", 1, deadlockGuard) {
 		t.Error("no updated for a percent-encoded subscription")
 	}
 	subscribe(t, f, "resources/unsubscribe", "session://s1/buffer")
-	f.app.res.mu.Lock()
-	if len(f.app.res.subs) != 0 {
-		t.Errorf("subscriptions left after unsubscribing another spelling: %v", f.app.res.subs)
+	f.app.hub.res.mu.Lock()
+	if len(f.conn.watch.uris) != 0 {
+		t.Errorf("subscriptions left after unsubscribing another spelling: %v", f.conn.watch.uris)
 	}
-	f.app.res.mu.Unlock()
+	f.app.hub.res.mu.Unlock()
 	// A session that does not exist is refused as resources/read refuses
 	// it; a capture or command of an existing one that is not made yet,
 	// and a stopped session still kept readable, may be subscribed to.
@@ -720,18 +727,13 @@ func TestResourceSubscribeErrors(t *testing.T) {
 	subscribe(t, f, "resources/subscribe", "session://s1/screenshots/later")
 	subscribe(t, f, "resources/subscribe", "session://s1/commands/99")
 	subscribe(t, f, "resources/unsubscribe", "session://never/buffer")
-	f.addSession(t, "s2", time.Now())
-	f.app.resourceListChanged()
-	f.app.mu.Lock()
-	delete(f.app.sessions, "s2") // as shell_stop does
-	f.app.mu.Unlock()
-	f.app.resourceListChanged()
+	f.app.sessions.Remove(f.addSession(t, "s2", time.Now())) // as shell_stop does
 	subscribe(t, f, "resources/subscribe", "session://s2/info")
-	f.app.res.mu.Lock()
-	for i := len(f.app.res.subs); i < maxSubscriptions; i++ {
-		f.app.res.subs[infoURI("fill"+strconv.Itoa(i))] = &debouncer{}
+	f.app.hub.res.mu.Lock()
+	for i := len(f.conn.watch.uris); i < maxSubscriptions; i++ {
+		f.conn.watch.uris[infoURI("fill"+strconv.Itoa(i))] = &debouncer{}
 	}
-	f.app.res.mu.Unlock()
+	f.app.hub.res.mu.Unlock()
 	if _, err := f.call(t, "resources/subscribe", map[string]string{"uri": "session://s1/info"}); rpcCode(err) != codeInvalidParams {
 		t.Errorf("subscription %d: %v, want -32602", maxSubscriptions+1, err)
 	}
@@ -746,8 +748,8 @@ func TestResourceSubscribeErrors(t *testing.T) {
 func TestResourceListChanged(t *testing.T) {
 	const changed, updated = "notifications/resources/list_changed", "notifications/resources/updated"
 	f := newResFixture(t)
-	f.app.res.interval = 20 * time.Millisecond
-	n := listenNotes(f.app)
+	f.app.hub.res.interval = 20 * time.Millisecond
+	n := listenNotes(f)
 	subscribed := []string{"sessions://list", "session://s1/info", "session://s1/screenshots", "session://s1/recordings",
 		"session://s1/commands", "session://s1/buffer"}
 	for _, u := range subscribed {
@@ -764,9 +766,9 @@ func TestResourceListChanged(t *testing.T) {
 	// when a list_changed sent after them has come.
 	settle := func() {
 		t.Helper()
-		time.Sleep(3 * f.app.res.interval)
+		time.Sleep(3 * f.app.hub.res.interval)
 		before := n.count(changed, "")
-		f.app.resourceListChanged()
+		f.app.hub.resourceListChanged()
 		if !n.waitFor(changed, "", before+1, deadlockGuard) {
 			t.Fatal("no list_changed after a change")
 		}
@@ -777,14 +779,14 @@ func TestResourceListChanged(t *testing.T) {
 	// span/interval+1 of them, and one trailing edge may follow.
 	start := time.Now()
 	for range 50 {
-		f.app.resourceListChanged()
+		f.app.hub.resourceListChanged()
 	}
 	span := time.Since(start)
 	if !n.waitFor(changed, "", 1, deadlockGuard) {
 		t.Fatal("no list_changed after a burst of changes")
 	}
-	time.Sleep(3 * f.app.res.interval)
-	if c, limit := n.count(changed, ""), int(span/f.app.res.interval)+2; c > limit {
+	time.Sleep(3 * f.app.hub.res.interval)
+	if c, limit := n.count(changed, ""), int(span/f.app.hub.res.interval)+2; c > limit {
 		t.Errorf("%d list_changed for one burst of 50 in %v, want at most %d", c, span, limit)
 	}
 	settle()
@@ -799,7 +801,7 @@ func TestResourceListChanged(t *testing.T) {
 		change func()
 		want   []string // updated; every other subscribed URI gets none
 	}{
-		{"a command ends", func() { f.addCommand(f.sess, "ls", "x"); f.app.commandsUpdated(f.sess, true) },
+		{"a command ends", func() { f.addCommand(f.sess, "ls", "x"); f.sess.Emit(Event{Kind: EventCommand, Ended: true}) },
 			[]string{"session://s1/info", "sessions://list", "session://s1/commands"}},
 		{"a screenshot", func() {
 			if r := callTool(t, f.app, "shell_screenshot", `{"session_id":"s1","name":"third"}`); r.IsError {
@@ -854,7 +856,7 @@ func FuzzResourceURI(f *testing.F) {
 				t.Fatalf("%q: canonical %q reparses to %+v, %v", uri, u.String(), v, err)
 			}
 		}
-		c, err := fx.app.readResource(uri)
+		c, err := fx.app.hub.readResource(uri)
 		if err != nil {
 			if rpcCode(err) != codeResourceNotFound {
 				t.Fatalf("%q: %v, want -32002", uri, err)
@@ -885,12 +887,11 @@ func FuzzResourceURI(f *testing.F) {
 // for a subscribed URI inside its debounce interval.
 func BenchmarkResourceUpdated(b *testing.B) {
 	f := newResFixture(b)
-	f.app.notify = func(string, any) {}
 	const buf = "session://s1/buffer"
 	bufURI := bufferURI("s1")
 	b.Run("none-subscribed", func(b *testing.B) {
 		for b.Loop() {
-			f.app.resourceUpdated(bufURI)
+			f.app.hub.resourceUpdated(bufURI)
 		}
 	})
 	for i := range 100 {
@@ -898,15 +899,15 @@ func BenchmarkResourceUpdated(b *testing.B) {
 	}
 	b.Run("others-subscribed", func(b *testing.B) {
 		for b.Loop() {
-			f.app.resourceUpdated(bufURI)
+			f.app.hub.resourceUpdated(bufURI)
 		}
 	})
-	f.app.res.interval = time.Hour
+	f.app.hub.res.interval = time.Hour
 	subscribe(b, f, "resources/subscribe", buf)
-	f.app.resourceUpdated(bufURI) // arms the timer: every further call is covered by it
+	f.app.hub.resourceUpdated(bufURI) // arms the timer: every further call is covered by it
 	b.Run("subscribed-pending", func(b *testing.B) {
 		for b.Loop() {
-			f.app.resourceUpdated(bufURI)
+			f.app.hub.resourceUpdated(bufURI)
 		}
 	})
 }
@@ -918,7 +919,7 @@ func BenchmarkResourceReadBlob(b *testing.B) {
 	data := bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, 1<<18)
 	f.sess.AddScreenshot(Capture{Name: "big", URI: "session://s1/screenshots/big", MimeType: "image/png",
 		Path: f.writeFile(b, "s1", "big.png", data), Bytes: int64(len(data))})
-	m := f.app.resourceMethods()["resources/read"]
+	m := f.conn.methods["resources/read"]
 	params := json.RawMessage(`{"uri":"session://s1/screenshots/big"}`)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
@@ -937,9 +938,9 @@ func BenchmarkResourceReadBlob(b *testing.B) {
 // subscribe, notifications, unsubscribe, prompts and completion.
 func TestResourcesProtocol(t *testing.T) {
 	var f *resFixture
-	c := startServerWith(t, func(s *Server) {
-		f = fillResFixture(t, s.app)
-		s.app.res.interval = 20 * time.Millisecond
+	c := startAppServer(t, nil, func(a *App, s *Server) {
+		f = fillResFixture(t, a)
+		a.hub.res.interval = 20 * time.Millisecond
 	})
 	init := c.initialize("2025-06-18")
 	caps, _ := init["capabilities"].(map[string]any)
@@ -1035,19 +1036,19 @@ func checkProtocolSubscription(t *testing.T, c *testClient, f *resFixture, req f
 	if r := req("resources/subscribe", map[string]string{"uri": buf}); r.Error != nil {
 		t.Fatalf("subscribe: %+v", r.Error)
 	}
-	f.app.resourceUpdated(bufferURI("s1"))
+	f.app.hub.resourceUpdated(bufferURI("s1"))
 	if n := c.recvResponse(); n.Method != "notifications/resources/updated" || !strings.Contains(string(n.Params), buf) {
 		t.Errorf("after a change: %s %s, want notifications/resources/updated for %s", n.Method, n.Params, buf)
 	}
-	f.app.resourceListChanged()
+	f.app.hub.resourceListChanged()
 	if n := c.recvResponse(); n.Method != "notifications/resources/list_changed" {
 		t.Errorf("after a list change: %s %s, want notifications/resources/list_changed", n.Method, n.Params)
 	}
 	if r := req("resources/unsubscribe", map[string]string{"uri": buf}); r.Error != nil {
 		t.Fatalf("unsubscribe: %+v", r.Error)
 	}
-	f.app.resourceUpdated(bufferURI("s1"))
-	time.Sleep(3 * f.app.res.interval)
+	f.app.hub.resourceUpdated(bufferURI("s1"))
+	time.Sleep(3 * f.app.hub.res.interval)
 	if r := req("ping", nil); r.Error != nil {
 		t.Errorf("ping after unsubscribe: %+v", r)
 	}
@@ -1057,7 +1058,7 @@ func checkProtocolSubscription(t *testing.T, c *testClient, f *resFixture, req f
 // keeps its info, buffer and captures readable, and stays listed.
 func TestResourcesAfterStop(t *testing.T) {
 	f := newResFixture(t)
-	f.app.resourceListChanged() // shell_start reports the new session
+	f.app.hub.resourceListChanged() // shell_start reports the new session
 	f.sess.mu.Lock()
 	f.sess.term.Write([]byte("last words\r\n"))
 	f.sess.exited, f.sess.exitCode = true, 129
@@ -1066,10 +1067,7 @@ func TestResourcesAfterStop(t *testing.T) {
 	for _, uri := range []string{"sessions://list", "session://s1/info", "session://s1/buffer", "session://s1/screenshots", "session://s1/recordings"} {
 		_, before[uri], _ = f.read(t, uri)
 	}
-	f.app.mu.Lock()
-	delete(f.app.sessions, "s1") // shell_stop forgets it ...
-	f.app.mu.Unlock()
-	f.app.resourceListChanged() // ... and reports the change
+	f.app.sessions.Remove(f.sess) // shell_stop forgets it, and reports the change
 	for uri, want := range before {
 		if uri == "sessions://list" || uri == "session://s1/info" {
 			// Marked, so that an agent can tell it from one that only exited.
@@ -1084,13 +1082,13 @@ func TestResourcesAfterStop(t *testing.T) {
 	}
 	// The tools refuse it, saying why and where its screen went, not that
 	// there is no such session while sessions://list shows it.
-	if _, err := f.app.session("s1"); err == nil || !strings.Contains(err.Error(), "stopped with shell_stop") || !strings.Contains(err.Error(), "session://s1/buffer") {
+	if _, err := f.app.tools.session("s1"); err == nil || !strings.Contains(err.Error(), "stopped with shell_stop") || !strings.Contains(err.Error(), "session://s1/buffer") {
 		t.Errorf("a tool on the stopped session: %v", err)
 	}
-	if _, err := f.app.session("s9"); err == nil || !strings.Contains(err.Error(), `no session "s9"`) {
+	if _, err := f.app.tools.session("s9"); err == nil || !strings.Contains(err.Error(), `no session "s9"`) {
 		t.Errorf("a tool on an unknown session: %v", err)
 	}
-	if v := f.app.resSession("s1"); v == nil || v.live != nil {
+	if v := f.app.hub.resSession("s1"); v == nil || v.live != nil {
 		t.Errorf("stopped session kept as %+v, want a frozen copy without the Session", v)
 	}
 	var list struct{ Resources []struct{ URI string } }
@@ -1101,17 +1099,12 @@ func TestResourcesAfterStop(t *testing.T) {
 	// The record is bounded.
 	for i := range maxGoneSessions + 10 {
 		id := "g" + strconv.Itoa(i)
-		f.addSession(t, id, f.sess.Started.Add(time.Duration(i+1)))
-		f.app.resourceListChanged()
-		f.app.mu.Lock()
-		delete(f.app.sessions, id)
-		f.app.mu.Unlock()
+		f.app.sessions.Remove(f.addSession(t, id, f.sess.Started.Add(time.Duration(i+1))))
 	}
-	f.app.resourceListChanged()
-	if n := len(f.app.resSessions()); n != maxGoneSessions {
+	if n := len(f.app.hub.resSessions()); n != maxGoneSessions {
 		t.Errorf("%d sessions kept after %d stops, want %d", n, maxGoneSessions+11, maxGoneSessions)
 	}
-	if f.app.resSession("s1") != nil {
+	if f.app.hub.resSession("s1") != nil {
 		t.Error("the oldest stopped session was not dropped")
 	}
 }
@@ -1122,7 +1115,6 @@ func TestResourcesAfterStop(t *testing.T) {
 // is frozen (run with -race).
 func TestResourceListChangedConcurrent(t *testing.T) {
 	f := newResFixture(t)
-	f.app.notify = func(string, any) {}
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Add(1)
@@ -1131,23 +1123,20 @@ func TestResourceListChangedConcurrent(t *testing.T) {
 			for i := range 16 {
 				id := "c" + strconv.Itoa(g) + "-" + strconv.Itoa(i)
 				f.addSession(t, id, time.Now())
-				f.app.resourceListChanged()
-				if _, err := f.app.readResource("sessions://list"); err != nil {
+				f.app.hub.resourceListChanged()
+				if _, err := f.app.hub.readResource("sessions://list"); err != nil {
 					t.Errorf("sessions://list: %v", err)
 				}
 				if i%2 == 1 {
-					f.app.mu.Lock()
-					delete(f.app.sessions, id)
-					f.app.mu.Unlock()
-					f.app.resourceListChanged()
+					f.app.sessions.Remove(f.app.sessions.Get(id))
 				}
 			}
 		}()
 	}
 	wg.Wait()
 	live, stopped := 0, 0
-	for _, v := range f.app.resSessions() {
-		_, isLive := f.app.sessions[v.ID]
+	for _, v := range f.app.hub.resSessions() {
+		isLive := f.app.sessions.Get(v.ID) != nil
 		switch {
 		case isLive && v.live != nil:
 			live++
@@ -1186,7 +1175,7 @@ func TestBindParamsErrors(t *testing.T) {
 // list_changed and updates the commands, not the screenshots list.
 func TestListenUpdatedOnlyChanged(t *testing.T) {
 	f := newResFixture(t)
-	f.app.res.interval = 20 * time.Millisecond
+	f.app.hub.res.interval = 20 * time.Millisecond
 	var mu sync.Mutex
 	got := map[string]int{}
 	count := func(key string) int {
@@ -1194,7 +1183,7 @@ func TestListenUpdatedOnlyChanged(t *testing.T) {
 		defer mu.Unlock()
 		return got[key]
 	}
-	st := &listenStream{id: json.RawMessage(`"L"`), ctx: context.Background(), list: &debouncer{},
+	st := &watcher{id: json.RawMessage(`"L"`), ctx: context.Background(), list: &debouncer{},
 		send: func(method string, params any) {
 			uri, _ := params.(map[string]any)["uri"].(string)
 			mu.Lock()
@@ -1205,24 +1194,24 @@ func TestListenUpdatedOnlyChanged(t *testing.T) {
 	for _, u := range []resourceURI{screenshotsURI("s1"), commandsURI("s1")} {
 		st.uris[u] = &debouncer{uri: u.String()}
 	}
-	if err := f.app.watch(st, listenFilter{}); err != nil {
+	if err := f.app.hub.addWatcher(st, nil); err != nil {
 		t.Fatal(err)
 	}
-	defer f.app.unwatch(st)
+	defer f.app.hub.removeWatcher(st)
 	const listChanged, updated = "notifications/resources/list_changed ", "notifications/resources/updated "
-	f.app.commandsUpdated(f.sess, false) // a command starts: the list of finished ones stays
-	time.Sleep(3 * f.app.res.interval)
+	f.sess.Emit(Event{Kind: EventCommand}) // a command starts: the list of finished ones stays
+	time.Sleep(3 * f.app.hub.res.interval)
 	if c := count(updated + "session://s1/commands"); c != 0 {
 		t.Errorf("%d updated for the commands list when a command started", c)
 	}
 	f.addCommand(f.sess, "ls", "x")
-	f.app.commandsUpdated(f.sess, true)
+	f.sess.Emit(Event{Kind: EventCommand, Ended: true})
 	for deadline := time.Now().Add(deadlockGuard); count(listChanged) == 0 || count(updated+"session://s1/commands") == 0; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no list_changed and commands updated after a command: %v", got)
 		}
 	}
-	time.Sleep(3 * f.app.res.interval) // an updated too many would come now
+	time.Sleep(3 * f.app.hub.res.interval) // an updated too many would come now
 	if c := count(updated + "session://s1/screenshots"); c != 0 {
 		t.Errorf("%d updated for the screenshots list after a command", c)
 	}
@@ -1242,7 +1231,7 @@ func TestResourceCaptureFileGone(t *testing.T) {
 		{"session://s1/screenshots", "second"},
 		{"session://s1/recordings", ""},
 	} {
-		c, err := f.app.readResource(tc.list)
+		c, err := f.app.hub.readResource(tc.list)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1256,12 +1245,12 @@ func TestResourceCaptureFileGone(t *testing.T) {
 			t.Errorf("%s lists %v, want [%s]", tc.list, names, tc.want)
 		}
 	}
-	for _, r := range f.app.allResources() {
+	for _, r := range f.app.hub.allResources() {
 		if r.URI == "session://s1/screenshots/first" || r.URI == "session://s1/recordings/demo" {
 			t.Errorf("resources/list has %s, whose file is gone", r.URI)
 		}
 	}
-	c, err := f.app.readResource("session://s1/info")
+	c, err := f.app.hub.readResource("session://s1/info")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1270,7 +1259,7 @@ func TestResourceCaptureFileGone(t *testing.T) {
 	if info.Screenshots == nil || *info.Screenshots != 1 || info.Recordings == nil || *info.Recordings != 0 {
 		t.Errorf("info counts the captures as %s, want 1 screenshot and 0 recordings", *c.Text)
 	}
-	if _, err := f.app.readResource("session://s1/screenshots/first"); rpcCode(err) != codeResourceNotFound {
+	if _, err := f.app.hub.readResource("session://s1/screenshots/first"); rpcCode(err) != codeResourceNotFound {
 		t.Errorf("read of a deleted capture: %v, want -32002", err)
 	}
 }
@@ -1291,7 +1280,7 @@ func TestResourceCommandNumbers(t *testing.T) {
 		{"session://s2/commands/1", "session s2 has no command 1: it has no finished commands yet"},
 		{"session://s1/commands/2", ""},
 	} {
-		_, err := f.app.readResource(tc.uri)
+		_, err := f.app.hub.readResource(tc.uri)
 		if tc.want == "" {
 			if err != nil {
 				t.Errorf("%s: %v", tc.uri, err)
@@ -1327,7 +1316,7 @@ func TestResourceCastIsText(t *testing.T) {
 		{"session://s1/recordings/demo", "image/gif", false},
 		{"session://s1/screenshots/first", "image/png", false},
 	} {
-		c, err := f.app.readResource(tc.uri)
+		c, err := f.app.hub.readResource(tc.uri)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.uri, err)
 		}
@@ -1338,7 +1327,7 @@ func TestResourceCastIsText(t *testing.T) {
 			t.Errorf("%s: text %q, want the file %q", tc.uri, *c.Text, cast)
 		}
 	}
-	for _, r := range f.app.allResources() {
+	for _, r := range f.app.hub.allResources() {
 		if r.URI == "session://s1/recordings/demo.cast" && r.MimeType != "application/x-asciicast" {
 			t.Errorf("resources/list gives %s as %s", r.URI, r.MimeType)
 		}

@@ -128,7 +128,7 @@ func checkSchema(t errorReporter, where string, schema map[string]any, typ refle
 // result encodes from, so that neither drifts from the code.
 func TestToolSchemasMatchStructs(t *testing.T) {
 	a := newApp(Config{})
-	for _, tool := range a.tools() {
+	for _, tool := range a.tools.list() {
 		if tool.argsType == nil || tool.resultType == nil {
 			t.Errorf("%s: not built with newTool", tool.Name)
 			continue

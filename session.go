@@ -1,9 +1,11 @@
 package main
 
 // session.go: a program running in a pseudo-terminal with its emulator:
-// starting it, feeding its output, writing its input, stopping it.
+// feeding its output, writing its input, resizing and stopping it, and
+// the events it reports. Sessions (session_list.go) starts and lists
+// them.
 //
-// Goroutines. Three serve each session, started by startSession:
+// Goroutines. Three serve each session, started by Sessions.Start:
 //   - the reader (readLoop) is the only one that reads the PTY master; it
 //     feeds each read to the Terminal, the raw ring and the output
 //     listeners under Session.mu before the next read (readLoop says why
@@ -11,42 +13,37 @@ package main
 //   - the waiter (waitLoop) is the only one that waits for the process; it
 //     closes reaped, then reports the exit (exited, under mu) only after
 //     every byte the program wrote has been fed, and closes done;
-//   - the replier (replyQueue.run, replyqueue.go) is the only one that
-//     writes the emulator's replies to the master, so no PTY write happens
-//     under Session.mu. Input is written by the tool call itself
+//   - the replier (replyQueue.run, session_replies.go) is the only one
+//     that writes the emulator's replies to the master, so no PTY write
+//     happens under Session.mu. Input is written by the tool call itself
 //     (writeInput, under writeMu).
 //
 // release (once, relOne) closes closed and the master, which ends the
 // reader and the replier. changed is closed and replaced under mu on every
 // change, waking WaitChange and settle. A running recording has a
-// goroutine of its own (record.go) that owns its GIF encoder.
+// goroutine of its own (tools_recorder.go) that owns its GIF encoder.
 //
 // Lock order. "A -> B" means B may be taken while A is held; nothing is
 // taken the other way round, and locks not linked here are never held
 // together:
 //
-//	Session.stopMu     -> Session.mu                 (stop reads the final status)
-//	Session.shotMu     -> Session.mu, resState.changeMu, resState.mu (a screenshot registers itself)
-//	resState.changeMu  -> App.mu, resState.mu, Session.mu (resourceListChanged freezes stopped sessions)
-//	App.mu             -> Session.mu                 (register counts the exited sessions)
+//	Session.stopMu     -> Session.mu      (stop reads the final status)
+//	Session.shotMu     -> Session.mu, resState.mu (a screenshot adds itself, then its event is reported)
+//	Sessions.mu        -> Session.mu      (register counts the exited sessions)
 //	resState.sendMu    -> resState.mu, the client's output (a notification is checked, then sent)
 //	Session.mu         -> replyQueue.mu, castWriter.mu (Terminal.Write queues replies; output listeners)
 //
-// Session.mu is never held while App.mu or a resState lock is taken: the
-// reader and the waiter release it before resourceUpdated. writeMu,
-// replyQueue.mu and castWriter.mu are leaves: nothing is taken under them.
+// Session.mu is never held while an event is reported: the reader, the
+// waiter and the tools release it first (Emit). writeMu, replyQueue.mu,
+// castWriter.mu and recordings.mu are leaves: nothing is taken under them.
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -64,34 +61,6 @@ const (
 	minCols        = 2
 	minRows        = 1
 )
-
-// StartOptions describe a program to start in a session. Zero fields take
-// the server's defaults.
-type StartOptions struct {
-	Command string            // program name (looked up in PATH) or path; "" = $SHELL, else bash
-	Args    []string          // arguments after the program name
-	Cols    int               // screen width in cells; 0 = Config.Cols
-	Rows    int               // screen height in cells; 0 = Config.Rows
-	Theme   string            // theme name; "" = Config.Theme
-	Cwd     string            // working directory; "" = the server's
-	Env     map[string]string // variables added to (and overriding) the inherited environment
-
-	ShellIntegration *bool // mark commands in bash, zsh and fish (OSC 133, shellinteg.go); nil: as --shell-integration says
-}
-
-// Capture describes one screenshot or recording of a session.
-type Capture struct {
-	Name       string    // validated file name stem (letters, digits, -_.)
-	URI        string    // session://{id}/screenshots/{name} or .../recordings/{name}
-	Path       string    // main file on disk (.png, .gif or .cast)
-	MimeType   string    // image/png, image/gif, application/x-asciicast
-	Created    time.Time //
-	Width      int       // pixels (screenshots)
-	Height     int       // pixels (screenshots)
-	Bytes      int64     // size of Path
-	FrameCount int       // recordings
-	DurationMS int64     // recordings
-}
 
 // Session is one program in a pseudo-terminal plus its emulator. The
 // exported fields are set at start and never change; the rest is guarded
@@ -112,8 +81,6 @@ type Session struct {
 	exitSignal  string // "SIGKILL" etc. when a signal ended it, else ""
 	screenshots []Capture
 	recordings  []Capture
-	recorder    *recorder // the running recording (record.go), nil when none
-	recEnded    *recorder // the last recording, if a limit ended and saved it and no stop has reported it yet
 
 	changed    chan struct{} // closed and replaced on every output batch, resize and exit
 	fed        int64         // bytes of output fed to term so far
@@ -122,7 +89,7 @@ type Session struct {
 	listeners  map[int]func(p []byte, at time.Time)
 	nextListen int
 
-	app     *App
+	events  EventSink // where the session reports what happened (nil: nowhere)
 	cmd     *exec.Cmd
 	marker  string // sessionVar=token, in the program's environment
 	master  *os.File
@@ -241,12 +208,18 @@ func (s *Session) AddOutputListener(fn func(p []byte, at time.Time)) (remove fun
 	}
 }
 
-// AddScreenshot and AddRecording record a capture (kept after exit).
+// AddScreenshot records a screenshot (kept after exit) and reports
+// EventScreenshot; one retaken under the same name replaces the old entry.
 func (s *Session) AddScreenshot(c Capture) {
+	s.addScreenshot(c)
+	s.Emit(Event{Kind: EventScreenshot, Name: c.Name})
+}
+
+func (s *Session) addScreenshot(c Capture) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := range s.screenshots {
-		if s.screenshots[i].Name == c.Name { // retaken under the same name: the file was replaced
+		if s.screenshots[i].Name == c.Name { // the file was replaced
 			s.screenshots[i] = c
 			return
 		}
@@ -254,11 +227,14 @@ func (s *Session) AddScreenshot(c Capture) {
 	s.screenshots = append(s.screenshots, c)
 }
 
-// AddRecording records a finished recording.
+// AddRecording records a saved recording file; one saved again under
+// the same URI replaces the old entry. The caller emits EventRecorded
+// once all the files of the recording are added.
 func (s *Session) AddRecording(c Capture) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recordings = slices.DeleteFunc(s.recordings, func(o Capture) bool { return o.URI == c.URI })
 	s.recordings = append(s.recordings, c)
-	s.mu.Unlock()
 }
 
 // Screenshots returns the session's screenshots, oldest first.
@@ -275,416 +251,6 @@ func (s *Session) Recordings() []Capture {
 	return append([]Capture(nil), s.recordings...)
 }
 
-// session returns the live or exited session with the given id, or an
-// error whose text says how to find a valid one.
-func (a *App) session(id string) (*Session, error) {
-	a.mu.Lock()
-	s, ok := a.sessions[id]
-	a.mu.Unlock()
-	switch {
-	case ok:
-		return s, nil
-	case id == "":
-		return nil, errors.New("session_id is missing: pass the shell_session_id that shell_start returned")
-	case len(id) > maxNameLen:
-		// Not echoed: a megabyte id would come back in the reply.
-		return nil, fmt.Errorf("session_id is %d bytes, and ids are at most %d (shell_start returns ids like shell-1): read sessions://list for the ids", len(id), maxNameLen)
-	case a.wasStopped(id):
-		// sessions://list still shows it: say why the tools refuse it.
-		return nil, fmt.Errorf("session %q was stopped with shell_stop, so the tools no longer take it: read what it left at session://%s/buffer (and .../screenshots, .../recordings), or start a new one with shell_start", id, id)
-	}
-	return nil, fmt.Errorf("no session %q: start one with shell_start, or read sessions://list for the ids", id)
-}
-
-// wasStopped reports whether id is a session shell_stop closed whose
-// resources are still kept (resState.gone).
-func (a *App) wasStopped(id string) bool {
-	a.res.mu.Lock()
-	defer a.res.mu.Unlock()
-	return slices.ContainsFunc(a.res.gone, func(v *resSess) bool { return v.ID == id })
-}
-
-// listSessions returns every session (running or exited, not yet
-// stopped), oldest first.
-func (a *App) listSessions() []*Session {
-	a.mu.Lock()
-	list := make([]*Session, 0, len(a.sessions))
-	for _, s := range a.sessions {
-		list = append(list, s)
-	}
-	a.mu.Unlock()
-	sort.Slice(list, func(i, j int) bool {
-		if !list[i].Started.Equal(list[j].Started) {
-			return list[i].Started.Before(list[j].Started)
-		}
-		return list[i].ID < list[j].ID
-	})
-	return list
-}
-
-// maxSessions is the configured session limit (16 when unset).
-func (a *App) maxSessions() int {
-	if a.cfg.MaxSessions > 0 {
-		return a.cfg.MaxSessions
-	}
-	return 16
-}
-
-// startSession validates opts, starts the program in a new PTY and
-// registers the session. Errors name the problem and the fix, ready for a
-// tool result.
-func (a *App) startSession(opts StartOptions) (*Session, error) {
-	s := &Session{
-		Command: opts.Command,
-		Args:    append([]string(nil), opts.Args...),
-		Theme:   opts.Theme,
-		changed: make(chan struct{}),
-		drained: make(chan struct{}),
-		reaped:  make(chan struct{}),
-		done:    make(chan struct{}),
-		closed:  make(chan struct{}),
-		replies: newReplyQueue(),
-		app:     a,
-	}
-	cols, rows, err := a.screenSize(opts)
-	if err != nil {
-		return nil, err
-	}
-	if s.Theme, err = a.sessionTheme(s.Theme); err != nil {
-		return nil, err
-	}
-	cwd, err := sessionCwd(opts.Cwd)
-	if err != nil {
-		return nil, err
-	}
-	s.Cwd = cwd
-	env, err := s.environ(opts.Env)
-	if err != nil {
-		return nil, err
-	}
-	execPath, release, err := a.resolveCommand(s, env, opts.Env)
-	if err != nil {
-		return nil, err
-	}
-	defer release() // the checked file stays open until the program runs
-	s.term = a.newSessionTerminal(s, cols, rows, env)
-	plan := planIntegration(filepath.Base(s.Command), execPath, s.Args, env, integrationOff(opts.ShellIntegration, a.cfg.NoShellIntegration))
-	args, env, err := plan.install(env)
-	if err != nil {
-		return nil, fmt.Errorf("shell integration: %v: start with shell_integration false", err)
-	}
-	s.integ = plan.integ
-	if s.integ.nonce != "" {
-		s.term.SetMarkNonce(s.integ.nonce) // before the program runs: its first prompt carries it
-	}
-	s.cmd = &exec.Cmd{Path: execPath, Args: append([]string{s.Command}, args...), Env: env, Dir: cwd}
-
-	unlock := lockChildren() // reaper_linux.go: the reaper must know s.pid before it can see it
-	err = a.register(s, cols, rows)
-	if err == nil {
-		trackSessionProgram(s.pid)
-	}
-	unlock()
-	if err != nil {
-		s.removeIntegration()
-		return nil, err
-	}
-	go s.readLoop()
-	go s.waitLoop()
-	go s.replies.run(s.master, s.closed)
-	a.resourceListChanged()
-	a.resourceUpdated(sessionsListURI())
-	return s, nil
-}
-
-// screenSize is the size opts asks for, Config's where it asks for none,
-// else 120x40; out of bounds is an error naming them.
-func (a *App) screenSize(opts StartOptions) (cols, rows int, err error) {
-	cols, rows = opts.Cols, opts.Rows
-	if cols == 0 {
-		cols = a.cfg.Cols
-	}
-	if rows == 0 {
-		rows = a.cfg.Rows
-	}
-	if cols == 0 {
-		cols = 120
-	}
-	if rows == 0 {
-		rows = 40
-	}
-	return cols, rows, checkSize(cols, rows)
-}
-
-// sessionTheme is the theme called name, Config's for "", else the first
-// of themeList; an unknown name is an error listing the known ones.
-func (a *App) sessionTheme(name string) (string, error) {
-	if name == "" {
-		name = a.cfg.Theme
-	}
-	if name == "" {
-		name = themeList[0].Name
-	}
-	if _, err := lookupTheme(name); err != nil {
-		return "", fmt.Errorf("%v (see themes://list)", err)
-	}
-	return name, nil
-}
-
-// sessionCwd turns the cwd argument into an absolute existing directory:
-// "~" expanded (agents write "~/project", and no shell expands it here),
-// "" the server's working directory.
-func sessionCwd(arg string) (string, error) {
-	cwd := expandHome(arg)
-	if cwd == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", fmt.Errorf("the server's working directory is unusable (%v): pass cwd", err)
-		}
-		cwd = wd
-	}
-	cwd, err := filepath.Abs(cwd)
-	if err != nil {
-		return "", fmt.Errorf("cwd %q: %v: pass an absolute directory", arg, err)
-	}
-	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("cwd %q is not an existing directory: pass one that exists, e.g. %q", arg, os.TempDir())
-	}
-	return cwd, nil
-}
-
-// environ checks s.Args and builds the program's environment (childEnv
-// with extra) carrying s's new marker.
-func (s *Session) environ(extra map[string]string) ([]string, error) {
-	for i, arg := range s.Args {
-		if strings.ContainsRune(arg, 0) {
-			return nil, fmt.Errorf("args[%d] holds a NUL byte, which no program can receive: remove it", i)
-		}
-	}
-	env, err := childEnv(os.Environ(), s.Cwd, extra)
-	if err != nil {
-		return nil, err
-	}
-	// The marker every process of the session inherits: shell_stop ends
-	// the ones that left the session too (markedProcesses).
-	s.marker = sessionVar + "=" + rand.Text()
-	return append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, sessionVar+"=") }), s.marker), nil
-}
-
-// resolveCommand picks the default shell when s.Command is "", resolves
-// it with env's PATH (as the program's execvp would) and applies
-// --allow-command; extra is the env the caller asked for.
-func (a *App) resolveCommand(s *Session, env []string, extra map[string]string) (execPath string, release func(), err error) {
-	cwd := s.Cwd
-	if s.Command != "" && strings.TrimSpace(s.Command) == "" {
-		return "", nil, fmt.Errorf("command %q is blank: give a program name (e.g. \"bash\"), or leave command out for the default shell", s.Command)
-	}
-	// The environment is checked before the command is looked up with it:
-	// a refused PATH must be named as the fault, not the lookup it broke.
-	if len(a.cfg.AllowCommands) > 0 {
-		if err := checkAllowedEnv(extra); err != nil {
-			return "", nil, err
-		}
-	}
-	if s.Command == "" {
-		// $SHELL when it can be run here, else bash, else sh: a client's
-		// environment may name a shell this machine lacks (SHELL=/bin/zsh),
-		// and the agent asked for no command to be told about.
-		s.Command = "sh"
-		for _, c := range []string{envValue(env, "SHELL"), "bash"} {
-			if _, err := lookPath(c, cwd, envValue(env, "PATH")); c != "" && err == nil {
-				s.Command = c
-				break
-			}
-		}
-	}
-	path, err := lookPath(s.Command, cwd, envValue(env, "PATH"))
-	if err != nil {
-		hint := "give a program name found in PATH or an absolute path"
-		if strings.ContainsAny(s.Command, " \t") && len(s.Args) == 0 {
-			f := strings.Fields(s.Command)
-			hint = fmt.Sprintf("put the arguments in args: command %q, args %q", f[0], f[1:])
-		}
-		return "", nil, fmt.Errorf("command %q: %v: %s", s.Command, err, hint)
-	}
-	return a.allowedExec(s.Command, path) // allow.go
-}
-
-// newSessionTerminal makes s's emulator: cols x rows with the configured
-// scrollback, replies queued for the program, OSC 4/10/11/12 reporting the
-// theme's colours and XTGETTCAP TN the child's TERM.
-func (a *App) newSessionTerminal(s *Session, cols, rows int, env []string) *Terminal {
-	t := NewTerminal(cols, rows, max(a.cfg.Scrollback, 0))
-	t.SetReplyWriter(s.replies)
-	if th, err := lookupTheme(s.Theme); err == nil {
-		t.SetColors(th.reportColors())
-	}
-	t.SetTermName(envValue(env, "TERM"))
-	t.SetVersion(buildVersion())
-	return t
-}
-
-// register starts s's program and adds s to the sessions under one hold
-// of a.mu, so concurrent starts cannot exceed --max-sessions.
-func (a *App) register(s *Session, cols, rows int) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if n := len(a.sessions); n >= a.maxSessions() {
-		var ended []string
-		for id, o := range a.sessions {
-			if o.Status().Exited {
-				ended = append(ended, id)
-			}
-		}
-		sort.Strings(ended)
-		fix := "stop one with shell_stop"
-		if len(ended) > 0 {
-			fix = "these have exited and can be stopped with shell_stop: " + strings.Join(ended, ", ")
-		}
-		return fmt.Errorf("%d sessions are open, the limit (--max-sessions) is %d: %s", n, a.maxSessions(), fix)
-	}
-	master, err := startPTY(s.cmd, cols, rows)
-	if err != nil {
-		return fmt.Errorf("starting %q failed: %v", s.Command, err)
-	}
-	s.master = master
-	s.pid = s.cmd.Process.Pid
-	s.Started = time.Now()
-	s.lastOutput = s.Started
-	s.ID = a.claimSessionID()
-	if a.sessions == nil {
-		a.sessions = make(map[string]*Session)
-	}
-	a.sessions[s.ID] = s
-	return nil
-}
-
-// checkSize validates a screen size, naming the bounds.
-func checkSize(cols, rows int) error {
-	if cols < minCols || cols > maxCols || rows < minRows || rows > maxRows {
-		return fmt.Errorf("screen size %dx%d is out of range: cols must be %d..%d and rows %d..%d (e.g. cols 120, rows 40)",
-			cols, rows, minCols, maxCols, minRows, maxRows)
-	}
-	return nil
-}
-
-// lookPath resolves a command like execvp(3) would in cwd with the
-// child's PATH: a name containing a slash is a path (relative to cwd),
-// anything else is searched in pathEnv. Empty PATH entries are skipped.
-func lookPath(command, cwd, pathEnv string) (string, error) {
-	if command == "" {
-		return "", errors.New("empty command")
-	}
-	if strings.Contains(command, "/") {
-		p := command
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(cwd, p)
-		}
-		if err := isExecutable(p); err != nil {
-			return "", err
-		}
-		return filepath.Clean(p), nil
-	}
-	for _, dir := range filepath.SplitList(pathEnv) {
-		if dir == "" || !filepath.IsAbs(dir) {
-			continue // relative PATH entries depend on cwd: not searched (Go's exec.ErrDot rule)
-		}
-		p := filepath.Join(dir, command)
-		if isExecutable(p) == nil {
-			return p, nil
-		}
-	}
-	return "", errors.New("not found in PATH")
-}
-
-func isExecutable(p string) error {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return errors.New("no such file")
-	}
-	if fi.IsDir() {
-		return errors.New("is a directory")
-	}
-	if fi.Mode().Perm()&0o111 == 0 {
-		return errors.New("not executable")
-	}
-	return nil
-}
-
-// sessionVar names the environment variable, an opaque token per session,
-// by which shell_stop finds the session's processes that left its process
-// group and session (setsid daemons) on Linux.
-const sessionVar = "TTYWRIGHT_SESSION_TOKEN"
-
-// identityVars are variables that describe the terminal the server runs
-// in (or a multiplexer); a program in our PTY must not believe it runs
-// there. Entries ending in '_' are prefixes.
-var identityVars = []string{
-	"TMUX", "TMUX_PANE", "STY", "WINDOW", "WINDOWID", "TERM_PROGRAM", "TERM_PROGRAM_VERSION",
-	"TERM_SESSION_ID", "TERMCAP", "COLUMNS", "LINES", "COLORFGBG", "LC_TERMINAL", "LC_TERMINAL_VERSION",
-	"VTE_VERSION", "WT_SESSION", "WT_PROFILE_ID", "KITTY_", "WEZTERM_", "ALACRITTY_", "ITERM_",
-	"KONSOLE_", "GNOME_TERMINAL_", "TERMINATOR_", "TILIX_ID", "ZELLIJ", "ZELLIJ_", "GHOSTTY_",
-	"INSIDE_EMACS", "NVIM", "NVIM_LISTEN_ADDRESS", "VSCODE_INJECTION", "TERM", "COLORTERM", "PWD",
-}
-
-// childEnv builds a child's environment: base (the server's) without the
-// terminal-identity variables, then TERM=xterm-256color,
-// COLORTERM=truecolor and PWD=cwd, then extra (which wins, TERM included).
-func childEnv(base []string, cwd string, extra map[string]string) ([]string, error) {
-	env := make([]string, 0, len(base)+len(extra)+2)
-	for _, kv := range base {
-		name, _, _ := strings.Cut(kv, "=")
-		if _, over := extra[name]; !over && !isIdentityVar(name) {
-			env = append(env, kv)
-		}
-	}
-	if _, ok := extra["TERM"]; !ok {
-		env = append(env, "TERM=xterm-256color")
-	}
-	if _, ok := extra["COLORTERM"]; !ok {
-		env = append(env, "COLORTERM=truecolor")
-	}
-	if _, ok := extra["PWD"]; !ok {
-		env = append(env, "PWD="+cwd)
-	}
-	names := make([]string, 0, len(extra))
-	for k := range extra {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		v := extra[k]
-		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return nil, fmt.Errorf("env name %q is invalid: names may not be empty or contain '=' or NUL", k)
-		}
-		if strings.ContainsRune(v, 0) {
-			return nil, fmt.Errorf("env %s holds a NUL byte: remove it", k)
-		}
-		env = append(env, k+"="+v)
-	}
-	return env, nil
-}
-
-func isIdentityVar(name string) bool {
-	for _, v := range identityVars {
-		if name == v || strings.HasSuffix(v, "_") && strings.HasPrefix(name, v) {
-			return true
-		}
-	}
-	return false
-}
-
-// envValue returns the last value of name in env.
-func envValue(env []string, name string) string {
-	v := ""
-	for _, kv := range env {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
-			v = val
-		}
-	}
-	return v
-}
-
 // readLoop feeds output from the master to the emulator until the end of
 // output (EIO once the child and everything holding its terminal are gone)
 // or until release closes the master, then closes drained. It reads and
@@ -697,7 +263,6 @@ func envValue(env []string, name string) string {
 // reads on a locked thread no better; this loop 0.70-0.86.
 func (s *Session) readLoop() {
 	defer close(s.drained)
-	uri := bufferURI(s.ID)
 	buf := make([]byte, readBufSize)
 	for {
 		n, err := s.master.Read(buf)
@@ -712,10 +277,10 @@ func (s *Session) readLoop() {
 			s.signalLocked()
 			s.mu.Unlock()
 			if changed {
-				s.app.resourceUpdated(uri)
+				s.Emit(Event{Kind: EventScreen})
 			}
 			if cmds {
-				s.app.commandsUpdated(s, ended)
+				s.Emit(Event{Kind: EventCommand, Ended: ended})
 			}
 		}
 		if err != nil {
@@ -765,10 +330,9 @@ func (s *Session) waitLoop() {
 	s.mu.Unlock()
 	close(s.done)
 	if ended {
-		s.app.commandsUpdated(s, true)
+		s.Emit(Event{Kind: EventCommand, Ended: true})
 	}
-	s.app.resourceUpdated(infoURI(s.ID))
-	s.app.resourceUpdated(sessionsListURI())
+	s.Emit(Event{Kind: EventExited})
 }
 
 // exitStatus turns a wait result into an exit code (128+N for signal N,
@@ -887,32 +451,22 @@ func (s *Session) stop(sig syscall.Signal, grace time.Duration) SessionStatus {
 	return s.Status()
 }
 
-// pollKill waits until members lists no process. It polls every 20 ms;
-// from when killAt fires it calls kill with the processes left at every
-// poll. It gives up after giveUp: a process in uninterruptible sleep
-// ignores even SIGKILL, and the kernel ends it when it wakes.
-func pollKill(members func() []int, kill func(pids []int), killAt <-chan time.Time, giveUp time.Duration) {
-	tick := time.NewTicker(20 * time.Millisecond)
-	defer tick.Stop()
-	quit := time.NewTimer(giveUp)
-	defer quit.Stop()
-	killing := false
-	for {
-		pids := members()
-		if len(pids) == 0 {
-			return
-		}
-		if killing {
-			kill(pids)
-		}
-		select {
-		case <-tick.C:
-		case <-killAt:
-			killing = true
-		case <-quit.C:
-			return
-		}
+// Resize sets the emulator's and the PTY's size; the kernel signals
+// SIGWINCH to the program. An exited session's screen is resized only.
+func (s *Session) Resize(cols, rows int) error {
+	s.mu.Lock()
+	s.term.Resize(cols, rows)
+	s.signalLocked()
+	s.mu.Unlock()
+	s.Emit(Event{Kind: EventScreen})
+	select {
+	case <-s.closed:
+		return nil
+	case <-s.reaped:
+		return nil
+	default:
 	}
+	return setPTYSize(s.master, cols, rows)
 }
 
 // release closes the PTY (ending the reader) and stops the reply writer.
@@ -923,34 +477,48 @@ func (s *Session) release() {
 	})
 }
 
-// stopSession stops the session and forgets it.
-func (a *App) stopSession(s *Session, sig syscall.Signal) (SessionStatus, *recordStopResult) {
-	st := s.stop(sig, killGrace)
-	rec := a.finishRecordings(s) // record.go: save a running recording, final screen included
-	a.releaseSessionDir(s.ID)    // safety.go: when nothing was captured
-	s.removeIntegration()
-	a.mu.Lock()
-	if a.sessions[s.ID] == s {
-		delete(a.sessions, s.ID)
-	}
-	a.mu.Unlock()
-	a.resourceListChanged()
-	a.resourceUpdated(sessionsListURI()) // stopped: true
-	a.resourceUpdated(infoURI(s.ID))
-	return st, rec
+// ---- events: what a session reports. The Session room calls no
+// room above it: a session tells one EventSink, which the program
+// installs, what happened, and the protocol turns that into resource
+// notifications. Events are reported after the session's lock is
+// released, on the goroutine that caused them (the reader, the waiter,
+// a tool call), so a sink must not block for long.
+
+// EventKind is what happened to a session.
+type EventKind uint8
+
+// The kinds of events, in a session's life order.
+const (
+	EventStarted    EventKind = iota // the program runs and the session is listed
+	EventScreen                      // the screen changed: output, or a resize
+	EventCommand                     // a command started or ended (Event.Ended)
+	EventScreenshot                  // a screenshot was added (Event.Name)
+	EventRecording                   // a recording started, or ended by itself
+	EventRecorded                    // a recording was saved (Event.Name)
+	EventExited                      // the program ended and its output is all read
+	EventStopped                     // the session was stopped and left the list
+)
+
+// Event is one report of a session.
+type Event struct {
+	Kind    EventKind
+	Session *Session
+	Name    string // EventScreenshot, EventRecorded: the capture's name
+	Ended   bool   // EventCommand: a command ended (else one started)
 }
 
-// shutdown stops every session at once (SIGHUP to each process group,
-// SIGKILL after 2 s) and returns when all are reaped. The protocol layer
-// calls it on stdin EOF, SIGTERM and SIGINT.
-func (a *App) shutdown() {
-	var wg sync.WaitGroup
-	for _, s := range a.listSessions() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			a.stopSession(s, syscall.SIGHUP)
-		}()
+// EventSink receives a session's events. SessionEvent is called from
+// several goroutines at once and must be safe for that.
+type EventSink interface {
+	SessionEvent(Event)
+}
+
+// Emit reports e about s to its sink; e.Session is set to s. With no sink
+// (a session built by a test) it does nothing.
+func (s *Session) Emit(e Event) {
+	if s.events == nil {
+		return
 	}
-	wg.Wait()
+	e.Session = s
+	s.events.SessionEvent(e)
 }

@@ -85,11 +85,11 @@ func isAllowedEnvVar(name string) bool {
 // resolved, symlink-free path, because its interpreter opens the script
 // again by the path it is given; the remaining window is a rename in one
 // of that path's directories, which only their owners can do.
-func (a *App) allowedExec(command, path string) (execPath string, release func(), err error) {
-	if len(a.cfg.AllowCommands) == 0 {
+func allowedExec(allow []string, command, path string) (execPath string, release func(), err error) {
+	if len(allow) == 0 {
 		return path, func() {}, nil
 	}
-	refuse := fmt.Errorf("command %q (%s) is not allowed on this server: it accepts only %s (--allow-command: the same file, found in the server's PATH, run under the same name)", command, path, strings.Join(a.cfg.AllowCommands, ", "))
+	refuse := fmt.Errorf("command %q (%s) is not allowed on this server: it accepts only %s (--allow-command: the same file, found in the server's PATH, run under the same name)", command, path, strings.Join(allow, ", "))
 	resolved, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return "", nil, refuse
@@ -99,7 +99,7 @@ func (a *App) allowedExec(command, path string) (execPath string, release func()
 		return "", nil, fmt.Errorf("command %q: %v: an allowed program must be readable by the server, which checks the file it runs", command, err)
 	}
 	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || !a.allowedFile(filepath.Base(command), fi) {
+	if err != nil || !fi.Mode().IsRegular() || !allowedFile(allow, filepath.Base(command), fi) {
 		f.Close()
 		return "", nil, refuse
 	}
@@ -115,9 +115,9 @@ func (a *App) allowedExec(command, path string) (execPath string, release func()
 // the base name name, is an entry of --allow-command: the entry, resolved
 // with the server's own PATH and working directory (never the child's),
 // names the same file and has the same base name.
-func (a *App) allowedFile(name string, fi os.FileInfo) bool {
+func allowedFile(allow []string, name string, fi os.FileInfo) bool {
 	wd, _ := os.Getwd()
-	for _, e := range a.cfg.AllowCommands {
+	for _, e := range allow {
 		if filepath.Base(e) != name {
 			continue
 		}

@@ -13,9 +13,7 @@ package main
 // while a command runs and a D with no command running are ignored.
 
 import (
-	"fmt"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,19 +60,6 @@ type shellState struct {
 	ended        int // commands whose D came
 	prompts      int // primary prompts started (A marks other than continuation prompts)
 	told         int // ended when the reader last notified (Session.readLoop)
-}
-
-// commandsUpdated tells subscribers that a command started or ended:
-// session://{id}/info and sessions://list (both show command_running)
-// change, and an ended command joins .../commands (which lists finished
-// commands only) as a new resource (list_changed).
-func (a *App) commandsUpdated(s *Session, ended bool) {
-	a.resourceUpdated(infoURI(s.ID))
-	a.resourceUpdated(sessionsListURI())
-	if ended { // the list holds finished commands only
-		a.resourceUpdated(commandsURI(s.ID))
-		a.resourceListChanged()
-	}
 }
 
 // takeMarksLocked runs the marks the last Write recorded; it reports
@@ -313,106 +298,6 @@ func cutFrom(row string, cols int) string {
 	return ""
 }
 
-// ---- results
-
-// commandWaitArgs are the wait arguments about commands, shared by
-// shell_send and shell_wait.
-type commandWaitArgs struct {
-	WaitForCommand bool `json:"wait_for_command"`
-	MaxBytes       *int `json:"max_bytes"`
-}
-
-// commandResult is the command object of a wait result.
-type commandResult struct {
-	N          int    `json:"n"`
-	Line       string `json:"line"`
-	ExitCode   *int   `json:"exit_code,omitempty"`
-	DurationMS *int64 `json:"duration_ms,omitempty"`
-	Cwd        string `json:"cwd,omitempty"`
-	Output     string `json:"output"`
-	Truncated  bool   `json:"truncated"`
-	Running    bool   `json:"running,omitempty"`
-	URI        string `json:"uri,omitempty"`
-}
-
-// commandOutcome is what a wait result says about a command.
-type commandOutcome struct {
-	Command     *commandResult `json:"command,omitempty"`
-	AlreadyDone bool           `json:"already_done,omitempty"`
-}
-
-// commandProps adds commandOutcome's fields to an output schema.
-func commandProps(m map[string]any) map[string]any {
-	m["command"] = map[string]any{
-		"type": "object",
-		"description": "With wait_for_command: the command that ended (or, on timeout, the one still running): line, exit_code, duration_ms (output start to end), cwd, " +
-			"output (its text, scrollback included, cut to max_bytes with truncated true), running (true on timeout), uri (session://{id}/commands/{n}).",
-		"properties": map[string]any{
-			"n": map[string]any{"type": "integer"}, "line": map[string]any{"type": "string"},
-			"exit_code": map[string]any{"type": "integer"}, "duration_ms": map[string]any{"type": "integer"},
-			"cwd": map[string]any{"type": "string"}, "output": map[string]any{"type": "string"},
-			"truncated": map[string]any{"type": "boolean"}, "running": map[string]any{"type": "boolean"},
-			"uri": map[string]any{"type": "string"},
-		},
-		"required": []string{"n", "line", "output", "truncated"},
-	}
-	m["already_done"] = prop("boolean", "With wait_for_command when no command was running: shell_wait (command is the last one that finished), or shell_send whose input was an empty line or Ctrl-C at an empty prompt and drew a new prompt (no command; no_command true). A line the shell rejected gives no_command without already_done.")
-	return m
-}
-
-// commandArgProps adds commandWaitArgs's fields to an input schema.
-func commandArgProps(m map[string]any) map[string]any {
-	m["wait_for_command"] = prop("boolean", "In a shell with integration (bash, zsh, fish): return when the next command ends and its prompt is back, "+
-		"with command {line, exit_code, duration_ms, cwd, output}. Works for any prompt; prefer it to wait_for on a prompt string.")
-	m["max_bytes"] = intProp("With wait_for_command: at most this many bytes of the command's output, the newest (default 8192).", 1, commandOutputCap)
-	return m
-}
-
-// result turns c into a commandResult with output cut to max bytes.
-func (c *command) result(sessionID string, max int) *commandResult {
-	r := &commandResult{N: c.n, Line: c.line, ExitCode: c.exitCode, Cwd: c.cwd, Output: c.output, Truncated: c.cut}
-	if !c.ended.IsZero() {
-		d := c.ended.Sub(c.started).Milliseconds()
-		r.DurationMS = &d
-		r.URI = commandURI(sessionID, c.n).String()
-	}
-	if len(r.Output) > max {
-		r.Output, _ = tailText(r.Output, max, false)
-		r.Truncated = true
-	} else if c.cut {
-		r.Output = truncatedMarker + r.Output
-	}
-	return r
-}
-
-// checkCommandWait validates the command wait arguments for s: the
-// output limit, and that the session can mark commands at all.
-func (s *Session) checkCommandWait(in commandWaitArgs) (max int, err error) {
-	max = defaultReadBytes
-	if in.MaxBytes != nil {
-		if !in.WaitForCommand {
-			return 0, fmt.Errorf("max_bytes applies to wait_for_command's output: add wait_for_command true, or drop max_bytes")
-		}
-		if max = *in.MaxBytes; max < 1 || max > commandOutputCap {
-			return 0, fmt.Errorf("max_bytes %d is out of range: use 1..%d", max, commandOutputCap)
-		}
-	}
-	if !in.WaitForCommand {
-		return max, nil
-	}
-	s.mu.Lock()
-	integ, seen := s.integ, s.sh.seenA
-	s.mu.Unlock()
-	if !integ.Active && !seen {
-		why := integ.Reason
-		if why == "" {
-			why = "the program marks no commands"
-		}
-		return 0, fmt.Errorf("wait_for_command needs a shell with integration, and this session has none (%s): wait with wait_for (text or /regex/ the command prints, e.g. echo DO''NE and wait for DONE) or wait_idle_ms instead", why)
-	}
-	return max, nil
-}
-
 // commandBaseLocked is the number of commands ended so far: a waiter
 // returns at the first one after it. s.mu is held.
 func (s *Session) commandBaseLocked() int { return s.sh.ended }
@@ -426,36 +311,6 @@ func (s *Session) promptBaseLocked() int {
 	}
 	return st.prompts
 }
-
-// commandDoneLocked reports the first command that ended after the wait
-// began (w.cmdBase), once the prompt after it is drawn. s.mu is held.
-func (w *outputWatch) commandDoneLocked() (*command, bool) {
-	st := &w.s.sh
-	if w.cmdBase == firstPromptBase {
-		return firstPrompt, st.seenB || !w.s.integ.Active && st.seenA
-	}
-	if st.ended <= w.cmdBase {
-		// None ran, but the shell idle at a prompt drew a new one (an
-		// empty line, Ctrl-C): nothing is left to wait for.
-		if w.promptBase >= 0 && st.running == nil && st.prompts > w.promptBase && (!st.seenB || st.inLine) {
-			return firstPrompt, true
-		}
-		return nil, false
-	}
-	first := len(st.cmds) - (st.ended - w.cmdBase)
-	c := st.cmds[max(first, 0)]
-	return c, c.drawn
-}
-
-// firstPromptBase is outputWatch.cmdBase for shell_wait's
-// wait_for_command before the shell's first prompt: it waits for that
-// prompt, and then returns firstPrompt (already_done, no command), not
-// for a command that nobody started.
-const firstPromptBase = -1
-
-// firstPrompt is the command a firstPromptBase wait ends with, and a
-// wait whose input ran none but drew a new prompt.
-var firstPrompt = &command{}
 
 // lastCommand returns the newest finished command when none is running
 // and its prompt is drawn (shell_wait's already_done), else nil.
@@ -478,65 +333,6 @@ func (s *Session) idleAtPrompt() bool {
 	defer s.mu.Unlock()
 	k := len(s.sh.cmds)
 	return s.sh.seenA && s.sh.running == nil && (k == 0 || s.sh.cmds[k-1].drawn)
-}
-
-// runningCommand returns the command still running, with its output so
-// far, or nil (also once the shell has exited: "exit" starts a command
-// that never ends).
-func (s *Session) runningCommand(max int) *commandResult {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c := s.sh.running
-	if c == nil || s.exited {
-		return nil
-	}
-	cp := *c
-	cp.output, cp.cut = c.outputTo(s.term, s.term.OutputEnd())
-	r := cp.result(s.ID, max)
-	r.Running = true
-	return r
-}
-
-// commandOutcomeOf is the command part of a wait result: the command that
-// ended, or on timeout the one still running.
-func (s *Session) commandOutcomeOf(c *command, max int) commandOutcome {
-	if c == firstPrompt {
-		return commandOutcome{AlreadyDone: true}
-	}
-	if c != nil {
-		return commandOutcome{Command: c.result(s.ID, max)}
-	}
-	return commandOutcome{Command: s.runningCommand(max)}
-}
-
-// ---- session://{id}/commands
-
-// commandJSON is one entry of session://{id}/commands.
-type commandJSON struct {
-	N           int       `json:"n"`
-	Line        string    `json:"line"`
-	ExitCode    *int      `json:"exit_code"`
-	Started     time.Time `json:"started"`
-	DurationMS  int64     `json:"duration_ms"`
-	Cwd         string    `json:"cwd"`
-	OutputBytes int       `json:"output_bytes"`
-	URI         string    `json:"uri"`
-}
-
-// Commands returns the finished commands kept, oldest first.
-func (s *Session) Commands() []commandJSON {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return commandList(s.ID, s.sh.cmds)
-}
-
-func commandList(id string, cmds []*command) []commandJSON {
-	out := make([]commandJSON, 0, len(cmds))
-	for _, c := range cmds {
-		out = append(out, commandJSON{N: c.n, Line: c.line, ExitCode: c.exitCode, Started: c.started.UTC(),
-			DurationMS: c.ended.Sub(c.started).Milliseconds(), Cwd: c.cwd, OutputBytes: c.outBytes, URI: commandURI(id, c.n).String()})
-	}
-	return out
 }
 
 // shellInfo is the shell part of session://{id}/info and sessions://list.
@@ -566,103 +362,35 @@ func (s *Session) commandsCopy() []*command {
 	return append([]*command(nil), s.sh.cmds...)
 }
 
-// commands returns the session's finished commands, oldest first.
-func (v *resSess) commands() []*command {
-	if v.live != nil {
-		return v.live.commandsCopy()
-	}
-	return v.stopped.commands
-}
+// truncatedMarker starts a text whose older part was cut: command output
+// here, the screen text and raw output of shell_read.
+const truncatedMarker = "...(truncated)...\n"
 
-// commandOutput is session://{id}/commands/{n}: the output as kept, the
-// truncation marker first when its oldest part was lost.
-func (v *resSess) commandOutput(name string) (string, bool) {
-	for _, c := range v.commands() {
-		if strconv.Itoa(c.n) == name {
-			if c.cut {
-				return truncatedMarker + c.output, true
-			}
-			return c.output, true
+// tailText keeps the end of s within max bytes, the marker included: the
+// last max-len(truncatedMarker) bytes, starting at a line boundary when
+// one is near (else at a character boundary), behind truncatedMarker (a
+// max too small for the marker keeps the last max bytes alone). cut says
+// s itself is already a tail.
+func tailText(s string, max int, cut bool) (string, bool) {
+	if len(s) <= max && !cut {
+		return s, false
+	}
+	marker := truncatedMarker
+	if max < 2*len(marker) {
+		marker = "" // truncated: true in the result still says so
+	}
+	keep := max - len(marker)
+	if keep < 0 {
+		keep = 0
+	}
+	if len(s) > keep {
+		s = s[len(s)-keep:]
+		if i := strings.IndexByte(s, '\n'); i >= 0 && i < 200 && i+1 < len(s) {
+			s = s[i+1:]
 		}
 	}
-	return "", false
-}
-
-// commandResources are the resources/list entries of a session's
-// commands: the list, then each finished command.
-func commandResources(id, label string, cmds []*command) []resourceJSON {
-	out := []resourceJSON{{URI: commandsURI(id).String(), Name: id + "/commands", Title: label + " commands", MimeType: "application/json",
-		Description: fmt.Sprintf("The commands the shell finished (the newest %d): n, line, exit_code, started, duration_ms, cwd, output_bytes, uri.", maxCommands)}}
-	for _, c := range cmds {
-		out = append(out, resourceJSON{URI: commandURI(id, c.n).String(), Name: fmt.Sprintf("%s/commands/%d", id, c.n),
-			Title: "Command " + strconv.Itoa(c.n), MimeType: "text/plain", Size: int64(c.outBytes),
-			Description: fmt.Sprintf("Output of %q (exit %s) in session %s.", clip(c.line, 80), exitText(c.exitCode), id)})
+	for i := 0; i < utf8.UTFMax && len(s) > 0 && !utf8.RuneStart(s[0]); i++ {
+		s = s[1:]
 	}
-	return out
-}
-
-func exitText(p *int) string {
-	if p == nil {
-		return "unknown"
-	}
-	return strconv.Itoa(*p)
-}
-
-// clip shortens s to at most n bytes at a rune boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
-}
-
-// completeCommandNumbers lists the command numbers of session id (of
-// every session when id is ""), newest first.
-func (a *App) completeCommandNumbers(id string) []string {
-	var out []string
-	for _, s := range a.completionSessions(id) {
-		cmds := s.commands()
-		for i := len(cmds) - 1; i >= 0; i-- {
-			if n := strconv.Itoa(cmds[i].n); !slices.Contains(out, n) {
-				out = append(out, n)
-			}
-		}
-	}
-	return out
-}
-
-// alreadyDone is shell_wait's answer when it waits for a command first
-// and none is running: that stage holds at once, with the last finished
-// command (if any) and already_done. Before an integrated shell's first
-// prompt the wait goes on until that prompt (firstPromptBase). A command
-// that ended but whose prompt is not drawn yet is
-// the one the wait returns, so the watch's base steps back to it.
-func (s *Session) alreadyDone(w *outputWatch, c waitSpec, max int) (commandOutcome, bool) {
-	if len(c.stages) == 0 || c.stages[0].kind != stageCommand {
-		return commandOutcome{}, false
-	}
-	s.mu.Lock()
-	k := len(s.sh.cmds)
-	if s.sh.running == nil && k > 0 && !s.sh.cmds[k-1].drawn && w.cmdBase == s.sh.ended {
-		w.cmdBase--
-	}
-	first := s.integ.Active && !s.sh.seenA && s.sh.running == nil
-	if first { // still starting: wait for the first prompt
-		w.cmdBase = firstPromptBase
-	}
-	s.mu.Unlock()
-	if first {
-		return commandOutcome{}, false
-	}
-	if !s.idleAtPrompt() {
-		return commandOutcome{}, false
-	}
-	out := commandOutcome{AlreadyDone: true}
-	if last := s.lastCommand(); last != nil {
-		out.Command = last.result(s.ID, max)
-	}
-	return out, true
+	return marker + s, true
 }

@@ -47,8 +47,8 @@ func BenchmarkShellStartReady(b *testing.B) {
 				m := mustCall(b, a, "shell_start", map[string]any{"command": c.command, "args": args, "shell_integration": c.integration,
 					"env": map[string]string{"HOME": home, "ZDOTDIR": home, "XDG_CONFIG_HOME": home}})
 				ds = append(ds, time.Since(t0))
-				s, _ := a.session(m["shell_session_id"].(string))
-				a.stopSession(s, 1)
+				s, _ := a.tools.session(m["shell_session_id"].(string))
+				a.tools.stopSession(s, 1)
 			}
 			reportQuantiles(b, ds)
 		})

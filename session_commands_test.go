@@ -57,8 +57,8 @@ func startShell(t *testing.T, a *App, name, home string, args []string, extra ma
 	// Stopped before home is removed (cleanups run last first): fish
 	// writes its completions there in the background.
 	t.Cleanup(func() {
-		if s, err := a.session(id); err == nil {
-			a.stopSession(s, syscall.SIGHUP)
+		if s, err := a.tools.session(id); err == nil {
+			a.tools.stopSession(s, syscall.SIGHUP)
 		}
 	})
 	return id
@@ -229,6 +229,7 @@ func runCommandKeys(t *testing.T, a *App, id string, keys ...string) map[string]
 func TestCommandOutputLarge(t *testing.T) {
 	a := newTestApp(t)
 	a.cfg.Scrollback = 30000
+	reconfigure(a)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
 			id := startShell(t, a, sh.name, "", sh.args, nil)
@@ -293,7 +294,7 @@ func TestCommandMultiLineVimCwd(t *testing.T) {
 // readInfo reads session://{id}/info.
 func readInfo(t *testing.T, a *App, id string) map[string]any {
 	t.Helper()
-	rc, err := a.readResource(infoURI(id).String())
+	rc, err := a.hub.readResource(infoURI(id).String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +326,7 @@ PROMPT_COMMAND='echo pc-ran >> ~/pc.log'
 	if exitCode(c) != 1 {
 		t.Errorf("false after PROMPT_COMMAND: %v", c)
 	}
-	s, _ := a.session(id)
+	s, _ := a.tools.session(id)
 	if text := s.Text(false); !strings.Contains(text, "custom-~> hello") {
 		t.Errorf("the user's PS1 is not on the screen: %q", text)
 	}
@@ -366,12 +367,12 @@ PS1=$'mine%% %{\e]133;B\a%}'
 					t.Errorf("%q is command %v %q, want %d", line, c["n"], c["line"], i+1)
 				}
 			}
-			s, _ := a.session(id)
+			s, _ := a.tools.session(id)
 			raw, _ := s.RawTail(rawTailCap)
 			if n, want := strings.Count(string(raw), "\x1b]133;A"), 4; n != want {
 				t.Errorf("%d A marks in the output, want %d (one per prompt): ours were added too", n, want)
 			}
-			if cmds := s.Commands(); len(cmds) != 3 || *cmds[1].ExitCode != 1 {
+			if cmds := commandList(s.ID, s.commandsCopy()); len(cmds) != 3 || *cmds[1].ExitCode != 1 {
 				t.Errorf("commands: %+v", cmds)
 			}
 		})
@@ -400,6 +401,7 @@ func TestCommandIntegrationOff(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newTestApp(t)
 			a.cfg.NoShellIntegration = tt.flagOff
+			reconfigure(a)
 			in := map[string]any{"command": tt.command, "args": []string{}}
 			if tt.name == "bash -c" {
 				in["args"] = []string{"-c", "sleep 5"}
@@ -429,6 +431,7 @@ func TestCommandIntegrationOff(t *testing.T) {
 func TestCommandIntegrationArgOverridesFlag(t *testing.T) {
 	a := newTestApp(t)
 	a.cfg.NoShellIntegration = true
+	reconfigure(a)
 	id := startShell(t, a, "bash", "", nil, map[string]any{"shell_integration": true})
 	if si := readInfo(t, a, id)["shell_integration"].(map[string]any); si["active"] != true {
 		t.Errorf("shell_integration true under --shell-integration=false: %v", si)
@@ -446,7 +449,7 @@ func TestCommandsResource(t *testing.T) {
 	for _, line := range []string{"echo first", "false", "printf 'a\\nb\\n'"} {
 		runCommand(t, a, id, line, nil)
 	}
-	rc, err := a.readResource(commandsURI(id).String())
+	rc, err := a.hub.readResource(commandsURI(id).String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -459,15 +462,15 @@ func TestCommandsResource(t *testing.T) {
 		t.Fatalf("%d commands, want 3: %s", len(list), *rc.Text)
 	}
 	for i, c := range list {
-		out, err := a.readResource(c.URI)
+		out, err := a.hub.readResource(c.URI)
 		if err != nil || c.N != i+1 || *out.Text != wantOut[i] || c.OutputBytes != len(wantOut[i]) || out.MimeType != "text/plain" {
 			t.Errorf("command %d: %+v, output %v %v", i+1, c, out.Text, err)
 		}
 	}
-	if _, err := a.readResource(commandURI(id, 9).String()); err == nil {
+	if _, err := a.hub.readResource(commandURI(id, 9).String()); err == nil {
 		t.Errorf("session://%s/commands/9 was found", id)
 	}
-	got := a.completeTemplate("session://{id}/commands/{n}", "n", id)
+	got := a.hub.completeTemplate("session://{id}/commands/{n}", "n", id)
 	if strings.Join(got, ",") != "3,2,1" {
 		t.Errorf("completion of {n}: %v", got)
 	}
@@ -482,14 +485,14 @@ func TestShellStartReady(t *testing.T) {
 			needShell(t, sh.name)
 			home := t.TempDir()
 			m := mustCall(t, a, "shell_start", map[string]any{"command": sh.name, "cwd": home, "env": map[string]string{"HOME": home, "ZDOTDIR": home, "XDG_CONFIG_HOME": home}})
-			s, _ := a.session(m["shell_session_id"].(string))
+			s, _ := a.tools.session(m["shell_session_id"].(string))
 			s.mu.Lock()
 			seenB := s.sh.seenB
 			s.mu.Unlock()
 			if scr, _ := m["screen"].(string); !seenB || strings.TrimSpace(scr) == "" {
 				t.Errorf("%s: returned before the prompt: B seen %v, screen %q", sh.name, seenB, scr)
 			}
-			a.stopSession(s, syscall.SIGHUP) // before home goes
+			a.tools.stopSession(s, syscall.SIGHUP) // before home goes
 		})
 	}
 }
@@ -590,7 +593,7 @@ func TestShellIntegrationStartupFiles(t *testing.T) {
 			if c := runCommand(t, a, id, tt.check, nil); c["output"] != want || exitCode(c) != 0 {
 				t.Errorf("%s %q: %q: output %q, want %q", tt.shell, tt.args, tt.check, c["output"], want)
 			}
-			s, _ := a.session(id)
+			s, _ := a.tools.session(id)
 			dir := s.integ.dir
 			if _, err := os.Stat(dir); dir == "" || err != nil {
 				t.Fatalf("wrapper directory %q: %v", dir, err)
@@ -793,8 +796,8 @@ func TestCommandShellDies(t *testing.T) {
 			if info["command_running"] != false || info["exited"] != true {
 				t.Errorf("%s: info after the kill: command_running %v exited %v", sh.name, info["command_running"], info["exited"])
 			}
-			s, _ := a.session(id)
-			if list := s.Commands(); len(list) != 1 || list[0].Line != line || list[0].ExitCode != nil || list[0].OutputBytes != len("partial") {
+			s, _ := a.tools.session(id)
+			if list := commandList(s.ID, s.commandsCopy()); len(list) != 1 || list[0].Line != line || list[0].ExitCode != nil || list[0].OutputBytes != len("partial") {
 				t.Errorf("%s: commands %+v", sh.name, list)
 			}
 		})
@@ -829,8 +832,8 @@ func TestShellStartSlowRC(t *testing.T) {
 				"env": map[string]string{"HOME": home, "ZDOTDIR": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config")}})
 			id := m["shell_session_id"].(string)
 			t.Cleanup(func() {
-				if s, err := a.session(id); err == nil {
-					a.stopSession(s, syscall.SIGHUP)
+				if s, err := a.tools.session(id); err == nil {
+					a.tools.stopSession(s, syscall.SIGHUP)
 				}
 			})
 			if note, _ := m["note"].(string); m["ready"] != false || !strings.Contains(note, "no prompt yet") {
@@ -893,7 +896,7 @@ func TestCommandNoFinalNewline(t *testing.T) {
 				if c := runCommand(t, a, id, "printf x; false", nil); c["output"] != "x" || exitCode(c) != 1 {
 					t.Errorf("zsh printf x; false: %v", c)
 				}
-				s, _ := a.session(id)
+				s, _ := a.tools.session(id)
 				if scr := s.Text(false); !strings.Contains(scr, "x<EOL>") {
 					t.Errorf("zsh: the user's PROMPT_EOL_MARK is not drawn: %q", scr)
 				}
@@ -912,11 +915,11 @@ func TestShellReadyForPaste(t *testing.T) {
 			a := newTestApp(t)
 			for i := range 10 {
 				id := startShell(t, a, shell, "", nil, nil)
-				s, _ := a.session(id)
+				s, _ := a.tools.session(id)
 				if !s.Modes().BracketedPaste {
 					t.Errorf("start %d: ready before the line editor turned bracketed paste on; screen %q", i, s.Text(false))
 				}
-				a.stopSession(s, syscall.SIGHUP)
+				a.tools.stopSession(s, syscall.SIGHUP)
 			}
 		})
 	}

@@ -29,8 +29,7 @@ func newTestApp(t testing.TB) *App {
 	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
 		t.Skipf("no pseudo-terminals on %s", runtime.GOOS)
 	}
-	a := &App{cfg: Config{Cols: 80, Rows: 24, Theme: "one-dark", Scrollback: 1000, MaxSessions: 16, OutputDir: t.TempDir()},
-		sessions: map[string]*Session{}}
+	a := newApp(Config{Cols: 80, Rows: 24, Theme: "one-dark", Scrollback: 1000, MaxSessions: 16, OutputDir: t.TempDir()})
 	t.Cleanup(a.shutdown)
 	return a
 }
@@ -38,7 +37,7 @@ func newTestApp(t testing.TB) *App {
 // toolByName finds one of a's tools.
 func toolByName(t testing.TB, a *App, name string) *Tool {
 	t.Helper()
-	for _, tool := range a.tools() {
+	for _, tool := range a.tools.list() {
 		if tool.Name == name {
 			return tool
 		}
@@ -96,7 +95,7 @@ func start(t testing.TB, a *App, command string, args ...string) string {
 // waitExit waits (bounded) until the session reports its exit.
 func waitExit(t testing.TB, a *App, id string) SessionStatus {
 	t.Helper()
-	s, err := a.session(id)
+	s, err := a.tools.session(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +110,7 @@ func waitExit(t testing.TB, a *App, id string) SessionStatus {
 // rawText is the session's raw output so far.
 func rawText(t testing.TB, a *App, id string) string {
 	t.Helper()
-	s, err := a.session(id)
+	s, err := a.tools.session(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +179,7 @@ func TestStartOutputAndExitCodes(t *testing.T) {
 			if stop["exit_code"] != float64(tt.code) || stop["success"] != true {
 				t.Errorf("shell_stop %v, want success and exit code %d", stop, tt.code)
 			}
-			if _, err := a.session(id); err == nil {
+			if _, err := a.tools.session(id); err == nil {
 				t.Errorf("session %s still listed after shell_stop", id)
 			}
 		})
@@ -198,6 +197,7 @@ func TestFastExitLastLine(t *testing.T) {
 		n = 40
 	}
 	a.cfg.MaxSessions = n // exited sessions stay until the cleanup's shutdown stops them all at once
+	reconfigure(a)
 	var wg sync.WaitGroup
 	errs := make(chan string, n)
 	work := make(chan int)
@@ -206,7 +206,7 @@ func TestFastExitLastLine(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				s, err := a.startSession(StartOptions{Command: "printf", Args: []string{`first\nsecond\nLAST-%d`, strconv.Itoa(i)}})
+				s, err := a.tools.startSession(StartOptions{Command: "printf", Args: []string{`first\nsecond\nLAST-%d`, strconv.Itoa(i)}})
 				if err != nil {
 					errs <- err.Error()
 					continue
@@ -376,7 +376,7 @@ func TestIgnoredSignalsNotInherited(t *testing.T) {
 	if os.Getenv("TTYWRIGHT_SIGNAL_HELPER") == "1" {
 		a := newTestApp(t)
 		server := sigIgnMask(t, os.Getpid())
-		s, err := a.startSession(StartOptions{Command: "sleep", Args: []string{"100"}})
+		s, err := a.tools.startSession(StartOptions{Command: "sleep", Args: []string{"100"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -454,7 +454,7 @@ func TestStopNoOrphans(t *testing.T) {
 			} else {
 				mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 100})
 			}
-			s, _ := a.session(id)
+			s, _ := a.tools.session(id)
 			pid := s.Status().Pid
 			if tt.input != "" && len(sessionMembers(pid)) < 3 {
 				t.Fatalf("expected the shell and two jobs in session %d, got %v", pid, sessionMembers(pid))
@@ -480,7 +480,7 @@ func TestShutdownReapsAll(t *testing.T) {
 	a := newTestApp(t)
 	var pids []int
 	for _, cmd := range [][]string{{"sh"}, {"cat"}, {"sleep", "100"}, {"sh", "-c", `trap "" HUP; echo READY; sleep 100`}} {
-		s, err := a.startSession(StartOptions{Command: cmd[0], Args: cmd[1:]})
+		s, err := a.tools.startSession(StartOptions{Command: cmd[0], Args: cmd[1:]})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -492,7 +492,7 @@ func TestShutdownReapsAll(t *testing.T) {
 	for _, pid := range pids {
 		checkGone(t, pid)
 	}
-	if n := len(a.listSessions()); n != 0 {
+	if n := len(a.sessions.List()); n != 0 {
 		t.Errorf("%d sessions left after shutdown", n)
 	}
 }
@@ -537,7 +537,9 @@ func TestToolErrors(t *testing.T) {
 func TestSessionLimits(t *testing.T) {
 	a := newTestApp(t)
 	a.cfg.MaxSessions = 2
+	reconfigure(a)
 	a.cfg.AllowCommands = []string{"sh", "/bin/cat"}
+	reconfigure(a)
 	first := start(t, a, "sh")
 	if r, _ := call(t, a, "shell_start", map[string]any{"command": "printf", "args": []string{"x"}}); !r.IsError || !strings.Contains(r.Text, "not allowed") {
 		t.Errorf("printf with --allow-command sh,/bin/cat: %q", r.Text)

@@ -55,7 +55,7 @@ const (
 	clickSettleMax  = time.Second
 )
 
-func (a *App) toolShellClick() *Tool {
+func (tb *Toolbox) toolShellClick() *Tool {
 	return newTool(Tool{
 		Name:  "shell_click",
 		Title: "Click in a terminal",
@@ -85,12 +85,12 @@ func (a *App) toolShellClick() *Tool {
 			"bufferAfter": prop("string", "The visible screen after the wait."),
 		}))), "row", "col", "sent", "mouse_mode", "bufferAfter", "exited"),
 		OpenWorld: true,
-	}, a.shellClick)
+	}, tb.shellClick)
 }
 
 // shellClick encodes the click, writes it and waits.
-func (a *App) shellClick(ctx context.Context, call *ToolCall, in clickArgs) (clickResult, error) {
-	s, err := a.session(in.SessionID)
+func (tb *Toolbox) shellClick(ctx context.Context, call *ToolCall, in clickArgs) (clickResult, error) {
+	s, err := tb.session(in.SessionID)
 	if err != nil {
 		return clickResult{}, err
 	}
@@ -98,7 +98,7 @@ func (a *App) shellClick(ctx context.Context, call *ToolCall, in clickArgs) (cli
 	if err != nil {
 		return clickResult{}, err
 	}
-	maxOut, err := s.checkCommandWait(in.commandWaitArgs)
+	maxOut, err := checkCommandWait(s, in.commandWaitArgs)
 	if err != nil {
 		return clickResult{}, err
 	}
@@ -110,7 +110,7 @@ func (a *App) shellClick(ctx context.Context, call *ToolCall, in clickArgs) (cli
 	if err != nil {
 		return clickResult{}, err
 	}
-	data, modes, err := a.clickBytes(s, in, row, col)
+	data, modes, err := tb.clickBytes(s, in, row, col)
 	if err != nil {
 		return clickResult{}, err
 	}
@@ -124,7 +124,7 @@ func (a *App) shellClick(ctx context.Context, call *ToolCall, in clickArgs) (cli
 		out := w.wait(ctx, spec, call.Progress)
 		res.waitReport = reportWait(out, spec)
 		if spec.command {
-			res.commandOutcome = s.commandOutcomeOf(out.command, maxOut)
+			res.commandOutcome = commandOutcomeOf(s, out.command, maxOut)
 		}
 	} else {
 		settle := waitSpec{stages: []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: clickSettleIdle, afterNewOutput: true}}, timeout: clickSettleMax}
@@ -179,7 +179,7 @@ func clickTarget(s *Session, in clickArgs) (row, col int, err error) {
 }
 
 // clickBytes is what the click sends in the session's current modes.
-func (a *App) clickBytes(s *Session, in clickArgs, row, col int) ([]byte, Modes, error) {
+func (tb *Toolbox) clickBytes(s *Session, in clickArgs, row, col int) ([]byte, Modes, error) {
 	modes := s.Modes()
 	button, wheel, err := clickButton(in.Button)
 	if err != nil {
@@ -210,7 +210,7 @@ func (a *App) clickBytes(s *Session, in clickArgs, row, col int) ([]byte, Modes,
 	if err := checkMouseEvent(modes.Mouse, ev); err != nil {
 		return nil, modes, err
 	}
-	scale := a.cfg.Scale
+	scale := tb.cfg.Scale
 	if scale < 1 || scale > 4 {
 		scale = 2 // as shell_screenshot's files
 	}

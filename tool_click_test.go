@@ -62,7 +62,7 @@ func styleOfText(t testing.TB, a *App, id, text string, nth int) Style {
 // mouseInfo is the mouse field of the session's info resource.
 func mouseInfo(t testing.TB, a *App, id string) string {
 	t.Helper()
-	rc, err := a.readResource("session://" + id + "/info")
+	rc, err := a.hub.readResource("session://" + id + "/info")
 	if err != nil || rc.Text == nil {
 		t.Fatalf("session info: %v", err)
 	}
@@ -323,7 +323,7 @@ func BenchmarkStyledSize(b *testing.B) {
 			if sc.keys != nil {
 				mustCall(b, a, "shell_send", map[string]any{"session_id": id, "keys": sc.keys, "wait_idle_ms": 300})
 			}
-			s, _ := a.session(id)
+			s, _ := a.tools.session(id)
 			var plain, styled, runs int
 			b.ResetTimer() // ns/op is one plain and one styled read
 			for i := 0; i < b.N; i++ {

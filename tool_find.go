@@ -45,7 +45,7 @@ type findResult struct {
 // maxFindMatches caps the matches one call returns.
 const maxFindMatches = 200
 
-func (a *App) toolShellFind() *Tool {
+func (tb *Toolbox) toolShellFind() *Tool {
 	match := runSchema(styleSchema("The first cell's style: only the attributes that differ from the default."))
 	match["properties"].(map[string]any)["mixed"] = prop("boolean", "True when the match spans cells of several styles.")
 	return newTool(Tool{
@@ -70,12 +70,12 @@ func (a *App) toolShellFind() *Tool {
 			"timed_out": prop("boolean", "With timeout_ms: true when the time ran out before a match existed (or, with gone, before none did); an exit ends the wait without it (exited true)."),
 		}), "matches", "count", "exited"),
 		ReadOnly: true,
-	}, a.shellFind)
+	}, tb.shellFind)
 }
 
 // shellFind looks for the text, waiting when timeout_ms is given.
-func (a *App) shellFind(ctx context.Context, call *ToolCall, in findArgs) (findResult, error) {
-	s, err := a.session(in.SessionID)
+func (tb *Toolbox) shellFind(ctx context.Context, call *ToolCall, in findArgs) (findResult, error) {
+	s, err := tb.session(in.SessionID)
 	if err != nil {
 		return findResult{}, err
 	}

@@ -42,11 +42,9 @@ func listingScreen(cols, rows, step int) *Snapshot {
 // before r.finish, all on one goroutine.
 func fakeRecorder(t testing.TB, a *App, s *Session, fps int) *recorder {
 	t.Helper()
-	r := &recorder{app: a, sess: s, name: "bench", fps: fps, scale: 1, theme: themeList[0],
+	r := &recorder{store: a.store, recs: a.tools.recs, logf: a.tools.logf, sess: s, name: "bench", fps: fps, scale: 1, theme: themeList[0],
 		snapshot: s.Snapshot, snapshotLocked: func() *Snapshot { return s.term.Snapshot() }}
-	s.mu.Lock()
-	s.recorder = r
-	s.mu.Unlock()
+	a.tools.recs.reserve(s, r)
 	if err := r.open(); err != nil {
 		t.Fatal(err)
 	}

@@ -38,9 +38,7 @@ func TestRecordScriptedSession(t *testing.T) {
 	if r.IsError {
 		t.Fatal(r.Text)
 	}
-	s.mu.Lock()
-	t0 := s.recorder.started // the GIF's time 0
-	s.mu.Unlock()
+	t0 := runningRecorder(a, s).started // the GIF's time 0
 	var cps []checkpoint
 	settle := func(d time.Duration) {
 		time.Sleep(d)
@@ -159,17 +157,17 @@ func TestRecordRealShell(t *testing.T) {
 	mustCall(t, a, "shell_record_start", map[string]any{"session_id": id, "name": "real", "fps": 20})
 	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `printf '\033[1;35mmagenta\033[0m\n'` + "\r",
 		"type_delay_ms": 10, "wait_for": "magenta", "timeout_ms": 5000})
-	s, err := a.session(id)
+	s, err := a.tools.session(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.IsRecording() {
+	if !isRecording(a, s) {
 		t.Fatal("not recording")
 	}
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 200, "timeout_ms": 5000})
 	before := s.Text(false)
 	mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
-	if s.IsRecording() {
+	if isRecording(a, s) {
 		t.Errorf("still recording after shell_stop")
 	}
 	if r, _ := call(t, a, "shell_record_stop", map[string]any{"session_id": id}); !r.IsError || !strings.Contains(r.Text, "session://"+id+"/recordings") {

@@ -21,10 +21,7 @@ import (
 // newRecApp returns an App writing captures under a temporary directory.
 func newRecApp(t testing.TB) *App {
 	t.Helper()
-	return &App{
-		cfg:      Config{Theme: "one-dark", Cols: 80, Rows: 24, Scale: 2, OutputDir: filepath.Join(t.TempDir(), "out")},
-		sessions: map[string]*Session{},
-	}
+	return newApp(Config{Theme: "one-dark", Cols: 80, Rows: 24, Scale: 2, OutputDir: filepath.Join(t.TempDir(), "out")})
 }
 
 // addRecSession registers a session whose terminal the test feeds itself
@@ -32,16 +29,14 @@ func newRecApp(t testing.TB) *App {
 func addRecSession(a *App, id string, cols, rows int) *Session {
 	s := &Session{ID: id, Command: "test", Theme: "one-dark", Started: time.Now(), term: NewTerminal(cols, rows, 100),
 		changed: make(chan struct{})}
-	a.mu.Lock()
-	a.sessions[id] = s
-	a.mu.Unlock()
+	addTestSession(a, s)
 	return s
 }
 
 // callTool runs the named tool with JSON arguments.
 func callTool(t *testing.T, a *App, name, args string) *ToolResult {
 	t.Helper()
-	for _, tool := range a.tools() {
+	for _, tool := range a.tools.list() {
 		if tool.Name == name {
 			return tool.Handle(context.Background(), &ToolCall{Args: json.RawMessage(args)})
 		}
@@ -96,7 +91,7 @@ func TestRecordBadInput(t *testing.T) {
 			}
 		})
 	}
-	if a.sessions["s1"].IsRecording() {
+	if isRecording(a, a.sessions.Get("s1")) {
 		t.Errorf("a refused start left the session recording")
 	}
 }
@@ -151,7 +146,7 @@ func TestRecordFormats(t *testing.T) {
 			if r.IsError {
 				t.Fatalf("start: %s", r.Text)
 			}
-			if !s.IsRecording() {
+			if !isRecording(a, s) {
 				t.Errorf("IsRecording false after start")
 			}
 			args, _ := json.Marshal(map[string]string{"session_id": "s1", "name": "demo", "format": tt.format})
@@ -201,14 +196,14 @@ func TestRecordFormats(t *testing.T) {
 			if tt.captures == 2 && (recs[1].URI != "session://s1/recordings/demo.cast" || recs[1].MimeType != "application/x-asciicast") {
 				t.Errorf("cast capture %+v", recs[1])
 			}
-			if s.IsRecording() {
+			if isRecording(a, s) {
 				t.Errorf("IsRecording true after stop")
 			}
 			// The session can record again.
 			if r := callTool(t, a, "shell_record_start", `{"session_id":"s1"}`); r.IsError {
 				t.Fatalf("second start: %s", r.Text)
 			}
-			a.finishRecordings(s)
+			a.tools.finishRecordings(s)
 			if recs := s.Recordings(); len(recs) != tt.captures+2 || recs[tt.captures].Name != "recording-1" {
 				t.Errorf("after finishRecordings: %+v", recs)
 			}
@@ -340,9 +335,9 @@ func recordFakeLimited(t *testing.T, fps, maxFrames int, maxDur time.Duration, s
 	a := newRecApp(t)
 	s := addRecSession(a, "s1", 40, 8)
 	f := newFakeScreen()
-	r := &recorder{app: a, sess: s, name: "fake", fps: fps, scale: 1, theme: themeList[0],
+	r := &recorder{store: a.store, recs: a.tools.recs, logf: a.tools.logf, sess: s, name: "fake", fps: fps, scale: 1, theme: themeList[0],
 		snapshot: f.snapshot, snapshotLocked: f.snapshot, waitChange: f.waitChange, maxFrames: maxFrames, maxDur: maxDur}
-	s.recorder = r
+	a.tools.recs.reserve(s, r)
 	if err := r.start(); err != nil {
 		t.Fatal(err)
 	}
@@ -501,12 +496,12 @@ func TestRecordStartStopRace(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 10 {
 		wg.Go(func() { callTool(t, a, "shell_record_start", `{"session_id":"s1"}`) })
-		wg.Go(func() { a.finishRecordings(s) })
+		wg.Go(func() { a.tools.finishRecordings(s) })
 		wg.Go(func() { callTool(t, a, "shell_record_stop", `{"session_id":"s1","format":"cast"}`) })
 	}
 	wg.Wait()
-	a.finishRecordings(s)
-	if s.IsRecording() {
+	a.tools.finishRecordings(s)
+	if isRecording(a, s) {
 		t.Errorf("still recording")
 	}
 	entries, _ := os.ReadDir(filepath.Join(a.cfg.OutputDir, "s1"))
@@ -534,12 +529,12 @@ func TestRecordLimitEndsRecording(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := newRecApp(t)
-			a.rec = recLimits{frames: tc.frames, dur: tc.dur}
-			a.res.interval = time.Millisecond
+			a.tools.rec = recLimits{frames: tc.frames, dur: tc.dur}
+			a.hub.res.interval = time.Millisecond
 			s := addRecSession(a, "s1", 20, 4)
 			var mu sync.Mutex
 			var got []string // method and uri of each notification
-			a.notify = func(method string, params any) {
+			conn := testConn(a, func(method string, params any) {
 				uri := ""
 				if p, ok := params.(map[string]string); ok {
 					uri = p["uri"]
@@ -547,9 +542,9 @@ func TestRecordLimitEndsRecording(t *testing.T) {
 				mu.Lock()
 				got = append(got, method+" "+uri)
 				mu.Unlock()
-			}
+			})
 			for _, uri := range []string{"session://s1/recordings", "session://s1/info"} {
-				if _, err := a.resourcesSubscribe(context.Background(), json.RawMessage(`{"uri":"`+uri+`"}`)); err != nil {
+				if _, err := conn.resourcesSubscribe(context.Background(), json.RawMessage(`{"uri":"`+uri+`"}`)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -577,7 +572,7 @@ func TestRecordLimitEndsRecording(t *testing.T) {
 				}
 			}
 
-			if s.IsRecording() {
+			if isRecording(a, s) {
 				t.Errorf("IsRecording after the limit")
 			}
 			for _, uri := range []string{"sessions://list", "session://s1/info"} {
@@ -611,11 +606,11 @@ func TestRecordLimitEndsRecording(t *testing.T) {
 			if r := callTool(t, a, "shell_record_stop", `{"session_id":"s1"}`); !r.IsError || !strings.Contains(resultText(r), "not recording") {
 				t.Errorf("second shell_record_stop: %s; want not recording", resultText(r))
 			}
-			a.rec = recLimits{}
-			if r := callTool(t, a, "shell_record_start", `{"session_id":"s1"}`); r.IsError || !s.IsRecording() {
+			a.tools.rec = recLimits{}
+			if r := callTool(t, a, "shell_record_start", `{"session_id":"s1"}`); r.IsError || !isRecording(a, s) {
 				t.Errorf("a new recording after the limit: %s", resultText(r))
 			}
-			a.finishRecordings(s)
+			a.tools.finishRecordings(s)
 		})
 	}
 }
@@ -623,7 +618,7 @@ func TestRecordLimitEndsRecording(t *testing.T) {
 // readText reads a text resource.
 func readText(t *testing.T, a *App, uri string) string {
 	t.Helper()
-	c, err := a.readResource(uri)
+	c, err := a.hub.readResource(uri)
 	if err != nil || c.Text == nil {
 		t.Fatalf("read %s: %v", uri, err)
 	}

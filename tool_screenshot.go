@@ -53,7 +53,7 @@ var screenshotBorderSchema = map[string]any{
 	},
 }
 
-func (a *App) toolShellScreenshot() *Tool {
+func (tb *Toolbox) toolShellScreenshot() *Tool {
 	return newTool(Tool{
 		Name:  "shell_screenshot",
 		Title: "Take a screenshot",
@@ -91,7 +91,7 @@ func (a *App) toolShellScreenshot() *Tool {
 		},
 		ReadOnly:   true,
 		Idempotent: false,
-	}, a.screenshot)
+	}, tb.screenshot)
 }
 
 // shotOptions are shell_screenshot's checked drawing options: the pixel
@@ -105,15 +105,15 @@ type shotOptions struct {
 
 // screenshot renders the session's screen, writes the files and records
 // the capture.
-func (a *App) screenshot(_ context.Context, _ *ToolCall, args screenshotArgs) (screenshotResult, error) {
+func (tb *Toolbox) screenshot(_ context.Context, _ *ToolCall, args screenshotArgs) (screenshotResult, error) {
 	if strings.TrimSpace(args.SessionID) == "" {
 		return screenshotResult{}, errors.New("session_id is missing: pass the id shell_start returned (see sessions://list)")
 	}
-	s, err := a.session(args.SessionID)
+	s, err := tb.session(args.SessionID)
 	if err != nil {
 		return screenshotResult{}, err
 	}
-	opt, err := a.shotOptions(args)
+	opt, err := tb.shotOptions(args)
 	if err != nil {
 		return screenshotResult{}, err
 	}
@@ -133,18 +133,12 @@ func (a *App) screenshot(_ context.Context, _ *ToolCall, args screenshotArgs) (s
 	if err := checkImageSize(snap.Cols, snap.Rows, max(opt.scale, opt.inlineScale)); err != nil {
 		return screenshotResult{}, err
 	}
-	png, res, err := a.writeScreenshot(s.ID, name, snap, RenderOptions{Theme: theme, Scale: opt.scale, Border: opt.border})
+	png, res, err := tb.writeScreenshot(s.ID, name, snap, RenderOptions{Theme: theme, Scale: opt.scale, Border: opt.border})
 	if err != nil {
 		return screenshotResult{}, err
 	}
 	s.AddScreenshot(Capture{Name: name, URI: res.URI, Path: res.PNGPath, MimeType: "image/png", Created: time.Now(),
 		Width: res.Width, Height: res.Height, Bytes: res.Bytes})
-	// Updated for what changed: the list, the new screenshot and the
-	// info's screenshot_count; sessions://list shows no capture data.
-	a.resourceListChanged()
-	a.resourceUpdated(screenshotsURI(s.ID))
-	a.resourceUpdated(screenshotURI(s.ID, name))
-	a.resourceUpdated(infoURI(s.ID))
 
 	if opt.inline {
 		if opt.inlineScale != opt.scale {
@@ -164,8 +158,8 @@ func (a *App) screenshot(_ context.Context, _ *ToolCall, args screenshotArgs) (s
 // shotOptions checks scale and border and picks the defaults: files at
 // --scale (2 when that is out of range), the inline image at scale 1
 // unless scale is given, inline per --inline-images.
-func (a *App) shotOptions(args screenshotArgs) (shotOptions, error) {
-	o := shotOptions{scale: a.cfg.Scale, inlineScale: 1, inline: a.cfg.InlineImages}
+func (tb *Toolbox) shotOptions(args screenshotArgs) (shotOptions, error) {
+	o := shotOptions{scale: tb.cfg.Scale, inlineScale: 1, inline: tb.cfg.InlineImages}
 	if o.scale < 1 || o.scale > 4 {
 		o.scale = 2
 	}
@@ -208,7 +202,7 @@ func screenshotName(s *Session, name string) (string, error) {
 // writeScreenshot renders snap and writes {name}.png, .svg, .ansi and
 // .txt into the session's capture directory. It returns the PNG and the
 // result describing the files.
-func (a *App) writeScreenshot(id, name string, snap *Snapshot, ro RenderOptions) ([]byte, screenshotResult, error) {
+func (tb *Toolbox) writeScreenshot(id, name string, snap *Snapshot, ro RenderOptions) ([]byte, screenshotResult, error) {
 	img := RenderImage(snap, ro)
 	var pngBuf bytes.Buffer
 	if err := encodePNG(&pngBuf, img); err != nil {
@@ -224,7 +218,7 @@ func (a *App) writeScreenshot(id, name string, snap *Snapshot, ro RenderOptions)
 		{".txt", []byte(snapshotText(snap))},
 	}
 	for _, f := range files {
-		if err := a.writeCapture(id, name+f.ext, f.data); err != nil {
+		if err := tb.store.write(id, name+f.ext, f.data); err != nil {
 			if errors.Is(err, errOutputDirUnsafe) {
 				return nil, screenshotResult{}, err // it names the fix
 			}
@@ -234,32 +228,13 @@ func (a *App) writeScreenshot(id, name string, snap *Snapshot, ro RenderOptions)
 	b := img.Bounds()
 	return pngBuf.Bytes(), screenshotResult{
 		Filename: name + ".png",
-		PNGPath:  a.capturePath(id, name, ".png"),
-		SVGPath:  a.capturePath(id, name, ".svg"),
-		ANSIPath: a.capturePath(id, name, ".ansi"),
-		TXTPath:  a.capturePath(id, name, ".txt"),
+		PNGPath:  tb.store.path(id, name, ".png"),
+		SVGPath:  tb.store.path(id, name, ".svg"),
+		ANSIPath: tb.store.path(id, name, ".ansi"),
+		TXTPath:  tb.store.path(id, name, ".txt"),
 		URI:      screenshotURI(id, name).String(),
 		Width:    b.Dx(),
 		Height:   b.Dy(),
 		Bytes:    int64(pngBuf.Len()),
 	}, nil
-}
-
-// writeCapture writes {OutputDir}/{sessionID}/{file} through os.Root (so a
-// planted symlink cannot lead outside the output directory), via a
-// temporary name and a rename, so readers never see half a file.
-func (a *App) writeCapture(sessionID, file string, data []byte) error {
-	f, err := a.createCapture(sessionID, file+".part")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		a.removeCapture(sessionID, file+".part")
-		return fmt.Errorf("write %s: %w", a.capturePath(sessionID, file, ""), err)
-	}
-	return a.renameCapture(sessionID, file+".part", file)
 }

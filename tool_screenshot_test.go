@@ -21,20 +21,17 @@ import (
 // one session, "s1", whose terminal has been fed data.
 func renderTestApp(t *testing.T, cols, rows int, data string) (*App, *Session) {
 	t.Helper()
-	a := &App{
-		cfg:      Config{Theme: "one-dark", Cols: cols, Rows: rows, Scale: 2, OutputDir: filepath.Join(t.TempDir(), "out")},
-		sessions: map[string]*Session{},
-	}
+	a := newApp(Config{Theme: "one-dark", Cols: cols, Rows: rows, Scale: 2, OutputDir: filepath.Join(t.TempDir(), "out")})
 	s := &Session{ID: "s1", Command: "test", Theme: "one-dark", Started: time.Now(), term: NewTerminal(cols, rows, 100)}
 	s.term.Write([]byte(data))
-	a.sessions[s.ID] = s
+	addTestSession(a, s)
 	return a, s
 }
 
 // renderCall runs shell_screenshot with JSON arguments.
 func renderCall(t *testing.T, a *App, args string) *ToolResult {
 	t.Helper()
-	return a.toolShellScreenshot().Handle(context.Background(), &ToolCall{Args: json.RawMessage(args)})
+	return a.tools.toolShellScreenshot().Handle(context.Background(), &ToolCall{Args: json.RawMessage(args)})
 }
 
 func TestScreenshotFiles(t *testing.T) {
@@ -134,6 +131,7 @@ func TestScreenshotFiles(t *testing.T) {
 
 	// Inline by default when the server says so.
 	a.cfg.InlineImages = true
+	reconfigure(a)
 	r := renderCall(t, a, `{"session_id":"s1","name":"auto"}`)
 	if r.IsError || len(r.Extra) != 2 || r.Extra[0].Type != "image" {
 		t.Errorf("--inline-images: got %+v", r.Extra)

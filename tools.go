@@ -15,23 +15,60 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
-// tools lists every tool the server offers, in tools/list order.
-func (a *App) tools() []*Tool {
-	return []*Tool{
-		a.toolShellStart(),
-		a.toolShellSend(),
-		a.toolShellRead(),
-		a.toolShellFind(),
-		a.toolShellClick(),
-		a.toolShellWait(),
-		a.toolShellScreenshot(),
-		a.toolShellRecordStart(),
-		a.toolShellRecordStop(),
-		a.toolShellResize(),
-		a.toolShellStop(),
+// ToolsConfig is what the tools need of the server's configuration,
+// passed down as values.
+type ToolsConfig struct {
+	Theme        string // default theme of new sessions; "" = the first of themeList
+	Scale        int    // integer pixel scale of screenshots on disk (1-4; else 2)
+	InlineImages bool   // screenshots inline by default
+}
+
+// Toolbox is what the tools work on: the sessions, the capture store and
+// the recordings running in sessions. Its methods are safe for
+// concurrent use. Build it with newToolbox.
+type Toolbox struct {
+	cfg      ToolsConfig
+	sessions *Sessions
+	store    *captureStore
+	rec      recLimits   // caps on each recording (tool_record.go)
+	recs     *recordings // the recordings of each session (tools_recorder.go)
+	// log sends an MCP log message to the clients (mcpHub.log, installed
+	// by the program); nil sends nothing.
+	log func(level, logger string, data any)
+}
+
+// newToolbox returns the tools' state over sessions and store.
+func newToolbox(cfg ToolsConfig, sessions *Sessions, store *captureStore) *Toolbox {
+	return &Toolbox{cfg: cfg, sessions: sessions, store: store, recs: &recordings{}}
+}
+
+// logf sends a log message through tb.log, if any.
+func (tb *Toolbox) logf(level, logger, format string, a ...any) {
+	if tb.log != nil {
+		tb.log(level, logger, fmt.Sprintf(format, a...))
 	}
+}
+
+// session returns the live or exited session with the given id, or an
+// error whose text says how to find a valid one.
+func (tb *Toolbox) session(id string) (*Session, error) {
+	s := tb.sessions.Get(id)
+	switch {
+	case s != nil:
+		return s, nil
+	case id == "":
+		return nil, errors.New("session_id is missing: pass the shell_session_id that shell_start returned")
+	case len(id) > maxNameLen:
+		// Not echoed: a megabyte id would come back in the reply.
+		return nil, fmt.Errorf("session_id is %d bytes, and ids are at most %d (shell_start returns ids like shell-1): read sessions://list for the ids", len(id), maxNameLen)
+	case tb.sessions.WasStopped(id):
+		// sessions://list still shows it: say why the tools refuse it.
+		return nil, fmt.Errorf("session %q was stopped with shell_stop, so the tools no longer take it: read what it left at session://%s/buffer (and .../screenshots, .../recordings), or start a new one with shell_start", id, id)
+	}
+	return nil, fmt.Errorf("no session %q: start one with shell_start, or read sessions://list for the ids", id)
 }
 
 // Tool is one MCP tool: its schemas, annotations and handler. The
@@ -472,4 +509,79 @@ func prop(typ, desc string) map[string]any { return map[string]any{"type": typ, 
 // intProp is an integer property in min..max.
 func intProp(desc string, min, max int) map[string]any {
 	return map[string]any{"type": "integer", "description": desc, "minimum": min, "maximum": max}
+}
+
+// Waiting limits (milliseconds unless stated).
+const (
+	defaultTimeoutMS = 10000
+	maxTimeoutMS     = 120000 // a wait never lasts longer: call shell_wait again
+	defaultDelayMS   = 100
+	defaultReadBytes = 8192
+	maxTypeDelayMS   = 5000
+	streamCap        = 64 << 10 // bytes of new output (escapes removed) kept for matching
+)
+
+var sessionIDProp = prop("string", "The shell_session_id returned by shell_start (see sessions://list).")
+
+var cursorSchema = map[string]any{
+	"type":        "object",
+	"description": "The cursor: 0-based row and column on the visible screen.",
+	"properties": map[string]any{
+		"row": map[string]any{"type": "integer"}, "col": map[string]any{"type": "integer"},
+		"visible": map[string]any{"type": "boolean"},
+	},
+	"required": []string{"row", "col", "visible"},
+}
+
+// exitProps are the fields every waiting tool reports about the process
+// (exitInfo).
+func exitProps(m map[string]any) map[string]any {
+	m["exited"] = prop("boolean", "True when the program has ended (its output is all on the screen).")
+	m["exit_code"] = prop("integer", "When exited: the exit status, or 128+N when signal N ended it.")
+	m["signal"] = prop("string", "When a signal ended the program: its name, e.g. SIGINT.")
+	return m
+}
+
+// exitInfo is the exit part of a result.
+type exitInfo struct {
+	Exited   bool   `json:"exited"`
+	ExitCode *int   `json:"exit_code,omitempty"`
+	Signal   string `json:"signal,omitempty"`
+}
+
+func exitOf(st SessionStatus) exitInfo {
+	if !st.Exited {
+		return exitInfo{}
+	}
+	code := st.ExitCode
+	return exitInfo{Exited: true, ExitCode: &code, Signal: st.Signal}
+}
+
+// msArg checks an optional duration in milliseconds.
+func msArg(name string, v *int, def, max int) (time.Duration, error) {
+	if v == nil {
+		return time.Duration(def) * time.Millisecond, nil
+	}
+	if *v < 0 || *v > max {
+		return 0, fmt.Errorf("%s %d is out of range: use 0..%d (milliseconds); for longer waits call shell_wait again", name, *v, max)
+	}
+	return time.Duration(*v) * time.Millisecond, nil
+}
+
+// encodeLine marshals v as one line of JSON ending in '\n'. HTML escaping
+// is off: '<' stays '<', which keeps screen text readable for a model.
+func encodeLine(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// marshalJSON is json.Marshal without HTML escaping.
+func marshalJSON(v any) ([]byte, error) {
+	b, err := encodeLine(v)
+	return bytes.TrimSuffix(b, []byte("\n")), err
 }

@@ -73,11 +73,11 @@ func TestClickBytesEveryModeAndEncoding(t *testing.T) {
 		{"\x1b[?1000h\x1b[?1006h\x1b[?1015l", "left", nil, "\x1b[<0;10;5M\x1b[<0;10;5m"},
 		{"\x1b[?1000h\x1b[?1006h\x1b[?1006l", "left", nil, "\x1b[M *%\x1b[M#*%"},
 	}
-	a := &App{cfg: Config{Scale: 2}}
+	a := newApp(Config{Scale: 2})
 	for _, tt := range tests {
 		s := sessionWithModes(80, 24, tt.setup)
 		row, col := 4, 9
-		got, _, err := a.clickBytes(s, clickArgs{Button: tt.button, Modifiers: tt.mods}, row, col)
+		got, _, err := a.tools.clickBytes(s, clickArgs{Button: tt.button, Modifiers: tt.mods}, row, col)
 		if tt.want == "" {
 			if err == nil {
 				t.Errorf("%q %s: no error with no mouse mode, sent %q", tt.setup, tt.button, got)
@@ -136,14 +136,14 @@ func TestMousePositionEncodings(t *testing.T) {
 // TestClickDoubleAndWheelSteps: count 2 is two press/release pairs, a
 // wheel count is that many presses.
 func TestClickDoubleAndWheelSteps(t *testing.T) {
-	a := &App{cfg: Config{Scale: 2}}
+	a := newApp(Config{Scale: 2})
 	s := sessionWithModes(80, 24, "\x1b[?1000h\x1b[?1006h")
 	two, three := 2, 3
-	got, _, err := a.clickBytes(s, clickArgs{Count: &two}, 0, 0)
+	got, _, err := a.tools.clickBytes(s, clickArgs{Count: &two}, 0, 0)
 	if want := "\x1b[<0;1;1M\x1b[<0;1;1m\x1b[<0;1;1M\x1b[<0;1;1m"; err != nil || string(got) != want {
 		t.Errorf("double click: got %q (%v), want %q", got, err, want)
 	}
-	got, _, err = a.clickBytes(s, clickArgs{Button: "wheel_down", Count: &three}, 0, 0)
+	got, _, err = a.tools.clickBytes(s, clickArgs{Button: "wheel_down", Count: &three}, 0, 0)
 	if want := strings.Repeat("\x1b[<65;1;1M", 3); err != nil || string(got) != want {
 		t.Errorf("3 wheel steps: got %q (%v), want %q", got, err, want)
 	}
@@ -154,7 +154,7 @@ func TestClickDoubleAndWheelSteps(t *testing.T) {
 // default wheel binding), ESC O A in application-cursor mode; on the
 // main screen, or without 1007, the click is refused.
 func TestAltScrollArrows(t *testing.T) {
-	a := &App{cfg: Config{Scale: 2}}
+	a := newApp(Config{Scale: 2})
 	tests := []struct {
 		setup, button string
 		want          string // "" = refused
@@ -167,7 +167,7 @@ func TestAltScrollArrows(t *testing.T) {
 		{"\x1b[?1007h\x1b[?1049h\x1b[?1000h", "wheel_up", "\x1b[M`!!"},
 	}
 	for _, tt := range tests {
-		got, _, err := a.clickBytes(sessionWithModes(80, 24, tt.setup), clickArgs{Button: tt.button}, 0, 0)
+		got, _, err := a.tools.clickBytes(sessionWithModes(80, 24, tt.setup), clickArgs{Button: tt.button}, 0, 0)
 		if tt.want == "" {
 			if err == nil || !strings.Contains(err.Error(), "keys") {
 				t.Errorf("%q %s: got %q, %v; want an error suggesting keys", tt.setup, tt.button, got, err)
@@ -183,7 +183,7 @@ func TestAltScrollArrows(t *testing.T) {
 // TestClickRefusals: what a mode cannot send, and bad arguments, are
 // errors that name the fix.
 func TestClickRefusals(t *testing.T) {
-	a := &App{cfg: Config{Scale: 2}}
+	a := newApp(Config{Scale: 2})
 	four, zero := 4, 0
 	tests := []struct {
 		setup string
@@ -200,7 +200,7 @@ func TestClickRefusals(t *testing.T) {
 		{"\x1b[?1000h", clickArgs{Modifiers: []string{"super"}}, "use shift, alt or ctrl"},
 	}
 	for _, tt := range tests {
-		_, _, err := a.clickBytes(sessionWithModes(80, 24, tt.setup), tt.in, 0, 0)
+		_, _, err := a.tools.clickBytes(sessionWithModes(80, 24, tt.setup), tt.in, 0, 0)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q %+v: error %v, want one containing %q", tt.setup, tt.in, err, tt.want)
 		}

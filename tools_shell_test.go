@@ -244,7 +244,7 @@ func BenchmarkThroughput(b *testing.B) {
 		// End to end: the same through a session until the last line shows.
 		c0 := cpuTime()
 		t0 := time.Now()
-		s, err := a.startSession(StartOptions{Command: "cat", Args: []string{file}, Cols: 120, Rows: 40})
+		s, err := a.tools.startSession(StartOptions{Command: "cat", Args: []string{file}, Cols: 120, Rows: 40})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -254,7 +254,7 @@ func BenchmarkThroughput(b *testing.B) {
 		if !strings.Contains(s.Text(false), "THE-LAST-LINE") {
 			b.Fatalf("last line not on the screen: %q", s.Text(false))
 		}
-		a.stopSession(s, 1)
+		a.tools.stopSession(s, 1)
 
 		term := NewTerminal(120, 40, a.cfg.Scrollback)
 		inline = append(inline, readAll(func(p []byte) { term.Write(p) }))
@@ -465,7 +465,7 @@ func TestEnterUnderLNM(t *testing.T) {
 		id := start(t, a, "sh", "-c", `printf '`+tc.mode+`READY'; stty raw -echo; head -c 2 | od -An -c; stty sane; printf 'DONE\n'; sleep 5`)
 		mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "READY"})
 		mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"Enter", "x"}, "wait_for": "DONE"})
-		s, _ := a.session(id)
+		s, _ := a.tools.session(id)
 		if got := s.Text(false); !strings.Contains(got, tc.want) {
 			t.Errorf("%s: screen %q does not show the bytes %q", tc.name, got, tc.want)
 		}

@@ -591,17 +591,16 @@ func checkReadFormat(format string, raw bool) error {
 	return fmt.Errorf("format %q is not known: use \"text\" (plain) or \"styled\" (styles marked)", format)
 }
 
-// readStyled fills res with the visible screen as styled markup, its
+// readStyled is shell_read's styled form: the visible screen as styled markup, its
 // newest max bytes (as shell_read cuts text, but keeping the head line
 // that defines the base and the numbered styles), its runs and its base.
-func (s *Session) readStyled(res *shellReadResult, max int) {
+func readStyled(s *Session, max int) (text string, truncated bool, runs styledRuns, base *Style) {
 	st := renderStyled(s.Snapshot())
-	res.Runs, res.Base = st.Runs, st.Base
 	if len(st.Text) <= max || st.Head == "" || len(st.Head)+len(truncatedMarker)+1 >= max {
-		res.Text, res.Truncated = tailText(st.Text, max, false)
-		return
+		text, truncated = tailText(st.Text, max, false)
+		return text, truncated, st.Runs, st.Base
 	}
 	// The head line explains the markers: keep it, cut the rows.
-	text, _ := tailText(strings.TrimPrefix(st.Text, st.Head+"\n"), max-len(st.Head)-1, false)
-	res.Text, res.Truncated = st.Head+"\n"+text, true
+	text, _ = tailText(strings.TrimPrefix(st.Text, st.Head+"\n"), max-len(st.Head)-1, false)
+	return st.Head + "\n" + text, true, st.Runs, st.Base
 }

@@ -160,7 +160,7 @@ func TestStyledTextKeepsHead(t *testing.T) {
 		s.term.Write([]byte("\x1b[32mgreen\x1b[m row " + strconv.Itoa(i) + "\r\n"))
 	}
 	var res shellReadResult
-	s.readStyled(&res, 60)
+	res.Text, res.Truncated, res.Runs, res.Base = readStyled(s, 60)
 	text := res.Text
 	if !res.Truncated || !strings.HasPrefix(text, "{1=green}\n"+truncatedMarker) || !strings.HasSuffix(text, "{1}green{/} row 9") || len(text) > 60+len(truncatedMarker) {
 		t.Errorf("readStyled max 60: truncated %v, %q", res.Truncated, text)

@@ -19,6 +19,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 	"time"
@@ -66,6 +67,79 @@ func waitResultProps(m map[string]any) map[string]any {
 	m["ended_by"] = prop("string", "What ended the wait: the last condition (when matched), exit (the program ended first), timeout_ms, or cancelled.")
 	return m
 }
+
+// commandWaitArgs are the wait arguments about commands, shared by
+// shell_send and shell_wait.
+type commandWaitArgs struct {
+	WaitForCommand bool `json:"wait_for_command"`
+	MaxBytes       *int `json:"max_bytes"`
+}
+
+// commandArgProps adds commandWaitArgs's fields to an input schema.
+func commandArgProps(m map[string]any) map[string]any {
+	m["wait_for_command"] = prop("boolean", "In a shell with integration (bash, zsh, fish): return when the next command ends and its prompt is back, "+
+		"with command {line, exit_code, duration_ms, cwd, output}. Works for any prompt; prefer it to wait_for on a prompt string.")
+	m["max_bytes"] = intProp("With wait_for_command: at most this many bytes of the command's output, the newest (default 8192).", 1, commandOutputCap)
+	return m
+}
+
+// checkCommandWait validates the command wait arguments for s: the
+// output limit, and that the session can mark commands at all.
+func checkCommandWait(s *Session, in commandWaitArgs) (max int, err error) {
+	max = defaultReadBytes
+	if in.MaxBytes != nil {
+		if !in.WaitForCommand {
+			return 0, fmt.Errorf("max_bytes applies to wait_for_command's output: add wait_for_command true, or drop max_bytes")
+		}
+		if max = *in.MaxBytes; max < 1 || max > commandOutputCap {
+			return 0, fmt.Errorf("max_bytes %d is out of range: use 1..%d", max, commandOutputCap)
+		}
+	}
+	if !in.WaitForCommand {
+		return max, nil
+	}
+	s.mu.Lock()
+	integ, seen := s.integ, s.sh.seenA
+	s.mu.Unlock()
+	if !integ.Active && !seen {
+		why := integ.Reason
+		if why == "" {
+			why = "the program marks no commands"
+		}
+		return 0, fmt.Errorf("wait_for_command needs a shell with integration, and this session has none (%s): wait with wait_for (text or /regex/ the command prints, e.g. echo DO''NE and wait for DONE) or wait_idle_ms instead", why)
+	}
+	return max, nil
+}
+
+// commandDoneLocked reports the first command that ended after the wait
+// began (w.cmdBase), once the prompt after it is drawn. s.mu is held.
+func (w *outputWatch) commandDoneLocked() (*command, bool) {
+	st := &w.s.sh
+	if w.cmdBase == firstPromptBase {
+		return firstPrompt, st.seenB || !w.s.integ.Active && st.seenA
+	}
+	if st.ended <= w.cmdBase {
+		// None ran, but the shell idle at a prompt drew a new one (an
+		// empty line, Ctrl-C): nothing is left to wait for.
+		if w.promptBase >= 0 && st.running == nil && st.prompts > w.promptBase && (!st.seenB || st.inLine) {
+			return firstPrompt, true
+		}
+		return nil, false
+	}
+	first := len(st.cmds) - (st.ended - w.cmdBase)
+	c := st.cmds[max(first, 0)]
+	return c, c.drawn
+}
+
+// firstPromptBase is outputWatch.cmdBase for shell_wait's
+// wait_for_command before the shell's first prompt: it waits for that
+// prompt, and then returns firstPrompt (already_done, no command), not
+// for a command that nobody started.
+const firstPromptBase = -1
+
+// firstPrompt is the command a firstPromptBase wait ends with, and a
+// wait whose input ran none but drew a new prompt.
+var firstPrompt = &command{}
 
 // Stage kinds, in the order they hold: a new kind needs its stage in
 // WaitArgs.parse and its case in outputWatch.check.
@@ -746,4 +820,45 @@ func (a *ansiStripper) appendText(dst, p []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// maxWaitForBytes bounds wait_for, which every output batch is matched
+// against while a wait runs (a screen of 1000x500 cells holds 500,000
+// characters; text to wait for is a few dozen). maxRegexInsts bounds a
+// /regex/'s compiled program: Go's matcher keeps about 42 bytes an
+// instruction per regexp and per match state, so 4,096 instructions cost
+// at most about 170 KiB, and 1,024 waits in flight (maxInflight) 170 MiB.
+// A literal character is an instruction and x{1000} is a thousand, so the
+// program cap, not the length, is what bounds a short regex.
+const (
+	maxWaitForBytes = 16 << 10
+	maxRegexInsts   = 4096
+)
+
+// checkWaitFor refuses a wait_for longer than maxWaitForBytes, naming the
+// limit.
+func checkWaitFor(s string) error {
+	if len(s) > maxWaitForBytes {
+		return fmt.Errorf("wait_for is %d bytes, over the limit of %d: wait for a shorter distinctive part of the text", len(s), maxWaitForBytes)
+	}
+	return nil
+}
+
+// checkRegexProgram refuses a regular expression (Go syntax, flags
+// already folded in) whose compiled program has more than maxRegexInsts
+// instructions, naming the limit; syntax errors are left to
+// regexp.Compile.
+func checkRegexProgram(expr string) error {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return nil
+	}
+	if n := len(prog.Inst); n > maxRegexInsts {
+		return fmt.Errorf("wait_for's regular expression compiles to %d instructions, over the limit of %d (each literal character is one, x{N} is N): use a shorter pattern or fewer repeats", n, maxRegexInsts)
+	}
+	return nil
 }

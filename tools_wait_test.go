@@ -507,7 +507,7 @@ func TestEchoRepeatedFirstLetter(t *testing.T) {
 			}
 			mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true, "timeout_ms": 8000}) // sync: nothing typed ahead
 			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "vim -u NONE -N -n vnew9.txt\r", "wait_for": "vnew9", "timeout_ms": 8000})
-			s, _ := a.session(id)
+			s, _ := a.tools.session(id)
 			if !s.Modes().AltScreen {
 				t.Errorf("wait_for on the file name returned before vim's screen: %q", s.Text(false))
 			}

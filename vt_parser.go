@@ -540,35 +540,6 @@ fast:
 	return 0
 }
 
-// decodeRune is utf8.DecodeRune with the multi-byte forms inline, for
-// printText: a lead byte of a two-, three- or four-byte form and the
-// continuation bytes it needs (top bits 10) give a value, which is valid
-// when it is not overlong, not a surrogate and not above U+10FFFF: one
-// test of the value instead of the per-lead-byte ranges of the second
-// byte (Unicode Table 3-7 amounts to the same). Anything else, invalid
-// or cut off, goes to utf8.DecodeRune, which tells the two apart.
-func decodeRune(p []byte) (rune, int) {
-	switch {
-	case len(p) >= 3 && p[0]&0xF0 == 0xE0:
-		b1, b2 := p[1], p[2]
-		r := rune(p[0]&0x0F)<<12 | rune(b1&0x3F)<<6 | rune(b2&0x3F)
-		if b1&0xC0 == 0x80 && b2&0xC0 == 0x80 && r >= 0x800 && (r < 0xD800 || r > 0xDFFF) {
-			return r, 3
-		}
-	case len(p) >= 4 && p[0]&0xF8 == 0xF0:
-		b1, b2, b3 := p[1], p[2], p[3]
-		r := rune(p[0]&0x07)<<18 | rune(b1&0x3F)<<12 | rune(b2&0x3F)<<6 | rune(b3&0x3F)
-		if b1&0xC0 == 0x80 && b2&0xC0 == 0x80 && b3&0xC0 == 0x80 && r >= 0x10000 && r <= utf8.MaxRune {
-			return r, 4
-		}
-	case len(p) >= 2 && p[0]&0xE0 == 0xC0:
-		if r := rune(p[0]&0x1F)<<6 | rune(p[1]&0x3F); p[1]&0xC0 == 0x80 && r >= 0x80 {
-			return r, 2
-		}
-	}
-	return utf8.DecodeRune(p)
-}
-
 // nonPrintable flags the bytes of x (eight bytes of input, the first in
 // the low byte) outside 0x20-0x7E by their top bit, exactly up to the
 // first such byte (see printableRun).

@@ -1165,3 +1165,85 @@ func (t *Terminal) clearScreen(s *vtScreen) {
 	}
 	t.dirty = true
 }
+
+// decodeRune is utf8.DecodeRune with the multi-byte forms inline, for
+// printText: a lead byte of a two-, three- or four-byte form and the
+// continuation bytes it needs (top bits 10) give a value, which is valid
+// when it is not overlong, not a surrogate and not above U+10FFFF: one
+// test of the value instead of the per-lead-byte ranges of the second
+// byte (Unicode Table 3-7 amounts to the same). Anything else, invalid
+// or cut off, goes to utf8.DecodeRune, which tells the two apart.
+func decodeRune(p []byte) (rune, int) {
+	switch {
+	case len(p) >= 3 && p[0]&0xF0 == 0xE0:
+		b1, b2 := p[1], p[2]
+		r := rune(p[0]&0x0F)<<12 | rune(b1&0x3F)<<6 | rune(b2&0x3F)
+		if b1&0xC0 == 0x80 && b2&0xC0 == 0x80 && r >= 0x800 && (r < 0xD800 || r > 0xDFFF) {
+			return r, 3
+		}
+	case len(p) >= 4 && p[0]&0xF8 == 0xF0:
+		b1, b2, b3 := p[1], p[2], p[3]
+		r := rune(p[0]&0x07)<<18 | rune(b1&0x3F)<<12 | rune(b2&0x3F)<<6 | rune(b3&0x3F)
+		if b1&0xC0 == 0x80 && b2&0xC0 == 0x80 && b3&0xC0 == 0x80 && r >= 0x10000 && r <= utf8.MaxRune {
+			return r, 4
+		}
+	case len(p) >= 2 && p[0]&0xE0 == 0xC0:
+		if r := rune(p[0]&0x1F)<<6 | rune(p[1]&0x3F); p[1]&0xC0 == 0x80 && r >= 0x80 {
+			return r, 2
+		}
+	}
+	return utf8.DecodeRune(p)
+}
+
+// pairRegional joins regional indicator r to the one printed just before
+// it, making the pair one cluster two cells wide (a flag such as 🇯🇵), as
+// current terminals (kitty, WezTerm, foot, VTE, iTerm2) draw it: the
+// first indicator's cell widens, the second becomes its mark. It reports
+// false, leaving r to print on its own, when the previous character is
+// not an unpaired indicator printed right before. A first indicator in
+// the last column with a wrap pending keeps one cell: the pair stays one
+// cluster there.
+func (t *Terminal) pairRegional(r rune) bool {
+	col := t.cur.col - 1
+	if t.cur.wrap {
+		col = t.cur.col
+	}
+	if col < 0 || !isRegionalIndicator(t.last) {
+		return false
+	}
+	l := t.line()
+	first := l.cells[col]
+	if first.Rune != t.last || first.Width != 1 {
+		return false
+	}
+	for _, m := range l.marks {
+		if m.col == col {
+			return false // already a pair
+		}
+	}
+	t.last = 0 // a third indicator starts a new pair
+	if t.cur.wrap {
+		t.addMark(r)
+		return true
+	}
+	if t.insert {
+		t.insertCells(l, t.cur.col, 1)
+	}
+	blank := t.eraseCell()
+	l.breakWide(col+1, blank)
+	l.dropMarks(col+1, col+2)
+	first.Width = 2
+	l.cells[col] = first
+	first.Rune, first.Width = 0, 0
+	l.cells[col+1] = first
+	l.used = max(l.used, col+2)
+	t.addMark(r)
+	if col+2 >= t.cols {
+		t.cur.col = t.cols - 1
+		t.cur.wrap = t.autowrap
+	} else {
+		t.cur.col = col + 2
+	}
+	t.dirty = true
+	return true
+}

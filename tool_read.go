@@ -1,0 +1,139 @@
+package main
+
+// tool_read.go: shell_read, the screen text (or the raw output or the
+// styled screen) with a status line.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+type shellReadArgs struct {
+	SessionID  string `json:"session_id"`
+	Raw        bool   `json:"raw"`
+	Scrollback *bool  `json:"scrollback"`
+	MaxBytes   *int   `json:"max_bytes"`
+	Format     string `json:"format"` // "" or "text", or "styled" (styled.go)
+}
+
+type cursorInfo struct {
+	Row     int  `json:"row"`
+	Col     int  `json:"col"`
+	Visible bool `json:"visible"`
+}
+
+type shellReadResult struct {
+	Text      string     `json:"text"`
+	Truncated bool       `json:"truncated"`
+	Cols      int        `json:"cols"`
+	Rows      int        `json:"rows"`
+	Cursor    cursorInfo `json:"cursor"`
+	Runs      styledRuns `json:"runs,omitempty"` // format styled
+	Base      *Style     `json:"base,omitempty"` // format styled
+	exitInfo
+}
+
+// blocks shows the text itself rather than its JSON.
+// The status line follows the text after a blank line, so that a client
+// that drops structuredContent still learns the cursor, the exit and the
+// cut.
+func (r shellReadResult) blocks() (string, []Content) {
+	text := r.Text
+	if text == "" {
+		text = "(the screen is empty)"
+	}
+	return text + "\n\n" + r.statusLine(), nil
+}
+
+// statusLine is one short line: the screen size, the cursor, whether the
+// program runs or how it ended, and whether older text was cut, e.g.
+// "[80x24, cursor row 2 col 0; program exited with code 3]".
+func (r shellReadResult) statusLine() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%dx%d, cursor row %d col %d", r.Cols, r.Rows, r.Cursor.Row, r.Cursor.Col)
+	if !r.Cursor.Visible {
+		b.WriteString(" (hidden)")
+	}
+	switch {
+	case !r.Exited:
+		b.WriteString("; program running")
+	case r.Signal != "":
+		fmt.Fprintf(&b, "; program killed by %s (exit code %d)", r.Signal, *r.ExitCode)
+	default:
+		fmt.Fprintf(&b, "; program exited with code %d", *r.ExitCode)
+	}
+	if r.Truncated {
+		b.WriteString("; older text cut: raise max_bytes for more")
+	}
+	return b.String() + "]"
+}
+
+func (tb *Toolbox) toolShellRead() *Tool {
+	return newTool(Tool{
+		Name:  "shell_read",
+		Title: "Read a terminal's screen",
+		Description: "Return the terminal's text: the scrollback history and the visible screen (the live bottom comes last), soft-wrapped rows joined into one line, " +
+			"or only the visible screen with scrollback false. When longer than max_bytes (default 8192) the newest part is kept and the text starts with \"...(truncated)...\". " +
+			"raw true returns the program's raw output instead (escape sequences kept), newest max_bytes. " +
+			"The text block ends with a status line: size, cursor, whether the program still runs or its exit code, and whether text was cut. " +
+			"Read after every step to see what the program did; use shell_screenshot to see colours and layout. " + styledReadHelp,
+		Input: objectSchema(map[string]any{
+			"session_id": sessionIDProp,
+			"raw":        prop("boolean", "Return the raw output stream with escape sequences instead of the screen text."),
+			"scrollback": prop("boolean", "Include the lines scrolled off the top (default true)."),
+			"max_bytes":  intProp("Return at most this many bytes, the newest (default 8192).", 1, rawTailCap),
+			"format":     formatProp,
+		}, "session_id"),
+		Output: outputSchema(exitProps(map[string]any{
+			"text":      prop("string", "The text (also the tool's text content)."),
+			"truncated": prop("boolean", "True when older text was left out."),
+			"cols":      prop("integer", "Screen width in cells."),
+			"rows":      prop("integer", "Screen height in cells."),
+			"cursor":    cursorSchema,
+			"runs":      runsSchema,
+			"base":      baseSchema,
+		}), "text", "truncated", "cols", "rows", "cursor", "exited"),
+		ReadOnly:   true,
+		Idempotent: true,
+	}, tb.shellRead)
+}
+
+// shellRead returns the screen text (or the raw output), its size and
+// the cursor.
+func (tb *Toolbox) shellRead(ctx context.Context, _ *ToolCall, in shellReadArgs) (shellReadResult, error) {
+	s, err := tb.session(in.SessionID)
+	if err != nil {
+		return shellReadResult{}, err
+	}
+	max := defaultReadBytes
+	if in.MaxBytes != nil {
+		max = *in.MaxBytes
+		if max < 1 || max > rawTailCap {
+			return shellReadResult{}, fmt.Errorf("max_bytes %d is out of range: use 1..%d", max, rawTailCap)
+		}
+	}
+	if err := checkReadFormat(in.Format, in.Raw); err != nil {
+		return shellReadResult{}, err
+	}
+	s.settle(ctx)
+	var res shellReadResult
+	scrollback := in.Scrollback == nil || *in.Scrollback
+	switch { // one case per form of the text
+	case in.Format == "styled":
+		res.Text, res.Truncated, res.Runs, res.Base = readStyled(s, max)
+	case in.Raw:
+		p, cut := s.RawTail(max)
+		res.Text, res.Truncated = tailText(string(p), max, cut)
+	default:
+		res.Text, res.Truncated = tailText(s.Text(scrollback), max, false)
+	}
+	s.mu.Lock()
+	cur := s.term.Cursor()
+	st := s.statusLocked()
+	s.mu.Unlock()
+	res.Cols, res.Rows = st.Cols, st.Rows
+	res.Cursor = cursorInfo{Row: cur.Row, Col: cur.Col, Visible: cur.Visible}
+	res.exitInfo = exitOf(st)
+	return res, nil
+}

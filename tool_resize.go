@@ -1,0 +1,53 @@
+package main
+
+// tool_resize.go: shell_resize, which changes the screen size.
+
+import (
+	"context"
+)
+
+type resizeArgs struct {
+	SessionID string `json:"session_id"`
+	Cols      int    `json:"cols"`
+	Rows      int    `json:"rows"`
+}
+
+// resizeResult is the size shell_resize set, in cells.
+type resizeResult struct {
+	Cols int `json:"cols"`
+	Rows int `json:"rows"`
+}
+
+func (tb *Toolbox) toolShellResize() *Tool {
+	return newTool(Tool{
+		Name:  "shell_resize",
+		Title: "Resize a terminal",
+		Description: "Change the terminal's size in cells; the program gets SIGWINCH and redraws (full-screen apps take a moment: " +
+			"follow with shell_wait wait_idle_ms 200 or shell_read).",
+		Input: objectSchema(map[string]any{
+			"session_id": sessionIDProp,
+			"cols":       intProp("New width in cells.", minCols, maxCols),
+			"rows":       intProp("New height in cells.", minRows, maxRows),
+		}, "session_id", "cols", "rows"),
+		Output: outputSchema(map[string]any{
+			"cols": prop("integer", "Screen width in cells."),
+			"rows": prop("integer", "Screen height in cells."),
+		}, "cols", "rows"),
+		Idempotent: true,
+	}, tb.shellResize)
+}
+
+// shellResize checks the size and resizes the session.
+func (tb *Toolbox) shellResize(_ context.Context, _ *ToolCall, in resizeArgs) (resizeResult, error) {
+	s, err := tb.session(in.SessionID)
+	if err != nil {
+		return resizeResult{}, err
+	}
+	if err := checkSize(in.Cols, in.Rows); err != nil {
+		return resizeResult{}, err
+	}
+	if err := s.Resize(in.Cols, in.Rows); err != nil {
+		return resizeResult{}, err
+	}
+	return resizeResult{Cols: in.Cols, Rows: in.Rows}, nil
+}

@@ -1,0 +1,159 @@
+package main
+
+// tool_start.go: shell_start, which starts a program in a new session
+// and returns once it is ready for input, with its first screen.
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+)
+
+type startArgs struct {
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Cols    *int              `json:"cols"` // nil: the server's default; 0 is refused
+	Rows    *int              `json:"rows"`
+	Theme   string            `json:"theme"`
+	Cwd     string            `json:"cwd"`
+	Env     map[string]string `json:"env"`
+
+	ShellIntegration *bool `json:"shell_integration"` // nil: as --shell-integration says (default on)
+}
+
+// derefInt is *p, or 0 for nil.
+func derefInt(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+type startResult struct {
+	ID      string   `json:"shell_session_id"`
+	Pid     int      `json:"pid"`
+	Cols    int      `json:"cols"`
+	Rows    int      `json:"rows"`
+	Theme   string   `json:"theme"`
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+	Cwd     string   `json:"cwd"`
+
+	ShellIntegration shellIntegration `json:"shell_integration"`
+	Screen           string           `json:"screen"` // the first screen, once the program is ready
+	Ready            bool             `json:"ready"`  // false: shell_start stopped waiting, or the program exited (Session.waitReady)
+	Note             string           `json:"note,omitempty"`
+}
+
+func (tb *Toolbox) toolShellStart() *Tool {
+	return newTool(Tool{
+		Name:  "shell_start",
+		Title: "Start a program in a terminal",
+		Description: "Start a program (default: the user's shell) in a new pseudo-terminal and return its shell_session_id. " +
+			"The program sees a real xterm-256color terminal, so full-screen apps (vim, htop, less, TUIs) work. " +
+			"Pass the program and its arguments separately: command \"python3\", args [\"-i\"]. " +
+			"It returns once the program is ready (a shell with integration: its first prompt; another program: its first output and a short quiet, or once it waits for input), with that first screen. Next, use shell_send to type (Enter is \"\\r\") and shell_read or shell_screenshot to look at the screen; " +
+			"call shell_stop when done. The session stays readable after the program exits, until shell_stop.",
+		Input: objectSchema(startIntegrationProps(map[string]any{
+			"command": prop("string", "Program name (searched in PATH) or path. Default: $SHELL, else bash."),
+			"args":    map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Arguments, one per element (no shell quoting)."},
+			"cols":    intProp("Screen width in cells (default: the server's, usually 120).", minCols, maxCols),
+			"rows":    intProp("Screen height in cells (default: the server's, usually 40).", minRows, maxRows),
+			"theme":   prop("string", "Colour theme for screenshots and recordings (see themes://list), e.g. one-dark."),
+			"cwd":     prop("string", "Working directory (default: the server's); ~/ is the home directory."),
+			"env":     map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra environment variables, e.g. {\"LANG\": \"C.UTF-8\"}."},
+		})),
+		Output: outputSchema(startReadyProps(map[string]any{
+			"shell_session_id": prop("string", "Pass this as session_id to the other tools."),
+			"pid":              prop("integer", "Process id of the program."),
+			"cols":             prop("integer", "Screen width in cells."),
+			"rows":             prop("integer", "Screen height in cells."),
+			"theme":            prop("string", "Theme used for captures."),
+			"command":          prop("string", "The program started."),
+			"args":             map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+			"cwd":              prop("string", "Its working directory."),
+		}), "shell_session_id", "pid", "cols", "rows", "theme", "command", "args", "cwd", "shell_integration", "screen", "ready"),
+		OpenWorld: true,
+	}, tb.shellStart)
+}
+
+// shellStart starts the session and waits for the program's first screen.
+func (tb *Toolbox) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (startResult, error) {
+	cols, rows := derefInt(in.Cols), derefInt(in.Rows)
+	if (in.Cols != nil && cols == 0) || (in.Rows != nil && rows == 0) {
+		// Sessions.Start reads 0 as "the default"; an explicit 0 is a mistake.
+		c, r := cols, rows
+		if in.Cols == nil {
+			c = tb.sessions.cfg.Cols
+		}
+		if in.Rows == nil {
+			r = tb.sessions.cfg.Rows
+		}
+		return startResult{}, checkSize(c, r)
+	}
+	s, err := tb.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: cols, Rows: rows, Theme: in.Theme,
+		Cwd: in.Cwd, Env: in.Env, ShellIntegration: in.ShellIntegration})
+	if err != nil {
+		return startResult{}, err
+	}
+	// Typing before a shell has printed its prompt works, but the echo
+	// lands before the prompt: wait until the program is ready.
+	ready, note := s.waitReady(ctx)
+	st := s.Status()
+	args := s.Args
+	if args == nil {
+		args = []string{}
+	}
+	return startResult{ID: s.ID, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd,
+		ShellIntegration: s.ShellInfo().Integration, Screen: s.Text(false), Ready: ready, Note: note}, nil
+}
+
+// startSession starts a session (Sessions.Start) in the theme opts names,
+// the configured one when it names none; its colours are what the
+// program hears for OSC 4/10/11/12.
+func (tb *Toolbox) startSession(opts StartOptions) (*Session, error) {
+	th, err := sessionTheme(opts.Theme, tb.cfg.Theme)
+	if err != nil {
+		return nil, err
+	}
+	opts.Theme, opts.Colors = th.Name, th.reportColors()
+	return tb.sessions.Start(opts)
+}
+
+// sessionTheme is the theme called name, def for "", else the first of
+// themeList; an unknown name is an error listing the known ones.
+func sessionTheme(name, def string) (*Theme, error) {
+	name = cmp.Or(name, def, themeList[0].Name)
+	th, err := lookupTheme(name)
+	if err != nil {
+		return nil, fmt.Errorf("%v (see themes://list)", err)
+	}
+	return th, nil
+}
+
+// startIntegrationProps adds shell_start's shell_integration argument to
+// its input schema.
+func startIntegrationProps(m map[string]any) map[string]any {
+	m["shell_integration"] = prop("boolean", "Mark prompts and commands in an interactive bash, zsh or fish (OSC 133), for wait_for_command and session://{id}/commands. Default: true, or the server's --shell-integration, which this overrides; the user's start-up files still load.")
+	return m
+}
+
+// startReadyProps adds shell_start's shell_integration and screen results
+// to its output schema.
+func startReadyProps(m map[string]any) map[string]any {
+	m["shell_integration"] = shellIntegrationSchema
+	m["screen"] = prop("string", "The visible screen once the program is ready (a shell: its first prompt).")
+	m["ready"] = prop("boolean", "The program was ready when shell_start returned (an integrated shell: its first prompt was drawn); false when shell_start stopped waiting (3 s for a shell, 0.5 s for another program) or the program exited, with note saying what to do.")
+	m["note"] = prop("string", "With ready false: why, and how to wait for the program.")
+	return m
+}
+
+// shellIntegrationSchema describes shellIntegration in output schemas.
+var shellIntegrationSchema = map[string]any{
+	"type":        "object",
+	"description": "Whether the shell marks its prompts and commands (OSC 133), so that wait_for_command and session://{id}/commands work; reason says why not.",
+	"properties": map[string]any{
+		"active": map[string]any{"type": "boolean"}, "shell": map[string]any{"type": "string"}, "reason": map[string]any{"type": "string"},
+	},
+	"required": []string{"active"},
+}

@@ -1,0 +1,91 @@
+package main
+
+// tool_stop.go: shell_stop, which ends the program and closes the
+// session.
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"syscall"
+)
+
+type stopArgs struct {
+	SessionID string `json:"session_id"`
+	Signal    string `json:"signal"`
+}
+
+type stopResult struct {
+	Success  bool   `json:"success"`
+	ExitCode int    `json:"exit_code"`
+	Signal   string `json:"signal,omitempty"`
+	// The recording that was running, which shell_stop saved.
+	RecordingURI string `json:"recording_uri,omitempty"`
+	GIFPath      string `json:"gif_path,omitempty"`
+	CastPath     string `json:"cast_path,omitempty"`
+}
+
+func (tb *Toolbox) toolShellStop() *Tool {
+	return newTool(Tool{
+		Name:  "shell_stop",
+		Title: "Stop a terminal session",
+		Description: "End the program and close the session: signal (default SIGHUP, like closing a terminal window) goes to its process group, " +
+			"SIGKILL follows after 2 s if anything is still running, and all its processes are reaped (on Linux also daemons it started that left its session with setsid: they carry its TTYWRIGHT_SESSION_TOKEN). " +
+			"Returns exit_code (128+N when signal N ended it) and the signal, and saves a recording still running (recording_uri, gif_path, cast_path). Afterwards the tools refuse the id (its screen, screenshots and recordings stay readable as session:// resources); " +
+			"take screenshots first. To interrupt a command but keep the session, send input \"\\x03\" (Ctrl-C) with shell_send instead.",
+		Input: objectSchema(map[string]any{
+			"session_id": sessionIDProp,
+			"signal":     prop("string", "Signal to send first: SIGHUP (default), SIGINT, SIGTERM, SIGKILL, ... (the SIG prefix is optional)."),
+		}, "session_id"),
+		Output: outputSchema(map[string]any{
+			"success":       prop("boolean", "True when the program has ended and been reaped."),
+			"exit_code":     prop("integer", "Exit status, or 128+N when signal N ended it."),
+			"signal":        prop("string", "The signal that ended the program, if one did."),
+			"recording_uri": prop("string", "The recording that was running, saved by the stop (GIF and asciicast)."),
+			"gif_path":      prop("string", "Its GIF file."),
+			"cast_path":     prop("string", "Its asciicast file."),
+		}, "success", "exit_code"),
+		Destructive: true,
+	}, tb.shellStop)
+}
+
+// shellStop signals the program, reaps it and saves a running recording.
+func (tb *Toolbox) shellStop(_ context.Context, _ *ToolCall, in stopArgs) (stopResult, error) {
+	sig := syscall.SIGHUP
+	if in.Signal != "" {
+		var ok bool
+		if sig, ok = signalByName(in.Signal); !ok {
+			return stopResult{}, fmt.Errorf("unknown signal %q: use a name such as SIGHUP, SIGINT, SIGTERM or SIGKILL", in.Signal)
+		}
+	}
+	s, err := tb.session(in.SessionID)
+	if err != nil {
+		return stopResult{}, err
+	}
+	st, rec := tb.stopSession(s, sig)
+	res := stopResult{Success: st.Exited, ExitCode: st.ExitCode, Signal: st.Signal}
+	if rec != nil {
+		res.RecordingURI, res.GIFPath, res.CastPath = rec.URI, rec.GIFPath, rec.CastPath
+	}
+	return res, nil
+}
+
+// stopSession ends s's program (Session.stop), saves a recording still
+// running with the final screen, and removes the session from the list.
+func (tb *Toolbox) stopSession(s *Session, sig syscall.Signal) (SessionStatus, *recordStopResult) {
+	st := s.stop(sig, killGrace)
+	rec := tb.finishRecordings(s)
+	tb.sessions.Remove(s)
+	return st, rec
+}
+
+// shutdown stops every session at once (SIGHUP to each process group,
+// SIGKILL after 2 s) and returns when all are reaped. The program calls
+// it when the client goes (stdin EOF) or on SIGTERM and SIGINT.
+func (tb *Toolbox) shutdown() {
+	var wg sync.WaitGroup
+	for _, s := range tb.sessions.List() {
+		wg.Go(func() { tb.stopSession(s, syscall.SIGHUP) })
+	}
+	wg.Wait()
+}
