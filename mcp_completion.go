@@ -44,10 +44,11 @@ func (h *mcpHub) completionComplete(ctx context.Context, params json.RawMessage)
 	var cands []string
 	switch p.Ref.Type {
 	case "ref/resource":
-		if !slices.ContainsFunc(resourceTemplates, func(t templateJSON) bool { return t.URITemplate == p.Ref.URI }) {
+		i := slices.IndexFunc(resourceTemplates, func(t templateJSON) bool { return t.URITemplate == p.Ref.URI })
+		if i < 0 {
 			return nil, invalidParams("no resource template %q: resources/templates/list names them", p.Ref.URI)
 		}
-		cands = h.completeTemplate(p.Ref.URI, p.Argument.Name, p.Context.Arguments["id"])
+		cands = h.completeTemplate(resourceTemplates[i].kind, p.Argument.Name, p.Context.Arguments["id"])
 	case "ref/prompt":
 		pr := h.lookupPrompt(p.Ref.Name)
 		if pr == nil {
@@ -78,20 +79,21 @@ func (h *mcpHub) completionComplete(ctx context.Context, params json.RawMessage)
 // session ids for {id}; for {name}, theme names (theme://{name}) or the
 // capture names of the session given as id in the context (of every
 // session when none is given, each name once).
-func (h *mcpHub) completeTemplate(tmpl, arg, id string) []string {
+func (h *mcpHub) completeTemplate(k uriKind, arg, id string) []string {
+	session := k != uriTheme // every other template is a session's
 	switch {
-	case arg == "id" && strings.HasPrefix(tmpl, "session://"):
+	case arg == "id" && session:
 		var ids []string
 		for _, s := range h.resSessions() {
 			ids = append(ids, s.ID)
 		}
 		return ids
-	case arg == "name" && tmpl == "theme://{name}":
+	case arg == "name" && k == uriTheme:
 		return themeNames()
-	case arg == "n" && strings.HasPrefix(tmpl, "session://"):
+	case arg == "n" && k == uriCommand:
 		return h.completeCommandNumbers(id)
-	case arg == "name" && strings.HasPrefix(tmpl, "session://"):
-		recordings := strings.Contains(tmpl, "/recordings/")
+	case arg == "name" && (k == uriScreenshot || k == uriRecording):
+		recordings := k == uriRecording
 		var names []string
 		for _, s := range h.completionSessions(id) {
 			list, cs := screenshotsURI(s.ID), s.Screenshots()

@@ -1,6 +1,6 @@
 package main
 
-// boxdraw.go: box drawing (U+2500-257F) and block elements (U+2580-259F)
+// png_box.go: box drawing (U+2500-257F) and block elements (U+2580-259F)
 // drawn as rectangles in device pixels, so lines from neighbouring cells
 // meet exactly at every scale. A light line is one font pixel thick (Scale
 // device pixels), a heavy line two, a double line two light lines one
@@ -55,19 +55,51 @@ func (g boxGeom) thick(style byte) int {
 // lines start at dx1/dx2 (dy1/dy2).
 func (g boxGeom) sx(th int) int { return (g.w - th) / 2 }
 func (g boxGeom) sy(th int) int { return (g.h - th) / 2 }
-func (g boxGeom) dx1() int      { return (g.w - 3*g.t) / 2 }
-func (g boxGeom) dx2() int      { return g.dx1() + 2*g.t }
-func (g boxGeom) dy1() int      { return (g.h - 3*g.t) / 2 }
-func (g boxGeom) dy2() int      { return g.dy1() + 2*g.t }
 
-// boxDrawing draws U+2500-257F into the cell at pixel (x, y).
+// boxAxis is one axis of a cell: its size and the light line thickness.
+type boxAxis struct{ size, t int }
+
+// span is a line's extent along an axis, [lo, hi).
+type span struct{ lo, hi int }
+
+// lines are the extents along a of a line of style crossing it: none for
+// '.', one for light or heavy (centred), two light ones a light line
+// apart for double, the one nearer 0 first.
+func (a boxAxis) lines(style byte) []span {
+	switch style {
+	case '.':
+		return nil
+	case 'd':
+		d1 := (a.size - 3*a.t) / 2
+		return []span{{d1, d1 + a.t}, {d1 + 2*a.t, d1 + 3*a.t}}
+	}
+	th := a.t
+	if style == 'h' {
+		th = 2 * a.t
+	}
+	lo := (a.size - th) / 2
+	return []span{{lo, lo + th}}
+}
+
+// reach is where an arm that runs from the cell's edge at 0 (from0) or at
+// its far edge meets the lines ls crossing it: the far edge of the line
+// it comes to first (inner) or last (outer), seen from where it starts.
+func reach(ls []span, from0, outer bool) int {
+	switch {
+	case from0 && outer:
+		return ls[len(ls)-1].hi
+	case from0:
+		return ls[0].hi
+	case outer:
+		return ls[0].lo
+	}
+	return ls[len(ls)-1].lo
+}
+
+// boxDrawing draws U+2500-257F into the cell at pixel (x, y): the four
+// arms of boxArms, each by boxArm, or a dashed line, an arc or a diagonal.
 func (p *painter[P]) boxDrawing(ru rune, x, y int, ink uint16) {
 	g := boxGeom{w: p.cw, h: p.ch, t: p.sc}
-	rect := func(x0, y0, x1, y1 int) {
-		if x1 > x0 && y1 > y0 {
-			p.fill(x+x0, y+y0, x1-x0, y1-y0, ink)
-		}
-	}
 	switch {
 	case ru >= 0x256D && ru <= 0x2570:
 		p.boxArc(ru, x, y, g, ink)
@@ -78,214 +110,103 @@ func (p *painter[P]) boxDrawing(ru rune, x, y int, ink uint16) {
 	}
 	arms := boxArms[ru-0x2500]
 	if n := boxDashes[ru]; n > 0 {
-		th := g.thick(arms[1] | arms[0]) // 'l' or 'h'
-		if arms[1] != '.' {
-			gap := max(g.t, g.w/n/2)
-			for k := 0; k < n; k++ {
-				rect(k*g.w/n, g.sy(th), (k+1)*g.w/n-gap, g.sy(th)+th)
-			}
+		p.boxDashed(arms, n, x, y, g, ink)
+		return
+	}
+	up, right, down, left := arms[0], arms[1], arms[2], arms[3]
+	p.boxArm(x, y, g, true, true, left, [2]byte{up, down}, right, ink)
+	p.boxArm(x, y, g, true, false, right, [2]byte{up, down}, left, ink)
+	p.boxArm(x, y, g, false, true, up, [2]byte{left, right}, down, ink)
+	p.boxArm(x, y, g, false, false, down, [2]byte{left, right}, up, ink)
+}
+
+// boxArm draws one arm of style from the cell's edge toward its centre:
+// a horizontal arm (left, right) or a vertical one, from the edge at 0
+// (from0: left or up) or from the far edge (right or down). side are the
+// arms across it, the one nearer 0 first (up for a horizontal arm, left
+// for a vertical one),
+// and opposite the arm in line with it. A light or heavy arm stops where
+// it meets the lines across it (at the centre when there are none); each
+// line of a double arm turns into the nearer line of the arm on its side,
+// or the farther line of the other side's, so corners nest.
+func (p *painter[P]) boxArm(x, y int, g boxGeom, horizontal, from0 bool, style byte, side [2]byte, opposite byte, ink uint16) {
+	if style == '.' {
+		return
+	}
+	along, across := boxAxis{g.w, g.t}, boxAxis{g.h, g.t} // the arm runs along x
+	if !horizontal {
+		along, across = across, along
+	}
+	rect := func(to int, c span) {
+		a0, a1 := 0, to
+		if !from0 {
+			a0, a1 = to, along.size
+		}
+		if a1 <= a0 || c.hi <= c.lo {
+			return
+		}
+		if horizontal {
+			p.fill(x+a0, y+c.lo, a1-a0, c.hi-c.lo, ink)
 		} else {
-			gap := max(g.t, g.h/n/2)
-			for k := 0; k < n; k++ {
-				rect(g.sx(th), k*g.h/n, g.sx(th)+th, (k+1)*g.h/n-gap)
+			p.fill(x+c.lo, y+a0, c.hi-c.lo, a1-a0, ink)
+		}
+	}
+	if style == 'd' {
+		for i, c := range across.lines('d') {
+			to := along.size
+			if !from0 {
+				to = 0
+			}
+			switch {
+			case side[i] != '.':
+				to = reach(along.lines(side[i]), from0, false)
+			case side[1-i] != '.':
+				to = reach(along.lines(side[1-i]), from0, true)
+			}
+			rect(to, c)
+		}
+		return
+	}
+	to := reach(along.lines(style), from0, true) // to the centre when nothing crosses
+	double := side[0] == 'd' || side[1] == 'd'
+	switch {
+	case double && side[0] != '.' && side[1] != '.' && opposite == '.':
+		to = reach(along.lines('d'), from0, false) // a T: stop at the nearer line
+	case double:
+		to = reach(along.lines('d'), from0, true) // a corner, or crossing: to the farther line
+	case side[0] != '.' || side[1] != '.':
+		first := true
+		for _, s := range side {
+			if s == '.' {
+				continue
+			}
+			r := reach(along.lines(s), from0, true)
+			if first || from0 && r > to || !from0 && r < to {
+				to, first = r, false
+			}
+		}
+	}
+	rect(to, across.lines(style)[0])
+}
+
+// boxDashed draws the dashed lines: n dashes of the arm's weight along the
+// horizontal or the vertical axis.
+func (p *painter[P]) boxDashed(arms string, n, x, y int, g boxGeom, ink uint16) {
+	th := g.thick(arms[1] | arms[0]) // 'l' or 'h'
+	if arms[1] != '.' {
+		gap := max(g.t, g.w/n/2)
+		for k := 0; k < n; k++ {
+			if x1 := (k+1)*g.w/n - gap; x1 > k*g.w/n {
+				p.fill(x+k*g.w/n, y+g.sy(th), x1-k*g.w/n, th, ink)
 			}
 		}
 		return
 	}
-	up, right, down, left := arms[0], arms[1], arms[2], arms[3]
-
-	// Where a horizontal arm ends (left) or starts (right) against the
-	// vertical arms, and where a vertical arm ends (up) or starts (down)
-	// against the horizontal ones.
-	vertNear, vertFar := g.w, 0 // extent of the vertical lines' near/far edges
-	for _, a := range []byte{up, down} {
-		switch a {
-		case '.':
-		case 'd':
-			vertNear, vertFar = min(vertNear, g.dx1()), max(vertFar, g.dx2()+g.t)
-		default:
-			th := g.thick(a)
-			vertNear, vertFar = min(vertNear, g.sx(th)), max(vertFar, g.sx(th)+th)
+	gap := max(g.t, g.h/n/2)
+	for k := 0; k < n; k++ {
+		if y1 := (k+1)*g.h/n - gap; y1 > k*g.h/n {
+			p.fill(x+g.sx(th), y+k*g.h/n, th, y1-k*g.h/n, ink)
 		}
-	}
-	horzNear, horzFar := g.h, 0
-	for _, a := range []byte{left, right} {
-		switch a {
-		case '.':
-		case 'd':
-			horzNear, horzFar = min(horzNear, g.dy1()), max(horzFar, g.dy2()+g.t)
-		default:
-			th := g.thick(a)
-			horzNear, horzFar = min(horzNear, g.sy(th)), max(horzFar, g.sy(th)+th)
-		}
-	}
-	vertDouble := up == 'd' || down == 'd'
-	horzDouble := left == 'd' || right == 'd'
-
-	// Single (light or heavy) arms.
-	if left == 'l' || left == 'h' {
-		th := g.thick(left)
-		end := g.sx(th) + th // to the centre when nothing crosses
-		switch {
-		case vertDouble && up != '.' && down != '.' && right == '.':
-			end = g.dx1() + g.t // a T: stop at the nearer line
-		case vertDouble:
-			end = g.dx2() + g.t // a corner, or crossing: to the farther line
-		case up != '.' || down != '.':
-			end = vertFar
-		}
-		rect(0, g.sy(th), end, g.sy(th)+th)
-	}
-	if right == 'l' || right == 'h' {
-		th := g.thick(right)
-		start := g.sx(th)
-		switch {
-		case vertDouble && up != '.' && down != '.' && left == '.':
-			start = g.dx2()
-		case vertDouble:
-			start = g.dx1()
-		case up != '.' || down != '.':
-			start = vertNear
-		}
-		rect(start, g.sy(th), g.w, g.sy(th)+th)
-	}
-	if up == 'l' || up == 'h' {
-		th := g.thick(up)
-		end := g.sy(th) + th
-		switch {
-		case horzDouble && left != '.' && right != '.' && down == '.':
-			end = g.dy1() + g.t
-		case horzDouble:
-			end = g.dy2() + g.t
-		case left != '.' || right != '.':
-			end = horzFar
-		}
-		rect(g.sx(th), 0, g.sx(th)+th, end)
-	}
-	if down == 'l' || down == 'h' {
-		th := g.thick(down)
-		start := g.sy(th)
-		switch {
-		case horzDouble && left != '.' && right != '.' && up == '.':
-			start = g.dy2()
-		case horzDouble:
-			start = g.dy1()
-		case left != '.' || right != '.':
-			start = horzNear
-		}
-		rect(g.sx(th), start, g.sx(th)+th, g.h)
-	}
-
-	// Double arms: each of the two lines turns into the nearer or the
-	// farther line of the perpendicular arm, so corners nest.
-	// farX/nearX: the far/near edge of the vertical arm a (for the lines
-	// of a horizontal double arm); farY/nearY likewise for horizontal arms.
-	farX := func(a byte, outer bool) int {
-		if a == 'd' {
-			if outer {
-				return g.dx2() + g.t
-			}
-			return g.dx1() + g.t
-		}
-		th := g.thick(a)
-		return g.sx(th) + th
-	}
-	nearX := func(a byte, outer bool) int {
-		if a == 'd' {
-			if outer {
-				return g.dx1()
-			}
-			return g.dx2()
-		}
-		return g.sx(g.thick(a))
-	}
-	farY := func(a byte, outer bool) int {
-		if a == 'd' {
-			if outer {
-				return g.dy2() + g.t
-			}
-			return g.dy1() + g.t
-		}
-		th := g.thick(a)
-		return g.sy(th) + th
-	}
-	nearY := func(a byte, outer bool) int {
-		if a == 'd' {
-			if outer {
-				return g.dy1()
-			}
-			return g.dy2()
-		}
-		return g.sy(g.thick(a))
-	}
-	t := g.t
-	if left == 'd' {
-		top, bot := g.w, g.w
-		switch {
-		case up != '.':
-			top = farX(up, false)
-		case down != '.':
-			top = farX(down, true)
-		}
-		switch {
-		case down != '.':
-			bot = farX(down, false)
-		case up != '.':
-			bot = farX(up, true)
-		}
-		rect(0, g.dy1(), top, g.dy1()+t)
-		rect(0, g.dy2(), bot, g.dy2()+t)
-	}
-	if right == 'd' {
-		top, bot := 0, 0
-		switch {
-		case up != '.':
-			top = nearX(up, false)
-		case down != '.':
-			top = nearX(down, true)
-		}
-		switch {
-		case down != '.':
-			bot = nearX(down, false)
-		case up != '.':
-			bot = nearX(up, true)
-		}
-		rect(top, g.dy1(), g.w, g.dy1()+t)
-		rect(bot, g.dy2(), g.w, g.dy2()+t)
-	}
-	if up == 'd' {
-		l, r := g.h, g.h
-		switch {
-		case left != '.':
-			l = farY(left, false)
-		case right != '.':
-			l = farY(right, true)
-		}
-		switch {
-		case right != '.':
-			r = farY(right, false)
-		case left != '.':
-			r = farY(left, true)
-		}
-		rect(g.dx1(), 0, g.dx1()+t, l)
-		rect(g.dx2(), 0, g.dx2()+t, r)
-	}
-	if down == 'd' {
-		l, r := 0, 0
-		switch {
-		case left != '.':
-			l = nearY(left, false)
-		case right != '.':
-			l = nearY(right, true)
-		}
-		switch {
-		case right != '.':
-			r = nearY(right, false)
-		case left != '.':
-			r = nearY(left, true)
-		}
-		rect(g.dx1(), l, g.dx1()+t, g.h)
-		rect(g.dx2(), r, g.dx2()+t, g.h)
 	}
 }
 

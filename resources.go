@@ -460,21 +460,28 @@ type templateJSON struct {
 	Title       string `json:"title,omitempty"` // 2025-06-18+
 	Description string `json:"description,omitempty"`
 	MimeType    string `json:"mimeType,omitempty"`
+
+	kind uriKind // what the template's URIs name
 }
 
 // resourceTemplates are the URI templates, one per shape of a
 // session's or theme's resource (uri.go); completion/complete offers values
 // for their {id} and {name}.
 var resourceTemplates = []templateJSON{
-	{"session://{id}/info", "session-info", "Session info", "One session: command, size, pid, exit code, cwd, capture counts, mouse mode. Ids: sessions://list.", "application/json"},
-	{"session://{id}/buffer", "session-buffer", "Session buffer", "Scrollback and screen as plain text, as shell_read returns them.", "text/plain"},
-	{"session://{id}/screenshots", "session-screenshots", "Session screenshots", "A session's screenshots: name, uri, created, width, height, bytes.", "application/json"},
-	{"session://{id}/screenshots/{name}", "session-screenshot", "Screenshot", "One screenshot as a base64 PNG blob.", "image/png"},
-	{"session://{id}/recordings", "session-recordings", "Session recordings", "A session's recordings: name, uri, created, frame_count, duration_ms, bytes.", "application/json"},
-	{"session://{id}/recordings/{name}", "session-recording", "Recording", "One recording: the GIF as a base64 image/gif blob, or for name.cast the asciicast as application/x-asciicast text.", ""},
-	{"session://{id}/commands", "session-commands", "Session commands", "The commands a shell with integration finished, oldest first: n, line, exit_code, started, duration_ms, cwd, output_bytes, uri.", "application/json"},
-	{"session://{id}/commands/{n}", "session-command", "Command output", "One finished command's output as plain text (scrollback included).", "text/plain"},
-	{"theme://{name}", "theme", "Theme", "One colour theme: background, foreground, cursor and the 16 ANSI colours as #rrggbb. Names: themes://list.", "application/json"},
+	templateOf(uriInfo, "session-info", "Session info", "One session: command, size, pid, exit code, cwd, capture counts, mouse mode. Ids: sessions://list.", "application/json"),
+	templateOf(uriBuffer, "session-buffer", "Session buffer", "Scrollback and screen as plain text, as shell_read returns them.", "text/plain"),
+	templateOf(uriScreenshots, "session-screenshots", "Session screenshots", "A session's screenshots: name, uri, created, width, height, bytes.", "application/json"),
+	templateOf(uriScreenshot, "session-screenshot", "Screenshot", "One screenshot as a base64 PNG blob.", "image/png"),
+	templateOf(uriRecordings, "session-recordings", "Session recordings", "A session's recordings: name, uri, created, frame_count, duration_ms, bytes.", "application/json"),
+	templateOf(uriRecording, "session-recording", "Recording", "One recording: the GIF as a base64 image/gif blob, or for name.cast the asciicast as application/x-asciicast text.", ""),
+	templateOf(uriCommands, "session-commands", "Session commands", "The commands a shell with integration finished, oldest first: n, line, exit_code, started, duration_ms, cwd, output_bytes, uri.", "application/json"),
+	templateOf(uriCommand, "session-command", "Command output", "One finished command's output as plain text (scrollback included).", "text/plain"),
+	templateOf(uriTheme, "theme", "Theme", "One colour theme: background, foreground, cursor and the 16 ANSI colours as #rrggbb. Names: themes://list.", "application/json"),
+}
+
+// templateOf is the template entry of kind k.
+func templateOf(k uriKind, name, title, desc, mime string) templateJSON {
+	return templateJSON{URITemplate: k.template(), Name: name, Title: title, Description: desc, MimeType: mime, kind: k}
 }
 
 // resourcesTemplatesList is resources/templates/list.

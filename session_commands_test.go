@@ -470,7 +470,7 @@ func TestCommandsResource(t *testing.T) {
 	if _, err := a.hub.readResource(commandURI(id, 9).String()); err == nil {
 		t.Errorf("session://%s/commands/9 was found", id)
 	}
-	got := a.hub.completeTemplate("session://{id}/commands/{n}", "n", id)
+	got := a.hub.completeTemplate(uriCommand, "n", id)
 	if strings.Join(got, ",") != "3,2,1" {
 		t.Errorf("completion of {n}: %v", got)
 	}

@@ -349,7 +349,8 @@ func promptReady(pid int, quiet, after time.Duration) bool {
 // readyQuiet, or once it is blocked reading the terminal (Linux) and
 // quiet. It never waits past readyShellMax or readyMax, or once the
 // program has exited. ready is false when it gave up or the program
-// exited first; note then says what to do (shell_start's result).
+// exited first; note then says what to do (shell_start's result), ""
+// for an exit.
 func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	limit := readyMax
 	if s.integ.Active {
@@ -375,7 +376,7 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 			return true, ""
 		case prompt:
 		case exited:
-			return false, "the program exited during start-up: its exit_code is in session://" + s.ID + "/info, its last screen in screen"
+			return false, "" // the caller says where the exit code is
 		case s.integ.Active:
 			if quiet >= readyStuckQuiet && waitingForInput(s.pid) {
 				return false, "the shell reads its input but drew no marked prompt (its start-up files may replace the prompt hooks or wait for input): wait_for_command may not work, wait with wait_for instead"

@@ -235,24 +235,7 @@ func svgEscape(s string) string {
 func snapshotText(s *Snapshot) string {
 	lines := make([]string, s.Rows)
 	for row := range lines {
-		var b strings.Builder
-		for col := 0; col < s.Cols; col++ {
-			i := row*s.Cols + col
-			if i >= len(s.Cells) {
-				break
-			}
-			c := s.Cells[i]
-			if c.Width == 0 {
-				continue
-			}
-			r := c.Rune
-			if r == 0 {
-				r = ' '
-			}
-			b.WriteRune(r)
-			b.WriteString(s.Marks[i])
-		}
-		lines[row] = strings.TrimRight(b.String(), " ")
+		lines[row] = s.RowText(row)
 	}
 	for len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]

@@ -184,13 +184,13 @@ func (q *findQuery) findLocked(t *Terminal) []findMatch {
 		}
 	}
 	for r := 0; r < snap.Rows; r++ {
-		out = q.findRow(out, snap.Cells[r*snap.Cols:(r+1)*snap.Cols], r, rowMarks(snap, r), snap.Links)
+		out = q.findRow(out, snap.Cells[r*snap.Cols:(r+1)*snap.Cols], r, snap.RowMarks(r), snap.Links)
 	}
 	return out
 }
 
 // findRow appends the matches in one row of cells.
-func (q *findQuery) findRow(out []findMatch, row []Cell, r int, marks map[int]string, links map[uint16]string) []findMatch {
+func (q *findQuery) findRow(out []findMatch, row []Cell, r int, marks []vtMark, links map[uint16]string) []findMatch {
 	text, cols := rowIndex(row, marks)
 	if text == "" {
 		return out
@@ -230,30 +230,14 @@ func (q *findQuery) findRow(out []findMatch, row []Cell, r int, marks map[int]st
 
 // rowIndex is a row's text (trailing blanks dropped) and, for each byte
 // of it, the column of the cell it belongs to.
-func rowIndex(row []Cell, marks map[int]string) (string, []int) {
+func rowIndex(row []Cell, marks []vtMark) (string, []int) {
 	end := len(row)
 	for end > 0 && (isBlank(row[end-1]) || row[end-1].Width == 0) {
 		end--
 	}
-	var b strings.Builder
 	cols := make([]int, 0, end)
-	for c := 0; c < end; c++ {
-		cell := row[c]
-		if cell.Width == 0 {
-			continue
-		}
-		n := b.Len()
-		if cell.Rune == 0 {
-			b.WriteByte(' ')
-		} else {
-			b.WriteRune(cell.Rune)
-		}
-		b.WriteString(marks[c])
-		for ; n < b.Len(); n++ {
-			cols = append(cols, c)
-		}
-	}
-	return b.String(), cols
+	b := rowText(make([]byte, 0, end), row, 0, end, marks, &cols)
+	return string(b), cols
 }
 
 // styleOK reports whether every cell has the filter's attributes; a blank

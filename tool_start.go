@@ -100,6 +100,9 @@ func (tb *Toolbox) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (s
 	// lands before the prompt: wait until the program is ready.
 	ready, note := s.waitReady(ctx)
 	st := s.Status()
+	if !ready && note == "" {
+		note = fmt.Sprintf("the program exited during start-up: its exit_code is in %s, its last screen in screen", infoURI(s.ID))
+	}
 	args := s.Args
 	if args == nil {
 		args = []string{}

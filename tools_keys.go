@@ -103,28 +103,6 @@ const (
 	modCtrl  = 4
 )
 
-// namedKey is how one named key is sent.
-type namedKey struct {
-	csi   string // final part after CSI for the cursor keys ("A"), "" otherwise
-	tilde int    // CSI n ~ keys (Insert 2, Delete 3, PageUp 5, ...), 0 otherwise
-	ss3   string // F1-F4: SS3 P..S
-	plain string // keys sent as bytes (Enter, Tab, ...)
-}
-
-// namedKeys maps lower-case key names to their encodings.
-var namedKeys = map[string]namedKey{
-	"enter": {plain: "\r"}, "return": {plain: "\r"}, "tab": {plain: "\t"},
-	"backspace": {plain: "\x7f"}, "bs": {plain: "\x7f"},
-	"escape": {plain: "\x1b"}, "esc": {plain: "\x1b"}, "space": {plain: " "},
-	"up": {csi: "A"}, "down": {csi: "B"}, "right": {csi: "C"}, "left": {csi: "D"},
-	"home": {csi: "H"}, "end": {csi: "F"},
-	"insert": {tilde: 2}, "ins": {tilde: 2}, "delete": {tilde: 3}, "del": {tilde: 3},
-	"pageup": {tilde: 5}, "pgup": {tilde: 5}, "pagedown": {tilde: 6}, "pgdn": {tilde: 6},
-	"f1": {ss3: "P"}, "f2": {ss3: "Q"}, "f3": {ss3: "R"}, "f4": {ss3: "S"},
-	"f5": {tilde: 15}, "f6": {tilde: 17}, "f7": {tilde: 18}, "f8": {tilde: 19},
-	"f9": {tilde: 20}, "f10": {tilde: 21}, "f11": {tilde: 23}, "f12": {tilde: 24},
-}
-
 // keyNamesHelp lists the key names for error messages.
 const keyNamesHelp = "Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, " +
 	"Insert, Delete, F1-F12, a single character, and modifiers C- (Ctrl), M- (Alt), S- (Shift) " +
@@ -169,8 +147,8 @@ func encodeKey(name string, appCursor bool) ([]byte, error) {
 			return nil, fmt.Errorf("key %q has an unknown modifier %q: use C- (Ctrl), M- (Alt) or S- (Shift); valid keys: %s", name, p+"-", keyNamesHelp)
 		}
 	}
-	if k, ok := namedKeys[strings.ToLower(base)]; ok {
-		return k.encode(mods, appCursor, name)
+	if k, ok := xtermKeys[strings.ToLower(base)]; ok {
+		return encodeNamed(k, mods, appCursor, name)
 	}
 	r, size := utf8.DecodeRuneInString(base)
 	if base == "" || size != len(base) || r == utf8.RuneError {
@@ -179,28 +157,17 @@ func encodeKey(name string, appCursor bool) ([]byte, error) {
 	return encodeChar(r, mods, name)
 }
 
-// encode sends k with modifiers the way xterm does.
-func (k namedKey) encode(mods int, appCursor bool, name string) ([]byte, error) {
-	param := ""
-	if mods != 0 {
-		param = fmt.Sprintf("1;%d", 1+mods)
-	}
-	switch {
-	case k.csi != "":
-		if mods == 0 && appCursor {
-			return []byte("\x1bO" + k.csi), nil
-		}
-		return []byte("\x1b[" + param + k.csi), nil
-	case k.tilde != 0:
+// encodeNamed sends k with modifiers (bits modShift, modAlt, modCtrl)
+// the way xterm does: xtermKey.bytes for the cursor, editing and
+// function keys; a plain key gets back tab for S-Tab, NUL for C-Space,
+// ESC before it for Alt.
+func encodeNamed(k xtermKey, mods int, appCursor bool, name string) ([]byte, error) {
+	if k.plain == "" {
+		mod := 0
 		if mods != 0 {
-			return []byte(fmt.Sprintf("\x1b[%d;%d~", k.tilde, 1+mods)), nil
+			mod = 1 + mods
 		}
-		return []byte(fmt.Sprintf("\x1b[%d~", k.tilde)), nil
-	case k.ss3 != "":
-		if mods != 0 {
-			return []byte("\x1b[" + param + k.ss3), nil
-		}
-		return []byte("\x1bO" + k.ss3), nil
+		return []byte(k.bytes(mod, appCursor)), nil
 	}
 	p := k.plain
 	if p == "\t" && mods&modShift != 0 { // S-Tab: back tab (CBT)

@@ -264,25 +264,11 @@ func rowRuns(row []Cell, base cellStyle) []cellRun {
 	return out
 }
 
-// cellText is the text of cells [from, to): a blank for an empty cell,
-// wide characters once, combining marks (marks by column) after their base.
-func cellText(b *strings.Builder, row []Cell, from, to int, marks map[int]string) string {
-	b.Reset()
-	for c := from; c < to; c++ {
-		cell := row[c]
-		if cell.Width == 0 {
-			continue
-		}
-		if cell.Rune == 0 {
-			b.WriteByte(' ')
-		} else {
-			b.WriteRune(cell.Rune)
-		}
-		if m, ok := marks[c]; ok {
-			b.WriteString(m)
-		}
-	}
-	return b.String()
+// cellText is the text of cells [from, to) (rowText), built in *b, which
+// it reuses.
+func cellText(b *[]byte, row []Cell, from, to int, marks []vtMark) string {
+	*b = rowText((*b)[:0], row, from, to, marks, nil)
+	return string(*b)
 }
 
 // styledScreen is a snapshot as styled text: the markup and the runs.
@@ -355,12 +341,12 @@ func (n *styleNames) legend(rows [][]cellRun) string {
 func renderStyled(snap *Snapshot) styledScreen {
 	var out styledScreen
 	names := &styleNames{base: baseStyle(snap), links: snap.Links}
-	var tb strings.Builder
+	var tb []byte
 	all := make([][]cellRun, snap.Rows)
 	for r := range all {
 		row := snap.Cells[r*snap.Cols : (r+1)*snap.Cols]
 		all[r] = rowRuns(row, names.base)
-		marks := rowMarks(snap, r)
+		marks := snap.RowMarks(r)
 		for _, run := range all[r] {
 			if !run.style.isDefault() && run.style != names.base && run.style != names.base.blankView() {
 				out.Runs = append(out.Runs, StyledRun{Row: r, Col: run.col, Len: run.end - run.col,
@@ -383,7 +369,7 @@ func renderStyled(snap *Snapshot) styledScreen {
 		if snap.Cursor.Visible && snap.Cursor.Row == r {
 			cursorCol = snap.Cursor.Col
 		}
-		rows = append(rows, styledRow(snap.Cells[r*snap.Cols:(r+1)*snap.Cols], all[r], names, rowMarks(snap, r), cursorCol))
+		rows = append(rows, styledRow(snap.Cells[r*snap.Cols:(r+1)*snap.Cols], all[r], names, snap.RowMarks(r), cursorCol))
 	}
 	end := len(rows)
 	for end > 0 && rows[end-1] == "" {
@@ -400,30 +386,17 @@ func renderStyled(snap *Snapshot) styledScreen {
 	return out
 }
 
-// rowMarks are the combining marks of row r, by column.
-func rowMarks(snap *Snapshot, r int) map[int]string {
-	var m map[int]string
-	for i, s := range snap.Marks {
-		if i/snap.Cols == r {
-			if m == nil {
-				m = map[int]string{}
-			}
-			m[i%snap.Cols] = s
-		}
-	}
-	return m
-}
-
 // styledRow is one row of markup: runs in the base style as plain text,
 // the others in {codes}...{/}, trailing base blanks dropped, {|} before
 // the cell at cursorCol (-1: none on this row).
-func styledRow(row []Cell, runs []cellRun, names *styleNames, marks map[int]string, cursorCol int) string {
+func styledRow(row []Cell, runs []cellRun, names *styleNames, marks []vtMark, cursorCol int) string {
 	base := names.base
 	end := len(row) // the row ends after its last cell that is not a base blank
 	for end > 0 && (row[end-1].Width == 0 || isBlank(row[end-1]) && styleOf(row[end-1]) == base.blankView()) {
 		end--
 	}
-	var b, tb strings.Builder
+	var b strings.Builder
+	var tb []byte
 	open := false // a marker holds until the next one, {/} or the row's end
 	for _, run := range runs {
 		if run.col >= end {

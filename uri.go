@@ -107,6 +107,17 @@ func (u resourceURI) String() string {
 	return ""
 }
 
+// template is the URI template (RFC 6570, level 1) of kind k: its
+// String with {id} for the session and {name} (or {n}, a command's
+// number) for the name.
+func (k uriKind) template() string {
+	name := "{name}"
+	if k == uriCommand {
+		name = "{n}"
+	}
+	return resourceURI{kind: k, session: "{id}", name: name}.String()
+}
+
 // errBadURI is returned by parseResourceURI for every URI it refuses; the
 // caller turns it into -32002 Resource not found.
 var errBadURI = errors.New("resources: not a ttywright resource URI")

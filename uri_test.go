@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestResourceURIRoundTrip checks each constructor's canonical form and
 // that parseResourceURI gives the same value back.
@@ -40,5 +43,24 @@ func TestParseResourceURIRefuses(t *testing.T) {
 		if u, err := parseResourceURI(uri); err != errBadURI {
 			t.Errorf("parseResourceURI(%q) = %+v, %v, want errBadURI", uri, u, err)
 		}
+	}
+}
+
+// TestURITemplates: each template parses back to its kind once its
+// variables are filled in, and the templates are the ones resources
+// list, in their order.
+func TestURITemplates(t *testing.T) {
+	var got []string
+	for _, tmpl := range resourceTemplates {
+		got = append(got, tmpl.URITemplate)
+		filled := strings.NewReplacer("{id}", "s1", "{name}", "x", "{n}", "3").Replace(tmpl.URITemplate)
+		if u, err := parseResourceURI(filled); err != nil || u.kind != tmpl.kind {
+			t.Errorf("%s filled in as %s parses to %+v, %v; want kind %d", tmpl.URITemplate, filled, u, err, tmpl.kind)
+		}
+	}
+	want := []string{"session://{id}/info", "session://{id}/buffer", "session://{id}/screenshots", "session://{id}/screenshots/{name}",
+		"session://{id}/recordings", "session://{id}/recordings/{name}", "session://{id}/commands", "session://{id}/commands/{n}", "theme://{name}"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("templates %v, want %v", got, want)
 	}
 }

@@ -31,6 +31,7 @@ package main
 //go:generate go run ./gen/mkwidth -output vt_width_table.go
 
 import (
+	"bytes"
 	"io"
 	"slices"
 	"strings"
@@ -515,6 +516,31 @@ func (t *Terminal) Row(i int) string {
 	return t.scr.lines[i].text(&b)
 }
 
+// RowMarks returns the combining marks of row r by column, as rowText
+// takes them; nil when the row has none.
+func (s *Snapshot) RowMarks(r int) []vtMark {
+	if len(s.Marks) == 0 {
+		return nil
+	}
+	var out []vtMark
+	for c := range s.Cols {
+		if m, ok := s.Marks[r*s.Cols+c]; ok {
+			out = append(out, vtMark{col: c, s: m})
+		}
+	}
+	return out
+}
+
+// RowText is row r of the snapshot as text (rowText), trailing blanks
+// trimmed; "" outside it.
+func (s *Snapshot) RowText(r int) string {
+	if r < 0 || r >= s.Rows || (r+1)*s.Cols > len(s.Cells) {
+		return ""
+	}
+	b := rowText(nil, s.Cells[r*s.Cols:(r+1)*s.Cols], 0, s.Cols, s.RowMarks(r), nil)
+	return strings.TrimRight(string(b), " ")
+}
+
 // CellAt returns the cell at 0-based row and col of the visible screen,
 // or a blank cell outside it.
 func (t *Terminal) CellAt(row, col int) Cell {
@@ -534,27 +560,9 @@ func (t *Terminal) Wrapped(i int) bool {
 // removed.
 func (l *vtLine) text(b *strings.Builder) string {
 	b.Reset()
-	m := 0
-	for c := 0; c < l.used; c++ {
-		cell := &l.cells[c]
-		if cell.Width == 0 {
-			continue
-		}
-		if cell.Rune == 0 {
-			b.WriteByte(' ')
-		} else if cell.Rune < 0x80 {
-			b.WriteByte(byte(cell.Rune))
-		} else {
-			b.WriteRune(cell.Rune)
-		}
-		for m < len(l.marks) && l.marks[m].col <= c {
-			if l.marks[m].col == c {
-				b.WriteString(l.marks[m].s)
-			}
-			m++
-		}
-	}
-	return strings.TrimRight(b.String(), " ")
+	var buf [256]byte
+	b.Write(bytes.TrimRight(rowText(buf[:0], l.cells, 0, l.used, l.marks, nil), " "))
+	return b.String()
 }
 
 // ScrollbackLines returns the history rows as text, oldest first.

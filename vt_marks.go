@@ -202,7 +202,7 @@ func (t *Terminal) LineText(abs int64, b *strings.Builder) (text string, wrapped
 		if l.wrapped {
 			tb := textBuilder{}
 			tb.row(l, true)
-			return tb.b.String(), true, true
+			return string(tb.b), true, true
 		}
 		return l.text(b), false, true
 	}

@@ -197,36 +197,14 @@ func (t *Terminal) tcapValue(name string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return k.bytes(t.modes.AppCursor), true
+	return k.bytes(k.mod, t.modes.AppCursor), true
 }
 
-// tcapKey is a key as xterm sends it: a final byte after CSI or SS3
-// (cursor keys, Home, End, F1-F4), or CSI n ~, or plain bytes; mod is
-// xterm's modifier parameter (2 Shift, 3 Alt, 5 Ctrl, ... 0 none).
+// tcapKey is a key capability: a key (xtermKeys) with xterm's modifier
+// parameter (2 Shift, 3 Alt, 5 Ctrl, ... 0 none).
 type tcapKey struct {
-	final byte // 'A' ... for CSI/SS3 keys
-	tilde int  // n of CSI n ~
-	ss3   bool // unmodified it is SS3 final even without DECCKM (F1-F4)
-	plain string
-	mod   int
-}
-
-// bytes encodes k: modified keys as CSI 1 ; m final or CSI n ; m ~;
-// unmodified cursor keys, Home and End as SS3 under DECCKM (appCursor).
-func (k tcapKey) bytes(appCursor bool) string {
-	switch {
-	case k.plain != "":
-		return k.plain
-	case k.tilde != 0 && k.mod != 0:
-		return "\x1b[" + strconv.Itoa(k.tilde) + ";" + strconv.Itoa(k.mod) + "~"
-	case k.tilde != 0:
-		return "\x1b[" + strconv.Itoa(k.tilde) + "~"
-	case k.mod != 0:
-		return "\x1b[1;" + strconv.Itoa(k.mod) + string(k.final)
-	case k.ss3 || appCursor:
-		return "\x1bO" + string(k.final)
-	}
-	return "\x1b[" + string(k.final)
+	xtermKey
+	mod int
 }
 
 // tcapKeys maps termcap and terminfo key capability names to keys, as
@@ -234,9 +212,10 @@ func (k tcapKey) bytes(appCursor bool) string {
 // Ctrl+Shift, Alt and Alt+Shift, and kUP, kDN3 ... the modified cursor
 // and editing keys (2 Shift ... 8 Ctrl+Alt+Shift).
 var tcapKeys = func() map[string]tcapKey {
-	up, down, right, left := tcapKey{final: 'A'}, tcapKey{final: 'B'}, tcapKey{final: 'C'}, tcapKey{final: 'D'}
-	home, end := tcapKey{final: 'H'}, tcapKey{final: 'F'}
-	ins, del, pgup, pgdn := tcapKey{tilde: 2}, tcapKey{tilde: 3}, tcapKey{tilde: 5}, tcapKey{tilde: 6}
+	key := func(name string) tcapKey { return tcapKey{xtermKey: xtermKeys[name]} }
+	up, down, right, left := key("up"), key("down"), key("right"), key("left")
+	home, end := key("home"), key("end")
+	ins, del, pgup, pgdn := key("insert"), key("delete"), key("pageup"), key("pagedown")
 	shift := func(k tcapKey) tcapKey { k.mod = 2; return k }
 	m := map[string]tcapKey{}
 	add := func(tc, ti string, k tcapKey) {
@@ -261,10 +240,8 @@ var tcapKeys = func() map[string]tcapKey {
 	add("kD", "kdch1", del)
 	add("kP", "kpp", pgup)
 	add("kN", "knp", pgdn)
-	add("kb", "kbs", tcapKey{plain: "\x7f"})
-	add("kB", "kcbt", tcapKey{plain: "\x1b[Z"})
-	fkeys := [12]tcapKey{{final: 'P', ss3: true}, {final: 'Q', ss3: true}, {final: 'R', ss3: true}, {final: 'S', ss3: true},
-		{tilde: 15}, {tilde: 17}, {tilde: 18}, {tilde: 19}, {tilde: 20}, {tilde: 21}, {tilde: 23}, {tilde: 24}}
+	add("kb", "kbs", key("backspace"))
+	add("kB", "kcbt", tcapKey{xtermKey: xtermKey{plain: "\x1b[Z"}})
 	const tcF = "123456789;" + "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqr"
 	groups := [6]int{0, 2, 5, 6, 3, 4} // none, Shift, Ctrl, Ctrl+Shift, Alt, Alt+Shift
 	for n := 1; n <= 63; n++ {
@@ -272,7 +249,7 @@ var tcapKeys = func() map[string]tcapKey {
 		if n <= 10 {
 			tc = "k" + tcF[n-1:n] // kf1-kf10: k1 ... k;
 		}
-		k := fkeys[(n-1)%12]
+		k := key("f" + strconv.Itoa((n-1)%12+1))
 		k.mod = groups[(n-1)/12]
 		add(tc, "kf"+strconv.Itoa(n), k)
 	}

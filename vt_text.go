@@ -8,22 +8,69 @@ package main
 // blanks, trailing blank rows are dropped, and the blanks before the
 // cursor on its row are kept (a prompt "$ " ends in one).
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// rowText appends to b the text of cells[from:to] by the one rule every
+// text view of the screen follows (the replies and waits, the
+// scrollback, the .txt capture, shell_find, the styled form): the right
+// half of a wide character (width 0) adds nothing, a cell never written
+// (rune 0) adds a blank, and a cell's combining marks (marks, sorted by
+// column, as vtLine keeps them) follow its character. When cols is not
+// nil, the column of each byte appended is appended to it. Trailing
+// blanks are the caller's to trim.
+func rowText(b []byte, cells []Cell, from, to int, marks []vtMark, cols *[]int) []byte {
+	m := 0
+	for m < len(marks) && marks[m].col < from {
+		m++
+	}
+	for c := from; c < to; c++ {
+		cell := &cells[c]
+		if cell.Width == 0 {
+			continue
+		}
+		n := len(b)
+		switch r := cell.Rune; {
+		case r == 0:
+			b = append(b, ' ')
+		case r < utf8.RuneSelf:
+			b = append(b, byte(r))
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+		for m < len(marks) && marks[m].col <= c {
+			if marks[m].col == c {
+				b = append(b, marks[m].s...)
+			}
+			m++
+		}
+		if cols != nil {
+			for ; n < len(b); n++ {
+				*cols = append(*cols, c)
+			}
+		}
+	}
+	return b
+}
 
 // textBuilder accumulates a text view and, when fresh is wanted, one
 // flag per byte: the byte belongs to a written cell that carries neither
 // attrEcho nor attrOld.
 type textBuilder struct {
-	b     strings.Builder
+	b     []byte
 	fresh []bool
+	cols  []int // marks: the column of each byte of the row being added
 	marks bool
 }
 
-func (tb *textBuilder) add(s string, fresh bool) {
-	tb.b.WriteString(s)
+// add appends s, a text of no cell (a newline, padding).
+func (tb *textBuilder) add(s string) {
+	tb.b = append(tb.b, s...)
 	if tb.marks {
 		for range len(s) {
-			tb.fresh = append(tb.fresh, fresh)
+			tb.fresh = append(tb.fresh, false)
 		}
 	}
 }
@@ -40,29 +87,15 @@ func (tb *textBuilder) row(l *vtLine, full bool) int {
 		}
 		end--
 	}
-	m := 0
-	var buf [4]byte
-	for c := 0; c < end; c++ {
+	if !tb.marks {
+		tb.b = rowText(tb.b, l.cells, 0, end, l.marks, nil)
+		return end
+	}
+	tb.cols = tb.cols[:0]
+	tb.b = rowText(tb.b, l.cells, 0, end, l.marks, &tb.cols)
+	for _, c := range tb.cols {
 		cell := &l.cells[c]
-		if cell.Width == 0 {
-			continue
-		}
-		fresh := cell.Rune != 0 && cell.Attr&attrMarks == 0
-		switch r := cell.Rune; {
-		case r == 0:
-			tb.add(" ", false)
-		case r < 0x80:
-			buf[0] = byte(r)
-			tb.add(string(buf[:1]), fresh)
-		default:
-			tb.add(string(r), fresh)
-		}
-		for m < len(l.marks) && l.marks[m].col <= c {
-			if l.marks[m].col == c {
-				tb.add(l.marks[m].s, fresh)
-			}
-			m++
-		}
+		tb.fresh = append(tb.fresh, cell.Rune != 0 && cell.Attr&attrMarks == 0)
 	}
 	return end
 }
@@ -105,14 +138,14 @@ func (t *Terminal) screenView(marks, pad bool) (string, []bool) {
 		end := tb.row(l, wrapped)
 		if pad && i == t.cur.row && !wrapped {
 			if n := t.cur.col - end; n > 0 {
-				tb.add(strings.Repeat(" ", n), false)
+				tb.add(strings.Repeat(" ", n))
 			}
 		}
 		if !wrapped && i < last {
-			tb.add("\n", false)
+			tb.add("\n")
 		}
 	}
-	return tb.b.String(), tb.fresh
+	return string(tb.b), tb.fresh
 }
 
 // textless reports whether row l shows no character (blanks only,
@@ -212,9 +245,9 @@ func (t *Terminal) TextRows(from, to int) string {
 		wrapped := l.wrapped && i+1 < to-t.hist.n
 		tb.row(l, wrapped)
 		if !wrapped && i+1 < to-t.hist.n {
-			tb.add("\n", false)
+			tb.add("\n")
 		}
 	}
-	b.WriteString(tb.b.String())
+	b.Write(tb.b)
 	return b.String()
 }
