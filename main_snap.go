@@ -236,7 +236,7 @@ func snapWait(s *Session, o snapOptions) (string, bool) {
 	default:
 		spec.stages = []waitStage{{kind: stageExit, name: "exit"}}
 	}
-	w := s.watch(spec, "")
+	w := newWatch(s, spec, "")
 	defer w.close()
 	start := time.Now()
 	out := w.wait(context.Background(), spec, nil)

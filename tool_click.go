@@ -105,7 +105,7 @@ func (tb *Toolbox) shellClick(ctx context.Context, call *ToolCall, in clickArgs)
 	if st := s.Status(); st.Exited {
 		return clickResult{}, fmt.Errorf("session %s has exited (exit code %d): read its screen with shell_read, start a new one with shell_start", s.ID, st.ExitCode)
 	}
-	s.settle(ctx)
+	s.settle(ctx) // the target is looked for on the screen as it is now
 	row, col, err := clickTarget(s, in)
 	if err != nil {
 		return clickResult{}, err
@@ -114,30 +114,15 @@ func (tb *Toolbox) shellClick(ctx context.Context, call *ToolCall, in clickArgs)
 	if err != nil {
 		return clickResult{}, err
 	}
-	w := s.watch(spec, "")
-	defer w.close()
-	if err := s.typeUnits(ctx, [][]byte{data}, 0, spec.timeout); err != nil {
-		return clickResult{}, err
-	}
-	res := clickResult{Row: row, Col: col, Sent: escapeBytes(data), MouseMode: mouseModeName(modes.Mouse, modes.MouseEncoding)}
-	if spec.waiting() {
-		out := w.wait(ctx, spec, call.Progress)
-		res.waitReport = reportWait(out, spec)
-		if spec.command {
-			res.commandOutcome = commandOutcomeOf(s, out.command, maxOut)
-		}
-	} else {
+	a, err := act(ctx, call, s, spec, maxOut, "", [][]byte{data}, 0, func(ctx context.Context, w *outputWatch) {
 		settle := waitSpec{stages: []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: clickSettleIdle, afterNewOutput: true}}, timeout: clickSettleMax}
 		w.wait(ctx, settle, nil)
+	})
+	if err != nil {
+		return clickResult{}, err
 	}
-	w.close()
-	if ctx.Err() != nil {
-		return clickResult{}, errors.New("cancelled")
-	}
-	s.settle(ctx)
-	res.BufferAfter = s.Text(false)
-	res.exitInfo = exitOf(s.Status())
-	return res, nil
+	return clickResult{Row: row, Col: col, Sent: escapeBytes(data), MouseMode: mouseModeName(modes.Mouse, modes.MouseEncoding),
+		BufferAfter: a.after, waitReport: a.wait, exitInfo: a.exit, commandOutcome: a.command}, nil
 }
 
 // clickTarget is the cell to click: row and col, or the first cell of the

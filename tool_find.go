@@ -92,7 +92,7 @@ func (tb *Toolbox) shellFind(ctx context.Context, call *ToolCall, in findArgs) (
 		return findResult{}, errors.New("gone waits until the text is no longer shown: give timeout_ms too (e.g. 5000)")
 	}
 	s.settle(ctx)
-	ms, timedOut := s.findWait(ctx, q, in.Gone, timeout)
+	ms, timedOut := findWait(ctx, s, q, in.Gone, timeout)
 	if ctx.Err() != nil {
 		return findResult{}, errors.New("cancelled")
 	}
@@ -108,7 +108,7 @@ func (tb *Toolbox) shellFind(ctx context.Context, call *ToolCall, in findArgs) (
 // timeout passes, the program exits or ctx ends. It wakes on the
 // session's change events only. timedOut is true when the condition does
 // not hold at the end and the program still runs.
-func (s *Session) findWait(ctx context.Context, q *findQuery, gone bool, timeout time.Duration) (ms []findMatch, timedOut bool) {
+func findWait(ctx context.Context, s *Session, q *findQuery, gone bool, timeout time.Duration) (ms []findMatch, timedOut bool) {
 	var deadline <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)

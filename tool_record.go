@@ -33,15 +33,6 @@ type recordStartResult struct {
 	Scale     int    `json:"scale"`
 }
 
-var borderSchema = map[string]any{
-	"type":        "object",
-	"description": "Optional window frame drawn around every frame.",
-	"properties": map[string]any{
-		"style": map[string]any{"type": "string", "enum": []string{"macos", "none"}, "description": `"macos" (default when border is given): a title bar with the three window buttons; "none": no frame`},
-		"title": map[string]any{"type": "string", "description": "Text in the title bar"},
-	},
-}
-
 func (tb *Toolbox) toolShellRecordStart() *Tool {
 	return newTool(Tool{
 		Name:  "shell_record_start",
@@ -54,27 +45,18 @@ func (tb *Toolbox) toolShellRecordStart() *Tool {
 			"The GIF keeps the screen size it started with (shell_resize first if you need another: a later resize is cropped or padded in the GIF; the cast records it). " +
 			"One recording per session at a time; at most 10 minutes or 20000 frames: capturing then stops and the recording is saved " +
 			"in both formats under its name (sessions://list shows recording_ended with the limit); shell_record_stop still returns it.",
-		Input: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"session_id": map[string]any{"type": "string", "description": "Session id from shell_start"},
-				"fps":        map[string]any{"type": "integer", "minimum": 1, "maximum": recMaxFPS, "default": recDefaultFPS, "description": "Most frames captured per second (1-30, default 10)"},
-				"border":     borderSchema,
-				"name":       map[string]any{"type": "string", "description": "Recording name: letters, digits, '-', '_', '.' (default recording-N)"},
-				"scale":      map[string]any{"type": "integer", "minimum": 1, "maximum": 4, "default": recDefaultGIF, "description": "Pixel scale of the GIF (1 = 8x16 pixel cells; default 1, which keeps files small)"},
-			},
-			"required":             []string{"session_id"},
-			"additionalProperties": false,
-		},
-		Output: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"recording": map[string]any{"type": "string", "description": "The recording's name"},
-				"fps":       map[string]any{"type": "integer"},
-				"scale":     map[string]any{"type": "integer"},
-			},
-			"required": []string{"recording", "fps", "scale"},
-		},
+		Input: objectSchema(map[string]any{
+			"session_id": sessionIDProp,
+			"fps":        intProp("Most frames captured per second (1-30, default 10)", 1, recMaxFPS),
+			"border":     borderSchema,
+			"name":       prop("string", "Recording name: letters, digits, '-', '_', '.' (default recording-N)"),
+			"scale":      intProp("Pixel scale of the GIF (1 = 8x16 pixel cells; default 1, which keeps files small)", 1, 4),
+		}, "session_id"),
+		Output: outputSchema(map[string]any{
+			"recording": prop("string", "The recording's name"),
+			"fps":       map[string]any{"type": "integer"},
+			"scale":     map[string]any{"type": "integer"},
+		}, "recording", "fps", "scale"),
 	}, tb.recordStart)
 }
 
@@ -86,31 +68,22 @@ func (tb *Toolbox) toolShellRecordStop() *Tool {
 			`format "gif" (default), "cast" (asciicast v2, plays with asciinema) or "both". ` +
 			"Returns the file paths, the resource uri (session://{id}/recordings/{name}; the cast of \"both\" is {name}.cast), " +
 			"frame count, duration and size. shell_stop saves a running recording in both formats by itself.",
-		Input: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"session_id": map[string]any{"type": "string", "description": "Session id from shell_start"},
-				"name":       map[string]any{"type": "string", "description": "File name without extension (default: the name given to shell_record_start)"},
-				"format":     map[string]any{"type": "string", "enum": []string{"gif", "cast", "both"}, "default": "gif", "description": "What to keep"},
-			},
-			"required":             []string{"session_id"},
-			"additionalProperties": false,
-		},
-		Output: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"filename":    map[string]any{"type": "string"},
-				"gif_path":    map[string]any{"type": "string"},
-				"cast_path":   map[string]any{"type": "string"},
-				"uri":         map[string]any{"type": "string"},
-				"frame_count": map[string]any{"type": "integer"},
-				"duration_ms": map[string]any{"type": "integer"},
-				"bytes":       map[string]any{"type": "integer", "description": "Size of the file at uri (the GIF when format is \"both\")"},
-				"cast_bytes":  map[string]any{"type": "integer", "description": "Format \"both\": size of the cast at uri + \".cast\""},
-				"note":        map[string]any{"type": "string", "description": "Why capturing ended before the stop, when it did"},
-			},
-			"required": []string{"filename", "uri", "frame_count", "duration_ms", "bytes"},
-		},
+		Input: objectSchema(map[string]any{
+			"session_id": sessionIDProp,
+			"name":       prop("string", "File name without extension (default: the name given to shell_record_start)"),
+			"format":     map[string]any{"type": "string", "enum": []string{"gif", "cast", "both"}, "description": "What to keep (default gif)"},
+		}, "session_id"),
+		Output: outputSchema(map[string]any{
+			"filename":    map[string]any{"type": "string"},
+			"gif_path":    map[string]any{"type": "string"},
+			"cast_path":   map[string]any{"type": "string"},
+			"uri":         map[string]any{"type": "string"},
+			"frame_count": map[string]any{"type": "integer"},
+			"duration_ms": map[string]any{"type": "integer"},
+			"bytes":       prop("integer", "Size of the file at uri (the GIF when format is \"both\")"),
+			"cast_bytes":  prop("integer", "Format \"both\": size of the cast at uri + \".cast\""),
+			"note":        prop("string", "Why capturing ended before the stop, when it did"),
+		}, "filename", "uri", "frame_count", "duration_ms", "bytes"),
 	}, tb.recordStop)
 }
 
@@ -127,23 +100,13 @@ func (tb *Toolbox) recordStart(_ context.Context, _ *ToolCall, args recordStartA
 			return recordStartResult{}, fmt.Errorf("fps %d is out of range: use 1 to %d (default %d)", fps, recMaxFPS, recDefaultFPS)
 		}
 	}
-	scale := recDefaultGIF
-	if args.Scale != nil {
-		scale = *args.Scale
-		if scale < 1 || scale > 4 {
-			return recordStartResult{}, fmt.Errorf("scale %d is out of range: use 1 to 4 (default %d)", scale, recDefaultGIF)
-		}
+	scale, err := scaleArg(args.Scale, recDefaultGIF)
+	if err != nil {
+		return recordStartResult{}, err
 	}
-	border := args.Border
-	if border != nil {
-		switch border.Style { // as shell_screenshot takes it
-		case "", "macos":
-			border = &Border{Style: "macos", Title: border.Title}
-		case "none":
-			border = nil
-		default:
-			return recordStartResult{}, fmt.Errorf("border style %q is unknown: use \"macos\", \"none\" or leave border out", border.Style)
-		}
+	border, err := parseBorder(args.Border)
+	if err != nil {
+		return recordStartResult{}, err
 	}
 	name := args.Name
 	if name == "" {

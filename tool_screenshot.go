@@ -43,16 +43,6 @@ type screenshotResult struct {
 // blocks adds the inline image (when asked for) and the resource_link.
 func (r screenshotResult) blocks() (string, []Content) { return "", r.content }
 
-// screenshotBorderSchema describes the border argument.
-var screenshotBorderSchema = map[string]any{
-	"type":        "object",
-	"description": `Optional window frame: {"style": "macos", "title": "..."} adds a title bar with the three window buttons (title defaults to the terminal's title)`,
-	"properties": map[string]any{
-		"style": map[string]any{"type": "string", "enum": []string{"macos", "none"}, "description": `"macos" (default when border is given) or "none"`},
-		"title": map[string]any{"type": "string", "description": "Text in the title bar"},
-	},
-}
-
 func (tb *Toolbox) toolShellScreenshot() *Tool {
 	return newTool(Tool{
 		Name:  "shell_screenshot",
@@ -62,33 +52,24 @@ func (tb *Toolbox) toolShellScreenshot() *Tool {
 			"the size in pixels and the resource uri (session://{id}/screenshots/{name}). With inline: true the " +
 			"PNG also comes back as image content so you can look at it (drawn at scale 1 unless scale is given). " +
 			"To check text, shell_read is cheaper; take screenshots to show people what the screen looks like.",
-		Input: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"session_id": map[string]any{"type": "string", "description": "Session id from shell_start"},
-				"name":       map[string]any{"type": "string", "description": "File name without extension: letters, digits, '-', '_', '.' (default screenshot-N; a .png suffix is dropped)"},
-				"border":     screenshotBorderSchema,
-				"inline":     map[string]any{"type": "boolean", "description": "Also return the PNG as image content (default: the server's --inline-images)"},
-				"scale":      map[string]any{"type": "integer", "minimum": 1, "maximum": 4, "description": "Pixel scale: a cell is 8*scale x 16*scale pixels (default: --scale for files, 1 for the inline image)"},
-			},
-			"required":             []string{"session_id"},
-			"additionalProperties": false,
-		},
-		Output: map[string]any{
-			"type": "object",
-			"properties": map[string]any{
-				"filename":  map[string]any{"type": "string", "description": "The PNG's file name"},
-				"png_path":  map[string]any{"type": "string"},
-				"svg_path":  map[string]any{"type": "string"},
-				"ansi_path": map[string]any{"type": "string"},
-				"txt_path":  map[string]any{"type": "string"},
-				"uri":       map[string]any{"type": "string", "description": "session://{id}/screenshots/{name}"},
-				"width":     map[string]any{"type": "integer", "description": "PNG width in pixels"},
-				"height":    map[string]any{"type": "integer", "description": "PNG height in pixels"},
-				"bytes":     map[string]any{"type": "integer", "description": "PNG size"},
-			},
-			"required": []string{"filename", "png_path", "svg_path", "ansi_path", "txt_path", "uri", "width", "height", "bytes"},
-		},
+		Input: objectSchema(map[string]any{
+			"session_id": sessionIDProp,
+			"name":       prop("string", "File name without extension: letters, digits, '-', '_', '.' (default screenshot-N; a .png suffix is dropped)"),
+			"border":     borderSchema,
+			"inline":     prop("boolean", "Also return the PNG as image content (default: the server's --inline-images)"),
+			"scale":      intProp("Pixel scale: a cell is 8*scale x 16*scale pixels (default: --scale for files, 1 for the inline image)", 1, 4),
+		}, "session_id"),
+		Output: outputSchema(map[string]any{
+			"filename":  prop("string", "The PNG's file name"),
+			"png_path":  map[string]any{"type": "string"},
+			"svg_path":  map[string]any{"type": "string"},
+			"ansi_path": map[string]any{"type": "string"},
+			"txt_path":  map[string]any{"type": "string"},
+			"uri":       prop("string", "session://{id}/screenshots/{name}"),
+			"width":     prop("integer", "PNG width in pixels"),
+			"height":    prop("integer", "PNG height in pixels"),
+			"bytes":     prop("integer", "PNG size"),
+		}, "filename", "png_path", "svg_path", "ansi_path", "txt_path", "uri", "width", "height", "bytes"),
 		ReadOnly:   true,
 		Idempotent: false,
 	}, tb.screenshot)
@@ -164,19 +145,15 @@ func (tb *Toolbox) shotOptions(args screenshotArgs) (shotOptions, error) {
 		o.scale = 2
 	}
 	if args.Scale != nil {
-		if *args.Scale < 1 || *args.Scale > 4 {
-			return o, fmt.Errorf("scale %d is out of range: use 1 to 4 (a cell is 8*scale x 16*scale pixels)", *args.Scale)
+		s, err := scaleArg(args.Scale, 0)
+		if err != nil {
+			return o, err
 		}
-		o.scale, o.inlineScale = *args.Scale, *args.Scale
+		o.scale, o.inlineScale = s, s
 	}
-	if b := args.Border; b != nil {
-		switch b.Style {
-		case "", "macos":
-			o.border = &Border{Style: "macos", Title: b.Title}
-		case "none":
-		default:
-			return o, fmt.Errorf("border style %q is unknown: use \"macos\", or leave border out", b.Style)
-		}
+	var err error
+	if o.border, err = parseBorder(args.Border); err != nil {
+		return o, err
 	}
 	if args.Inline != nil {
 		o.inline = *args.Inline

@@ -131,49 +131,31 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 	if err != nil {
 		return sendResult{}, err
 	}
-	s.settle(ctx)
-	w := s.watch(p.spec, p.echo)
-	defer w.close()
-	before := s.Text(false)
-	if err := s.typeUnits(ctx, p.units, p.typeDelay, p.spec.timeout); err != nil {
-		return sendResult{}, err
-	}
-	if ctx.Err() != nil {
-		return sendResult{}, errors.New("cancelled")
-	}
-
-	res := sendResult{Success: true, BufferBefore: before}
-	if p.spec.waiting() {
-		out := w.wait(ctx, p.spec, call.Progress)
-		res.waitReport = reportWait(out, p.spec)
-		if p.spec.command {
-			res.commandOutcome = commandOutcomeOf(s, out.command, maxOut)
-		}
-		if p.spec.command && out.command == firstPrompt {
-			// No command ran, yet the shell drew a new prompt. An empty line
-			// (Enter, Ctrl-C at an empty prompt) is already_done: nothing
-			// was asked to run. A line with text the shell rejected is not:
-			// the reply says so and quotes what the shell answered.
-			reply, empty := w.noCommandReply()
-			res.NoCommand = true
-			if !empty {
-				res.AlreadyDone = false
-				res.summary = noCommandNote + "\n" + reply
-			}
-		}
-	} else {
+	a, err := act(ctx, call, s, p.spec, maxOut, p.echo, p.units, p.typeDelay, func(ctx context.Context, _ *outputWatch) {
 		t := time.NewTimer(p.delay)
+		defer t.Stop()
 		select {
 		case <-t.C:
 		case <-s.done:
 		case <-ctx.Done():
 		}
-		t.Stop()
+	})
+	if err != nil {
+		return sendResult{}, err
 	}
-	w.close()
-	s.settle(ctx)
-	res.BufferAfter = s.Text(false)
-	res.exitInfo = exitOf(s.Status())
+	res := sendResult{Success: true, BufferBefore: a.before, BufferAfter: a.after, waitReport: a.wait, exitInfo: a.exit, commandOutcome: a.command}
+	if p.spec.command && a.out.command == firstPrompt {
+		// No command ran, yet the shell drew a new prompt. An empty line
+		// (Enter, Ctrl-C at an empty prompt) is already_done: nothing
+		// was asked to run. A line with text the shell rejected is not:
+		// the reply says so and quotes what the shell answered.
+		reply, empty := a.watch.noCommandReply()
+		res.NoCommand = true
+		if !empty {
+			res.AlreadyDone = false
+			res.summary = noCommandNote + "\n" + reply
+		}
+	}
 	return res, nil
 }
 
@@ -263,7 +245,7 @@ const minWriteTime = time.Second
 // runs out the rest is not typed, and the caller's wait decides the
 // outcome. A program that exits first is an error, reported once all its
 // output is drained.
-func (s *Session) typeUnits(ctx context.Context, units [][]byte, typeDelay, timeout time.Duration) error {
+func typeUnits(ctx context.Context, s *Session, units [][]byte, typeDelay, timeout time.Duration) error {
 	wctx, cancel := context.WithTimeout(ctx, max(timeout, minWriteTime)+time.Duration(len(units))*typeDelay)
 	defer cancel()
 	for i, u := range units {

@@ -63,7 +63,7 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 		return shellWaitResult{}, err
 	}
 	s.settle(ctx)
-	w := s.watch(spec, "")
+	w := newWatch(s, spec, "")
 	defer w.close()
 	done, already := alreadyDone(s, w, spec, maxOut)
 	if already && len(spec.stages) == 1 {

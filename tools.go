@@ -523,6 +523,43 @@ const (
 
 var sessionIDProp = prop("string", "The shell_session_id returned by shell_start (see sessions://list).")
 
+// borderSchema describes the border argument of the tools that draw
+// (shell_screenshot, shell_record_start); parseBorder checks it.
+var borderSchema = map[string]any{
+	"type":        "object",
+	"description": `Optional window frame: {"style": "macos", "title": "..."} adds a title bar with the three window buttons (title defaults to the terminal's title)`,
+	"properties": map[string]any{
+		"style": map[string]any{"type": "string", "enum": []string{"macos", "none"}, "description": `"macos" (default when border is given) or "none"`},
+		"title": prop("string", "Text in the title bar"),
+	},
+}
+
+// parseBorder checks a border argument: nil or style "none" is no frame,
+// "" or "macos" a macOS title bar.
+func parseBorder(b *Border) (*Border, error) {
+	if b == nil {
+		return nil, nil
+	}
+	switch b.Style {
+	case "", "macos":
+		return &Border{Style: "macos", Title: b.Title}, nil
+	case "none":
+		return nil, nil
+	}
+	return nil, fmt.Errorf("border style %q is unknown: use \"macos\", \"none\" or leave border out", b.Style)
+}
+
+// scaleArg checks an optional pixel scale (1-4), def when absent.
+func scaleArg(v *int, def int) (int, error) {
+	if v == nil {
+		return def, nil
+	}
+	if *v < 1 || *v > 4 {
+		return 0, fmt.Errorf("scale %d is out of range: use 1 to 4 (a cell is 8*scale x 16*scale pixels)", *v)
+	}
+	return *v, nil
+}
+
 var cursorSchema = map[string]any{
 	"type":        "object",
 	"description": "The cursor: 0-based row and column on the visible screen.",

@@ -17,6 +17,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
@@ -409,13 +410,13 @@ type outputWatch struct {
 	lineCol     int
 }
 
-// watch starts following s for spec. input is what the call types
+// newWatch starts following s for spec. input is what the call types
 // (escape sequences removed, '\r' or '\n' between lines; "" for none):
 // its echo does not satisfy wait_for. Without input and new_only
 // nothing is marked. When another wait on the session holds the marks,
 // this one falls back: the screen counts only if it did not match
 // already (new_only), and the echo is not told apart on the screen.
-func (s *Session) watch(spec waitSpec, input string) *outputWatch {
+func newWatch(s *Session, spec waitSpec, input string) *outputWatch {
 	w := &outputWatch{s: s, start: time.Now(), screenOK: true, echo: newEchoTracker(input), input: input}
 	w.remove = s.AddOutputListener(w.feed)
 	s.mu.Lock()
@@ -861,4 +862,50 @@ func checkRegexProgram(expr string) error {
 		return fmt.Errorf("wait_for's regular expression compiles to %d instructions, over the limit of %d (each literal character is one, x{N} is N): use a shorter pattern or fewer repeats", n, maxRegexInsts)
 	}
 	return nil
+}
+
+// acted is what a call that writes to the program and waits saw (act).
+type acted struct {
+	before  string      // the visible screen before the write
+	after   string      // and after the wait
+	out     waitOutcome // how the wait ended, when spec waits
+	wait    waitReport  // out as the result reports it
+	command commandOutcome
+	exit    exitInfo
+	watch   *outputWatch // closed; what it knew of the call's command line stays readable (noCommandReply)
+}
+
+// act is the pipeline shell_send and shell_click share: it lets the
+// output written before the call reach the screen, starts watching (echo
+// is the printable text the call types, never a match), writes units
+// typeDelay apart, then waits for spec, or, when spec has no condition,
+// for idle (the tool's fixed pause), and reads the screen. maxOut bounds
+// a wait_for_command's output.
+func act(ctx context.Context, call *ToolCall, s *Session, spec waitSpec, maxOut int, echo string, units [][]byte, typeDelay time.Duration, idle func(context.Context, *outputWatch)) (acted, error) {
+	s.settle(ctx)
+	w := newWatch(s, spec, echo)
+	defer w.close()
+	a := acted{before: s.Text(false), watch: w}
+	if err := typeUnits(ctx, s, units, typeDelay, spec.timeout); err != nil {
+		return a, err
+	}
+	if ctx.Err() != nil {
+		return a, errors.New("cancelled")
+	}
+	if spec.waiting() {
+		a.out = w.wait(ctx, spec, call.Progress)
+		a.wait = reportWait(a.out, spec)
+		if spec.command {
+			a.command = commandOutcomeOf(s, a.out.command, maxOut)
+		}
+	} else {
+		idle(ctx, w)
+	}
+	w.close()
+	if ctx.Err() != nil {
+		return a, errors.New("cancelled")
+	}
+	s.settle(ctx)
+	a.after, a.exit = s.Text(false), exitOf(s.Status())
+	return a, nil
 }
