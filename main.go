@@ -81,34 +81,13 @@
 // --version prints the version and exits; --licenses prints the licences
 // of the embedded fonts and exits.
 //
-// # Tools
+// # Tools, resources and prompts
 //
-// shell_start starts a program (default $SHELL) and returns its
-// shell_session_id. shell_send types text (exactly as written, like a
-// paste), input (escapes such as "\r" for Enter) and named keys, then
-// waits; shell_wait waits without typing. Their waits hold in order:
-// wait_for (text or /regex/, never satisfied by the echo of the input
-// just typed, nor with new_only by text already on the screen), then
-// wait_for_gone, then wait_idle_ms or wait_stable_ms, within timeout_ms.
-// shell_read returns the screen text with a status line (format "styled"
-// marks reverse video, bold, colours); shell_find locates text by content
-// and style and can wait for it; shell_click clicks or scrolls the mouse
-// in the mode the program enabled; shell_screenshot writes PNG, SVG, ANSI and text captures;
-// shell_record_start and shell_record_stop record a GIF or asciicast;
-// shell_resize changes the screen size; shell_stop ends the program.
-//
-// # Resources
-//
-// sessions://list, session://{id}/info, session://{id}/buffer,
-// session://{id}/screenshots and .../screenshots/{name},
-// session://{id}/recordings and .../recordings/{name}, themes://list and
-// theme://{name}. Clients may subscribe to any of them.
-//
-// # Prompts
-//
-// terminal-basics, vim-edit, record-session, theme-selection and
-// tui-navigate are short guides to these tools that a client can offer
-// its user.
+// The shell_* tools start, type into, wait for, read, search, click,
+// screenshot, record, resize and stop programs; session://, sessions://
+// and theme:// resources offer what they capture; prompts are short
+// guides to the tools. README.md describes each, and tools/list,
+// resources/templates/list and prompts/list name them.
 //
 // # Example
 //
@@ -129,17 +108,13 @@
 //
 // # Code
 //
-// docs/ARCHITECTURE.md describes the files, what each may use, and the
-// path of a byte from the pseudo-terminal to a cell, a pixel and a
-// resource. The program is one package main. Nothing can import package
-// main, so a capitalised name exports nothing; it marks the surface of a
-// part that other files are meant to call, as if the part were its own
-// package (NewTerminal and Terminal's methods, Snapshot, Session's
-// methods, Server.Serve, Theme, RenderImage, Tool). Every other name is
-// lower-case, whether or not another file uses it; Write, Error and
-// String are capitalised because their interfaces require it. The
-// emulator (the vt*.go files) uses nothing else of the package and does
-// no I/O; TestEmulatorBoundary checks both.
+// The program is one package main whose files are rooms: the emulator,
+// the PTY, the capture files, the pictures, sessions, resource URIs, the
+// tools, the protocol and the program. docs/ARCHITECTURE.md gives each
+// room's files and the rooms it may use, and rooms_test.go holds the code
+// to that table with the type checker: no room uses a room above it, and
+// no two rooms use each other. The emulator (the vt*.go files) uses
+// nothing else of the package and does no I/O.
 package main
 
 import (

@@ -1,6 +1,6 @@
 package main
 
-// licenses.go: the licences of the embedded font, readable from the binary
+// main_licenses.go: the licences of the embedded font, readable from the binary
 // (OFL condition 2 wants them to travel with every copy, and `go install`
 // users get only the binary).
 

@@ -1,11 +1,11 @@
 package main
 
-// snap.go: the "ttywright snap" subcommand, the one-line demo:
+// main_snap.go: the "ttywright snap" subcommand, the one-line demo:
 // run a command in a PTY, wait for it to exit (or to print a text, or to
 // go quiet after its first output), and write a PNG screenshot and
 // optionally a GIF of the whole run. It uses the same session, waits and
 // rendering as the MCP tools; the GIF is replayed from the output
-// (snapgif.go) so that --trim can crop it like the PNG.
+// (main_snapgif.go) so that --trim can crop it like the PNG.
 
 import (
 	"context"

@@ -1,6 +1,6 @@
 package main
 
-// snapgif.go: the GIF of `ttywright snap --gif`. The program's output is
+// main_snapgif.go: the GIF of `ttywright snap --gif`. The program's output is
 // kept with the time each read arrived, from its first byte; when the
 // picture has been taken it is replayed into a fresh emulator (which is a
 // pure function of the bytes) and a frame rendered at most recDefaultFPS

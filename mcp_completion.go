@@ -1,6 +1,6 @@
 package main
 
-// completion.go: completion/complete (MCP 2025-06-18 "Completion"): values
+// mcp_completion.go: completion/complete (MCP 2025-06-18 "Completion"): values
 // for the {id} and {name} of the resource templates (session ids, capture
 // names within a session, theme names) and for prompt arguments.
 

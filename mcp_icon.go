@@ -1,6 +1,6 @@
 package main
 
-// icon.go: ttywright's icon, the Implementation/Tool/Prompt/
+// mcp_icon.go: ttywright's icon, the Implementation/Tool/Prompt/
 // ResourceTemplate "icons" field of MCP 2025-11-25 and later. It is drawn
 // by the server's own renderer (a 4x2-cell screen with a prompt, at scale
 // 2) when first asked for, and served as a data: URI, so no client fetches

@@ -1,6 +1,6 @@
 package main
 
-// listen.go: subscriptions/listen, the 2026-07-28 replacement for
+// mcp_listen.go: subscriptions/listen, the 2026-07-28 replacement for
 // resources/subscribe and the unsolicited list_changed notifications. A
 // listen request stays open: the server first sends
 // notifications/subscriptions/acknowledged with the notification kinds it

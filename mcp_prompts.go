@@ -1,6 +1,6 @@
 package main
 
-// prompts.go: MCP prompts: short guides that teach an agent to
+// mcp_prompts.go: MCP prompts: short guides that teach an agent to
 // drive terminal programs with this server's tools, by their real names
 // and arguments. prompts/list and prompts/get.
 

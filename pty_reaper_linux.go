@@ -2,7 +2,7 @@
 
 package main
 
-// reaper_linux.go: the server as a child subreaper. Processes that a
+// pty_reaper_linux.go: the server as a child subreaper. Processes that a
 // session's program leaves behind when it dies (a background job, a
 // daemon that called setsid) are reparented to the nearest subreaper
 // instead of PID 1; in a container PID 1 may never reap them, and a

@@ -124,7 +124,7 @@ type stoppedSession struct {
 	buffer      string
 	screenshots []Capture
 	recordings  []Capture
-	commands    []*command // finished commands (commands.go)
+	commands    []*command // finished commands (session_commands.go)
 }
 
 func liveSession(s *Session) *resSess {
@@ -213,7 +213,7 @@ type sessionJSON struct {
 	Screenshots *int    `json:"screenshot_count,omitempty"`
 	Recordings  *int    `json:"recording_count,omitempty"`
 	Mouse       string  `json:"mouse,omitempty"` // info: the mouse mode, e.g. "1000 normal, SGR 1006", or "off"
-	shellInfo           // shell_integration, command_running (commands.go)
+	shellInfo           // shell_integration, command_running (session_commands.go)
 }
 
 // describe is v's sessions://list entry, or with info its

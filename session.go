@@ -105,9 +105,9 @@ type Session struct {
 	writeMu sync.Mutex  // one input write at a time (deadlines are per file)
 	replies *replyQueue // the emulator's replies on their way to the program
 
-	integ       shellIntegration // set at start (shellinteg.go)
-	cmdsChanged bool             // a command ended since the reader last said so (commands.go)
-	sh          shellState       // what the shell's marks told, guarded by mu (commands.go)
+	integ       shellIntegration // set at start (session_integ.go)
+	cmdsChanged bool             // a command ended since the reader last said so (session_commands.go)
+	sh          shellState       // what the shell's marks told, guarded by mu (session_commands.go)
 }
 
 // SessionStatus is a consistent view of a session's process and screen.

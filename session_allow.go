@@ -1,6 +1,6 @@
 package main
 
-// allow.go: --allow-command. The promise is the pair (executable file,
+// session_allow.go: --allow-command. The promise is the pair (executable file,
 // name it runs as): a session starts only when the file that the kernel
 // executes is one of the allowed entries, compared after every symlink is
 // resolved (by device and inode), AND the command's base name, which the

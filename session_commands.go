@@ -1,7 +1,7 @@
 package main
 
-// commands.go: a session's commands, read from its shell's OSC 133 marks
-// (shellinteg.go installs them): which command line ran, where, how long,
+// session_commands.go: a session's commands, read from its shell's OSC 133 marks
+// (session_integ.go installs them): which command line ran, where, how long,
 // with what exit status and what it printed. It also answers
 // wait_for_command and serves session://{id}/commands.
 //

@@ -1,6 +1,6 @@
 package main
 
-// commands_bench_test.go: how long shell_start takes until the program is
+// session_commands_bench_test.go: how long shell_start takes until the program is
 // ready, and the round trip of one command with wait_for_command.
 
 import (

@@ -1,6 +1,6 @@
 package main
 
-// commands_test.go: shell integration with real bash, zsh and fish:
+// session_commands_test.go: shell integration with real bash, zsh and fish:
 // exit codes, output between the marks, multi-line commands, full-screen
 // programs, the directory, the user's own start-up files and marks, and
 // the refusals where no marks can come.

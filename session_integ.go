@@ -1,6 +1,6 @@
 package main
 
-// shellinteg.go: shell integration. An interactive bash, zsh or fish
+// session_integ.go: shell integration. An interactive bash, zsh or fish
 // started by shell_start is made to mark its prompts and commands with
 // OSC 133 and its directory with OSC 7, without touching the user's
 // files: the start-up files it would have read are still read, in the

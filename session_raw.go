@@ -1,6 +1,6 @@
 package main
 
-// rawring.go: the ring of a session's most recent raw output (escape
+// session_raw.go: the ring of a session's most recent raw output (escape
 // sequences kept), which shell_read with raw returns.
 
 // rawTailCap is how many bytes of raw output a session keeps.

@@ -1,6 +1,6 @@
 package main
 
-// replyqueue.go: the queue of the emulator's replies (DSR, DA1, DECRQM,
+// session_replies.go: the queue of the emulator's replies (DSR, DA1, DECRQM,
 // OSC 10/11 ...) on their way back to the program.
 
 import (

@@ -27,7 +27,7 @@ type StartOptions struct {
 	Cwd     string            // working directory; "" = the server's
 	Env     map[string]string // variables added to (and overriding) the inherited environment
 
-	ShellIntegration *bool // mark commands in bash, zsh and fish (OSC 133, shellinteg.go); nil: as --shell-integration says
+	ShellIntegration *bool // mark commands in bash, zsh and fish (OSC 133, session_integ.go); nil: as --shell-integration says
 }
 
 // sessionCwd turns the cwd argument into an absolute existing directory:

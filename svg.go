@@ -3,7 +3,7 @@ package main
 // svg.go: the SVG and plain-text forms of a screenshot, written beside the
 // PNG: SVG is text over a cell grid, for docs that want selectable,
 // scalable text, coloured as the PNG is (cellColors in theme.go). The ANSI
-// form, for `cat` in a terminal, is screenANSI in ansi.go.
+// form, for `cat` in a terminal, is screenANSI in vt_ansi.go.
 
 import (
 	"fmt"

@@ -1,8 +1,8 @@
 package main
 
-// tools_tui.go: shell_click, the mouse action: a click, double click or
+// tool_click.go: shell_click, the mouse action: a click, double click or
 // wheel steps at a cell or on text shell_find would find, encoded for the
-// mouse mode the program enabled (mouse.go), followed by the same wait
+// mouse mode the program enabled (tools_mouse.go), followed by the same wait
 // shell_send does.
 
 import (
@@ -24,7 +24,7 @@ type clickArgs struct {
 	Button    string   `json:"button"`
 	Count     *int     `json:"count"`
 	Modifiers []string `json:"modifiers"`
-	WaitArgs           // waits.go: the waits shell_send and shell_wait take
+	WaitArgs           // tools_wait.go: the waits shell_send and shell_wait take
 }
 
 type clickResult struct {

@@ -1,6 +1,6 @@
 package main
 
-// tools_tui_test.go: shell_read format "styled", shell_find and
+// tool_click_test.go: shell_read format "styled", shell_find and
 // shell_click against real programs: a Python curses program reports the
 // cell clicked, vim moves its cursor there, mc selects the file clicked,
 // htop sorts by the header clicked, less scrolls on the wheel, dialog's
@@ -311,7 +311,7 @@ func BenchmarkStyledSize(b *testing.B) {
 		{"dialog", "dialog", []string{"--menu", "Pick one", "15", "40", "4", "1", "Apple", "2", "Banana", "3", "Cherry"}, "Cancel", []string{"Down"}},
 		{"mc", "mc", []string{"-u", "-X", repo, dir}, "Quit", nil},
 		{"htop", "htop", nil, "PID", nil},
-		{"vim", "vim", []string{"-u", "NONE", "-N", "-n", "-c", "syntax on", filepath.Join(repo, "mouse.go")}, "mouse.go", nil},
+		{"vim", "vim", []string{"-u", "NONE", "-N", "-n", "-c", "syntax on", filepath.Join(repo, "tools_mouse.go")}, "tools_mouse.go", nil},
 		{"git-log", "sh", []string{"-c", "git -C " + repo + " log --graph --color --oneline -60 | head -39; echo; sleep 600"}, "*", nil},
 	}
 	for _, sc := range screens {

@@ -1,6 +1,6 @@
 package main
 
-// find.go: shell_find, a locator for the terminal screen: text or a
+// tool_find.go: shell_find, a locator for the terminal screen: text or a
 // /regex/ (as wait_for takes them), optionally only where every cell has
 // a style, optionally in the scrollback too, optionally waiting until a
 // match exists (or, with gone, until none does), driven by the session's

@@ -14,7 +14,7 @@ type shellReadArgs struct {
 	Raw        bool   `json:"raw"`
 	Scrollback *bool  `json:"scrollback"`
 	MaxBytes   *int   `json:"max_bytes"`
-	Format     string `json:"format"` // "" or "text", or "styled" (styled.go)
+	Format     string `json:"format"` // "" or "text", or "styled" (tools_styled.go)
 }
 
 type cursorInfo struct {

@@ -1,6 +1,6 @@
 package main
 
-// screenshot.go: shell_screenshot. It renders the session's screen to
+// tool_screenshot.go: shell_screenshot. It renders the session's screen to
 // {OutputDir}/{sessionID}/{name}.png with .svg, .ansi and .txt beside it,
 // records the capture for the session://{id}/screenshots resources, and
 // can return the PNG inline as MCP image content.

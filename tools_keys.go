@@ -1,6 +1,6 @@
 package main
 
-// input.go: what shell_send writes to the program: the escapes an agent
+// tools_keys.go: what shell_send writes to the program: the escapes an agent
 // types literally in `input` and the named `keys`, encoded as xterm does
 // (xterm ctlseqs, "PC-Style Function Keys").
 

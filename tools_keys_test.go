@@ -1,6 +1,6 @@
 package main
 
-// input_test.go: escapes in shell_send input, named keys (with DECCKM),
+// tools_keys_test.go: escapes in shell_send input, named keys (with DECCKM),
 // keystroke units for type_delay_ms, and the escape stripper used by
 // wait_for.
 

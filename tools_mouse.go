@@ -1,6 +1,6 @@
 package main
 
-// mouse.go: mouse reports as xterm sends them (ctlseqs "Mouse Tracking"),
+// tools_mouse.go: mouse reports as xterm sends them (ctlseqs "Mouse Tracking"),
 // for the tracking mode and the coordinate encoding the program enabled.
 //
 //	mode 9 (X10)       press only, no modifiers, no wheel

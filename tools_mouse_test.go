@@ -1,6 +1,6 @@
 package main
 
-// mouse_test.go: mouse reports byte for byte as xterm's ctlseqs ("Mouse
+// tools_mouse_test.go: mouse reports byte for byte as xterm's ctlseqs ("Mouse
 // Tracking") documents them, for every tracking mode and encoding, at
 // the columns where the encodings part ways (95/96 for UTF-8, 223/224
 // for the one-byte form), the alternate-scroll arrows, and the modes the

@@ -1,6 +1,6 @@
 package main
 
-// styled.go: the screen as styled text for shell_read format "styled":
+// tools_styled.go: the screen as styled text for shell_read format "styled":
 // runs of cells whose style differs from the default, as data (runs with
 // a style object) and as a compact markup a model reads at a glance.
 //

@@ -1,6 +1,6 @@
 package main
 
-// styled_test.go: the styled markup and runs of screens fed to the
+// tools_styled_test.go: the styled markup and runs of screens fed to the
 // emulator (reverse video, bold colours, 256 and truecolor, links, a
 // base background, the cursor, wide characters), shell_find's matching
 // and style filter, and a fuzz test of the markup.

@@ -1,6 +1,6 @@
 package main
 
-// waits.go: what shell_send, shell_wait and shell_click wait for, and the
+// tools_wait.go: what shell_send, shell_wait and shell_click wait for, and the
 // waiting itself. A wait is a sequence of stages that hold one after the
 // other: wait_for (text or /regex/ on the screen or in new output) first,
 // then wait_for_gone (no longer on the screen), then the quiet
@@ -37,7 +37,7 @@ type WaitArgs struct {
 	WaitStableMS    *int    `json:"wait_stable_ms"`
 	NewOnly         *bool   `json:"new_only"`
 	TimeoutMS       *int    `json:"timeout_ms"`
-	commandWaitArgs         // wait_for_command and its max_bytes (commands.go)
+	commandWaitArgs         // wait_for_command and its max_bytes (session_commands.go)
 }
 
 // waitProps adds the WaitArgs properties to a tool's input schema
@@ -147,7 +147,7 @@ var firstPrompt = &command{}
 type stageKind int
 
 const (
-	stageCommand stageKind = iota // wait_for_command: the next command's end (commands.go)
+	stageCommand stageKind = iota // wait_for_command: the next command's end (session_commands.go)
 	stageMatch                    // wait_for
 	stageGone                     // wait_for_gone
 	stageIdle                     // wait_idle_ms
@@ -300,7 +300,7 @@ func parseMatcher(name, s string) (*matcher, error) {
 	if s == "" {
 		return nil, nil
 	}
-	if err := checkWaitFor(s); err != nil { // safety.go
+	if err := checkWaitFor(s); err != nil {
 		return nil, fmt.Errorf("%s%s", name, strings.TrimPrefix(err.Error(), "wait_for"))
 	}
 	if j := strings.LastIndexByte(s, '/'); len(s) >= 2 && s[0] == '/' && j > 0 {
@@ -313,7 +313,7 @@ func parseMatcher(name, s string) (*matcher, error) {
 				}
 			}
 			expr := "(?" + goFlags + ")" + s[1:j]
-			if err := checkRegexProgram(expr); err != nil { // safety.go
+			if err := checkRegexProgram(expr); err != nil {
 				return nil, fmt.Errorf("%s%s", name, strings.TrimPrefix(err.Error(), "wait_for"))
 			}
 			re, err := regexp.Compile(expr)
@@ -399,10 +399,10 @@ type outputWatch struct {
 	stableText  string
 	stableSince time.Time
 
-	cmdBase     int      // commands ended when the watch began (commands.go)
+	cmdBase     int      // commands ended when the watch began (session_commands.go)
 	command     *command // wait_for_command: the command that ended
 	commandHeld bool     // wait_for_command held when the wait began (shell_wait, no command running)
-	promptBase  int      // prompts drawn when the watch began with the shell idle at one, else -1 (commands.go)
+	promptBase  int      // prompts drawn when the watch began with the shell idle at one, else -1 (session_commands.go)
 	startBase   int      // commands started when the watch began (shellState.next)
 	input       string   // what the call types (watch's input)
 	lineKnown   bool     // the watch began at a prompt with a B mark: lineFrom, lineCol are where its command line starts

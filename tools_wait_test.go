@@ -1,6 +1,6 @@
 package main
 
-// waits_test.go: the waits against real programs: full-screen programs
+// tools_wait_test.go: the waits against real programs: full-screen programs
 // started and quit with waits written the natural way leave no typeahead
 // on the shell's screen; new_only, wait_for_gone and wait_stable_ms; a
 // regex over the screen text as shown; text typed exactly as written.

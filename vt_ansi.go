@@ -1,6 +1,6 @@
 package main
 
-// ansi.go: the one encoder of a cell's style as SGR and of a screen as ANSI
+// vt_ansi.go: the one encoder of a cell's style as SGR and of a screen as ANSI
 // text. The .ansi screenshot file, the first event of a cast and the
 // DECRQSS reply all go through it, so they agree on every byte of the form.
 //

@@ -229,7 +229,7 @@ func TestSessionReportsThemeAndTerm(t *testing.T) {
 }
 
 // TestTcapKeysMatchInput: the key capabilities XTGETTCAP reports are the
-// bytes the input tools send for the same keys (input.go encodes them
+// bytes the input tools send for the same keys (tools_keys.go encodes them
 // for shell_send; the emulator keeps its own table, as it may not use
 // server code), in normal and application cursor mode.
 func TestTcapKeysMatchInput(t *testing.T) {
