@@ -81,13 +81,34 @@
 // --version prints the version and exits; --licenses prints the licences
 // of the embedded fonts and exits.
 //
-// # Tools, resources and prompts
+// # Tools
 //
-// The shell_* tools start, type into, wait for, read, search, click,
-// screenshot, record, resize and stop programs; session://, sessions://
-// and theme:// resources offer what they capture; prompts are short
-// guides to the tools. README.md describes each, and tools/list,
-// resources/templates/list and prompts/list name them.
+// shell_start starts a program (default $SHELL) and returns its
+// shell_session_id. shell_send types text (exactly as written, like a
+// paste), input (escapes such as "\r" for Enter) and named keys, then
+// waits; shell_wait waits without typing. Their waits hold in order:
+// wait_for (text or /regex/, never satisfied by the echo of the input
+// just typed, nor with new_only by text already on the screen), then
+// wait_for_gone, then wait_idle_ms or wait_stable_ms, within timeout_ms.
+// shell_read returns the screen text with a status line (format "styled"
+// marks reverse video, bold, colours); shell_find locates text by content
+// and style and can wait for it; shell_click clicks or scrolls the mouse
+// in the mode the program enabled; shell_screenshot writes PNG, SVG, ANSI and text captures;
+// shell_record_start and shell_record_stop record a GIF or asciicast;
+// shell_resize changes the screen size; shell_stop ends the program.
+//
+// # Resources
+//
+// sessions://list, session://{id}/info, session://{id}/buffer,
+// session://{id}/screenshots and .../screenshots/{name},
+// session://{id}/recordings and .../recordings/{name}, themes://list and
+// theme://{name}. Clients may subscribe to any of them.
+//
+// # Prompts
+//
+// terminal-basics, vim-edit, record-session, theme-selection and
+// tui-navigate are short guides to these tools that a client can offer
+// its user.
 //
 // # Example
 //
