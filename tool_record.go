@@ -209,13 +209,11 @@ func defaultRecordingName(s *Session) string {
 }
 
 // finishRecordings finalises the session's recording, if one is running,
-// keeping both the GIF and the cast under the name given at start, and
-// forgets the session's recordings. stopSession calls it when a session
-// stops, and so when the server exits, so files are never left half
-// written.
+// keeping both the GIF and the cast under the name given at start.
+// stopSession calls it when a session stops, and so when the server
+// exits, so files are never left half written.
 func (tb *Toolbox) finishRecordings(s *Session) *recordStopResult {
 	r := tb.recs.take(s) // or the one saved at a limit and not reported yet
-	defer tb.recs.forget(s)
 	if r == nil {
 		return nil
 	}

@@ -76,6 +76,7 @@ func (tb *Toolbox) stopSession(s *Session, sig syscall.Signal) (SessionStatus, *
 	st := s.stop(sig, killGrace)
 	rec := tb.finishRecordings(s)
 	tb.sessions.Remove(s)
+	tb.recs.forget(s) // after Remove: no tool finds s any more to record it
 	return st, rec
 }
 
