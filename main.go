@@ -73,6 +73,11 @@
 // LD_PRELOAD, PYTHONPATH, ...) could make the program run other code. In
 // TTYWRIGHT_ALLOW_COMMAND, separate commands with commas.
 //
+// --nice N is the nice value the programs sessions start run at (and
+// what they start), 5 by default, 0 to 19: when they take every CPU the
+// server's answers still come first. On Linux their autogroup (each
+// session's own) gets it too. 0 runs them at the server's priority.
+//
 // --shell-integration=false starts interactive bash, zsh and fish without
 // the OSC 133 prompt and command marks that wait_for_command and
 // session://{id}/commands read (default true; shell_start can turn them
@@ -270,6 +275,7 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 		cfg.AllowCommands = append(cfg.AllowCommands, v)
 		return nil
 	})
+	fs.IntVar(&cfg.Nice, "nice", 5, "nice value of the programs sessions run (0-19): the server's requests come first when they take every CPU; 0 runs them at the server's priority")
 	fs.Var((*offFlag)(&cfg.NoShellIntegration), "shell-integration", "mark prompts and commands in interactive bash, zsh and fish (OSC 133); false turns it off")
 	version = fs.Bool("version", false, "print the version and exit")
 	licenses = fs.Bool("licenses", false, "print the licences of the embedded fonts and exit")
@@ -358,6 +364,7 @@ func validateConfig(cfg *Config) error {
 		{"scale", cfg.Scale, 1, 4},
 		{"max-sessions", cfg.MaxSessions, 1, 1000},
 		{"scrollback", cfg.Scrollback, 0, 1000000},
+		{"nice", cfg.Nice, 0, 19},
 	} {
 		if r.v < r.min || r.v > r.max {
 			return fmt.Errorf("--%s %s: must be from %d to %d", r.name, strconv.Itoa(r.v), r.min, r.max)

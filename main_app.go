@@ -20,6 +20,7 @@ type Config struct {
 	AllowCommands []string // when non-empty, shell_start refuses any other command
 
 	NoShellIntegration bool // --shell-integration=false: no OSC 133 marks added to shells (session_integ.go)
+	Nice               int  // --nice: the programs' nice value, below the server's priority
 }
 
 // App is the server: its configuration and the rooms built from it.
@@ -51,7 +52,7 @@ func (a *App) shutdown() { a.tools.shutdown() }
 // sessions is the part of c the Session room needs.
 func (c Config) sessions() SessionConfig {
 	return SessionConfig{Cols: c.Cols, Rows: c.Rows, Scrollback: c.Scrollback, MaxSessions: c.MaxSessions,
-		AllowCommands: c.AllowCommands, NoShellIntegration: c.NoShellIntegration, Version: buildVersion()}
+		AllowCommands: c.AllowCommands, NoShellIntegration: c.NoShellIntegration, Version: buildVersion(), Nice: c.Nice}
 }
 
 // tools is the part of c the Tools room needs.

@@ -68,7 +68,7 @@ func TestParseConfig(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home) // "~/" in --output-dir and --log-path
 	defaults := Config{Theme: "one-dark", Cols: 120, Rows: 40, OutputDir: defaultOutputDir(),
-		Scale: 2, MaxSessions: 16, Scrollback: 10000}
+		Scale: 2, MaxSessions: 16, Scrollback: 10000, Nice: 5}
 	with := func(f func(*Config)) Config { c := defaults; f(&c); return c }
 	tests := []struct {
 		name    string

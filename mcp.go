@@ -50,13 +50,14 @@ func protoAtLeast(v, want string) bool {
 
 // instructions is sent in the initialize result: how to drive a terminal
 // with these tools. Clients put it in the model's context.
-const instructions = `ttywright runs programs in a pseudo-terminal and shows you their screen.
-1. Start a program with shell_start (command, args, cols, rows); keep the returned shell_session_id.
-2. Type with shell_send: input is literal text with escapes; Enter is "\r" (not "\n"), Escape "\e", Ctrl-C "\x03"; or use keys like ["Enter", "Up", "C-c"].
-3. Prefer waiting over sleeping: give shell_send or shell_wait a wait_for text or /regex/, or wait_idle_ms, with a timeout_ms.
-4. After each step check the screen: shell_read for text, shell_screenshot for a PNG (inline: true to see it).
-5. shell_record_start / shell_record_stop make a GIF or asciicast; shell_stop ends the program.
-Captures are also MCP resources: session://{id}/screenshots, session://{id}/recordings, sessions://list, themes://list.`
+const instructions = `ttywright runs programs in pseudo-terminals and shows you their screens.
+1. shell_start {command, args} starts one (default: your shell); pass its shell_session_id as session_id.
+2. In a shell: shell_send {session_id, text: "make test\n", wait_for_command: true} types the line like a paste and returns the command's exit code, output and the new prompt.
+3. Keys: shell_send {session_id, keys: ["Down", "Enter"]}; send C-c in a call of its own.
+4. Elsewhere wait for what the screen will show, never sleep: wait_for (text or /regex/), wait_for_gone, wait_idle_ms or wait_stable_ms, within timeout_ms; shell_wait waits without typing.
+5. Look: shell_read (format: "styled" shows what is highlighted), shell_find locates text, shell_click clicks it, shell_screenshot {inline: true} shows the picture.
+6. shell_record_start and shell_record_stop make a GIF or asciicast; shell_stop ends the program.
+Resources: sessions://list, session://{id}/commands, .../screenshots, .../recordings.`
 
 // logLevels are the MCP logging levels (RFC 5424 severities), least
 // severe first.

@@ -78,8 +78,8 @@ func TestPromptsGet(t *testing.T) {
 		args map[string]string
 		want []string // substrings of the message
 	}{
-		{"terminal-basics", nil, []string{"shell_start", "shell_send", `"\r"`, "wait_for", "shell_read", "shell_screenshot", "shell_stop", "keys"}},
-		{"vim-edit", map[string]string{"filename": "src/notes.txt"}, []string{`args: ["src/notes.txt"]`, `wait_for: "notes.txt"`, ":wq\\r", `keys: ["Escape"]`}},
+		{"terminal-basics", nil, []string{"shell_start", "shell_send", `text: "ls -la\n"`, "wait_for_command: true", "wait_for", "shell_read", "shell_screenshot", "shell_stop", "keys"}},
+		{"vim-edit", map[string]string{"filename": "src/notes.txt"}, []string{`args: ["src/notes.txt"]`, `wait_for: "notes.txt"`, `keys: [":", "w", "q", "Enter"]`, `keys: ["Escape"]`}},
 		{"record-session", map[string]string{"task": "run make test", "theme": "dracula"}, []string{"run make test", `theme: "dracula"`, "shell_record_start", "shell_record_stop", "type_delay_ms"}},
 		{"record-session", nil, []string{"shell_record_start", `format: "gif"`}},
 		{"theme-selection", map[string]string{"background": "light"}, []string{"themes://list", "shell_start {theme:", themeList[0].Name, "light background"}},
@@ -153,7 +153,7 @@ func TestPromptVimEditWorks(t *testing.T) {
 	c.req("prompts/get", map[string]any{"name": "vim-edit", "arguments": map[string]string{"filename": "notes.txt"}}, &g)
 	guide := g.Messages[0].Content.Text
 	for _, step := range []string{`shell_start {command: "vim", args: ["notes.txt"]}`, `shell_wait {session_id, wait_for: "notes.txt"}`,
-		`shell_send {session_id, input: "i"}`, `keys: ["Escape"]`, `shell_send {session_id, input: ":wq\r", wait_idle_ms: 300}`} {
+		`shell_send {session_id, keys: ["i"]}`, `shell_send {session_id, text: "the new lines\n"}`, `keys: ["Escape"]`, `shell_send {session_id, keys: [":", "w", "q", "Enter"], wait_idle_ms: 300}`} {
 		if !strings.Contains(guide, step) {
 			t.Fatalf("the guide no longer says %s; update this test with it:\n%s", step, guide)
 		}
@@ -165,10 +165,10 @@ func TestPromptVimEditWorks(t *testing.T) {
 	if w := c.tool("shell_wait", map[string]any{"session_id": id, "wait_for": "notes.txt"}); w["matched"] != true {
 		t.Fatalf("vim did not show the file name: %v", w)
 	}
-	c.tool("shell_send", map[string]any{"session_id": id, "input": "i"})
-	c.tool("shell_send", map[string]any{"session_id": id, "input": `first line\rsecond line`, "keys": []string{"Escape"}})
+	c.tool("shell_send", map[string]any{"session_id": id, "keys": []string{"i"}})
+	c.tool("shell_send", map[string]any{"session_id": id, "text": "first line\nsecond line", "keys": []string{"Escape"}})
 	c.tool("shell_send", map[string]any{"session_id": id, "keys": []string{"Escape"}})
-	r := c.tool("shell_send", map[string]any{"session_id": id, "input": `:wq\r`, "wait_idle_ms": 300})
+	r := c.tool("shell_send", map[string]any{"session_id": id, "keys": []string{":", "w", "q", "Enter"}, "wait_idle_ms": 300})
 	if r["exited"] != true {
 		r = c.tool("shell_wait", map[string]any{"session_id": id, "timeout_ms": 5000})
 	}
@@ -197,7 +197,7 @@ func TestPromptRecordSessionWorks(t *testing.T) {
 	var g promptResult
 	c.req("prompts/get", map[string]any{"name": "record-session", "arguments": map[string]string{"task": "greet", "theme": "nord"}}, &g)
 	guide := g.Messages[0].Content.Text
-	for _, step := range []string{`shell_start {cols: 100, rows: 30, theme: "nord"}`, `shell_send {session_id, input: "clear\r", wait_idle_ms: 200}`,
+	for _, step := range []string{`shell_start {cols: 100, rows: 30, theme: "nord"}`, `shell_send {session_id, text: "clear\n", wait_idle_ms: 200}`,
 		`shell_record_start {session_id, name: "demo", fps: 10}`, `type_delay_ms: 50`, `shell_wait {session_id, wait_idle_ms: 1000}`,
 		`shell_record_stop {session_id, format: "gif"}`, `session://{id}/recordings/{name}`} {
 		if !strings.Contains(guide, step) {
@@ -208,7 +208,7 @@ func TestPromptRecordSessionWorks(t *testing.T) {
 	st := c.tool("shell_start", map[string]any{"cols": 100, "rows": 30, "theme": "nord", "command": sh,
 		"env": map[string]any{"PS1": "$ ", "ENV": ""}})
 	id := st["shell_session_id"]
-	c.tool("shell_send", map[string]any{"session_id": id, "input": `clear\r`, "wait_idle_ms": 200})
+	c.tool("shell_send", map[string]any{"session_id": id, "text": "clear\n", "wait_idle_ms": 200})
 	c.tool("shell_record_start", map[string]any{"session_id": id, "name": "demo", "fps": 10})
 	c.tool("shell_send", map[string]any{"session_id": id, "input": `echo hi-$((2*3))\r`, "type_delay_ms": 50, "wait_for": "hi-6"})
 	c.tool("shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 1000})
@@ -229,4 +229,89 @@ func TestPromptRecordSessionWorks(t *testing.T) {
 		t.Errorf("the recording has %d frames; want an animated GIF of the typing", len(anim.Image))
 	}
 	c.tool("shell_stop", map[string]any{"session_id": id})
+}
+
+// TestGuidesNameRealArguments holds the server's instructions and the
+// prompts to the tools: every shell_* they name is a tool, every argument
+// in a "shell_x {a, b: ...}" example is one of its arguments, and they
+// teach the preferred ones: text and keys to type, wait_for_command in a
+// shell, never input for a command line nor the bufferBefore the replies
+// no longer carry.
+func TestGuidesNameRealArguments(t *testing.T) {
+	a := newApp(Config{})
+	props := map[string]map[string]any{}
+	for _, tool := range a.tools.list() {
+		props[tool.Name], _ = tool.Input["properties"].(map[string]any)
+	}
+	guides := map[string]string{"instructions": instructions}
+	for _, p := range a.hub.prompts() {
+		args := map[string]string{}
+		for _, arg := range p.Arguments {
+			args[arg.Name] = "x"
+		}
+		guides["prompt "+p.Name] = p.text(args)
+	}
+	example := regexp.MustCompile(`\b(shell_[a-z_]+)\b( \{((?:[^{}]|\{[^{}]*\})*)\})?`)
+	for where, text := range guides {
+		for _, m := range example.FindAllStringSubmatch(text, -1) {
+			tool, body := m[1], m[3]
+			if tool == "shell_session_id" { // the id shell_start returns
+				continue
+			}
+			if _, ok := props[tool]; !ok {
+				t.Errorf("%s names %s, which is no tool", where, tool)
+				continue
+			}
+			for _, arg := range topLevelKeys(body) {
+				if _, ok := props[tool][arg]; !ok {
+					t.Errorf("%s: %s {%s}: %s has no argument %q", where, tool, body, tool, arg)
+				}
+			}
+			if strings.Contains(body, "wait_for_command") && slices.Contains(topLevelKeys(body), "input") {
+				t.Errorf("%s: %s {%s} types a command line with input: teach text", where, tool, body)
+			}
+		}
+		if strings.Contains(text, "bufferBefore") {
+			t.Errorf("%s mentions bufferBefore, which replies carry only with include_before", where)
+		}
+	}
+	for _, where := range []string{"instructions", "prompt terminal-basics"} {
+		for _, want := range []string{"text:", "keys:", "wait_for_command"} {
+			if !strings.Contains(guides[where], want) {
+				t.Errorf("%s does not teach %s", where, want)
+			}
+		}
+	}
+}
+
+// topLevelKeys are the argument names of an example's body "a, b: 1, c:
+// {d: 2}": each comma-separated entry outside nested braces, brackets and
+// quotes, up to its colon.
+func topLevelKeys(body string) []string {
+	var keys []string
+	depth, quoted, start := 0, false, 0
+	flush := func(end int) {
+		entry := strings.TrimSpace(body[start:end])
+		if k, _, _ := strings.Cut(entry, ":"); strings.TrimSpace(k) != "" {
+			keys = append(keys, strings.TrimSpace(k))
+		}
+	}
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == '"':
+			quoted = !quoted
+		case quoted && c == '\\':
+			i++
+		case quoted:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth == 0:
+			flush(i)
+			start = i + 1
+		}
+	}
+	flush(len(body))
+	return keys
 }

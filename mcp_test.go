@@ -58,8 +58,8 @@ func TestInitializeNegotiation(t *testing.T) {
 			if r, _ := caps["resources"].(map[string]any); r["subscribe"] != true || r["listChanged"] != true {
 				t.Errorf("resources capability %v", r)
 			}
-			if s, _ := res["instructions"].(string); !strings.Contains(s, "shell_start") || !strings.Contains(s, `"\r"`) {
-				t.Errorf("instructions do not teach shell_start and Enter: %q", s)
+			if s, _ := res["instructions"].(string); !strings.Contains(s, "shell_start") || !strings.Contains(s, "text:") || !strings.Contains(s, "keys:") {
+				t.Errorf("instructions do not teach shell_start, text and keys: %q", s)
 			}
 		})
 	}
@@ -113,8 +113,8 @@ func TestRealToolsListed(t *testing.T) {
 	r := c.request(1, "tools/list", nil)
 	var res struct{ Tools []toolInfo }
 	json.Unmarshal(r.Result, &res)
-	if len(res.Tools) != 11 {
-		t.Errorf("%d tools, want the 11 shell_* tools", len(res.Tools))
+	if want := goldenToolNames(t); len(res.Tools) != len(want) {
+		t.Errorf("%d tools, want the %d of testdata/tools/list.json", len(res.Tools), len(want))
 	}
 	for _, tool := range res.Tools {
 		if tool.Name == "" || len(tool.Name) > 128 || strings.Trim(tool.Name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != "" {

@@ -64,3 +64,6 @@ const ioctlUnread = 0x4004667f
 // inherited SIG_IGN for SIGHUP and SIGINT (kept by the runtime) or
 // signal.Ignore.
 func signalIgnored(sig syscall.Signal) bool { return signal.Ignored(sig) }
+
+// reniceGroup does nothing: macOS has no autogroups, setpriority does it.
+func reniceGroup(pid, nice int) {}

@@ -215,3 +215,9 @@ func signalIgnored(sig syscall.Signal) bool {
 	}
 	return signal.Ignored(sig)
 }
+
+// reniceGroup sets the nice value of pid's autogroup, where the kernel
+// has them (/proc/PID/autogroup; an unprivileged process may raise it).
+func reniceGroup(pid, nice int) {
+	_ = os.WriteFile(fmt.Sprintf("/proc/%d/autogroup", pid), []byte(strconv.Itoa(nice)), 0)
+}

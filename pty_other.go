@@ -56,3 +56,5 @@ func sessionMembers(sid int) []int { return nil }
 func markedProcesses(marker string) []int { return nil }
 
 func endMarked(marker string, sig syscall.Signal, grace time.Duration) {}
+
+func renice(pid, nice int) {}

@@ -5,38 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 )
-
-// jsonField is one field of a struct as encoding/json sees it.
-type jsonField struct {
-	name      string
-	typ       reflect.Type
-	omitEmpty bool
-}
-
-// jsonFields lists t's fields by their JSON names, embedded structs
-// flattened, fields tagged "-" and unexported ones left out.
-func jsonFields(t reflect.Type) []jsonField {
-	var out []jsonField
-	for f := range t.Fields() {
-		tag := f.Tag.Get("json")
-		if f.Anonymous && tag == "" {
-			out = append(out, jsonFields(f.Type)...)
-			continue
-		}
-		if !f.IsExported() || tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = f.Name
-		}
-		out = append(out, jsonField{name: name, typ: f.Type, omitEmpty: strings.Contains(opts, "omitempty")})
-	}
-	return out
-}
 
 // schemaType is the JSON Schema type a value of Go type t encodes to
 // (object for one schemaKind leaves open).

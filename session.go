@@ -156,6 +156,18 @@ func (s *Session) Text(scrollback bool) string {
 	return s.textLocked(scrollback)
 }
 
+// textTail is Text(scrollback) cut to its newest max bytes (tailText),
+// built from the newest rows only.
+func (s *Session) textTail(scrollback bool, max int) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !scrollback {
+		return tailText(s.term.ScreenText(), max, false)
+	}
+	text, older := s.term.TextTail(max)
+	return tailText(text, max, older)
+}
+
 func (s *Session) textLocked(scrollback bool) string {
 	return s.term.Text(scrollback) // vt_text.go: wrapped rows joined, the blanks before the cursor kept
 }

@@ -43,6 +43,8 @@ type command struct {
 	drawn    bool   // the prompt after it is drawn
 	cLine    int64  // where C was (absolute row, ShellMark.Line) and its column
 	cCol     int
+	endLine  int64 // where it ended: its D (or the next prompt's A), and the column
+	endCol   int
 }
 
 // shellState is what the marks have told about the shell. Guarded by
@@ -151,6 +153,7 @@ func (st *shellState) finish(t *Terminal, m ShellMark, code *int, now time.Time)
 	c := st.running
 	st.running = nil
 	c.exitCode, c.ended = code, now
+	c.endLine, c.endCol = m.Line, m.Col
 	c.output, c.cut = c.outputTo(t, m)
 	c.outBytes = len(c.output)
 	st.cmds = append(st.cmds, c)

@@ -25,6 +25,7 @@ type SessionConfig struct {
 	AllowCommands      []string // when non-empty, only these programs start (session_allow.go)
 	NoShellIntegration bool     // --shell-integration=false: no OSC 133 marks added to shells
 	Version            string   // the server's version, for XTVERSION
+	Nice               int      // the programs' nice value (renice), 0: the server's
 }
 
 // maxStoppedKept is how many stopped sessions' ids are remembered (and
@@ -145,6 +146,7 @@ func (ss *Sessions) Start(opts StartOptions) (*Session, error) {
 		s.removeIntegration()
 		return nil, err
 	}
+	renice(s.pid, ss.cfg.Nice) // pty_unix.go: the server's requests come first
 	go s.readLoop()
 	go s.waitLoop()
 	go s.replies.run(s.master, s.closed)

@@ -607,3 +607,45 @@ func TestStopReportsSavedRecording(t *testing.T) {
 		t.Errorf("a stop without a recording reports one: %v", m)
 	}
 }
+
+// TestProgramsRunNiced: a session's program runs at the nice value
+// --nice gives (and, on Linux with autogroups, so does its session's
+// autogroup), and at the server's with --nice 0.
+func TestProgramsRunNiced(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	for _, nice := range []int{5, 0} {
+		a := newTestApp(t)
+		a.cfg.Nice = nice
+		reconfigure(a)
+		id := start(t, a, "sleep", "30")
+		s, _ := a.tools.session(id)
+		pid := s.Status().Pid
+		want := nice
+		if nice == 0 {
+			want = niceOf(t, os.Getpid())
+		}
+		if got := niceOf(t, pid); got != want {
+			t.Errorf("--nice %d: the program runs at nice %d, want %d", nice, got, want)
+		}
+		if g, err := os.ReadFile(fmt.Sprintf("/proc/%d/autogroup", pid)); err == nil && nice > 0 && !strings.HasSuffix(strings.TrimSpace(string(g)), "nice "+strconv.Itoa(nice)) {
+			t.Errorf("--nice %d: its autogroup is %q", nice, g)
+		}
+	}
+}
+
+// niceOf reads pid's nice value, field 19 of /proc/PID/stat.
+func niceOf(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:])) // after the command name
+	n, err := strconv.Atoi(f[16])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

@@ -36,11 +36,13 @@ type clickResult struct {
 	waitReport
 	exitInfo
 	commandOutcome
+
+	text string // the text block (replyText)
 }
 
 // blocks puts a wait that did not match in the first words of the text
 // block, before the JSON.
-func (r clickResult) blocks() (string, []Content) { return withSummary(r.summary, r) }
+func (r clickResult) blocks() (string, []Content) { return r.text, nil }
 
 // Limits and defaults of shell_click.
 const (
@@ -59,31 +61,19 @@ func (tb *Toolbox) toolShellClick() *Tool {
 	return newTool(Tool{
 		Name:  "shell_click",
 		Title: "Click in a terminal",
-		Description: "Click the mouse in a program that takes it (mc, htop, vim with set mouse=a, less --mouse, ncurses and TUI frameworks): " +
-			"at row and col (0-based, as shell_find and shell_read's cursor give them), or on text (literal, or /regex/ as in shell_find; its first cell, the nth match when several, 0 = the first; style filters as in shell_find). " +
-			"button: left (default), middle, right, or wheel_up / wheel_down; count 2 is a double click, for the wheel the number of steps. modifiers: shift, alt, ctrl. " +
-			"It sends press then release in the mouse mode and encoding the program enabled (X10 9, 1000, 1002, 1003; default, UTF-8 1005, SGR 1006, urxvt 1015, SGR-pixels 1016 at the screenshots' cell size); " +
-			"wheel steps on the alternate screen of a program that enabled alternate scroll (1007) but no mouse mode become arrow keys, as xterm does. " +
-			"When the program enabled no mouse reporting it is an error: use shell_send keys instead. " +
-			"Waits like shell_send (wait_for, wait_for_gone, wait_idle_ms or wait_stable_ms, new_only, timeout_ms; without them until output is quiet for 150 ms, at most 1 s) and returns bufferAfter, the screen then.",
+		Description: "Click or scroll the mouse, at row and col or on text (as shell_find), in the mouse mode the program enabled " +
+			"(an error when none: use keys). Then waits like shell_send (default: output quiet 150 ms) and returns the screen.",
 		Input: objectSchema(waitProps(map[string]any{
 			"session_id": sessionIDProp,
-			"row":        prop("integer", "0-based row to click (with col)."),
-			"col":        prop("integer", "0-based column to click (with row)."),
-			"text":       prop("string", "Click the first cell of this text on the screen instead (case-sensitive, or /regex/)."),
-			"nth":        prop("integer", "With text: which match to click, 0 = the first (top to bottom, left to right)."),
-			"style":      styleSchema("With text: only matches whose every cell has these attributes, e.g. {reverse: true}."),
+			"row":        prop("integer", "0-based row (with col)."),
+			"col":        prop("integer", "0-based column (with row)."),
+			"text":       prop("string", "Click the first cell of this text or /regex/ instead."),
+			"nth":        prop("integer", "With text: which match, 0 = the first."),
+			"style":      styleSchema("With text: only matches with this style."),
 			"button":     map[string]any{"type": "string", "enum": []string{"left", "middle", "right", "wheel_up", "wheel_down"}, "description": "Default left."},
-			"count":      intProp("Clicks (2 = double click, 3 = triple), or wheel steps (up to 50). Default 1.", 1, maxWheelSteps),
-			"modifiers":  map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []string{"shift", "alt", "ctrl"}}, "description": "Keys held during the click."},
-		}, true), "session_id"),
-		Output: outputSchema(commandProps(waitResultProps(exitProps(map[string]any{
-			"row":         prop("integer", "The 0-based row clicked."),
-			"col":         prop("integer", "The 0-based column clicked."),
-			"sent":        prop("string", "The bytes sent to the program, escapes as \\e and \\xHH."),
-			"mouse_mode":  prop("string", "The program's mouse mode and encoding, e.g. \"1000 normal, SGR 1006\"."),
-			"bufferAfter": prop("string", "The visible screen after the wait."),
-		}))), "row", "col", "sent", "mouse_mode", "bufferAfter", "exited"),
+			"count":      intProp("Clicks (2: double click), or wheel steps. Default 1.", 1, maxWheelSteps),
+			"modifiers":  map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []string{"shift", "alt", "ctrl"}}, "description": "Keys held."},
+		}, true, false), "session_id"),
 		OpenWorld: true,
 	}, tb.shellClick)
 }
@@ -121,8 +111,11 @@ func (tb *Toolbox) shellClick(ctx context.Context, call *ToolCall, in clickArgs)
 	if err != nil {
 		return clickResult{}, err
 	}
-	return clickResult{Row: row, Col: col, Sent: escapeBytes(data), MouseMode: mouseModeName(modes.Mouse, modes.MouseEncoding),
-		BufferAfter: a.after, waitReport: a.wait, exitInfo: a.exit, commandOutcome: a.command}, nil
+	res := clickResult{Row: row, Col: col, Sent: escapeBytes(data), MouseMode: mouseModeName(modes.Mouse, modes.MouseEncoding),
+		BufferAfter: a.after, waitReport: a.wait, exitInfo: a.exit, commandOutcome: a.command}
+	res.text = fmt.Sprintf("clicked row %d col %d (%s)\n", row, col, res.MouseMode) +
+		replyText(res.summary, res.waitReport, res.commandOutcome, res.exitInfo, shownScreen(s, res.commandOutcome, a.after))
+	return res, nil
 }
 
 // clickTarget is the cell to click: row and col, or the first cell of the

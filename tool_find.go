@@ -46,29 +46,20 @@ type findResult struct {
 const maxFindMatches = 200
 
 func (tb *Toolbox) toolShellFind() *Tool {
-	match := runSchema(styleSchema("The first cell's style: only the attributes that differ from the default."))
-	match["properties"].(map[string]any)["mixed"] = prop("boolean", "True when the match spans cells of several styles.")
 	return newTool(Tool{
 		Name:  "shell_find",
 		Title: "Find text on a terminal's screen",
-		Description: "Locate text on the visible screen, like a Playwright locator: text is literal and case-sensitive, or /regex/flags (RE2), as in wait_for: " + regexFlagsDoc + "; a match lies within one row. " +
-			"style keeps only matches where every cell has that style, e.g. {reverse: true} for the selected menu item or {fg: \"red\"}; the style object is the one shell_read format \"styled\" reports (reverse, bold, dim, italic, underline, fg, bg, link; colours red, bright-red, \"196\", \"#ff0000\", or \"default\"). " +
-			"Returns matches [{row, col, len, text, style, mixed}] (0-based, like shell_read's cursor; style is the first cell's, mixed true when the match spans several styles). " +
-			"With timeout_ms it waits until a match exists (gone true: until none does), so \"wait until Save is shown highlighted\" is one call; timed_out tells when it gave up. " +
-			"scrollback true also searches the lines above the screen (rows -1, -2, ... upwards). Pass a match's row and col to shell_click, or its text.",
+		Description: "Locate text on the screen like a Playwright locator: text or /regex/ (as wait_for) within a row, where every cell has style " +
+			"when given ({reverse: true}: the selected item). Returns matches [{row, col, len, text, style}], 0-based, for shell_click; " +
+			"timeout_ms waits for one (gone: for none).",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"text":       prop("string", "Text to find (case-sensitive), or /regex/flags: "+regexFlagsDoc+"."),
-			"style":      styleSchema("Only matches whose every cell has these attributes (false: must not have it)."),
-			"scrollback": prop("boolean", "Also search the scrollback (rows -1 upwards). Default false."),
-			"timeout_ms": intProp("Wait up to this long for a match to exist (or, with gone, to disappear). Default 0: look once.", 0, maxTimeoutMS),
+			"text":       prop("string", "Text to find, case-sensitive, or /regex/ as in shell_wait's wait_for."),
+			"style":      styleSchema("Only matches whose every cell has these attributes (false: not); colours red, bright-red, \"196\", \"#ff0000\", default."),
+			"scrollback": prop("boolean", "Also search the scrollback (rows -1, -2, ... upwards)."),
+			"timeout_ms": intProp("Wait up to this long for a match (default 0: look once).", 0, maxTimeoutMS),
 			"gone":       prop("boolean", "With timeout_ms: wait until no match is left."),
 		}, "session_id", "text"),
-		Output: outputSchema(exitProps(map[string]any{
-			"matches":   map[string]any{"type": "array", "items": match, "description": fmt.Sprintf("The matches, top to bottom (at most %d).", maxFindMatches)},
-			"count":     prop("integer", "How many matches there are (also beyond the list's cap)."),
-			"timed_out": prop("boolean", "With timeout_ms: true when the time ran out before a match existed (or, with gone, before none did); an exit ends the wait without it (exited true)."),
-		}), "matches", "count", "exited"),
 		ReadOnly: true,
 	}, tb.shellFind)
 }

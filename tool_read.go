@@ -73,27 +73,16 @@ func (tb *Toolbox) toolShellRead() *Tool {
 	return newTool(Tool{
 		Name:  "shell_read",
 		Title: "Read a terminal's screen",
-		Description: "Return the terminal's text: the scrollback history and the visible screen (the live bottom comes last), soft-wrapped rows joined into one line, " +
-			"or only the visible screen with scrollback false. When longer than max_bytes (default 8192) the newest part is kept and the text starts with \"...(truncated)...\". " +
-			"raw true returns the program's raw output instead (escape sequences kept), newest max_bytes. " +
-			"The text block ends with a status line: size, cursor, whether the program still runs or its exit code, and whether text was cut. " +
-			"Read after every step to see what the program did; use shell_screenshot to see colours and layout. " + styledReadHelp,
+		Description: "Return the terminal's text: the scrollback and the visible screen, wrapped lines joined, the newest max_bytes " +
+			"(cut text starts with ...(truncated)...), and a status line (size, cursor, whether the program runs). " +
+			"Use shell_screenshot to see colours and layout.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"raw":        prop("boolean", "Return the raw output stream with escape sequences instead of the screen text."),
 			"scrollback": prop("boolean", "Include the lines scrolled off the top (default true)."),
-			"max_bytes":  intProp("Return at most this many bytes, the newest (default 8192).", 1, rawTailCap),
+			"raw":        prop("boolean", "The raw output with its escape sequences instead."),
+			"max_bytes":  intProp("At most this many bytes, the newest (default 8192).", 1, rawTailCap),
 			"format":     formatProp,
 		}, "session_id"),
-		Output: outputSchema(exitProps(map[string]any{
-			"text":      prop("string", "The text (also the tool's text content)."),
-			"truncated": prop("boolean", "True when older text was left out."),
-			"cols":      prop("integer", "Screen width in cells."),
-			"rows":      prop("integer", "Screen height in cells."),
-			"cursor":    cursorSchema,
-			"runs":      runsSchema,
-			"base":      baseSchema,
-		}), "text", "truncated", "cols", "rows", "cursor", "exited"),
 		ReadOnly:   true,
 		Idempotent: true,
 	}, tb.shellRead)
@@ -126,7 +115,7 @@ func (tb *Toolbox) shellRead(ctx context.Context, _ *ToolCall, in shellReadArgs)
 		p, cut := s.RawTail(max)
 		res.Text, res.Truncated = tailText(string(p), max, cut)
 	default:
-		res.Text, res.Truncated = tailText(s.Text(scrollback), max, false)
+		res.Text, res.Truncated = s.textTail(scrollback, max)
 	}
 	s.mu.Lock()
 	cur := s.term.Cursor()

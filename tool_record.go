@@ -37,53 +37,28 @@ func (tb *Toolbox) toolShellRecordStart() *Tool {
 	return newTool(Tool{
 		Name:  "shell_record_start",
 		Title: "Start recording",
-		Description: "Start recording a session's screen as an animated GIF (and an asciicast stream). " +
-			"Frames are captured when the screen changes, at most fps per second, and play back at the " +
-			"speed things happened (idle stretches shortened to 2 s). Then drive the program with " +
-			"shell_send (type_delay_ms makes typing visible) and finish with shell_record_stop. " +
-			"The GIF is drawn at scale 1 (8x16-pixel cells, small files) unless scale is given; border adds a window frame to every frame. " +
-			"The GIF keeps the screen size it started with (shell_resize first if you need another: a later resize is cropped or padded in the GIF; the cast records it). " +
-			"One recording per session at a time; at most 10 minutes or 20000 frames: capturing then stops and the recording is saved " +
-			"in both formats under its name (sessions://list shows recording_ended with the limit); shell_record_stop still returns it.",
+		Description: "Record the screen as a GIF and an asciicast: a frame when it changes, played at real speed (idle capped at 2 s). " +
+			"One per session; it stops and is saved by itself at 10 minutes or 20000 frames. End with shell_record_stop.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"fps":        intProp("Most frames captured per second (1-30, default 10)", 1, recMaxFPS),
+			"fps":        intProp("Frames a second at most (default 10).", 1, recMaxFPS),
 			"border":     borderSchema,
-			"name":       prop("string", "Recording name: letters, digits, '-', '_', '.' (default recording-N)"),
-			"scale":      intProp("Pixel scale of the GIF (1 = 8x16 pixel cells; default 1, which keeps files small)", 1, 4),
+			"name":       prop("string", "Recording name (default recording-N)."),
+			"scale":      scaleProp,
 		}, "session_id"),
-		Output: outputSchema(map[string]any{
-			"recording": prop("string", "The recording's name"),
-			"fps":       map[string]any{"type": "integer"},
-			"scale":     map[string]any{"type": "integer"},
-		}, "recording", "fps", "scale"),
 	}, tb.recordStart)
 }
 
 func (tb *Toolbox) toolShellRecordStop() *Tool {
 	return newTool(Tool{
-		Name:  "shell_record_stop",
-		Title: "Stop recording",
-		Description: "Stop the session's recording and save it under the output directory: " +
-			`format "gif" (default), "cast" (asciicast v2, plays with asciinema) or "both". ` +
-			"Returns the file paths, the resource uri (session://{id}/recordings/{name}; the cast of \"both\" is {name}.cast), " +
-			"frame count, duration and size. shell_stop saves a running recording in both formats by itself.",
+		Name:        "shell_record_stop",
+		Title:       "Stop recording",
+		Description: "Stop the session's recording and save it; returns the file paths, the resource uri, frames, duration and bytes.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"name":       prop("string", "File name without extension (default: the name given to shell_record_start)"),
-			"format":     map[string]any{"type": "string", "enum": []string{"gif", "cast", "both"}, "description": "What to keep (default gif)"},
+			"name":       prop("string", "File name (default: the recording's name)."),
+			"format":     map[string]any{"type": "string", "enum": []string{"gif", "cast", "both"}, "description": "gif (default), cast (asciicast v2) or both."},
 		}, "session_id"),
-		Output: outputSchema(map[string]any{
-			"filename":    map[string]any{"type": "string"},
-			"gif_path":    map[string]any{"type": "string"},
-			"cast_path":   map[string]any{"type": "string"},
-			"uri":         map[string]any{"type": "string"},
-			"frame_count": map[string]any{"type": "integer"},
-			"duration_ms": map[string]any{"type": "integer"},
-			"bytes":       prop("integer", "Size of the file at uri (the GIF when format is \"both\")"),
-			"cast_bytes":  prop("integer", "Format \"both\": size of the cast at uri + \".cast\""),
-			"note":        prop("string", "Why capturing ended before the stop, when it did"),
-		}, "filename", "uri", "frame_count", "duration_ms", "bytes"),
 	}, tb.recordStop)
 }
 

@@ -20,19 +20,14 @@ type resizeResult struct {
 
 func (tb *Toolbox) toolShellResize() *Tool {
 	return newTool(Tool{
-		Name:  "shell_resize",
-		Title: "Resize a terminal",
-		Description: "Change the terminal's size in cells; the program gets SIGWINCH and redraws (full-screen apps take a moment: " +
-			"follow with shell_wait wait_idle_ms 200 or shell_read).",
+		Name:        "shell_resize",
+		Title:       "Resize a terminal",
+		Description: "Change the screen size in cells; the program gets SIGWINCH and redraws.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"cols":       intProp("New width in cells.", minCols, maxCols),
-			"rows":       intProp("New height in cells.", minRows, maxRows),
+			"cols":       intProp("Width in cells.", minCols, maxCols),
+			"rows":       intProp("Height in cells.", minRows, maxRows),
 		}, "session_id", "cols", "rows"),
-		Output: outputSchema(map[string]any{
-			"cols": prop("integer", "Screen width in cells."),
-			"rows": prop("integer", "Screen height in cells."),
-		}, "cols", "rows"),
 		Idempotent: true,
 	}, tb.shellResize)
 }

@@ -47,31 +47,16 @@ func (tb *Toolbox) toolShellScreenshot() *Tool {
 	return newTool(Tool{
 		Name:  "shell_screenshot",
 		Title: "Take a screenshot",
-		Description: "Render the session's current screen to a PNG (with .svg, .ansi and .txt beside it) under the " +
-			"output directory, drawn with the embedded bitmap font in the session's theme. Returns the paths, " +
-			"the size in pixels and the resource uri (session://{id}/screenshots/{name}). With inline: true the " +
-			"PNG also comes back as image content so you can look at it (drawn at scale 1 unless scale is given). " +
-			"To check text, shell_read is cheaper; take screenshots to show people what the screen looks like.",
+		Description: "Render the screen to a PNG (and .svg, .ansi, .txt) in the session's theme; returns the paths, the size and the resource uri. " +
+			"inline true also returns the image for you to see. shell_read is cheaper for text.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"name":       prop("string", "File name without extension: letters, digits, '-', '_', '.' (default screenshot-N; a .png suffix is dropped)"),
+			"name":       prop("string", "File name without extension (default screenshot-N)."),
 			"border":     borderSchema,
-			"inline":     prop("boolean", "Also return the PNG as image content (default: the server's --inline-images)"),
-			"scale":      intProp("Pixel scale: a cell is 8*scale x 16*scale pixels (default: --scale for files, 1 for the inline image)", 1, 4),
+			"inline":     prop("boolean", "Return the image as content too (default: --inline-images)."),
+			"scale":      scaleProp,
 		}, "session_id"),
-		Output: outputSchema(map[string]any{
-			"filename":  prop("string", "The PNG's file name"),
-			"png_path":  map[string]any{"type": "string"},
-			"svg_path":  map[string]any{"type": "string"},
-			"ansi_path": map[string]any{"type": "string"},
-			"txt_path":  map[string]any{"type": "string"},
-			"uri":       prop("string", "session://{id}/screenshots/{name}"),
-			"width":     prop("integer", "PNG width in pixels"),
-			"height":    prop("integer", "PNG height in pixels"),
-			"bytes":     prop("integer", "PNG size"),
-		}, "filename", "png_path", "svg_path", "ansi_path", "txt_path", "uri", "width", "height", "bytes"),
-		ReadOnly:   true,
-		Idempotent: false,
+		ReadOnly: true,
 	}, tb.screenshot)
 }
 

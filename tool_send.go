@@ -18,18 +18,22 @@ type sendArgs struct {
 	Keys        []string `json:"keys"`
 	TypeDelayMS *int     `json:"type_delay_ms"`
 	DelayMS     *int     `json:"delay_ms"`
+	// IncludeBefore adds bufferBefore, the screen before the input.
+	IncludeBefore bool `json:"include_before"`
 	WaitArgs
 }
 
 type sendResult struct {
 	Success      bool   `json:"success"`
-	BufferBefore string `json:"bufferBefore"`
+	BufferBefore string `json:"bufferBefore,omitempty"` // with include_before
 	BufferAfter  string `json:"bufferAfter"`
 	waitReport
 	exitInfo
 
 	commandOutcome
 	NoCommand bool `json:"no_command,omitempty"` // wait_for_command: the input ran no command, and the shell drew a new prompt
+
+	text string // the text block (replyText)
 }
 
 // noCommandNote starts the text block of a shell_send whose line the
@@ -53,54 +57,26 @@ func reportWait(out waitOutcome, spec waitSpec) waitReport {
 	return waitReport{Matched: &out.matched, TimedOut: &out.timedOut, Held: out.held, EndedBy: out.endedBy, summary: out.summary(spec)}
 }
 
-// blocks puts a wait that did not match in the first words of the text
-// block, before the JSON.
-func (r sendResult) blocks() (string, []Content) { return withSummary(r.summary, r) }
-
-// withSummary is the text block of a result whose wait did not match:
-// summary, then v's JSON; "" (the JSON alone) when summary is "".
-func withSummary(summary string, v any) (string, []Content) {
-	if summary == "" {
-		return "", nil
-	}
-	b, err := marshalJSON(v)
-	if err != nil {
-		return summary, nil
-	}
-	return summary + "\n" + string(b), nil
-}
+// blocks is the text block written for the model (tools_reply.go).
+func (r sendResult) blocks() (string, []Content) { return r.text, nil }
 
 func (tb *Toolbox) toolShellSend() *Tool {
 	return newTool(Tool{
 		Name:  "shell_send",
 		Title: "Type into a terminal",
-		Description: "Type into the program and return the screen before and after (bufferBefore, bufferAfter: the visible screen). " +
-			"Use text for code, paths and heredocs: it arrives exactly as written, like a paste (newlines as Enter, bracketed when the program asks for it), " +
-			"so {text: \"printf 'a\\tb\\n'\", keys: [\"Enter\"]} runs printf with its own \\t and \\n. " +
-			"input keeps escapes instead: \\r (Enter) \\n \\t \\e \\xHH \\uHHHH \\\\, e.g. \"ls -la\\r\"; there \\t is a Tab key and bash completes on it. " +
-			"keys sends named keys: Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, " +
-			"C-c (Ctrl-C; also ^C), C-d, M-x (Alt-x), C-Left. Given together they go in the order text, input, keys. " +
-			"In a shell with integration (bash, zsh, fish; see shell_start's shell_integration) use wait_for_command true: it returns when the command ends and the prompt is back, with command {line, exit_code, duration_ms, cwd, output}, whatever the prompt looks like; a line the shell runs no command for (a syntax error) returns at its new prompt with no_command true and the shell's reply first in the text. " +
-			"Elsewhere prefer waits over fixed delays: wait_for returns once the text (or /regex/) is on the screen or in new output, e.g. wait_for \"notes.txt\" after \"vim notes.txt\\r\" returns once vim shows the name; " +
-			"the echo of what this call typed does not count (to see your own typing drawn, use wait_stable_ms), nor text already on the screen (new_only, default true here), so wait_for \"$ \" waits for the next prompt. " +
-			"Then (after wait_for_command or wait_for) wait_for_gone, then wait_idle_ms or wait_stable_ms, in that order; matched, held and ended_by say which held. " +
-			"Without a wait it pauses delay_ms (default 100). A wait that runs out says TIMED OUT first in the text and returns the screen, never an error. " +
-			"Check bufferAfter after each step before the next.",
+		Description: "Type into the program, then wait and return what happened. " +
+			"text arrives as written, like a paste (newlines are Enter); keys follow it: " + keyNamesShort + ". " +
+			"In a shell, wait_for_command true returns the command's line, exit code, output and the new prompt; " +
+			"else wait as shell_wait does; without a wait it pauses delay_ms. Send C-c in a call of its own.",
 		Input: objectSchema(waitProps(map[string]any{
-			"session_id":    sessionIDProp,
-			"text":          prop("string", "Text delivered exactly as given, no escapes (code, paths, heredocs); newlines become Enter (CR), as in a paste, inside bracketed-paste brackets when the program enabled them. Sent first."),
-			"input":         prop("string", "Keystrokes with escapes: \"\\r\" is Enter, \"\\x03\" Ctrl-C, \"\\e\" Escape, \"\\t\" Tab. Sent after text."),
-			"keys":          map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Named keys sent last, e.g. [\"Down\", \"Enter\"] or [\"C-c\"]. Send C-c, C-\\ and C-z in a call of their own: after text in the same call the terminal discards what the program has not read yet."},
-			"type_delay_ms": intProp("Pause between keystrokes, to type like a person (for recordings): text is then typed key by key, not pasted. Default 0: all at once.", 0, maxTypeDelayMS),
-			"delay_ms":      intProp("How long to wait after sending when no wait is given. Default 100.", 0, maxTimeoutMS),
-		}, true), "session_id"),
-		Output: outputSchema(commandProps(waitResultProps(exitProps(map[string]any{
-			"success":      prop("boolean", "True when the input was written."),
-			"bufferBefore": prop("string", "The visible screen before sending."),
-			"bufferAfter":  prop("string", "The visible screen after the wait."),
-			"no_command": prop("boolean", "With wait_for_command: the input ran no command and the shell drew a new prompt: an empty line or Ctrl-C at an empty prompt (then also already_done), "+
-				"or a line the shell rejected (a syntax error) or discarded (Ctrl-C): then already_done is absent and the text block starts with NO COMMAND and the shell's reply."),
-		}))), "success", "bufferBefore", "bufferAfter", "exited"),
+			"session_id":     sessionIDProp,
+			"text":           prop("string", "Text sent first, exactly as written (code, paths, heredocs)."),
+			"input":          prop("string", "Keystrokes with escapes, sent after text: \\r Enter, \\t Tab, \\e Escape, \\x03 Ctrl-C, \\xHH, \\uHHHH."),
+			"keys":           map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Named keys, sent last, e.g. [\"Down\", \"Enter\"]."},
+			"type_delay_ms":  intProp("Type key by key this many ms apart (for recordings).", 0, maxTypeDelayMS),
+			"delay_ms":       intProp("Pause after sending when no wait is given (default 100).", 0, maxTimeoutMS),
+			"include_before": prop("boolean", "Also return bufferBefore, the screen before sending."),
+		}, true, false), "session_id"),
 		OpenWorld: true,
 	}, tb.handleSend)
 }
@@ -143,7 +119,11 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 	if err != nil {
 		return sendResult{}, err
 	}
-	res := sendResult{Success: true, BufferBefore: a.before, BufferAfter: a.after, waitReport: a.wait, exitInfo: a.exit, commandOutcome: a.command}
+	res := sendResult{Success: true, BufferAfter: a.after, waitReport: a.wait, exitInfo: a.exit, commandOutcome: a.command}
+	if in.IncludeBefore {
+		res.BufferBefore = a.before
+	}
+	summary, shown := res.summary, shownScreen(s, res.commandOutcome, a.after)
 	if p.spec.command && a.out.command == firstPrompt {
 		// No command ran, yet the shell drew a new prompt. An empty line
 		// (Enter, Ctrl-C at an empty prompt) is already_done: nothing
@@ -153,9 +133,10 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 		res.NoCommand = true
 		if !empty {
 			res.AlreadyDone = false
-			res.summary = noCommandNote + "\n" + reply
+			summary, shown = noCommandNote+"\n"+reply, ""
 		}
 	}
+	res.text = replyText(summary, res.waitReport, res.commandOutcome, res.exitInfo, shown)
 	return res, nil
 }
 

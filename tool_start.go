@@ -49,30 +49,19 @@ func (tb *Toolbox) toolShellStart() *Tool {
 	return newTool(Tool{
 		Name:  "shell_start",
 		Title: "Start a program in a terminal",
-		Description: "Start a program (default: the user's shell) in a new pseudo-terminal and return its shell_session_id. " +
-			"The program sees a real xterm-256color terminal, so full-screen apps (vim, htop, less, TUIs) work. " +
-			"Pass the program and its arguments separately: command \"python3\", args [\"-i\"]. " +
-			"It returns once the program is ready (a shell with integration: its first prompt; another program: its first output and a short quiet, or once it waits for input), with that first screen. Next, use shell_send to type (Enter is \"\\r\") and shell_read or shell_screenshot to look at the screen; " +
-			"call shell_stop when done. The session stays readable after the program exits, until shell_stop.",
-		Input: objectSchema(startIntegrationProps(map[string]any{
-			"command": prop("string", "Program name (searched in PATH) or path. Default: $SHELL, else bash."),
-			"args":    map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Arguments, one per element (no shell quoting)."},
-			"cols":    intProp("Screen width in cells (default: the server's, usually 120).", minCols, maxCols),
-			"rows":    intProp("Screen height in cells (default: the server's, usually 40).", minRows, maxRows),
-			"theme":   prop("string", "Colour theme for screenshots and recordings (see themes://list), e.g. one-dark."),
-			"cwd":     prop("string", "Working directory (default: the server's); ~/ is the home directory."),
-			"env":     map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra environment variables, e.g. {\"LANG\": \"C.UTF-8\"}."},
-		})),
-		Output: outputSchema(startReadyProps(map[string]any{
-			"shell_session_id": prop("string", "Pass this as session_id to the other tools."),
-			"pid":              prop("integer", "Process id of the program."),
-			"cols":             prop("integer", "Screen width in cells."),
-			"rows":             prop("integer", "Screen height in cells."),
-			"theme":            prop("string", "Theme used for captures."),
-			"command":          prop("string", "The program started."),
-			"args":             map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-			"cwd":              prop("string", "Its working directory."),
-		}), "shell_session_id", "pid", "cols", "rows", "theme", "command", "args", "cwd", "shell_integration", "screen", "ready"),
+		Description: "Start a program (default: the user's shell) in a new xterm-256color pseudo-terminal; full-screen apps work. " +
+			"Returns its shell_session_id once it is ready (a shell: at its first prompt), with its first screen. " +
+			"The session stays readable after the program exits, until shell_stop.",
+		Input: objectSchema(map[string]any{
+			"command":           prop("string", "Program name (searched in PATH) or path. Default: $SHELL, else bash."),
+			"args":              map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Arguments, one per element: command \"python3\", args [\"-i\"]."},
+			"cols":              intProp("Screen width in cells (default 120).", minCols, maxCols),
+			"rows":              intProp("Screen height in cells (default 40).", minRows, maxRows),
+			"theme":             prop("string", "Colour theme of its screenshots and recordings (themes://list)."),
+			"cwd":               prop("string", "Working directory (default: the server's); ~/ is home."),
+			"env":               map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra environment variables."},
+			"shell_integration": prop("boolean", "Mark bash, zsh or fish prompts (OSC 133) for wait_for_command (default true)."),
+		}),
 		OpenWorld: true,
 	}, tb.shellStart)
 }

@@ -29,22 +29,12 @@ func (tb *Toolbox) toolShellStop() *Tool {
 	return newTool(Tool{
 		Name:  "shell_stop",
 		Title: "Stop a terminal session",
-		Description: "End the program and close the session: signal (default SIGHUP, like closing a terminal window) goes to its process group, " +
-			"SIGKILL follows after 2 s if anything is still running, and all its processes are reaped (on Linux also daemons it started that left its session with setsid: they carry its TTYWRIGHT_SESSION_TOKEN). " +
-			"Returns exit_code (128+N when signal N ended it) and the signal, and saves a recording still running (recording_uri, gif_path, cast_path). Afterwards the tools refuse the id (its screen, screenshots and recordings stay readable as session:// resources); " +
-			"take screenshots first. To interrupt a command but keep the session, send input \"\\x03\" (Ctrl-C) with shell_send instead.",
+		Description: "End the program and close the session: signal (default SIGHUP) to its process group, SIGKILL after 2 s, every process reaped; " +
+			"a running recording is saved. Its resources stay readable. To interrupt a command instead, shell_send keys [\"C-c\"].",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"signal":     prop("string", "Signal to send first: SIGHUP (default), SIGINT, SIGTERM, SIGKILL, ... (the SIG prefix is optional)."),
+			"signal":     prop("string", "First signal: SIGHUP (default), SIGINT, SIGTERM, SIGKILL."),
 		}, "session_id"),
-		Output: outputSchema(map[string]any{
-			"success":       prop("boolean", "True when the program has ended and been reaped."),
-			"exit_code":     prop("integer", "Exit status, or 128+N when signal N ended it."),
-			"signal":        prop("string", "The signal that ended the program, if one did."),
-			"recording_uri": prop("string", "The recording that was running, saved by the stop (GIF and asciicast)."),
-			"gif_path":      prop("string", "Its GIF file."),
-			"cast_path":     prop("string", "Its asciicast file."),
-		}, "success", "exit_code"),
 		Destructive: true,
 	}, tb.shellStop)
 }

@@ -22,28 +22,23 @@ type shellWaitResult struct {
 	exitInfo
 	commandOutcome
 
-	summary string // the text block's first line when the wait did not match
+	text string // the text block (replyText)
 }
 
-// blocks puts a wait that did not match in the first words of the text
-// block, before the JSON.
-func (r shellWaitResult) blocks() (string, []Content) { return withSummary(r.summary, r) }
+// blocks is the text block written for the model (tools_reply.go).
+func (r shellWaitResult) blocks() (string, []Content) { return r.text, nil }
 
 func (tb *Toolbox) toolShellWait() *Tool {
 	return newTool(Tool{
 		Name:  "shell_wait",
 		Title: "Wait for a terminal",
-		Description: "Wait without typing, for the conditions in order: wait_for_command true (a shell with integration: until the running command ends; at once, already_done true, when none runs) or wait_for (text, or /regex/ over the screen text as shown, ^ and $ at line ends), " +
-			"then wait_for_gone (no longer on the screen), then wait_idle_ms (no output for that long) or wait_stable_ms (screen text unchanged that long); " +
-			"with none of them, until the program exits. new_only true (default false) ignores text already on the screen, so wait_for \"$ \" waits for the next prompt. " +
-			"Returns as soon as they held (matched true; held and ended_by say which) or at timeout_ms (default 10000, at most 120000) with matched false, timed_out true and TIMED OUT first in the text; " +
-			"buffer is the visible screen then. Use it for slow commands instead of sleeping.",
+		Description: "Wait without typing, for these conditions in this order (shell_send and shell_click take them too): " +
+			"wait_for_command (at once, already_done, when no command runs), wait_for (the echo of your input never counts; " +
+			"with new_only, nor text already shown), wait_for_gone, then wait_idle_ms or wait_stable_ms; with none, the program's exit. " +
+			"At timeout_ms it returns TIMED OUT and the screen, never an error.",
 		Input: objectSchema(waitProps(map[string]any{
 			"session_id": sessionIDProp,
-		}, false), "session_id"),
-		Output: outputSchema(commandProps(waitResultProps(exitProps(map[string]any{
-			"buffer": prop("string", "The visible screen when the wait ended."),
-		}))), "matched", "timed_out", "held", "ended_by", "buffer", "exited"),
+		}, false, true), "session_id"),
 		ReadOnly: true,
 	}, tb.shellWait)
 }
@@ -67,8 +62,9 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 	defer w.close()
 	done, already := alreadyDone(s, w, spec, maxOut)
 	if already && len(spec.stages) == 1 {
-		return shellWaitResult{Matched: true, Held: []string{"wait_for_command"}, EndedBy: "wait_for_command",
-			Buffer: s.Text(false), exitInfo: exitOf(s.Status()), commandOutcome: done}, nil
+		res := shellWaitResult{Matched: true, Held: []string{"wait_for_command"}, EndedBy: "wait_for_command",
+			Buffer: s.Text(false), exitInfo: exitOf(s.Status()), commandOutcome: done}
+		return res.withText(s, ""), nil
 	}
 	w.commandHeld = already // the later stages are still to hold
 	out := w.wait(ctx, spec, call.Progress)
@@ -78,12 +74,20 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 	w.close()
 	s.settle(ctx)
 	res := shellWaitResult{Matched: out.matched, TimedOut: out.timedOut, Held: out.held, EndedBy: out.endedBy,
-		Buffer: s.Text(false), exitInfo: exitOf(s.Status()), summary: out.summary(spec)}
+		Buffer: s.Text(false), exitInfo: exitOf(s.Status())}
 	switch {
 	case already:
 		res.commandOutcome = done
 	case spec.command:
 		res.commandOutcome = commandOutcomeOf(s, out.command, maxOut)
 	}
-	return res, nil
+	return res.withText(s, out.summary(spec)), nil
+}
+
+// withText sets r's text block (replyText).
+func (r shellWaitResult) withText(s *Session, summary string) shellWaitResult {
+	matched := r.Matched
+	w := waitReport{Matched: &matched, Held: r.Held}
+	r.text = replyText(summary, w, r.commandOutcome, r.exitInfo, shownScreen(s, r.commandOutcome, r.Buffer))
+	return r
 }

@@ -7,7 +7,10 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -451,12 +454,16 @@ func toolErrorf(format string, a ...any) *ToolResult {
 // returns into the result: an error becomes the isError result
 // "<name>: <error>" (the name is prefixed here, never by handle); a
 // value becomes structuredContent and, unless R implements
-// contentBlocks, its JSON as the text block. A and R are kept so that
-// the tests can check spec.Input and spec.Output against them.
+// contentBlocks, its JSON as the text block. Without spec.Output the
+// output schema is R's (outputSchemaOf). A and R are kept so that the
+// tests can check spec.Input and spec.Output against them.
 func newTool[A, R any](spec Tool, handle func(ctx context.Context, call *ToolCall, in A) (R, error)) *Tool {
 	t := &spec
 	t.argsType = reflect.TypeFor[A]()
 	t.resultType = reflect.TypeFor[R]()
+	if t.Output == nil {
+		t.Output = outputSchemaOf(t.Name, t.resultType)
+	}
 	t.Handle = func(ctx context.Context, call *ToolCall) *ToolResult {
 		var in A
 		if err := call.Bind(&in); err != nil {
@@ -494,6 +501,77 @@ func objectSchema(props map[string]any, required ...string) map[string]any {
 	return m
 }
 
+// outputSchemaOf is the output schema of tool name whose results are of
+// type t: the JSON types of its fields (jsonFields), each field without
+// omitempty required, and no prose: no model reads an output schema, and
+// README.md describes the fields. Its $id names the tool and a hash of
+// the schema, so that a client compiles its validator once per version
+// of it (the TypeScript SDK caches validators by $id).
+func outputSchemaOf(name string, t reflect.Type) map[string]any {
+	m := typeSchema(t)
+	b, _ := marshalJSON(m) // maps of strings and slices always encode
+	sum := sha256.Sum256(b)
+	m["$id"] = "urn:ttywright:output:" + name + ":" + hex.EncodeToString(sum[:4])
+	return m
+}
+
+// typeSchema is the JSON Schema of the values of Go type t.
+func typeSchema(t reflect.Type) map[string]any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	m := map[string]any{"type": cmp.Or(schemaKind(t), "object")}
+	switch t.Kind() {
+	case reflect.Struct:
+		props := map[string]any{}
+		var required []string
+		for _, f := range jsonFields(t) {
+			props[f.name] = typeSchema(f.typ)
+			if !f.omitEmpty {
+				required = append(required, f.name)
+			}
+		}
+		m["properties"] = props
+		if len(required) > 0 {
+			m["required"] = required
+		}
+	case reflect.Slice, reflect.Array:
+		m["items"] = typeSchema(t.Elem())
+	case reflect.Map:
+		m["additionalProperties"] = typeSchema(t.Elem())
+	}
+	return m
+}
+
+// jsonField is one field of a struct as encoding/json sees it.
+type jsonField struct {
+	name      string
+	typ       reflect.Type
+	omitEmpty bool
+}
+
+// jsonFields lists t's fields by their JSON names, embedded structs
+// flattened, fields tagged "-" and unexported ones left out.
+func jsonFields(t reflect.Type) []jsonField {
+	var out []jsonField
+	for f := range t.Fields() {
+		tag := f.Tag.Get("json")
+		if f.Anonymous && tag == "" {
+			out = append(out, jsonFields(f.Type)...)
+			continue
+		}
+		if !f.IsExported() || tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = f.Name
+		}
+		out = append(out, jsonField{name: name, typ: f.Type, omitEmpty: strings.Contains(opts, "omitempty")})
+	}
+	return out
+}
+
 // outputSchema is an output schema: an object of props.
 func outputSchema(props map[string]any, required ...string) map[string]any {
 	m := map[string]any{"type": "object", "properties": props}
@@ -521,17 +599,17 @@ const (
 	streamCap        = 64 << 10 // bytes of new output (escapes removed) kept for matching
 )
 
-var sessionIDProp = prop("string", "The shell_session_id returned by shell_start (see sessions://list).")
+var sessionIDProp = prop("string", "The shell_session_id from shell_start.")
+
+// scaleProp is the pixel scale argument of the tools that draw.
+var scaleProp = intProp("Pixel scale: a cell is 8*scale x 16*scale pixels.", 1, 4)
 
 // borderSchema describes the border argument of the tools that draw
 // (shell_screenshot, shell_record_start); parseBorder checks it.
 var borderSchema = map[string]any{
 	"type":        "object",
-	"description": `Optional window frame: {"style": "macos", "title": "..."} adds a title bar with the three window buttons (title defaults to the terminal's title)`,
-	"properties": map[string]any{
-		"style": map[string]any{"type": "string", "enum": []string{"macos", "none"}, "description": `"macos" (default when border is given) or "none"`},
-		"title": prop("string", "Text in the title bar"),
-	},
+	"description": "A macOS window frame: {style: \"macos\", title}.",
+	"properties":  map[string]any{"style": map[string]any{"type": "string"}, "title": map[string]any{"type": "string"}},
 }
 
 // parseBorder checks a border argument: nil or style "none" is no frame,
@@ -558,25 +636,6 @@ func scaleArg(v *int, def int) (int, error) {
 		return 0, fmt.Errorf("scale %d is out of range: use 1 to 4 (a cell is 8*scale x 16*scale pixels)", *v)
 	}
 	return *v, nil
-}
-
-var cursorSchema = map[string]any{
-	"type":        "object",
-	"description": "The cursor: 0-based row and column on the visible screen.",
-	"properties": map[string]any{
-		"row": map[string]any{"type": "integer"}, "col": map[string]any{"type": "integer"},
-		"visible": map[string]any{"type": "boolean"},
-	},
-	"required": []string{"row", "col", "visible"},
-}
-
-// exitProps are the fields every waiting tool reports about the process
-// (exitInfo).
-func exitProps(m map[string]any) map[string]any {
-	m["exited"] = prop("boolean", "True when the program has ended (its output is all on the screen).")
-	m["exit_code"] = prop("integer", "When exited: the exit status, or 128+N when signal N ended it.")
-	m["signal"] = prop("string", "When a signal ended the program: its name, e.g. SIGINT.")
-	return m
 }
 
 // exitInfo is the exit part of a result.

@@ -25,25 +25,6 @@ type commandOutcome struct {
 	AlreadyDone bool           `json:"already_done,omitempty"`
 }
 
-// commandProps adds commandOutcome's fields to an output schema.
-func commandProps(m map[string]any) map[string]any {
-	m["command"] = map[string]any{
-		"type": "object",
-		"description": "With wait_for_command: the command that ended (or, on timeout, the one still running): line, exit_code, duration_ms (output start to end), cwd, " +
-			"output (its text, scrollback included, cut to max_bytes with truncated true), running (true on timeout), uri (session://{id}/commands/{n}).",
-		"properties": map[string]any{
-			"n": map[string]any{"type": "integer"}, "line": map[string]any{"type": "string"},
-			"exit_code": map[string]any{"type": "integer"}, "duration_ms": map[string]any{"type": "integer"},
-			"cwd": map[string]any{"type": "string"}, "output": map[string]any{"type": "string"},
-			"truncated": map[string]any{"type": "boolean"}, "running": map[string]any{"type": "boolean"},
-			"uri": map[string]any{"type": "string"},
-		},
-		"required": []string{"n", "line", "output", "truncated"},
-	}
-	m["already_done"] = prop("boolean", "With wait_for_command when no command was running: shell_wait (command is the last one that finished), or shell_send whose input was an empty line or Ctrl-C at an empty prompt and drew a new prompt (no command; no_command true). A line the shell rejected gives no_command without already_done.")
-	return m
-}
-
 // result turns c into a commandResult with output cut to max bytes.
 func (c *command) result(sessionID string, max int) *commandResult {
 	r := &commandResult{N: c.n, Line: c.line, ExitCode: c.exitCode, Cwd: c.cwd, Output: c.output, Truncated: c.cut}

@@ -103,6 +103,10 @@ const (
 	modCtrl  = 4
 )
 
+// keyNamesShort lists the key names for shell_send's description.
+const keyNamesShort = "Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, " +
+	"C-c (Ctrl), M-x (Alt), S-Tab (Shift), C-Left"
+
 // keyNamesHelp lists the key names for error messages.
 const keyNamesHelp = "Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, " +
 	"Insert, Delete, F1-F12, a single character, and modifiers C- (Ctrl), M- (Alt), S- (Shift) " +

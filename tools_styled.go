@@ -78,21 +78,15 @@ type Style struct {
 	Link      string `json:"link,omitempty"`
 }
 
-// styleSchema is the JSON Schema of a Style.
+// styleSchema is the JSON Schema of a Style argument.
 func styleSchema(desc string) map[string]any {
-	b := func(d string) map[string]any { return prop("boolean", d) }
+	b := map[string]any{"type": "boolean"}
 	return map[string]any{
 		"type":        "object",
 		"description": desc,
 		"properties": map[string]any{
-			"reverse":   b("Reverse video (SGR 7): how most TUIs show the selected item."),
-			"bold":      b("Bold (SGR 1)."),
-			"dim":       b("Dim (SGR 2)."),
-			"italic":    b("Italic (SGR 3)."),
-			"underline": b("Underlined (SGR 4, any underline style)."),
-			"fg":        prop("string", "Foreground: red, bright-red, ... (the 16 ANSI colours), \"196\" (256-colour index), \"#ff0000\" (truecolor)."),
-			"bg":        prop("string", "Background, named like fg."),
-			"link":      prop("string", "OSC 8 hyperlink URI."),
+			"reverse": b, "bold": b, "dim": b, "italic": b, "underline": b,
+			"fg": map[string]any{"type": "string"}, "bg": map[string]any{"type": "string"}, "link": map[string]any{"type": "string"},
 		},
 		"additionalProperties": false,
 	}
@@ -512,43 +506,9 @@ func baseStyle(snap *Snapshot) cellStyle {
 // styledRuns are the runs of a styled read, in reading order.
 type styledRuns = []StyledRun
 
-// styledReadHelp documents format "styled" in shell_read's description.
-const styledReadHelp = `format "styled" returns the visible screen with its styles marked, to see which item is selected, which field has focus, what is red: ` +
-	`plain text where the style is the default, {codes} before each other run (it holds until the next marker, {/} or the end of the row), {|} at the cursor. ` +
-	`Codes: rev (reverse video), bold, dim, italic, ul, the colour (red, bright-red, 196, #ff0000), on-<colour> for the background, link=<uri>; default and on-default are the terminal's own colours. ` +
-	`Example: "{bold white on-blue} File  Edit {/}\n{rev}> main.go {/}  util.go{|}". ` +
-	`A first line may name the screen's base ({base white on-blue}: most cells have it, they stay plain and codes leave its colours unsaid) and number the colours used often ({1=bold bright-black}, then {1}text). ` +
-	`structuredContent.runs lists the other runs as {row, col, len, text, style} (0-based; style holds only what differs from the default), structuredContent.base the base. Box-drawing lines show only their background; braces in the program's own text are not escaped (runs are exact).`
-
 // formatProp is shell_read's format argument.
 var formatProp = map[string]any{"type": "string", "enum": []string{"text", "styled"},
-	"description": "text (default): plain text. styled: the visible screen with styles marked ({rev}Save{/}, {bold red}Error{/}) and runs in structuredContent."}
-
-// runsSchema is the JSON Schema of the runs of a styled read.
-var runsSchema = map[string]any{
-	"type":        "array",
-	"description": "format styled: every run whose style is neither the default nor the base; cells in no run have the base style.",
-	"items":       runSchema(styleSchema("Only the attributes that differ from the default.")),
-}
-
-// baseSchema is the JSON Schema of a styled read's base.
-var baseSchema = styleSchema("format styled: the style most of the screen has (its background and the commonest foreground on it), when that is not the default.")
-
-// runSchema is the schema of a StyledRun (or a shell_find match) whose
-// style is described by style.
-func runSchema(style map[string]any) map[string]any {
-	return map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"row":   prop("integer", "0-based row on the screen."),
-			"col":   prop("integer", "0-based column of the first cell."),
-			"len":   prop("integer", "Width in cells."),
-			"text":  prop("string", "The cells' text."),
-			"style": style,
-		},
-		"required": []string{"row", "col", "len", "text", "style"},
-	}
-}
+	"description": "styled: styles marked, {rev}x{/} reverse (what TUIs select), {bold red on-blue}x{/}, {|} the cursor."}
 
 // checkReadFormat checks shell_read's format against raw.
 func checkReadFormat(format string, raw bool) error {

@@ -41,31 +41,32 @@ type WaitArgs struct {
 }
 
 // waitProps adds the WaitArgs properties to a tool's input schema
-// properties m; newOnlyDefault is the tool's default for new_only.
-func waitProps(m map[string]any, newOnlyDefault bool) map[string]any {
-	m["wait_for"] = prop("string", "Wait until this text appears on the screen or in new output; /regex/flags for a regular expression (RE2) "+
-		"run over the screen text as the reply shows it (rows trimmed, ^ and $ at line ends), e.g. /# $/ for a root prompt; "+regexFlagsDoc+". "+
-		"The echo of the input typed by this call does not count, nor (new_only) text already on the screen.")
-	m["wait_for_gone"] = prop("string", "Then wait until this text or /regex/flags (as in wait_for) is no longer on the screen (Loading..., a spinner's line); already absent: holds at once.")
-	m["wait_idle_ms"] = intProp("Then wait until no output arrived for this long (milliseconds).", 1, maxTimeoutMS)
-	m["wait_stable_ms"] = intProp("Then wait until the screen's text has not changed for this long (cursor moves and blinking do not count); use instead of wait_idle_ms for programs that keep redrawing the same screen.", 1, maxTimeoutMS)
+// properties m; newOnlyDefault is the tool's default for new_only. The
+// rules are said once, in shell_wait's schema (full); the other tools'
+// schemas refer to it.
+func waitProps(m map[string]any, newOnlyDefault, full bool) map[string]any {
 	def := "false"
 	if newOnlyDefault {
 		def = "true"
 	}
-	m["new_only"] = prop("boolean", "wait_for matches only text that was not on the screen when the call began, so the previous prompt does not count (default "+def+").")
-	m["timeout_ms"] = intProp("Longest wait for all of the above, in milliseconds (default 10000; 0: send, then look once); a wait that runs out says so and returns the screen, never an error.", 0, maxTimeoutMS)
-	return commandArgProps(m)
-}
-
-// waitResultProps adds the fields of a wait's outcome to an output
-// schema's properties m.
-func waitResultProps(m map[string]any) map[string]any {
-	m["matched"] = prop("boolean", "True when every wait condition held before timeout_ms.")
-	m["timed_out"] = prop("boolean", "True when timeout_ms ended the wait.")
-	m["held"] = map[string]any{"type": "array", "items": map[string]any{"type": "string"},
-		"description": "The conditions that held, in order: wait_for_command, wait_for, wait_for_gone, wait_idle_ms, wait_stable_ms, exit."}
-	m["ended_by"] = prop("string", "What ended the wait: the last condition (when matched), exit (the program ended first), timeout_ms, or cancelled.")
+	m["new_only"] = prop("boolean", "wait_for ignores text shown before the call (default "+def+").")
+	if !full {
+		m["timeout_ms"] = intProp("As in shell_wait.", 0, maxTimeoutMS)
+		m["max_bytes"] = intProp("As in shell_wait.", 1, commandOutputCap)
+		m["wait_for"] = prop("string", "Text or /regex/ to wait for, as in shell_wait.")
+		m["wait_for_gone"] = prop("string", "As in shell_wait.")
+		m["wait_idle_ms"] = intProp("As in shell_wait.", 1, maxTimeoutMS)
+		m["wait_stable_ms"] = intProp("As in shell_wait.", 1, maxTimeoutMS)
+		m["wait_for_command"] = prop("boolean", "Wait until the command ends, as in shell_wait.")
+		return m
+	}
+	m["timeout_ms"] = intProp("Longest wait for them all (default 10000; 0: look once).", 0, maxTimeoutMS)
+	m["max_bytes"] = intProp("With wait_for_command: the output's newest bytes kept (default 8192).", 1, commandOutputCap)
+	m["wait_for"] = prop("string", "Text, or /regex/flags (RE2 over the screen text; "+regexFlagsDoc+"), on the screen or in new output.")
+	m["wait_for_gone"] = prop("string", "Text or /regex/ no longer on the screen (a spinner, Loading...).")
+	m["wait_idle_ms"] = intProp("No output came for this long.", 1, maxTimeoutMS)
+	m["wait_stable_ms"] = intProp("The screen's text stayed the same this long (for programs that keep redrawing).", 1, maxTimeoutMS)
+	m["wait_for_command"] = prop("boolean", "The running command ends and the prompt is back (bash, zsh, fish with integration).")
 	return m
 }
 
@@ -74,14 +75,6 @@ func waitResultProps(m map[string]any) map[string]any {
 type commandWaitArgs struct {
 	WaitForCommand bool `json:"wait_for_command"`
 	MaxBytes       *int `json:"max_bytes"`
-}
-
-// commandArgProps adds commandWaitArgs's fields to an input schema.
-func commandArgProps(m map[string]any) map[string]any {
-	m["wait_for_command"] = prop("boolean", "In a shell with integration (bash, zsh, fish): return when the next command ends and its prompt is back, "+
-		"with command {line, exit_code, duration_ms, cwd, output}. Works for any prompt; prefer it to wait_for on a prompt string.")
-	m["max_bytes"] = intProp("With wait_for_command: at most this many bytes of the command's output, the newest (default 8192).", 1, commandOutputCap)
-	return m
 }
 
 // checkCommandWait validates the command wait arguments for s: the
@@ -286,8 +279,7 @@ const (
 // regexFlagsDoc says what regexFlags and ignoredFlags are, for every tool
 // description (and snap's help) that takes a /regex/; README.md says the
 // same.
-const regexFlagsDoc = "flags i (ignore case), m (^ and $ at line ends, always on), s (. matches a newline), U (ungreedy); " +
-	"g, u and y are accepted and ignored; with anything else after the last slash (/tmp/x) the whole argument is literal text"
+const regexFlagsDoc = "flags i (ignore case), m (^ $ at line ends, always on), s (. matches newline), U (ungreedy); g, u, y ignored; with any other letter after the last slash (/tmp/x) it is literal text"
 
 // parseWaitFor parses a wait_for argument (parseMatcher).
 func parseWaitFor(s string) (*matcher, error) { return parseMatcher("wait_for", s) }

@@ -211,11 +211,43 @@ func (t *Terminal) Text(scrollback bool) string {
 	if !scrollback || t.hist.n == 0 {
 		return screen
 	}
-	hist := t.ScrollbackText() // ends in the last row's written blanks when it wrapped
+	return t.joinHistory(t.ScrollbackText(), screen)
+}
+
+// joinHistory puts history text hist (ending at the scrollback's last
+// row, in its written blanks when it wrapped) before the screen's text.
+func (t *Terminal) joinHistory(hist, screen string) string {
 	if t.hist.at(t.hist.n-1).wrapped && t.scr == t.main {
 		return hist + screen
 	}
 	return strings.TrimRight(hist, " ") + "\n" + screen
+}
+
+// TextTail is the end of Text(true) with more than min bytes, built from
+// the newest history rows only (a reply keeps the newest bytes of a
+// scrollback that may hold thousands of rows); older reports whether
+// rows were left out before it.
+func (t *Terminal) TextTail(min int) (text string, older bool) {
+	screen := t.ScreenText()
+	if t.hist.n == 0 || len(screen) > min {
+		return screen, t.hist.n > 0
+	}
+	from, n := t.hist.n, len(screen)
+	var tmp strings.Builder
+	for {
+		for from > 0 && n <= min {
+			from--
+			s, _ := t.histJoin(from, &tmp)
+			n += len(s) + 1
+		}
+		// n counted a newline after every row, wrapped ones too: the text
+		// may be shorter, and then takes more rows.
+		text = t.joinHistory(t.historyText(from, t.hist.n), screen)
+		if len(text) > min || from == 0 {
+			return text, from > 0
+		}
+		n = len(text)
+	}
 }
 
 // TextRows returns the main screen's rows from..to-1 as text, wrapped

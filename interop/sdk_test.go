@@ -8,6 +8,7 @@ import (
 	"image/gif"
 	"image/png"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -17,17 +18,29 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// toolNames are the server's tools (README "Tools"), shellwright's names.
-var toolNames = []string{
-	"shell_start", "shell_send", "shell_read", "shell_find", "shell_click", "shell_wait", "shell_screenshot",
-	"shell_record_start", "shell_record_stop", "shell_resize", "shell_stop",
-}
+// toolNames are the server's tools, as testdata/tools/list.json (the
+// product's reviewed golden of tools/list) lists them.
+var toolNames = func() []string {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "tools", "list.json"))
+	if err != nil {
+		panic(err)
+	}
+	var res struct{ Tools []struct{ Name string } }
+	if err := json.Unmarshal(b, &res); err != nil {
+		panic(err)
+	}
+	var names []string
+	for _, t := range res.Tools {
+		names = append(names, t.Name)
+	}
+	return names
+}()
 
 // templates are the server's resource templates (README "Resources").
 var templates = []string{
 	"session://{id}/info", "session://{id}/buffer", "session://{id}/screenshots",
 	"session://{id}/screenshots/{name}", "session://{id}/recordings",
-	"session://{id}/recordings/{name}", "theme://{name}",
+	"session://{id}/recordings/{name}", "session://{id}/commands", "session://{id}/commands/{n}", "theme://{name}",
 }
 
 // promptNames are the server's prompts (README "Prompts").
@@ -140,12 +153,19 @@ func TestGoSDKScenario(t *testing.T) {
 	s := startServer(t)
 	id := s.startBash("")
 
-	// shell_send with wait_for, and the shellwright result fields.
+	// shell_send with wait_for, and the shellwright result fields
+	// (bufferBefore only when asked for).
 	r := s.send(id, `echo hello-\x41PI$((1+1))\r`, "hello-API2")
-	for _, k := range []string{"success", "bufferBefore", "bufferAfter", "matched"} {
+	for _, k := range []string{"success", "bufferAfter", "matched"} {
 		if _, ok := r[k]; !ok {
 			t.Errorf("shell_send result lacks %q: %v", k, r)
 		}
+	}
+	if _, ok := r["bufferBefore"]; ok {
+		t.Errorf("shell_send returned bufferBefore unasked: %v", r)
+	}
+	if r := s.call("shell_send", map[string]any{"session_id": id, "input": "\r", "include_before": true, "wait_idle_ms": 50}); r["bufferBefore"] == nil {
+		t.Errorf("shell_send with include_before lacks bufferBefore: %v", r)
 	}
 	if !strings.Contains(fmt.Sprint(r["bufferAfter"]), "hello-API2") {
 		t.Errorf("bufferAfter lacks the output: %q", r["bufferAfter"])

@@ -1,0 +1,107 @@
+package main
+
+// tools_reply.go: the text block of the tools that type, click and wait
+// (shell_send, shell_click, shell_wait), written for the model that
+// reads it in every step: what held, or why the wait ended; the command,
+// when one framed the wait, with its line, exit code, duration and
+// output; and the screen, only its part after the command's output (the
+// prompt) when there was a command, else all of it. It says each thing
+// once: not the screen before the call, not a JSON copy of
+// structuredContent, which keeps every field for programs.
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// replyText assembles the text block from its parts: summary (the
+// wait's TIMED OUT or NOT MATCHED line, a NO COMMAND reply, or ""), the
+// wait's report when the call waited, the command outcome, the exit, and
+// the screen to show.
+func replyText(summary string, w waitReport, co commandOutcome, exit exitInfo, screen string) string {
+	var b strings.Builder
+	switch {
+	case summary != "":
+		b.WriteString(summary)
+		b.WriteByte('\n')
+	case w.Matched != nil && len(w.Held) > 0:
+		fmt.Fprintf(&b, "held: %s\n", strings.Join(w.Held, ", "))
+	}
+	if c := co.Command; c != nil {
+		b.WriteString(commandHeader(c, co.AlreadyDone))
+		b.WriteByte('\n')
+		switch {
+		case c.Output == "":
+			b.WriteString("(no output)\n")
+		default:
+			b.WriteString(strings.TrimRight(c.Output, "\n"))
+			b.WriteByte('\n')
+		}
+		if screen != "" {
+			b.WriteString("--- then the screen shows:\n")
+		}
+	}
+	if exit.Exited {
+		b.WriteString(exitLine(exit))
+		b.WriteByte('\n')
+	}
+	b.WriteString(screen)
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// commandHeader is the line before a command's output, e.g.
+// "command 3 exited 0 after 12 ms: make test".
+func commandHeader(c *commandResult, already bool) string {
+	what := "ended (exit code unknown)"
+	switch {
+	case c.Running:
+		what = "is still running"
+	case c.ExitCode != nil:
+		what = fmt.Sprintf("exited %d", *c.ExitCode)
+	}
+	if c.DurationMS != nil {
+		what += " after " + (time.Duration(*c.DurationMS) * time.Millisecond).String()
+	}
+	if already {
+		what = "had already " + strings.TrimPrefix(what, "is still ")
+	}
+	h := fmt.Sprintf("command %d %s: %s", c.N, what, c.Line)
+	if c.Truncated {
+		h += fmt.Sprintf(" (output cut to its newest part: raise max_bytes, or read %s)", c.URI)
+	}
+	return h
+}
+
+// exitLine says how the program ended.
+func exitLine(e exitInfo) string {
+	if e.Signal != "" {
+		return fmt.Sprintf("the program was killed by %s (exit code %d)", e.Signal, *e.ExitCode)
+	}
+	return fmt.Sprintf("the program exited with code %d", *e.ExitCode)
+}
+
+// shownScreen is the screen a reply shows after the command outcome co:
+// the whole visible screen (screen) when no command framed the wait;
+// nothing while the command runs (its output so far is the new part);
+// else the text from the command's end mark to the cursor, the next
+// prompt.
+func shownScreen(s *Session, co commandOutcome, screen string) string {
+	c := co.Command
+	switch {
+	case c == nil:
+		return screen
+	case c.Running:
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range s.sh.cmds {
+		if k.n == c.N {
+			end := s.term.OutputEnd()
+			text, _ := rangeText(s.term, k.endLine, k.endCol, end.Line, end.Col, noCommandReplyCap)
+			return strings.TrimLeft(text, "\n")
+		}
+	}
+	return screen
+}
