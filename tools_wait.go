@@ -430,8 +430,23 @@ func newWatch(s *Session, spec waitSpec, input string) *outputWatch {
 	return w
 }
 
-// feed takes one read of program output. s.mu is held.
+// feed takes one read of program output. s.mu is held. With the marks
+// held, the text is the emulator's log of what it drew, each byte
+// flagged by the screen's own echo rules (Terminal.TakeMarkLog); without
+// them, the output with its escape sequences removed, flagged by this
+// watch's echo tracker.
 func (w *outputWatch) feed(p []byte, _ time.Time) {
+	if w.marked {
+		text, fresh := w.s.term.TakeMarkLog()
+		w.text = append(w.text, text...)
+		w.fresh = append(w.fresh, fresh...)
+		if w.fresh == nil {
+			w.fresh = []bool{}
+		}
+		w.flagged = len(w.text)
+		w.capStream()
+		return
+	}
 	w.text = w.strip.appendText(w.text, p)
 	if w.echo != nil {
 		for w.flagged < len(w.text) && utf8.FullRune(w.text[w.flagged:]) {
@@ -451,6 +466,12 @@ func (w *outputWatch) feed(p []byte, _ time.Time) {
 			w.flagged += size
 		}
 	}
+	w.capStream()
+}
+
+// capStream keeps the newest bytes of the stream when it grew past
+// streamCap. s.mu is held.
+func (w *outputWatch) capStream() {
 	if len(w.text) > streamCap {
 		drop := len(w.text) - streamCap/2
 		w.text = append(w.text[:0], w.text[drop:]...)
@@ -487,11 +508,19 @@ func (w *outputWatch) matchLocked(m *matcher) bool {
 			return true
 		}
 	case w.screenOK:
-		if m.matchString(w.s.term.ScreenText()) {
+		if text, fresh := w.s.term.ScreenTextEcho(); m.matchFresh(text, fresh) {
 			return true
 		}
 	}
 	return w.streamMatch(m)
+}
+
+// echoOnlyLocked reports whether m matches the screen only where its
+// cells are the echo of typed input (a command line), for the timeout's
+// message. s.mu is held.
+func (w *outputWatch) echoOnlyLocked(m *matcher) bool {
+	text, fresh := w.s.term.ScreenTextEcho()
+	return fresh != nil && m.matchString(text) && !m.matchFresh(text, fresh)
 }
 
 // streamMatch searches the output collected since the last call; literal
@@ -525,6 +554,7 @@ type waitOutcome struct {
 	endedBy  string   // the last stage, "exit", "timeout_ms" or "cancelled"
 	command  *command // wait_for_command: the command that ended
 	noStart  bool     // timed out in wait_for_command with no command started (commandUnstartedLocked)
+	echoOnly bool     // timed out in wait_for whose text is on the screen only as echo
 }
 
 // check reports whether stage st holds, and when it does not, how long
@@ -643,6 +673,7 @@ func (w *outputWatch) wait(ctx context.Context, spec waitSpec, progress func(pro
 			i++
 		}
 		unstarted := i < len(spec.stages) && spec.stages[i].kind == stageCommand && w.commandUnstartedLocked()
+		echoOnly := final && i < len(spec.stages) && spec.stages[i].kind == stageMatch && w.echoOnlyLocked(spec.stages[i].match)
 		s.mu.Unlock()
 		switch {
 		case i == len(spec.stages):
@@ -652,7 +683,7 @@ func (w *outputWatch) wait(ctx context.Context, spec waitSpec, progress func(pro
 			out.endedBy = "exit" // no more output can come
 			return out
 		case final:
-			out.timedOut, out.endedBy, out.noStart = true, "timeout_ms", unstarted
+			out.timedOut, out.endedBy, out.noStart, out.echoOnly = true, "timeout_ms", unstarted, echoOnly
 			return out
 		}
 		if retry > 0 {
@@ -703,6 +734,9 @@ func (o waitOutcome) summary(spec waitSpec) string {
 	case o.endedBy == "timeout_ms" && o.noStart:
 		return fmt.Sprintf("TIMED OUT after %v (matched false): no command started since the input was sent — the shell is showing a continuation prompt or kept the line (a syntax error?): "+
 			"finish the line, or send C-c to discard it; the screen in this result is as it was then.", spec.timeout)
+	case o.endedBy == "timeout_ms" && o.echoOnly:
+		return fmt.Sprintf("TIMED OUT after %v waiting for %s (matched false): it is on the screen only as the echo of typed input (the command line), which never counts; "+
+			"wait for the command's end with wait_for_command, or for text only its output shows.", spec.timeout, what)
 	case o.endedBy == "timeout_ms":
 		return fmt.Sprintf("TIMED OUT after %v waiting for %s (matched false); the screen in this result is as it was then.", spec.timeout, what)
 	case o.endedBy == "exit":

@@ -228,6 +228,14 @@ func TestEchoTrackerMarks(t *testing.T) {
 		{"output with the echo", "make\r", "$ make\r\nmake: Nothing to be done.\r\n", "make: Nothing", true},
 		{"second input line", "cat\rline two\r", "$ cat\r\nline two\r\nline two\r\n", "line two", true},
 		{"no input", "", "hello\r\n", "hello", true},
+		// zsh reading a paste as typed keys (bracketed paste still off):
+		// each line drawn after its "heredoc> " prompt as "t\b" and then
+		// whole; the prompt's "oc" and " " must not pass for the skipped
+		// "o" and the " " of "touch /tmp", which left the tracker a rune
+		// ahead of each line after.
+		{"zsh heredoc typed", "sh <<'EOF'\rtouch /tmp/m\recho real-output\rEOF\r",
+			"vm# s\bsh <<'EOF'\r\r\n\r\x1b[Jheredoc> \x1b[Kt\btouch /tmp/m\r\r\n\r\x1b[Jheredoc> \x1b[Ke\becho real-output\r\r\n" +
+				"\r\x1b[Jheredoc> \x1b[KE\bEOF\r\r\n", "real-output", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -268,6 +268,7 @@ type vtLine struct {
 	wrapped bool     // the row soft-wrapped into the next one
 	styled  bool     // some cell may have a colour or attribute (false: none has)
 	unicode bool     // some cell may hold a non-ASCII rune or a wide half (false: none does)
+	echoed  []rune   // by column, the runes drawn as the echo of typed input (vt_echo.go); nil when none
 }
 
 // vtMark holds the combining marks that follow the base character in

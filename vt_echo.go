@@ -15,6 +15,17 @@ package main
 // row's cells carry no attribute keep away from it; rows that scroll into
 // the history during a marking keep their marks there, where the text and
 // style views ignore them.
+//
+// The echo stays echo. A line editor draws a pasted text highlighted and
+// then draws it again in place (bash and zsh for a paste of several lines
+// or one longer than the row, fish in its syntax colours), and a shell
+// redraws its line later too: a rune drawn where the same rune was drawn
+// as echo is echo again, whether the marking still runs or has ended
+// (vtLine.echoed records the echo's runes by column until the row is
+// cleared), so neither that redraw nor a later call's wait takes the
+// command line for the program's output. attrOld ends with its marking.
+
+import "unicode/utf8"
 
 // Cell marks (see the file comment).
 const (
@@ -25,12 +36,15 @@ const (
 
 // echoTracker recognises the echo of typed input among printed runes.
 // The rule: a printed rune equal to the next expected input rune is echo
-// and advances; one equal to the rune after it is echo too (a program
-// that does not draw one key of the input, as vim does not draw the "i"
-// that starts insert mode); one equal to the first rune of the current
-// input line restarts that line (a shell's line editor redrawing the
-// line); anything else is the program's own output and leaves the
-// tracker where it was. Once the whole input has been echoed, the first
+// and advances; right after echo (or first of all), one equal to the
+// rune after it is echo too (a program that does not draw one key of the
+// input, as vim does not draw the "i" that starts insert mode); one equal
+// to the first rune of the current input line restarts that line (a
+// shell's line editor redrawing the line); anything else is the program's
+// own output and leaves the tracker where it was. The skip is never taken
+// inside the program's own text, where a rune of a prompt ("heredoc> ")
+// would otherwise pass for the rune after the expected one and leave the
+// tracker a rune ahead of the echo that follows. Once the whole input has been echoed, the first
 // rune printed on another line ends the tracking: what a program prints
 // after the echo of its command line is its answer, even when it repeats
 // the input (cat).
@@ -40,6 +54,7 @@ type echoTracker struct {
 	pos     int       // the next expected rune: want[pos]
 	line    int       // the input line pos is in: lines[line] <= pos
 	stopped bool      // tracking has ended
+	other   bool      // the last printed rune was not echo: no skip (step)
 	ascii   [2]uint64 // the ASCII runes in want, as a bit set: others need no step
 }
 
@@ -77,16 +92,19 @@ func (e *echoTracker) step(r rune, newLine bool) bool {
 		e.stopped = true
 		return false
 	}
-	for k := 0; k < 2 && e.pos+k < len(e.want); k++ {
+	for k := 0; k < 2 && e.pos+k < len(e.want) && !(k == 1 && e.other); k++ {
 		if e.want[e.pos+k] == r {
 			e.advance(e.pos + k + 1)
+			e.other = false
 			return true
 		}
 	}
 	if start := e.lines[e.line]; e.want[start] == r {
 		e.advance(start + 1)
+		e.other = false
 		return true
 	}
+	e.other = true
 	return false
 }
 
@@ -99,10 +117,57 @@ func (e *echoTracker) advance(pos int) {
 }
 
 // vtMarking is a running marking: the echo tracker (nil when no input is
-// tracked) and the row the last echo was drawn on.
+// tracked), the row the last echo was drawn on, and the text printed
+// since the last TakeMarkLog with one flag per byte, true for what is
+// not echo. The log is the output as the screen drew it, in order (a
+// newline for each line feed), so that a wait finds text that scrolled
+// away by the same echo rules the screen follows.
 type vtMarking struct {
 	echo     *echoTracker
 	lastLine *vtLine
+	log      []byte
+	fresh    []bool
+}
+
+// markLogCap bounds the log between two takes; older bytes are dropped.
+const markLogCap = 64 << 10
+
+// logCells appends the runes of cells [from, to) of l to the log.
+func (m *vtMarking) logCells(l *vtLine, from, to int) {
+	for c := from; c < to; c++ {
+		cell := &l.cells[c]
+		if cell.Width == 0 || cell.Rune == 0 {
+			continue
+		}
+		n := len(m.log)
+		m.log = utf8.AppendRune(m.log, cell.Rune)
+		for range len(m.log) - n {
+			m.fresh = append(m.fresh, cell.Attr&attrEcho == 0)
+		}
+	}
+	if n := len(m.log) - markLogCap; n > 0 {
+		m.log = append(m.log[:0], m.log[n:]...)
+		m.fresh = append(m.fresh[:0], m.fresh[n:]...)
+	}
+}
+
+// logNewline appends a line feed to the log.
+func (m *vtMarking) logNewline() {
+	m.log = append(m.log, '\n')
+	m.fresh = append(m.fresh, false)
+}
+
+// TakeMarkLog returns what the running marking logged since the last
+// take (nil when none runs) and empties the log; the slices are the
+// caller's.
+func (t *Terminal) TakeMarkLog() (text []byte, fresh []bool) {
+	m := t.marking
+	if m == nil || len(m.log) == 0 {
+		return nil, nil
+	}
+	text, fresh = m.log, m.fresh
+	m.log, m.fresh = nil, nil
+	return text, fresh
 }
 
 // BeginMarks starts a marking: with old, every written cell of both
@@ -129,8 +194,8 @@ func (t *Terminal) BeginMarks(input string, old bool) bool {
 	return true
 }
 
-// EndMarks ends the marking and removes the marks from both screens
-// (rows already in the scrollback keep theirs; text views ignore them).
+// EndMarks ends the marking and removes the attrOld marks from both
+// screens; the echo marks stay (see the file comment).
 func (t *Terminal) EndMarks() {
 	if t.marking == nil {
 		return
@@ -139,7 +204,7 @@ func (t *Terminal) EndMarks() {
 	for _, s := range []*vtScreen{t.main, t.alt} {
 		for _, l := range s.lines {
 			for c := range l.cells[:l.used] {
-				l.cells[c].Attr &^= attrMarks
+				l.cells[c].Attr &^= attrOld
 			}
 		}
 	}
@@ -148,26 +213,73 @@ func (t *Terminal) EndMarks() {
 // Marking reports whether a marking is running.
 func (t *Terminal) Marking() bool { return t.marking != nil }
 
-// markEcho passes the cells just printed in l.cells[from:to] to the echo
-// tracker and marks the echo. It is called once per printed run, only
-// while a marking runs.
+// markEcho passes the cells just printed in l.cells[from:to] through the
+// echo rules: a rune drawn where the same rune was drawn as echo stays
+// echo; while a marking runs, the others go to the echo tracker, and
+// what it takes for echo is marked and recorded. It is called once per
+// printed run, while a marking runs or on a row that holds echo; while a
+// marking runs the cells then go to its log.
 func (t *Terminal) markEcho(l *vtLine, from, to int) {
+	if l.echoed != nil {
+		l.keepEcho(from, to)
+	}
 	m := t.marking
+	if m == nil {
+		return
+	}
+	defer m.logCells(l, from, to)
 	if m.echo == nil || m.echo.stopped {
 		return
 	}
 	for c := from; c < to; c++ {
 		cell := &l.cells[c]
-		if cell.Width == 0 {
-			continue
+		if cell.Width == 0 || cell.Attr&attrEcho != 0 {
+			continue // a wide character's right half; a redraw of the echo (keepEcho)
 		}
 		if r := cell.Rune; r < 0x80 && m.echo.ascii[r>>6]&(1<<(r&63)) == 0 && (m.echo.pos < len(m.echo.want) || m.lastLine == l) {
+			m.echo.other = true
 			continue // not in the input: no echo, and no line change that ends the tracking
 		}
 		if m.echo.step(cell.Rune, m.lastLine != nil && l != m.lastLine) {
-			cell.Attr |= attrEcho
-			l.styled = true // as in BeginMarks
+			l.setEcho(c)
 			m.lastLine = l
 		}
 	}
+}
+
+// setEcho marks cell c as echo and records its rune.
+func (l *vtLine) setEcho(c int) {
+	if l.echoed == nil {
+		l.echoed = make([]rune, len(l.cells))
+	}
+	l.cells[c].Attr |= attrEcho
+	l.styled = true // as in BeginMarks
+	l.echoed[c] = l.cells[c].Rune
+}
+
+// keepEcho marks as echo the cells of [from, to) drawn with the rune the
+// echo had there, and forgets the echo of the others.
+func (l *vtLine) keepEcho(from, to int) {
+	for c := from; c < min(to, len(l.echoed)); c++ {
+		switch r := l.echoed[c]; {
+		case r == 0:
+		case l.cells[c].Rune == r && l.cells[c].Width != 0:
+			l.cells[c].Attr |= attrEcho
+			l.styled = true
+		default:
+			l.echoed[c] = 0
+		}
+	}
+}
+
+// ScreenTextEcho is ScreenText with one flag per byte, true for the
+// bytes of written cells that are not echo; fresh is nil when the screen
+// holds no echo (every written cell counts).
+func (t *Terminal) ScreenTextEcho() (text string, fresh []bool) {
+	for _, l := range t.scr.lines {
+		if l.echoed != nil {
+			return t.screenView(true, true, attrEcho)
+		}
+	}
+	return t.ScreenText(), nil
 }

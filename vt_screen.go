@@ -73,6 +73,7 @@ func (l *vtLine) clear(blank []Cell) {
 	l.wrapped = false
 	l.styled = false
 	l.unicode = false
+	l.echoed = nil
 }
 
 // noteStyle records that cell c, about to be written to l, may carry a
@@ -176,7 +177,7 @@ func (t *Terminal) printASCII(run []byte) {
 			col, n = len(l.cells)-1, 1
 		}
 		l.putASCII(col, run[:n], &t.pen, t.eraseCell())
-		if t.marking != nil {
+		if t.marking != nil || l.echoed != nil {
 			t.markEcho(l, col, col+n)
 		}
 		run = run[n:]
@@ -232,7 +233,7 @@ func (t *Terminal) printFresh(p []byte) int {
 	t.dirty = true
 	t.last = rune(p[n-1])
 	l.used = col + n
-	if t.marking != nil {
+	if t.marking != nil || l.echoed != nil {
 		t.markEcho(l, col, col+n)
 	}
 	if n == len(cells) {
@@ -313,8 +314,8 @@ func (t *Terminal) printText(p []byte) int {
 	}
 	l := t.scr.lines[t.cur.row]
 	start := t.cur.col
-	if w == 2 && start+1 == len(l.cells) {
-		return 0 // a wide character in the last column: print wraps it early
+	if w == 2 && start+1 == len(l.cells) || l.echoed != nil {
+		return 0 // a wide character in the last column: print wraps it early; echo: print keeps it (vt_echo.go)
 	}
 	blank := t.eraseCell()
 	l.breakWide(start, blank)
@@ -563,7 +564,7 @@ func (t *Terminal) print(r rune) {
 	if l.marks != nil {
 		l.dropMarks(col, col+w)
 	}
-	if t.marking != nil {
+	if t.marking != nil || l.echoed != nil {
 		t.markEcho(l, col, col+w)
 	}
 	if col+w > l.used {
@@ -671,6 +672,9 @@ func (t *Terminal) execute(b byte) {
 // lineFeed is LF: down one row, scrolling at the bottom margin; a
 // pending wrap stays pending (vt100-rust, tmux). With LNM it is CR LF.
 func (t *Terminal) lineFeed() {
+	if t.marking != nil {
+		t.marking.logNewline()
+	}
 	wrap := t.cur.wrap
 	if t.cur.row == t.rows-1 && t.top == 0 && t.bot == t.rows-1 && t.pen.BG == 0 {
 		// The common case of scrolling output, without scrollUp's

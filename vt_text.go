@@ -63,6 +63,7 @@ type textBuilder struct {
 	fresh []bool
 	cols  []int // marks: the column of each byte of the row being added
 	marks bool
+	mask  Attr // marks: the cell marks that make a byte not fresh (attrMarks when zero)
 }
 
 // add appends s, a text of no cell (a newline, padding).
@@ -93,16 +94,20 @@ func (tb *textBuilder) row(l *vtLine, full bool) int {
 	}
 	tb.cols = tb.cols[:0]
 	tb.b = rowText(tb.b, l.cells, 0, end, l.marks, &tb.cols)
+	mask := tb.mask
+	if mask == 0 {
+		mask = attrMarks
+	}
 	for _, c := range tb.cols {
 		cell := &l.cells[c]
-		tb.fresh = append(tb.fresh, cell.Rune != 0 && cell.Attr&attrMarks == 0)
+		tb.fresh = append(tb.fresh, cell.Rune != 0 && cell.Attr&mask == 0)
 	}
 	return end
 }
 
 // ScreenText returns the visible screen as text (see the file comment).
 func (t *Terminal) ScreenText() string {
-	s, _ := t.screenView(false, true)
+	s, _ := t.screenView(false, true, 0)
 	return s
 }
 
@@ -112,20 +117,21 @@ func (t *Terminal) ScreenText() string {
 // (before the cursor, or never-written cells) are not fresh. fresh is
 // nil when no marking runs.
 func (t *Terminal) ScreenTextMarked() (text string, fresh []bool) {
-	return t.screenView(t.marking != nil, true)
+	return t.screenView(t.marking != nil, true, attrMarks)
 }
 
 // ScreenTextStill is the screen text without the blanks added before the
 // cursor: it changes only when the text does, not when the cursor moves.
 func (t *Terminal) ScreenTextStill() string {
-	s, _ := t.screenView(false, false)
+	s, _ := t.screenView(false, false, 0)
 	return s
 }
 
 // screenView builds the visible screen's text; pad keeps the blanks
-// before the cursor.
-func (t *Terminal) screenView(marks, pad bool) (string, []bool) {
-	tb := textBuilder{marks: marks}
+// before the cursor; with marks, the fresh flags exclude the cells
+// carrying a mark of mask.
+func (t *Terminal) screenView(marks, pad bool, mask Attr) (string, []bool) {
+	tb := textBuilder{marks: marks, mask: mask}
 	lines := t.scr.lines
 	join := t.scr == t.main
 	last := len(lines) - 1

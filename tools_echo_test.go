@@ -1,0 +1,98 @@
+package main
+
+// tools_echo_test.go: the echo of typed input never satisfies a wait,
+// however the line editor draws a paste (highlighted, redrawn, wrapped,
+// one row per continuation line), during the call that typed it and in
+// the waits after it.
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var pasteRuns = flag.Int("paste-runs", 2, "runs of each pasted-echo case in TestPastedEchoNeverSatisfiesWait")
+
+// pasteCase is a text pasted with shell_send's text argument that prints
+// real-output-{N} after a sleep, and creates the file {F} just before.
+type pasteCase struct {
+	name, text string
+}
+
+// pasteCases are the texts for shell: a line of over 200 characters, a 5-line
+// heredoc (a 5-line begin block in fish, which has no heredocs), an if
+// block and a python block in a multi-line quoted string. The text holds
+// the placeholders {F} (the marker file) and {N} (the run).
+func pasteCases(shell string) []pasteCase {
+	pad := "true " + strings.Repeat("x", 200-len("true ; sleep 0.3; touch {F}; echo real-output-{N}"))
+	cases := []pasteCase{{"200-char line", pad + "; sleep 0.3; touch {F}; echo real-output-{N}\n"}}
+	if shell == "fish" {
+		cases = append(cases,
+			pasteCase{"5-line block", "begin\nsleep 0.3\ntouch {F}\necho real-output-{N}\nend\n"},
+			pasteCase{"if block", "if true\n  sleep 0.3\n  touch {F}\n  echo real-output-{N}\nend\n"})
+	} else {
+		cases = append(cases,
+			pasteCase{"5-line heredoc", "sh <<'EOF'\nsleep 0.3\ntouch {F}\necho real-output-{N}\nEOF\n"},
+			pasteCase{"if block", "if true\nthen\n  sleep 0.3\n  touch {F}\n  echo real-output-{N}\nfi\n"})
+	}
+	return append(cases, pasteCase{"python block",
+		"python3 -c '\nimport pathlib, time\ntime.sleep(0.3)\npathlib.Path(\"{F}\").touch()\nprint(\"real-output-{N}\")\n'\n"})
+}
+
+// TestPastedEchoNeverSatisfiesWait: in bash, zsh and fish, a wait_for on
+// text that a pasted command prints after a sleep returns only once the
+// command printed it (the marker file it creates just before exists),
+// both as the shell_send's own wait and as a shell_wait after a
+// shell_send without one. -paste-runs sets the runs of each case.
+func TestPastedEchoNeverSatisfiesWait(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
+			a := newTestApp(t)
+			home := t.TempDir()
+			id := startShell(t, a, shell, home, nil, map[string]any{"cols": 80, "rows": 24})
+			n := 0
+			for _, c := range pasteCases(shell) {
+				for _, separate := range []bool{false, true} {
+					early := 0
+					for range *pasteRuns {
+						n++
+						marker := filepath.Join(home, fmt.Sprintf("done-%d", n))
+						text := strings.NewReplacer("{F}", marker, "{N}", fmt.Sprint(n)).Replace(c.text)
+						want := fmt.Sprintf("real-output-%d", n)
+						args := map[string]any{"session_id": id, "text": text, "wait_for": want, "timeout_ms": 10000}
+						if separate {
+							mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": text})
+							args = map[string]any{"session_id": id, "wait_for": want, "timeout_ms": 10000}
+						}
+						tool := map[bool]string{false: "shell_send", true: "shell_wait"}[separate]
+						if m := mustCall(t, a, tool, args); m["matched"] != true {
+							t.Fatalf("%s, %s: %v", c.name, tool, m)
+						}
+						if _, err := os.Stat(marker); err != nil {
+							early++
+						}
+						mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true, "timeout_ms": 10000})
+					}
+					if early > 0 {
+						t.Errorf("%s, wait in %s: %d of %d waits returned on the echo, before the command printed", c.name, map[bool]string{false: "shell_send", true: "shell_wait"}[separate], early, *pasteRuns)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestEchoOnlyTimeoutSaysSo: a wait that runs out while its text is on
+// the screen only as the echo of typed input says so, and what to use.
+func TestEchoOnlyTimeoutSaysSo(t *testing.T) {
+	a := newTestApp(t)
+	id := startShell(t, a, "bash", "", []string{"--norc"}, nil)
+	r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "text": "true only-typed", "wait_for": "only-typed", "timeout_ms": 300})
+	if m["matched"] != false || !strings.Contains(r.Text, "only as the echo of typed input") || !strings.Contains(r.Text, "wait_for_command") {
+		t.Errorf("timeout on echo alone: %q", r.Text)
+	}
+}
