@@ -7,9 +7,11 @@ package main
 // change events.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -36,14 +38,29 @@ type findMatch struct {
 }
 
 type findResult struct {
-	Matches  []findMatch `json:"matches"`
-	Count    int         `json:"count"`
-	TimedOut bool        `json:"timed_out,omitempty"`
+	Matches   []findMatch `json:"matches"`
+	Count     int         `json:"count"`
+	Truncated bool        `json:"truncated,omitempty"` // more than maxFindMatches: see keepMatches
+	TimedOut  bool        `json:"timed_out,omitempty"`
 	exitInfo
 }
 
 // maxFindMatches caps the matches one call returns.
 const maxFindMatches = 200
+
+// keepMatches cuts ms (top to bottom) to maxFindMatches: the screen's
+// first, then the scrollback's nearest the screen, since those are what
+// a click or the next step is about.
+func keepMatches(ms []findMatch) []findMatch {
+	if len(ms) <= maxFindMatches {
+		return ms
+	}
+	screen, _ := slices.BinarySearchFunc(ms, 0, func(m findMatch, row int) int { return cmp.Compare(m.Row, row) })
+	if n := len(ms) - screen; n >= maxFindMatches {
+		return ms[screen : screen+maxFindMatches]
+	}
+	return ms[len(ms)-maxFindMatches:]
+}
 
 func (tb *Toolbox) toolShellFind() *Tool {
 	return newTool(Tool{
@@ -51,7 +68,7 @@ func (tb *Toolbox) toolShellFind() *Tool {
 		Title: "Find text on a terminal's screen",
 		Description: "Locate text on the screen like a Playwright locator: text or /regex/ (as wait_for) within a row, where every cell has style " +
 			"when given ({reverse: true}: the selected item). Returns matches [{row, col, len, text, style}], 0-based, for shell_click; " +
-			"timeout_ms waits for one (gone: for none).",
+			"timeout_ms waits for one (gone: for none). At most 200: the screen's first (truncated: true).",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
 			"text":       prop("string", "Text to find, case-sensitive, or /regex/ as in shell_wait's wait_for."),
@@ -88,7 +105,8 @@ func (tb *Toolbox) shellFind(ctx context.Context, call *ToolCall, in findArgs) (
 		return findResult{}, errors.New("cancelled")
 	}
 	res := findResult{Count: len(ms), TimedOut: timedOut, exitInfo: exitOf(s.Status())}
-	res.Matches = ms[:min(len(ms), maxFindMatches)]
+	res.Matches = keepMatches(ms)
+	res.Truncated = len(res.Matches) < len(ms)
 	if res.Matches == nil {
 		res.Matches = []findMatch{}
 	}
@@ -132,6 +150,7 @@ type findQuery struct {
 	style      *Style
 	fg, bg     *Color // parsed style colours
 	scrollback bool
+	cache      findCache // what the last findLocked searched
 }
 
 // parseFind checks the text and the style filter.
@@ -164,20 +183,102 @@ func parseFind(text string, style *Style) (*findQuery, error) {
 }
 
 // findLocked returns the matches on t's screen (and history), top to
-// bottom. The caller holds the lock that guards t.
+// bottom. The caller holds the lock that guards t. A waiting find calls
+// it on every change of the screen: it searches again only the rows that
+// changed since the last call (findCache).
 func (q *findQuery) findLocked(t *Terminal) []findMatch {
+	c := &q.cache
+	cols, rows := t.Size()
+	if c.cols != cols || c.rows != rows || c.resizes != t.Resizes() || c.scrollback != q.scrollback {
+		*c = findCache{cols: cols, rows: rows, resizes: t.Resizes(), scrollback: q.scrollback, screen: make([]cachedRow, rows), hist: map[int64][]findMatch{}}
+	} else if c.valid && c.gen == t.Generation() {
+		return c.out
+	}
 	var out []findMatch
-	snap := t.Snapshot()
 	if q.scrollback {
-		n := t.ScrollbackLen()
-		for i := 0; i < n; i++ {
-			out = q.findRow(out, t.ScrollbackCells(i), i-n, nil, snap.Links)
+		out = q.findHistory(t, out)
+	}
+	for r := range rows {
+		cells, marks := t.RowCells(r)
+		row := &c.screen[r]
+		if !row.valid || !slices.Equal(row.cells, cells) || !slices.Equal(row.marks, marks) {
+			*row = cachedRow{valid: true, cells: slices.Clone(cells), marks: slices.Clone(marks),
+				ms: q.findRow(nil, cells, 0, marks, rowLinks(t, cells))}
+		}
+		out = appendAtRow(out, row.ms, r)
+	}
+	c.valid, c.gen, c.out = true, t.Generation(), out
+	return out
+}
+
+// findHistory appends the matches in t's history, oldest row first
+// (rows -n to -1). A history row never changes while the size stays
+// (Terminal.Resizes), so each is searched once, by its absolute number.
+func (q *findQuery) findHistory(t *Terminal, out []findMatch) []findMatch {
+	c := &q.cache
+	base, n := t.LineBase(), t.ScrollbackLen()
+	for abs := range c.hist {
+		if abs < base {
+			delete(c.hist, abs) // dropped off the top, or cleared (ED 3)
 		}
 	}
-	for r := 0; r < snap.Rows; r++ {
-		out = q.findRow(out, snap.Cells[r*snap.Cols:(r+1)*snap.Cols], r, snap.RowMarks(r), snap.Links)
+	for i := range n {
+		ms, ok := c.hist[base+int64(i)]
+		if !ok {
+			cells := t.ScrollbackCells(i)
+			ms = q.findRow(nil, cells, 0, nil, rowLinks(t, cells))
+			c.hist[base+int64(i)] = ms
+		}
+		out = appendAtRow(out, ms, i-n)
 	}
 	return out
+}
+
+// findCache is what a waiting find searched last: the screen's rows as
+// they were, each with its matches, the matches of history rows by
+// absolute number, and the whole result for the terminal generation gen.
+// Another size, a resize since or another scrollback starts it afresh.
+type findCache struct {
+	cols, rows int
+	resizes    uint64
+	scrollback bool
+	valid      bool
+	gen        uint64
+	out        []findMatch
+	screen     []cachedRow
+	hist       map[int64][]findMatch
+}
+
+// cachedRow is one screen row as last searched, and its matches (Row 0).
+type cachedRow struct {
+	valid bool
+	cells []Cell
+	marks []vtMark
+	ms    []findMatch
+}
+
+// appendAtRow appends ms to out with their Row set to r.
+func appendAtRow(out, ms []findMatch, r int) []findMatch {
+	for _, m := range ms {
+		m.Row = r
+		out = append(out, m)
+	}
+	return out
+}
+
+// rowLinks is the URIs of the OSC 8 hyperlinks in cells by id, nil when
+// there are none.
+func rowLinks(t *Terminal, cells []Cell) map[uint16]string {
+	var links map[uint16]string
+	for _, c := range cells {
+		if c.Link != 0 {
+			if links == nil {
+				links = map[uint16]string{}
+			}
+			links[c.Link] = t.LinkURL(c.Link)
+		}
+	}
+	return links
 }
 
 // findRow appends the matches in one row of cells.

@@ -158,7 +158,8 @@ type Terminal struct {
 	reply      io.Writer
 	replyBuf   []byte // replies gathered during one Write, sent at its end
 	gen        uint64
-	dirty      bool // something visible changed during this Write
+	dirty      bool   // something visible changed during this Write
+	resizes    uint64 // Resize calls that changed the size (Resizes)
 
 	p vtParser
 
@@ -331,6 +332,7 @@ func (t *Terminal) Resize(cols, rows int) {
 	if cols == t.cols && rows == t.rows {
 		return
 	}
+	t.resizes++
 	for _, s := range []*vtScreen{t.main, t.alt} {
 		// The row to keep in view: the cursor's, or for the screen not
 		// shown, where its saved cursor will come back.
@@ -550,6 +552,30 @@ func (t *Terminal) CellAt(row, col int) Cell {
 	}
 	return t.scr.lines[row].cells[col]
 }
+
+// RowCells returns visible row i's cells up to the last one written (the
+// rest, to the width, are default blanks) and its combining marks, as the
+// terminal holds them; nil off the screen. They are valid while the
+// caller holds the lock that guards t, and must not be changed.
+func (t *Terminal) RowCells(i int) ([]Cell, []vtMark) {
+	if i < 0 || i >= t.rows {
+		return nil, nil
+	}
+	l := t.scr.lines[i]
+	return l.cells[:l.used], l.marks
+}
+
+// LinkURL returns the URI of OSC 8 hyperlink id (Cell.Link), "" for none.
+func (t *Terminal) LinkURL(id uint16) string {
+	if id == 0 || int(id) > len(t.links) {
+		return ""
+	}
+	return t.links[id-1]
+}
+
+// Resizes counts the Resize calls that changed the size: a history row
+// keeps its absolute number (LineBase) and its content until one does.
+func (t *Terminal) Resizes() uint64 { return t.resizes }
 
 // Wrapped reports whether visible row i soft-wrapped into the next row.
 func (t *Terminal) Wrapped(i int) bool {
