@@ -828,7 +828,7 @@ func TestShellStartSlowRC(t *testing.T) {
 			if err := os.WriteFile(rc, []byte(loop), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			m := mustCall(t, a, "shell_start", map[string]any{"command": sh.name, "args": sh.args, "cwd": home,
+			m := mustCall(t, a, "shell_start", map[string]any{"command": sh.name, "args": append([]string{}, sh.args...), "cwd": home,
 				"env": map[string]string{"HOME": home, "ZDOTDIR": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config")}})
 			id := m["shell_session_id"].(string)
 			t.Cleanup(func() {

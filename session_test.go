@@ -55,7 +55,7 @@ func call(t testing.TB, a *App, name string, args any) (*ToolResult, map[string]
 		t.Fatal(err)
 	}
 	tool := toolByName(t, a, name)
-	r := tool.Handle(context.Background(), &ToolCall{Args: b})
+	r := tool.Handle(context.Background(), &ToolCall{Args: b, tool: tool})
 	if r == nil {
 		t.Fatalf("%s returned nil", name)
 	}

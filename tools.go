@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -125,6 +126,9 @@ func (c *ToolCall) Bind(v any) error {
 	if err == nil {
 		err = c.checkRequired(args)
 	}
+	if err == nil {
+		err = c.checkNulls(args)
+	}
 	if err != nil {
 		c.bindErr = c.argError(err, args)
 		return c.bindErr
@@ -147,6 +151,60 @@ func (c *ToolCall) checkRequired(args json.RawMessage) error {
 	return nil
 }
 
+// checkNulls refuses a null anywhere in the arguments: no schema allows
+// one, and encoding/json would take it as "not given" and use the
+// default without a word ({"cols": null} would start 120 columns).
+func (c *ToolCall) checkNulls(args json.RawMessage) error {
+	if path, ok := firstNull(args, ""); ok {
+		return &nullArgError{path}
+	}
+	return nil
+}
+
+type nullArgError struct{ path string }
+
+func (e *nullArgError) Error() string { return e.path + " is null" }
+
+// firstNull finds, keys in sorted order, the first null member of the
+// object or array v (at path): its path ("cols", "env.A", "args[1]").
+func firstNull(v json.RawMessage, path string) (string, bool) {
+	switch rawKind(v) {
+	case "object":
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(v, &obj) != nil {
+			return "", false
+		}
+		keys := slices.Sorted(maps.Keys(obj))
+		for _, k := range keys {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			if rawKind(obj[k]) == "null" {
+				return p, true
+			}
+			if p, ok := firstNull(obj[k], p); ok {
+				return p, true
+			}
+		}
+	case "array":
+		var arr []json.RawMessage
+		if json.Unmarshal(v, &arr) != nil {
+			return "", false
+		}
+		for i, m := range arr {
+			p := path + "[" + strconv.Itoa(i) + "]"
+			if rawKind(m) == "null" {
+				return p, true
+			}
+			if p, ok := firstNull(m, p); ok {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
 type missingArgError struct{ name string }
 
 func (e *missingArgError) Error() string { return "missing " + e.name }
@@ -159,6 +217,7 @@ func (c *ToolCall) argError(err error, args json.RawMessage) error {
 	}
 	var typeErr *json.UnmarshalTypeError
 	var missing *missingArgError
+	var null *nullArgError
 	switch {
 	case errors.As(err, &typeErr):
 		field, at := argPathValue(typeErr.Field, args)
@@ -175,6 +234,8 @@ func (c *ToolCall) argError(err error, args json.RawMessage) error {
 			msg += " (" + d + ")"
 		}
 		return errors.New(msg + ": add it and call again")
+	case errors.As(err, &null):
+		return fmt.Errorf("%s: argument %q is null: leave it out to use its default, or give a value of its type", tool, null.path)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
 		name := strings.TrimPrefix(err.Error(), "json: unknown field ")
 		var top map[string]json.RawMessage

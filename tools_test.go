@@ -102,3 +102,28 @@ func TestArgTypeErrorNamesMember(t *testing.T) {
 		}
 	}
 }
+
+// TestNullArgumentRefused: a null for an optional argument, or inside an
+// object or array argument, is refused with its name, not taken as "not
+// given"; a null for a required argument is a missing one.
+func TestNullArgumentRefused(t *testing.T) {
+	a := newTestApp(t)
+	for _, tc := range []struct {
+		tool string
+		args any
+		want string
+	}{
+		{"shell_start", map[string]any{"command": "true", "cols": nil}, `argument "cols" is null`},
+		{"shell_start", map[string]any{"command": "true", "env": map[string]any{"A": nil}}, `argument "env.A" is null`},
+		{"shell_start", map[string]any{"command": "true", "args": []any{"-c", nil}}, `argument "args[1]" is null`},
+		{"shell_send", map[string]any{"session_id": nil}, `missing required argument "session_id"`},
+	} {
+		r, _ := call(t, a, tc.tool, tc.args)
+		if !r.IsError || !strings.Contains(r.Text, tc.want) {
+			t.Errorf("%s %v: %q (isError %v), want %q...", tc.tool, tc.args, r.Text, r.IsError, tc.want)
+		}
+	}
+	if n := len(a.sessions.List()); n != 0 {
+		t.Errorf("%d sessions started by refused calls", n)
+	}
+}
