@@ -14,6 +14,7 @@ import (
 	"image/png"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -606,4 +607,26 @@ func FuzzEnvelope(f *testing.F) {
 			t.Fatalf("error %v, want -32602", err)
 		}
 	})
+}
+
+// TestListenOverLimitSaysLimit: a listen for more URIs than may be
+// subscribed is refused with -32602 naming the limit, and the
+// connection goes on serving.
+func TestListenOverLimitSaysLimit(t *testing.T) {
+	c := startServer(t)
+	w := &wire{c: c}
+	_, st, _ := toolResult(w.do(1, "tools/call", modernParams(map[string]any{"name": "shell_start", "arguments": map[string]any{"command": "cat"}})))
+	id, _ := st["shell_session_id"].(string)
+	uris := make([]string, maxSubscriptions+1)
+	for i := range uris {
+		uris[i] = commandURI(id, i+1).String()
+	}
+	r := w.do("L", "subscriptions/listen", modernParams(map[string]any{
+		"notifications": map[string]any{"resourceSubscriptions": uris}}))
+	if r.Error == nil || r.Error.Code != codeInvalidParams || !strings.Contains(r.Error.Message, "limit of "+strconv.Itoa(maxSubscriptions)) {
+		t.Errorf("listen for %d URIs: %+v, want -32602 naming the limit", len(uris), r.Error)
+	}
+	if r := w.do(2, "tools/list", modernParams(nil)); r.Error != nil {
+		t.Errorf("tools/list after the refused listen: %v", r.Error)
+	}
 }

@@ -105,6 +105,16 @@ func (r *resState) subscribed() int {
 	return n
 }
 
+// overSubscribed is the -32602 error for adding add URIs to the n
+// subscribed over all connections when that passes maxSubscriptions, or
+// nil.
+func overSubscribed(n, add int) error {
+	if n+add <= maxSubscriptions {
+		return nil
+	}
+	return invalidParams("%d more subscribed URIs would pass the limit of %d (%d subscribed now, over all connections): subscribe to fewer URIs, or unsubscribe or end listen streams first", add, maxSubscriptions, n)
+}
+
 // addWatcher registers w, refusing it when its URIs would take the total
 // past maxSubscriptions; then (under sendMu, so that no notification of
 // w can go before it) it calls first, which may be nil.
@@ -113,9 +123,9 @@ func (h *mcpHub) addWatcher(w *watcher, first func()) error {
 	r.sendMu.Lock()
 	defer r.sendMu.Unlock()
 	r.mu.Lock()
-	if n := r.subscribed(); n+len(w.uris) > maxSubscriptions {
+	if err := overSubscribed(r.subscribed(), len(w.uris)); err != nil {
 		r.mu.Unlock()
-		return invalidParams("already %d subscribed URIs: end some listen streams first", n)
+		return err
 	}
 	if r.watchers == nil {
 		r.watchers = map[*watcher]struct{}{}
@@ -301,8 +311,8 @@ func (s *Server) resourcesSubscribe(ctx context.Context, params json.RawMessage)
 	if w.uris[u] != nil {
 		return struct{}{}, nil
 	}
-	if n := r.subscribed(); n >= maxSubscriptions {
-		return nil, invalidParams("already %d subscriptions: unsubscribe from some first", n)
+	if err := overSubscribed(r.subscribed(), 1); err != nil {
+		return nil, err
 	}
 	w.uris[u] = &debouncer{uri: p.URI}
 	r.nuris.Add(1)
