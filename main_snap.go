@@ -64,10 +64,7 @@ func snapMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ttywright snap: %v\n", err)
 		return 2
 	}
-	if opt.out == "-" {
-		opt.out = "/dev/stdout"
-	}
-	if isStdout(opt.out) || isStdout(opt.gif) {
+	if opt.out == "-" || isStdout(opt.out) || isStdout(opt.gif) {
 		stdout = stderr // the report must not end up inside the image
 	}
 	msg, _, err := snap(opt)
@@ -80,8 +77,14 @@ func snapMain(args []string, stdout, stderr io.Writer) int {
 }
 
 // isStdout reports whether path names the file the process's standard
-// output goes to (-o /dev/stdout, or a path that stdout was redirected to).
+// output goes to (-o -, -o /dev/stdout, or a path that stdout was
+// redirected to). Such a picture is written to the descriptor inherited
+// (os.Stdout), never to the path reopened: reopening truncates what a
+// ">>" redirection appended to.
 func isStdout(path string) bool {
+	if path == "-" {
+		return true
+	}
 	if path == "" {
 		return false
 	}
@@ -126,6 +129,8 @@ func parseSnap(args []string, help io.Writer) (snapOptions, error) {
 		return o, errors.New("no command: put it after --, e.g. ttywright snap -o demo.png -- ls --color=always /")
 	case o.out == "":
 		return o, errors.New("-o is empty: name the PNG file to write")
+	case isStdout(o.out) && isStdout(o.gif):
+		return o, errors.New("-o and --gif both name standard output: send one of them to a file")
 	case o.scale < 1 || o.scale > 4:
 		return o, fmt.Errorf("--scale %d is out of range: use 1 to 4", o.scale)
 	case o.timeout <= 0:
@@ -197,18 +202,18 @@ func snap(o snapOptions) (report, text string, err error) {
 	if err := writePNG(o.out, img); err != nil {
 		return "", "", err
 	}
-	report = fmt.Sprintf("wrote %s (%dx%d pixels, %dx%d cells): %s", o.out, img.Bounds().Dx(), img.Bounds().Dy(), snapshot.Cols, snapshot.Rows, why)
+	report = fmt.Sprintf("wrote %s (%dx%d pixels, %dx%d cells): %s", pictureName(o.out), img.Bounds().Dx(), img.Bounds().Dy(), snapshot.Cols, snapshot.Rows, why)
 	if run != nil {
 		run.stop()
 		frames, d, err := run.writeGIF(o.gif, o.cols, o.rows, o.trim, opts, end)
 		if err != nil {
 			return "", "", fmt.Errorf("writing %s: %v", o.gif, err)
 		}
-		report += fmt.Sprintf("; wrote %s (%d frames, %d ms)", o.gif, frames, d.Milliseconds())
+		report += fmt.Sprintf("; wrote %s (%d frames, %d ms)", pictureName(o.gif), frames, d.Milliseconds())
 	}
 	text = s.Text(false)
 	if !done {
-		return report, text, fmt.Errorf("%s; the picture was taken anyway: %s", why, o.out)
+		return report, text, fmt.Errorf("%s; the picture was taken anyway: %s", why, pictureName(o.out))
 	}
 	return report, text, nil
 }
@@ -272,13 +277,26 @@ func snapWait(s *Session, o snapOptions) (string, bool) {
 	return fmt.Sprintf("timed out after %v: %s is still running (for a program that does not exit, give --idle 1s or --wait-for TEXT)", o.timeout, o.command[0]), false
 }
 
-// writePNG encodes img to path. A regular file (or a new one) is written
-// through a temporary file in the same directory and renamed, so that a
-// failed write leaves no half file; anything else (a symlink, /dev/stdout,
-// a pipe) is written in place, since the rename would replace the link or
-// the device node itself (as root, -o /dev/stdout turned /dev/stdout into a
-// PNG file).
+// pictureName is how a report names the file path: "standard output"
+// for the file standard output goes to.
+func pictureName(path string) string {
+	if isStdout(path) {
+		return "standard output"
+	}
+	return path
+}
+
+// writePNG encodes img to path. The file standard output goes to is
+// written through os.Stdout (isStdout). A regular file (or a new one) is
+// written through a temporary file in the same directory and renamed, so
+// that a failed write leaves no half file; anything else (a symlink, a
+// pipe) is written in place, since the rename would replace the link or
+// the device node itself (as root, -o /dev/stdout turned /dev/stdout into
+// a PNG file).
 func writePNG(path string, img image.Image) error {
+	if isStdout(path) {
+		return encodePNG(os.Stdout, img)
+	}
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
 		if err != nil {

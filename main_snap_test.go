@@ -255,3 +255,46 @@ func TestSnapWaits(t *testing.T) {
 		})
 	}
 }
+
+// TestSnapAppendsToStdout: with standard output appended to a file
+// (ttywright snap -o - >> f), the PNG or GIF goes after what the file
+// held, written to the inherited descriptor, not to the path reopened
+// and truncated; -o naming that same file does the same.
+func TestSnapAppendsToStdout(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		name string
+		args func(path string) []string
+		sig  string
+	}{
+		{"-o -", func(string) []string { return []string{"-o", "-"} }, "\x89PNG"},
+		{"-o the file", func(p string) []string { return []string{"-o", p} }, "\x89PNG"},
+		{"--gif the file", func(p string) []string { return []string{"-o", filepath.Join(dir, "x.png"), "--gif", p} }, "GIF89a"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, "f")
+			if err := os.WriteFile(path, []byte("precious\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			saved := os.Stdout
+			os.Stdout = out
+			defer func() { os.Stdout = saved }()
+			args := append(tt.args(path), "--cols", "20", "--rows", "2", "--", "echo", "hi")
+			if code, stdout, stderr := runSnapTest(t, args...); code != 0 || !strings.Contains(stderr, "wrote standard output") {
+				t.Fatalf("snap %q: status %d, stdout %q, stderr %q", args, code, stdout, stderr)
+			}
+			b, _ := os.ReadFile(path)
+			if !strings.HasPrefix(string(b), "precious\n"+tt.sig) {
+				t.Errorf("the file starts %q, want what it held and then the picture", b[:min(len(b), 16)])
+			}
+		})
+	}
+	if code, _, stderr := runSnapTest(t, "-o", "-", "--gif", "-", "--", "true"); code != 2 || !strings.Contains(stderr, "both name standard output") {
+		t.Errorf("-o - --gif -: status %d, %q, want a usage error", code, stderr)
+	}
+}

@@ -91,9 +91,12 @@ func (r *snapRun) writeGIF(path string, cols, rows int, trim bool, opts RenderOp
 		keep = 1
 		r.replay(cols, rows, end, func(s *Snapshot, _ time.Time) { keep = max(keep, trimmedRows(s)) })
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return 0, 0, err
+	f := os.Stdout // the descriptor inherited, not the path reopened (isStdout)
+	if !isStdout(path) {
+		var err error
+		if f, err = os.Create(path); err != nil {
+			return 0, 0, err
+		}
 	}
 	enc := newGIFEncoder(f)
 	var buf *image.RGBA
@@ -110,6 +113,9 @@ func (r *snapRun) writeGIF(path string, cols, rows int, trim bool, opts RenderOp
 		enc.add(buf, at)
 	})
 	d, err := enc.finish(end)
+	if f == os.Stdout {
+		return enc.Frames(), d, err
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
