@@ -276,7 +276,7 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 		return nil
 	})
 	fs.IntVar(&cfg.Nice, "nice", 5, "nice value of the programs sessions run (0-19): the server's requests come first when they take every CPU; 0 runs them at the server's priority")
-	fs.Var((*offFlag)(&cfg.NoShellIntegration), "shell-integration", "mark prompts and commands in interactive bash, zsh and fish (OSC 133); false turns it off")
+	fs.Var((*offFlag)(&cfg.NoShellIntegration), "shell-integration", "mark prompts and commands in interactive bash, zsh and fish (OSC 133) (default true; -shell-integration=false turns it off)")
 	version = fs.Bool("version", false, "print the version and exit")
 	licenses = fs.Bool("licenses", false, "print the licences of the embedded fonts and exit")
 	return fs, version, licenses
