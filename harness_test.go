@@ -136,17 +136,36 @@ func startAppServer(t testing.TB, config func(*Config), setup func(*App, *Server
 // startProc starts the binary with args and performs the MCP handshake.
 func startProc(t testing.TB, args ...string) *testClient {
 	t.Helper()
-	c := &testClient{t: t, cmd: exec.Command(serverBinary(t), args...)}
+	return startProcWith(t, serverBinary(t), nil, args...)
+}
+
+// startProcWith is startProc for the binary bin, with setup (when not
+// nil) adjusting the command before it starts. A server run as another
+// user owns the pipe it writes to, as it does when its client spawns it.
+func startProcWith(t testing.TB, bin string, setup func(*exec.Cmd), args ...string) *testClient {
+	t.Helper()
+	c := &testClient{t: t, cmd: exec.Command(bin, args...)}
+	if setup != nil {
+		setup(c.cmd)
+	}
 	c.cmd.Stderr = &syncWriter{w: &c.stderr}
 	var err error
 	if c.in, err = c.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
-	out, err := c.cmd.StdoutPipe()
+	out, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer w.Close() // the server's copy is its own
+	if a := c.cmd.SysProcAttr; a != nil && a.Credential != nil {
+		if err := w.Chown(int(a.Credential.Uid), int(a.Credential.Gid)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.cmd.Stdout = w
 	if err := c.cmd.Start(); err != nil {
+		out.Close()
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {

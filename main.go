@@ -166,6 +166,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "snap" {
 		os.Exit(runSnap(os.Args[2:]))
 	}
+	if err := hideDescriptors(); err != nil {
+		log.Printf("cannot make the process non-dumpable: %v (a program in a session could write to the client through /proc)", err)
+	}
 	finishOrphans := adoptOrphans() // the server process only, never a test calling run
 	status := run(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	finishOrphans() // run stopped every session: kill and reap what they left behind
