@@ -9,7 +9,8 @@ package main
 // the profile chain); zsh gets ZDOTDIR pointing at wrapper files that read
 // the user's ZDOTDIR files; fish gets --init-command, which runs after its
 // configuration. The wrappers live in a private temporary directory made
-// for the session and removed with it. A user's own integration (a
+// for the session and removed with it (or, when the server was killed, by
+// the next server to start). A user's own integration (a
 // prompt or hook that already writes OSC 133) is kept and ours left out.
 
 import (
@@ -22,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -275,7 +277,7 @@ func (p *integrationPlan) install(env []string) ([]string, []string, error) {
 	if len(p.files) == 0 {
 		return p.args, env, nil
 	}
-	dir, err := os.MkdirTemp("", "ttywright-shell-")
+	dir, err := os.MkdirTemp("", integDirPattern())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -314,6 +316,60 @@ func (p *integrationPlan) install(env []string) ([]string, []string, error) {
 // fishQuote quotes s for fish: single quotes, with \ and ' escaped.
 func fishQuote(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
+}
+
+// integDirPrefix begins the name of every wrapper directory, which is
+// ttywright-shell-PID-START-NS-RANDOM: PID, START (processStart) and NS
+// (pidNamespace) of the server that made it, so that a later server can
+// tell whether the one that made it still runs (removeStaleIntegrationDirs).
+const integDirPrefix = "ttywright-shell-"
+
+// integDirPattern is the os.MkdirTemp pattern of this server's wrapper
+// directories.
+func integDirPattern() string {
+	pid := os.Getpid()
+	return fmt.Sprintf("%s%d-%s-%s-*", integDirPrefix, pid, processStart(pid), pidNamespace())
+}
+
+// removeStaleIntegrationDirs removes from os.TempDir() the wrapper
+// directories that servers left behind when they were killed before they
+// could remove them (SIGKILL, a crash). A directory is removed only when
+// it is this user's, is a directory (not a link to one), and its name
+// says its server ran in this PID namespace and is gone: nothing runs
+// with its pid, or what runs with it started at another time (a reused
+// pid). Every other entry is kept: a running server's directories,
+// another user's, another namespace's, names of another form. The
+// program calls it once at start; it returns the directories removed.
+func removeStaleIntegrationDirs() (removed []string, err error) {
+	tmp := os.TempDir()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return nil, err
+	}
+	ns := pidNamespace()
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), integDirPrefix)
+		if !ok || !e.IsDir() { // IsDir is false for a symbolic link
+			continue
+		}
+		f := strings.SplitN(rest, "-", 4)
+		if len(f) != 4 || f[1] == "" || f[2] != ns {
+			continue
+		}
+		pid, err := strconv.Atoi(f[0])
+		if err != nil || pid <= 0 || processStart(pid) == f[1] {
+			continue
+		}
+		path := filepath.Join(tmp, e.Name())
+		fi, err := os.Lstat(path)
+		if err != nil || !fi.IsDir() || !ownedByUser(fi) {
+			continue
+		}
+		if os.RemoveAll(path) == nil {
+			removed = append(removed, path)
+		}
+	}
+	return removed, nil
 }
 
 // removeIntegration deletes the session's wrapper directory.

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // waitingForInput reports whether process pid is asleep waiting for
@@ -21,4 +23,46 @@ func waitingForInput(pid int) bool {
 		}
 	}
 	return false
+}
+
+// processStart tells a running process from an earlier one of the same
+// pid: its start time in clock ticks after boot (field 22 of
+// /proc/PID/stat), "" when nothing runs with that pid.
+func processStart(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	// The command name (field 2) is in parentheses and may hold spaces
+	// and parentheses: the fields after it follow the last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 { // f[0] is field 3, the state
+		return ""
+	}
+	return f[19]
+}
+
+// pidNamespace names this process's PID namespace (the inode number of
+// /proc/self/ns/pid), "" when it cannot be read: pids are compared only
+// between processes of one namespace.
+func pidNamespace() string {
+	l, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil {
+		return ""
+	}
+	l = strings.TrimSuffix(strings.TrimPrefix(l, "pid:["), "]")
+	if _, err := strconv.ParseUint(l, 10, 64); err != nil {
+		return ""
+	}
+	return l
+}
+
+// ownedByUser reports whether fi (from os.Lstat) belongs to this user.
+func ownedByUser(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Getuid()
 }
