@@ -403,10 +403,11 @@ func promptReady(pid int, quiet, after time.Duration) bool {
 // no B) and it is blocked reading the terminal (Linux) or quiet for
 // readyQuiet; any other program once its first output has been followed by
 // readyQuiet, or once it is blocked reading the terminal (Linux) and
-// quiet. It never waits past readyShellMax or readyMax, or once the
-// program has exited. ready is false when it gave up or the program
-// exited first; note then says what to do (shell_start's result), ""
-// for an exit.
+// quiet. Either only once everything the program wrote before is on the
+// screen (outputSettled). It never waits past readyShellMax or readyMax,
+// or once the program has exited. ready is false when it gave up or the
+// program exited first; note then says what to do (shell_start's result),
+// "" for an exit.
 func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	limit := readyMax
 	if s.integ.Active {
@@ -416,20 +417,22 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	defer deadline.Stop()
 	poll := time.NewTicker(readyPoll)
 	defer poll.Stop()
+	var settled outputSettled
 	for {
 		s.mu.Lock()
-		ch, exited, last := s.changed, s.exited, s.lastOutput
+		ch, exited, last, fed := s.changed, s.exited, s.lastOutput, s.fed
 		// A shell with our integration draws B at the end of each
 		// prompt; one with its own marks may write only A.
 		prompt := s.sh.seenB || !s.integ.Active && s.sh.seenA && time.Since(last) >= readyQuiet
 		s.mu.Unlock()
 		quiet := time.Since(last)
+		reads := false // the program now waits for its input
 		switch {
 		case prompt && promptReady(s.pid, quiet, readyPoll):
 			// The prompt is drawn and the line editor reads: zsh turns
 			// bracketed paste on after its prompt, so the B mark alone
 			// is too early for a paste.
-			return true, ""
+			reads = true
 		case prompt:
 		case exited:
 			return false, "" // the caller says where the exit code is
@@ -438,8 +441,11 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 				return false, "the shell reads its input but drew no marked prompt (its start-up files may replace the prompt hooks or wait for input): wait_for_command may not work, wait with wait_for instead"
 			}
 		case last.After(s.Started) && quiet >= readyQuiet:
-			return true, ""
+			reads = true
 		case quiet >= readyInputQuiet && waitingForInput(s.pid):
+			reads = true
+		}
+		if settled.check(s, reads, fed) {
 			return true, ""
 		}
 		select {
@@ -454,4 +460,37 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 			return false, "cancelled before the program was ready"
 		}
 	}
+}
+
+// outputSettled confirms that a program seen waiting for its input has
+// nothing more on its way to the screen. Asleep reading, the program has
+// written all it will before its read, but the bytes may still be in
+// transit: in the kernel between the two sides of the PTY (Linux hands
+// them over in a worker, which on a busy machine runs milliseconds
+// later, while the master's FIONREAD already says 0), read by the reader
+// but not yet fed, or fed a moment before the look. So the program
+// counts as ready only when it was seen waiting, with the master empty
+// and nothing queued, on two looks at least readyPoll apart with no byte
+// fed between them: by the second look, bytes the reader held at the
+// first are fed. (zsh writes \e[?2004h after its prompt mark; without
+// this, about 1 start in 120 on two busy cores was ready before it.)
+type outputSettled struct {
+	since time.Time // the first look that saw it settled; zero: none yet
+	fed   int64     // Session.fed at that look
+}
+
+// check reports whether the program is ready: reads says it was just
+// seen waiting for input, fed is Session.fed taken before that was
+// looked at.
+func (o *outputSettled) check(s *Session, reads bool, fed int64) bool {
+	if !reads || s.queued.Load() > 0 || ptyOutputPending(s.master) {
+		o.since = time.Time{}
+		return false
+	}
+	now := time.Now()
+	if o.since.IsZero() || o.fed != fed {
+		o.since, o.fed = now, fed
+		return false
+	}
+	return now.Sub(o.since) >= readyPoll
 }

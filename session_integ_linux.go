@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // waitingForInput reports whether process pid is asleep waiting for
@@ -65,4 +67,24 @@ func pidNamespace() string {
 func ownedByUser(fi os.FileInfo) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return ok && int(st.Uid) == os.Getuid()
+}
+
+// ptyOutputPending reports whether output the program wrote waits to be
+// read from master. poll(2) on a Linux PTY master first completes the
+// kernel's hand-over of bytes still in transit from the program's side
+// (its flush of the flip buffer), which FIONREAD does not wait for: right
+// after the program's write FIONREAD may say 0 with the bytes on their
+// way.
+func ptyOutputPending(master *os.File) bool {
+	pending := false
+	_ = ptyControl(master, func(fd int) error {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, 0)
+		for err == unix.EINTR {
+			n, err = unix.Poll(fds, 0)
+		}
+		pending = err == nil && n > 0 && fds[0].Revents&unix.POLLIN != 0
+		return err
+	})
+	return pending
 }

@@ -45,3 +45,10 @@ func ownedByUser(fi os.FileInfo) bool {
 	uid := v.FieldByName("Uid")
 	return uid.IsValid() && uid.CanUint() && os.Getuid() >= 0 && uid.Uint() == uint64(os.Getuid())
 }
+
+// ptyOutputPending reports whether output waits to be read from master
+// (FIONREAD).
+func ptyOutputPending(master *os.File) bool {
+	n, err := ptyUnread(master)
+	return err == nil && n > 0
+}
