@@ -382,8 +382,9 @@ func (s *Session) removeIntegration() {
 // Readiness: how long shell_start waits for the program.
 const (
 	readyShellMax   = 3 * time.Second        // an integrated shell: until its first prompt mark, at most this
-	readyMax        = 500 * time.Millisecond // any other program
-	readyQuiet      = 30 * time.Millisecond  // after its first output, this much quiet
+	readyMax        = 500 * time.Millisecond // any other program, while it has written nothing
+	readyOutputMax  = 3 * time.Second        // any other program that has written and paused by readyMax: until it reads its terminal (mc waits for its subshell before it draws)
+	readyQuiet      = 30 * time.Millisecond  // after its first output, this much quiet (where the program's reads cannot be seen)
 	readyInputQuiet = 5 * time.Millisecond   // blocked reading its terminal, with this much quiet
 	readyStuckQuiet = time.Second            // an integrated shell with no B yet, blocked reading: its hooks failed
 	readyPoll       = 2 * time.Millisecond   // how often the program's state is looked at
@@ -398,16 +399,37 @@ func promptReady(pid int, quiet, after time.Duration) bool {
 	return quiet >= after && waitingForInput(pid) || quiet >= readyQuiet
 }
 
+// programReady reports whether a program other than an integrated shell,
+// its output quiet for quiet, now waits for its input: it is asleep
+// reading its terminal (readsTerminal) after readyInputQuiet of quiet.
+// A program reads its terminal once it has drawn its screen, so its
+// output up to that read is what shell_start shows; one that reads at
+// once (cat) is ready without any. Asleep for anything else (htop's pause
+// before it draws, mc's wait for its subshell) it is not. Where the
+// program's system calls cannot be seen, asleep waiting for any input
+// (waitingForInput) counts, and so does readyQuiet of quiet after its
+// first output (wrote).
+func programReady(pid int, quiet time.Duration, wrote bool) bool {
+	if quiet < readyInputQuiet {
+		return false
+	}
+	if reads, known := readsTerminal(pid); known {
+		return reads
+	}
+	return waitingForInput(pid) || wrote && quiet >= readyQuiet
+}
+
 // waitReady returns when s's program is ready for input: an integrated
 // shell once its first prompt is drawn (the B mark, or A when it writes
 // no B) and it is blocked reading the terminal (Linux) or quiet for
-// readyQuiet; any other program once its first output has been followed by
-// readyQuiet, or once it is blocked reading the terminal (Linux) and
-// quiet. Either only once everything the program wrote before is on the
-// screen (outputSettled). It never waits past readyShellMax or readyMax,
-// or once the program has exited. ready is false when it gave up or the
-// program exited first; note then says what to do (shell_start's result),
-// "" for an exit.
+// readyQuiet; any other program once it reads its terminal after its
+// output has gone quiet (programReady). Either only once everything the
+// program wrote before is on the screen (outputSettled). It never waits
+// past readyShellMax for a shell, past readyMax for a program that has
+// written nothing or keeps writing, past readyOutputMax for one that has
+// written and paused, or once the program has exited. ready is false
+// when it gave up or the program exited first; note then says what to do
+// (shell_start's result), "" for an exit.
 func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	limit := readyMax
 	if s.integ.Active {
@@ -425,7 +447,7 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 		// prompt; one with its own marks may write only A.
 		prompt := s.sh.seenB || !s.integ.Active && s.sh.seenA && time.Since(last) >= readyQuiet
 		s.mu.Unlock()
-		quiet := time.Since(last)
+		quiet, wrote := time.Since(last), fed > 0
 		reads := false // the program now waits for its input
 		switch {
 		case prompt && promptReady(s.pid, quiet, readyPoll):
@@ -440,10 +462,8 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 			if quiet >= readyStuckQuiet && waitingForInput(s.pid) {
 				return false, "the shell reads its input but drew no marked prompt (its start-up files may replace the prompt hooks or wait for input): wait_for_command may not work, wait with wait_for instead"
 			}
-		case last.After(s.Started) && quiet >= readyQuiet:
-			reads = true
-		case quiet >= readyInputQuiet && waitingForInput(s.pid):
-			reads = true
+		default:
+			reads = programReady(s.pid, quiet, wrote)
 		}
 		if settled.check(s, reads, fed) {
 			return true, ""
@@ -452,8 +472,18 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 		case <-ch:
 		case <-poll.C:
 		case <-deadline.C:
-			if s.integ.Active {
+			switch {
+			case s.integ.Active:
 				return false, fmt.Sprintf("no prompt yet after %v (slow start-up files?): the shell is still starting; shell_wait {wait_for_command: true} returns at its first prompt", limit)
+			case wrote && limit < readyOutputMax && time.Since(last) >= readyQuiet:
+				// It has written and paused, as a program that waits for
+				// something before it draws (mc for its subshell): give it
+				// longer. One that keeps writing returns now.
+				deadline.Reset(readyOutputMax - limit)
+				limit = readyOutputMax
+				continue
+			case wrote:
+				return false, fmt.Sprintf("the program has not read its terminal after %v: it is still starting, or does not read its input; screen is its output so far; wait with shell_wait {wait_for: ...} or {wait_idle_ms: ...}", limit)
 			}
 			return false, fmt.Sprintf("no output yet after %v: the program is still starting, or prints nothing before its input; look with shell_read or wait with shell_wait {wait_for: ...}", limit)
 		case <-ctx.Done():

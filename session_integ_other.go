@@ -52,3 +52,6 @@ func ptyOutputPending(master *os.File) bool {
 	n, err := ptyUnread(master)
 	return err == nil && n > 0
 }
+
+// readsTerminal cannot tell without /proc: known is false.
+func readsTerminal(int) (reads, known bool) { return false, false }
