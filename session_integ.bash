@@ -40,6 +40,10 @@ if [[ $PS0$PS1${PROMPT_COMMAND[*]-} == *133\;[ABCD]* || -n ${VSCODE_SHELL_INTEGR
 	return 0 2>/dev/null
 fi
 
+# allexport (set -a) from the user's files would export what is defined
+# here, the marking functions too: it is off until the end of this file.
+__tw_a=$-
+builtin set +a
 __tw_ran=0 __tw_e=x __tw_hn=
 
 # __tw_precmd runs first at each prompt: D with the status of the command
@@ -59,7 +63,12 @@ __tw_precmd() {
 }
 
 # __tw_prompt runs last: OSC 7, then A where the prompt starts; PS1 gets B
-# at its end again if the user's PROMPT_COMMAND rebuilt it.
+# at its end again if the user's PROMPT_COMMAND rebuilt it. The marked
+# prompts stay in this shell: exported (from the environment, by the
+# user's files, by allexport, by a typed export), every program the shell
+# runs would inherit the nonce, and one that prints its environment would
+# write real marks. So they are un-exported at every prompt, after the
+# marking.
 __tw_prompt() {
 	local ret=$?
 	__tw_hn=$HISTCMD
@@ -68,14 +77,18 @@ __tw_prompt() {
 	# Continuation prompts are marked as secondary (k=s): the server
 	# reads each line of a multi-line command between them.
 	[[ $PS2 == '\[\e]133;A;tw_nonce=__TW_NONCE__;k=s\a\]'*'\[\e]133;B;tw_nonce=__TW_NONCE__\a\]' ]] || PS2='\[\e]133;A;tw_nonce=__TW_NONCE__;k=s\a\]'$PS2'\[\e]133;B;tw_nonce=__TW_NONCE__\a\]'
+	builtin export -n PS0 PS1 PS2
 	return $ret
 }
 
 # PS0 is expanded when a command line has been read, before it runs: the
 # arithmetic sets __tw_ran in this shell without a subshell.
 PS0='${__tw_e:$((__tw_ran=1)):0}\e]133;C;tw_nonce=__TW_NONCE__\a'${PS0-}
+builtin export -n PS0 # and again at each prompt (__tw_prompt)
 PROMPT_COMMAND=$'__tw_precmd\n'"${PROMPT_COMMAND-}"$'\n__tw_prompt'
 if [[ -n ${__tw_first-} ]]; then
 	unset __tw_first
 	__tw_prompt # the first prompt: PROMPT_COMMAND is running already
 fi
+[[ $__tw_a == *a* ]] && builtin set -a
+unset __tw_a

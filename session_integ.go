@@ -9,7 +9,8 @@ package main
 // the profile chain); zsh gets ZDOTDIR pointing at wrapper files that read
 // the user's ZDOTDIR files; fish gets --init-command, which runs after its
 // configuration. The wrappers live in a private temporary directory made
-// for the session and removed with it. A user's own integration (a
+// for the session and removed with it (or, when the server was killed, by
+// the next server to start). A user's own integration (a
 // prompt or hook that already writes OSC 133) is kept and ours left out.
 
 import (
@@ -22,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -275,7 +277,7 @@ func (p *integrationPlan) install(env []string) ([]string, []string, error) {
 	if len(p.files) == 0 {
 		return p.args, env, nil
 	}
-	dir, err := os.MkdirTemp("", "ttywright-shell-")
+	dir, err := os.MkdirTemp("", integDirPattern())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -316,6 +318,60 @@ func fishQuote(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"
 }
 
+// integDirPrefix begins the name of every wrapper directory, which is
+// ttywright-shell-PID-START-NS-RANDOM: PID, START (processStart) and NS
+// (pidNamespace) of the server that made it, so that a later server can
+// tell whether the one that made it still runs (removeStaleIntegrationDirs).
+const integDirPrefix = "ttywright-shell-"
+
+// integDirPattern is the os.MkdirTemp pattern of this server's wrapper
+// directories.
+func integDirPattern() string {
+	pid := os.Getpid()
+	return fmt.Sprintf("%s%d-%s-%s-*", integDirPrefix, pid, processStart(pid), pidNamespace())
+}
+
+// removeStaleIntegrationDirs removes from os.TempDir() the wrapper
+// directories that servers left behind when they were killed before they
+// could remove them (SIGKILL, a crash). A directory is removed only when
+// it is this user's, is a directory (not a link to one), and its name
+// says its server ran in this PID namespace and is gone: nothing runs
+// with its pid, or what runs with it started at another time (a reused
+// pid). Every other entry is kept: a running server's directories,
+// another user's, another namespace's, names of another form. The
+// program calls it once at start; it returns the directories removed.
+func removeStaleIntegrationDirs() (removed []string, err error) {
+	tmp := os.TempDir()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		return nil, err
+	}
+	ns := pidNamespace()
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), integDirPrefix)
+		if !ok || !e.IsDir() { // IsDir is false for a symbolic link
+			continue
+		}
+		f := strings.SplitN(rest, "-", 4)
+		if len(f) != 4 || f[1] == "" || f[2] != ns {
+			continue
+		}
+		pid, err := strconv.Atoi(f[0])
+		if err != nil || pid <= 0 || processStart(pid) == f[1] {
+			continue
+		}
+		path := filepath.Join(tmp, e.Name())
+		fi, err := os.Lstat(path)
+		if err != nil || !fi.IsDir() || !ownedByUser(fi) {
+			continue
+		}
+		if os.RemoveAll(path) == nil {
+			removed = append(removed, path)
+		}
+	}
+	return removed, nil
+}
+
 // removeIntegration deletes the session's wrapper directory.
 func (s *Session) removeIntegration() {
 	if d := s.integ.dir; d != "" {
@@ -326,8 +382,9 @@ func (s *Session) removeIntegration() {
 // Readiness: how long shell_start waits for the program.
 const (
 	readyShellMax   = 3 * time.Second        // an integrated shell: until its first prompt mark, at most this
-	readyMax        = 500 * time.Millisecond // any other program
-	readyQuiet      = 30 * time.Millisecond  // after its first output, this much quiet
+	readyMax        = 500 * time.Millisecond // any other program, while it has written nothing
+	readyOutputMax  = 3 * time.Second        // any other program that has written and paused by readyMax: until it reads its terminal (mc waits for its subshell before it draws)
+	readyQuiet      = 30 * time.Millisecond  // after its first output, this much quiet (where the program's reads cannot be seen)
 	readyInputQuiet = 5 * time.Millisecond   // blocked reading its terminal, with this much quiet
 	readyStuckQuiet = time.Second            // an integrated shell with no B yet, blocked reading: its hooks failed
 	readyPoll       = 2 * time.Millisecond   // how often the program's state is looked at
@@ -342,15 +399,37 @@ func promptReady(pid int, quiet, after time.Duration) bool {
 	return quiet >= after && waitingForInput(pid) || quiet >= readyQuiet
 }
 
+// programReady reports whether a program other than an integrated shell,
+// its output quiet for quiet, now waits for its input: it is asleep
+// reading its terminal (readsTerminal) after readyInputQuiet of quiet.
+// A program reads its terminal once it has drawn its screen, so its
+// output up to that read is what shell_start shows; one that reads at
+// once (cat) is ready without any. Asleep for anything else (htop's pause
+// before it draws, mc's wait for its subshell) it is not. Where the
+// program's system calls cannot be seen, asleep waiting for any input
+// (waitingForInput) counts, and so does readyQuiet of quiet after its
+// first output (wrote).
+func programReady(pid int, quiet time.Duration, wrote bool) bool {
+	if quiet < readyInputQuiet {
+		return false
+	}
+	if reads, known := readsTerminal(pid); known {
+		return reads
+	}
+	return waitingForInput(pid) || wrote && quiet >= readyQuiet
+}
+
 // waitReady returns when s's program is ready for input: an integrated
 // shell once its first prompt is drawn (the B mark, or A when it writes
 // no B) and it is blocked reading the terminal (Linux) or quiet for
-// readyQuiet; any other program once its first output has been followed by
-// readyQuiet, or once it is blocked reading the terminal (Linux) and
-// quiet. It never waits past readyShellMax or readyMax, or once the
-// program has exited. ready is false when it gave up or the program
-// exited first; note then says what to do (shell_start's result), ""
-// for an exit.
+// readyQuiet; any other program once it reads its terminal after its
+// output has gone quiet (programReady). Either only once everything the
+// program wrote before is on the screen (outputSettled). It never waits
+// past readyShellMax for a shell, past readyMax for a program that has
+// written nothing or keeps writing, past readyOutputMax for one that has
+// written and paused, or once the program has exited. ready is false
+// when it gave up or the program exited first; note then says what to do
+// (shell_start's result), "" for an exit.
 func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	limit := readyMax
 	if s.integ.Active {
@@ -360,20 +439,22 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	defer deadline.Stop()
 	poll := time.NewTicker(readyPoll)
 	defer poll.Stop()
+	var settled outputSettled
 	for {
 		s.mu.Lock()
-		ch, exited, last := s.changed, s.exited, s.lastOutput
+		ch, exited, last, fed := s.changed, s.exited, s.lastOutput, s.fed
 		// A shell with our integration draws B at the end of each
 		// prompt; one with its own marks may write only A.
 		prompt := s.sh.seenB || !s.integ.Active && s.sh.seenA && time.Since(last) >= readyQuiet
 		s.mu.Unlock()
-		quiet := time.Since(last)
+		quiet, wrote := time.Since(last), fed > 0
+		reads := false // the program now waits for its input
 		switch {
 		case prompt && promptReady(s.pid, quiet, readyPoll):
 			// The prompt is drawn and the line editor reads: zsh turns
 			// bracketed paste on after its prompt, so the B mark alone
 			// is too early for a paste.
-			return true, ""
+			reads = true
 		case prompt:
 		case exited:
 			return false, "" // the caller says where the exit code is
@@ -381,21 +462,65 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 			if quiet >= readyStuckQuiet && waitingForInput(s.pid) {
 				return false, "the shell reads its input but drew no marked prompt (its start-up files may replace the prompt hooks or wait for input): wait_for_command may not work, wait with wait_for instead"
 			}
-		case last.After(s.Started) && quiet >= readyQuiet:
-			return true, ""
-		case quiet >= readyInputQuiet && waitingForInput(s.pid):
+		default:
+			reads = programReady(s.pid, quiet, wrote)
+		}
+		if settled.check(s, reads, fed) {
 			return true, ""
 		}
 		select {
 		case <-ch:
 		case <-poll.C:
 		case <-deadline.C:
-			if s.integ.Active {
+			switch {
+			case s.integ.Active:
 				return false, fmt.Sprintf("no prompt yet after %v (slow start-up files?): the shell is still starting; shell_wait {wait_for_command: true} returns at its first prompt", limit)
+			case wrote && limit < readyOutputMax && time.Since(last) >= readyQuiet:
+				// It has written and paused, as a program that waits for
+				// something before it draws (mc for its subshell): give it
+				// longer. One that keeps writing returns now.
+				deadline.Reset(readyOutputMax - limit)
+				limit = readyOutputMax
+				continue
+			case wrote:
+				return false, fmt.Sprintf("the program has not read its terminal after %v: it is still starting, or does not read its input; screen is its output so far; wait with shell_wait {wait_for: ...} or {wait_idle_ms: ...}", limit)
 			}
 			return false, fmt.Sprintf("no output yet after %v: the program is still starting, or prints nothing before its input; look with shell_read or wait with shell_wait {wait_for: ...}", limit)
 		case <-ctx.Done():
 			return false, "cancelled before the program was ready"
 		}
 	}
+}
+
+// outputSettled confirms that a program seen waiting for its input has
+// nothing more on its way to the screen. Asleep reading, the program has
+// written all it will before its read, but the bytes may still be in
+// transit: in the kernel between the two sides of the PTY (Linux hands
+// them over in a worker, which on a busy machine runs milliseconds
+// later, while the master's FIONREAD already says 0), read by the reader
+// but not yet fed, or fed a moment before the look. So the program
+// counts as ready only when it was seen waiting, with the master empty
+// and nothing queued, on two looks at least readyPoll apart with no byte
+// fed between them: by the second look, bytes the reader held at the
+// first are fed. (zsh writes \e[?2004h after its prompt mark; without
+// this, about 1 start in 120 on two busy cores was ready before it.)
+type outputSettled struct {
+	since time.Time // the first look that saw it settled; zero: none yet
+	fed   int64     // Session.fed at that look
+}
+
+// check reports whether the program is ready: reads says it was just
+// seen waiting for input, fed is Session.fed taken before that was
+// looked at.
+func (o *outputSettled) check(s *Session, reads bool, fed int64) bool {
+	if !reads || s.queued.Load() > 0 || ptyOutputPending(s.master) {
+		o.since = time.Time{}
+		return false
+	}
+	now := time.Now()
+	if o.since.IsZero() || o.fed != fed {
+		o.since, o.fed = now, fed
+		return false
+	}
+	return now.Sub(o.since) >= readyPoll
 }

@@ -5,6 +5,7 @@ if [[ $PS1$PROMPT == *133\;[ABCD]* || -n ${VSCODE_SHELL_INTEGRATION-} || ${(j::)
 	return 0
 fi
 typeset -g __tw_ran=0 __tw_b=$'%{\e]133;B;tw_nonce=__TW_NONCE__\a%}' __tw_d=$'%{\e]133;D;tw_nonce=__TW_NONCE__;%?\a%}'
+typeset -g +x __tw_ran __tw_b __tw_d # after the assignment, which allexport exports
 
 # __tw_urlenc sets REPLY to $1 percent-encoded byte by byte.
 __tw_urlenc() {
@@ -35,12 +36,18 @@ __tw_precmd() {
 # of PS1 (again, if a theme rebuilt it). PROMPT_EOL_MARK starts with D
 # (with the status, %?): PROMPT_SP prints it before precmd, right where
 # the command's output ended, so the mark (% or #) after output with no
-# final newline is not part of the output.
+# final newline is not part of the output. The marked variables stay in
+# this shell: exported (from the environment, by the user's files, by
+# allexport, by a typed export), every program would inherit the nonce,
+# and `env` would print a real D that ends the command without its
+# status. So they are un-exported at every prompt, after the marking
+# (PROMPT and prompt are PS1 under other names).
 __tw_prompt() {
 	local ret=$?
 	builtin printf '\e]7;tw_nonce=__TW_NONCE__;file://%s%s\a\e]133;A;tw_nonce=__TW_NONCE__\a' "$HOST" "$PWD"
 	[[ $PS1 == *$__tw_b ]] || PS1=$PS1$__tw_b
 	[[ ${PROMPT_EOL_MARK-} == $__tw_d* ]] || PROMPT_EOL_MARK=$__tw_d${PROMPT_EOL_MARK-%B%S%#%s%b}
+	builtin typeset -g +x PS1 PROMPT prompt PROMPT_EOL_MARK
 	return $ret
 }
 
