@@ -69,7 +69,11 @@ type shellState struct {
 func (s *Session) takeMarksLocked() (changed bool) {
 	marks := s.term.TakeShellMarks()
 	for _, m := range marks {
-		if m.Alt && m.Kind != '7' {
+		if m.Alt && m.Kind != '7' && !m.Own {
+			// Without the nonce, a mark on the alternate screen is a
+			// program's (a subshell of mc with the user's own integration);
+			// with it, the shell's prompt over a program that exited with
+			// the alternate screen on.
 			continue
 		}
 		if s.sh.mark(s.term, m, time.Now()) {

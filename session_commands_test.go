@@ -924,3 +924,29 @@ func TestShellReadyForPaste(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandEndsOnAltScreen: a program that exits with the alternate
+// screen still on ends its command at the shell's marks, with its exit
+// code, and the commands after it are each their own; the reply shows
+// the screen, where the prompt is.
+func TestCommandEndsOnAltScreen(t *testing.T) {
+	a := newTestApp(t)
+	for _, sh := range integratedShells {
+		t.Run(sh.name, func(t *testing.T) {
+			id := startShell(t, a, sh.name, "", sh.args, nil)
+			c := runCommand(t, a, id, `sh -c 'printf "\033[?1049hdrawn on alt"; exit 3'`, nil)
+			if exitCode(c) != 3 {
+				t.Errorf("the command that left the alternate screen on: %v, want exit 3", c)
+			}
+			r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "text": "printf 'next-%s\\n' 42\n", "wait_for_command": true, "timeout_ms": 10000})
+			c, _ = m["command"].(map[string]any)
+			if c == nil || c["line"] != `printf 'next-%s\n' 42` || exitCode(c) != 0 || !strings.Contains(r.Text, "next-42") {
+				t.Errorf("the next command: %v; text %q", c, r.Text)
+			}
+			c = runCommand(t, a, id, "false", nil)
+			if n := c["n"].(float64); exitCode(c) != 1 || n != 3 {
+				t.Errorf("the third command: %v, want n 3 exit 1", c)
+			}
+		})
+	}
+}

@@ -38,7 +38,11 @@ func replyText(summary string, w waitReport, co commandOutcome, exit exitInfo, s
 			b.WriteString(strings.TrimRight(c.Output, "\n"))
 			b.WriteByte('\n')
 		}
-		if screen != "" {
+		switch {
+		case screen == "":
+		case c.Running:
+			b.WriteString("--- the screen shows:\n")
+		default:
 			b.WriteString("--- then the screen shows:\n")
 		}
 	}
@@ -82,14 +86,17 @@ func exitLine(e exitInfo) string {
 }
 
 // shownScreen is the screen a reply shows after the command outcome co:
-// the whole visible screen (screen) when no command framed the wait;
-// nothing while the command runs (its output so far is the new part);
-// else the text from the command's end mark to the cursor, the next
-// prompt.
+// the whole visible screen (screen) when no command framed the wait, on
+// the alternate screen (a full-screen program, or the prompt over one
+// that exited without leaving it: the output, read from the main screen,
+// cannot show it), and while the command runs with no output yet (a
+// prompt drawn over the line, a program that only moves the cursor);
+// nothing while it runs with output (that is the new part); else the
+// text from the command's end mark to the cursor, the next prompt.
 func shownScreen(s *Session, co commandOutcome, screen string) string {
 	c := co.Command
 	switch {
-	case c == nil:
+	case c == nil, s.Modes().AltScreen, c.Running && c.Output == "":
 		return screen
 	case c.Running:
 		return ""

@@ -16,7 +16,8 @@ type ShellMark struct {
 	Params string // OSC 133: what follows the kind's ';' ("0" for D;0, "k=s", ...); OSC 7: the URL
 	Line   int64  // absolute row: rows scrolled into the history so far plus the cursor's row (LineText)
 	Col    int    // the cursor's column, 0-based
-	Alt    bool   // written on the alternate screen (Line and Col mean nothing then)
+	Alt    bool   // written on the alternate screen: Line and Col are then where the main screen's cursor comes back
+	Own    bool   // carried the session's nonce (SetMarkNonce): the integration's own mark
 
 	// Out is where the output of the command this D or A ends starts
 	// (see vtOutStart): the C mark's position, or where an erase since
@@ -61,16 +62,17 @@ type vtMarkNonce struct {
 // carry it count, and it is removed from their parameters.
 func (t *Terminal) SetMarkNonce(nonce string) { t.markNonce = vtMarkNonce{param: "tw_nonce=" + nonce} }
 
-// check returns params without the nonce, and whether the mark counts.
-func (n *vtMarkNonce) check(params string) (string, bool) {
+// check returns params without the nonce, whether the mark counts, and
+// whether it carried the nonce.
+func (n *vtMarkNonce) check(params string) (rest string, counts, own bool) {
 	if n.param == "" {
-		return params, true
+		return params, true, false
 	}
 	if rest, ok := strings.CutPrefix(params, n.param); ok && (rest == "" || rest[0] == ';') {
 		n.seen = true
-		return strings.TrimPrefix(rest, ";"), true
+		return strings.TrimPrefix(rest, ";"), true, true
 	}
-	return params, !n.seen
+	return params, !n.seen, false
 }
 
 // shellMark records an OSC 133 or OSC 7 string (num is "133" or "7").
@@ -85,16 +87,17 @@ func (t *Terminal) shellMark(num, rest string) {
 		m.Kind, m.Params = kind[0], params
 	}
 	var ok bool
-	if m.Params, ok = t.markNonce.check(m.Params); !ok {
+	if m.Params, ok, m.Own = t.markNonce.check(m.Params); !ok {
 		t.unknowns++ // a program's output, not the shell's mark
 		return
 	}
-	if t.cur.wrap { // pending wrap: the next character lands on the next row
+	switch {
+	case m.Alt: // the shell marks a prompt over a program that left the alternate screen on
+		m.Line, m.Col = t.hist.pushed+int64(t.main.saved.cur.row), t.main.saved.cur.col
+	case t.cur.wrap: // pending wrap: the next character lands on the next row
 		m.Col = t.cols
 	}
-	if !m.Alt {
-		t.outputMark(&m)
-	}
+	t.outputMark(&m)
 	if len(t.shellMarks) >= vtMaxShellMarks {
 		t.shellMarks = t.shellMarks[1:]
 	}
