@@ -169,6 +169,7 @@ func main() {
 	if err := hideDescriptors(); err != nil {
 		log.Printf("cannot make the process non-dumpable: %v (a program in a session could write to the client through /proc)", err)
 	}
+	removeStaleIntegrationDirs()    // wrapper directories of servers that were killed (session_integ.go)
 	finishOrphans := adoptOrphans() // the server process only, never a test calling run
 	status := run(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	finishOrphans() // run stopped every session: kill and reap what they left behind

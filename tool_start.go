@@ -122,30 +122,3 @@ func sessionTheme(name, def string) (*Theme, error) {
 	}
 	return th, nil
 }
-
-// startIntegrationProps adds shell_start's shell_integration argument to
-// its input schema.
-func startIntegrationProps(m map[string]any) map[string]any {
-	m["shell_integration"] = prop("boolean", "Mark prompts and commands in an interactive bash, zsh or fish (OSC 133), for wait_for_command and session://{id}/commands. Default: true, or the server's --shell-integration, which this overrides; the user's start-up files still load.")
-	return m
-}
-
-// startReadyProps adds shell_start's shell_integration and screen results
-// to its output schema.
-func startReadyProps(m map[string]any) map[string]any {
-	m["shell_integration"] = shellIntegrationSchema
-	m["screen"] = prop("string", "The visible screen once the program is ready (a shell: its first prompt).")
-	m["ready"] = prop("boolean", "The program was ready when shell_start returned (an integrated shell: its first prompt was drawn); false when shell_start stopped waiting (3 s for a shell, 0.5 s for another program) or the program exited, with note saying what to do.")
-	m["note"] = prop("string", "With ready false: why, and how to wait for the program.")
-	return m
-}
-
-// shellIntegrationSchema describes shellIntegration in output schemas.
-var shellIntegrationSchema = map[string]any{
-	"type":        "object",
-	"description": "Whether the shell marks its prompts and commands (OSC 133), so that wait_for_command and session://{id}/commands work; reason says why not.",
-	"properties": map[string]any{
-		"active": map[string]any{"type": "boolean"}, "shell": map[string]any{"type": "string"}, "reason": map[string]any{"type": "string"},
-	},
-	"required": []string{"active"},
-}

@@ -400,6 +400,7 @@ type outputWatch struct {
 	lineKnown   bool     // the watch began at a prompt with a B mark: lineFrom, lineCol are where its command line starts
 	lineFrom    int64
 	lineCol     int
+	settled     outputSettled // wait_for_command's end: the prompt's output has all arrived
 }
 
 // newWatch starts following s for spec. input is what the call types
@@ -623,7 +624,10 @@ func (w *outputWatch) promptSettleLocked(exited bool) time.Duration {
 	if exited {
 		return 0
 	}
-	if promptReady(s.pid, time.Since(s.lastOutput), settlePoll) {
+	// The prompt reads its input once drawn, but what the shell wrote
+	// before its read may still be in transit (zsh's \e[?2004h after its
+	// prompt): the same two looks as shell_start's readiness.
+	if w.settled.check(s, promptReady(s.pid, time.Since(s.lastOutput), settlePoll), s.fed) {
 		return 0
 	}
 	return settlePoll
