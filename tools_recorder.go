@@ -350,13 +350,12 @@ func (r *recorder) saveFiles(format, name string) (*recordStopResult, error) {
 	// under the name {name}.cast, so that no two entries of the list share
 	// a name; bytes is the size of the file at uri alone.
 	keep := func(ext, mime, uri string, size *int64) (string, error) {
-		if err := r.store.rename(s.ID, r.name+ext+".part", name+ext); err != nil {
+		n, err := r.store.rename(s.ID, r.name+ext+".part", name+ext)
+		if err != nil {
 			return "", err
 		}
 		p := r.store.path(s.ID, name, ext)
-		if fi, err := os.Stat(p); err == nil {
-			*size = fi.Size()
-		}
+		*size = n
 		entry := name
 		if uri != res.URI {
 			entry = name + ext
