@@ -16,6 +16,14 @@ package main
 // directory is opened the same way, relative to the held descriptor, and
 // refused when it is a symlink; a symlink or hard link planted in either
 // cannot lead a write or a read outside.
+//
+// The store also counts the bytes of every file it writes, the part files
+// of a running recording as they grow included, and refuses to write past
+// a cap (captureStore.maxBytes): a loop of screenshots wrote 4.6 MB/s until
+// the disk was full. What it counts is what it wrote that is still on
+// disk: a file deleted by hand stops counting when the store counts the
+// session directories again (recountLocked), which it does before it
+// refuses anything.
 
 import (
 	"errors"
@@ -44,14 +52,54 @@ type Capture struct {
 
 // captureStore is the output directory. Its methods are safe for
 // concurrent use; "" is a store that writes nothing (every write fails).
-// The zero value with dir set is ready; it opens the directory at first
-// use and holds it until close.
+// The zero value with dir set is ready (with the default cap); it opens
+// the directory at first use and holds it until close.
 type captureStore struct {
 	dir string // absolute
 
-	mu     sync.Mutex
-	root   *os.Root // the output directory, held open once checked; nil before first use
-	closed bool     // close was called: every operation fails
+	mu        sync.Mutex
+	root      *os.Root            // the output directory, held open once checked; nil before first use
+	closed    bool                // close was called: every operation fails
+	maxBytes  int64               // the cap on used, in bytes; 0 (or less) = defaultMaxOutputBytes
+	used      int64               // bytes counted: the sum over dirs and parts
+	dirs      map[string]int64    // bytes of the finished files in each session directory written into
+	parts     map[string]*counted // files being written and not yet renamed or removed, by "{id}/{file}"
+	countedAt time.Time           // when the last recount ended
+	countCost time.Duration       // how long it took
+}
+
+// defaultMaxOutputBytes is the cap on the captures one server writes
+// when none is set (--max-output-bytes 0): 1 GiB, some 9,000 screenshots
+// of a full 120x40 screen at scale 2 (110 KiB each with their .svg, .ansi
+// and .txt), or the largest recording (256 MiB of GIF and 256 MiB of
+// cast) twice.
+const defaultMaxOutputBytes int64 = 1 << 30
+
+// recountShare bounds the time the store spends counting files on disk:
+// a recount comes at least recountShare times its own duration after the
+// last one ended. With a few thousand files that is a millisecond or
+// less; a loop of refused writes over a million files cannot spend its
+// time stat-ing them.
+const recountShare = 10
+
+// counted is one part file in captureStore.parts.
+type counted struct {
+	bytes    int64 // written, plus reserved
+	reserved int64 // counted ahead of writing (captureFile.reserve)
+}
+
+// newCaptureStore returns the store of the output directory dir
+// (absolute), capped at maxBytes bytes (0 or less: defaultMaxOutputBytes).
+func newCaptureStore(dir string, maxBytes int64) *captureStore {
+	return &captureStore{dir: dir, maxBytes: maxBytes}
+}
+
+// setMaxBytes sets the cap to n bytes (0 or less: defaultMaxOutputBytes);
+// what is already written stays, and counts.
+func (c *captureStore) setMaxBytes(n int64) {
+	c.mu.Lock()
+	c.maxBytes = n
+	c.mu.Unlock()
 }
 
 // maxBlobBytes bounds a capture file read whole (resources/read sends it
@@ -210,47 +258,95 @@ func createIn(sr *os.Root, file string) (*os.File, error) {
 	return sr.OpenFile(file, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 }
 
-// create creates (or replaces) {dir}/{sessionID}/{file} for writing.
-func (c *captureStore) create(sessionID, file string) (*os.File, error) {
+// regularSize is the size in bytes of file in sr, 0 when it is not a
+// regular file there.
+func regularSize(sr *os.Root, file string) int64 {
+	if fi, err := sr.Lstat(file); err == nil && fi.Mode().IsRegular() {
+		return fi.Size()
+	}
+	return 0
+}
+
+// create creates (or replaces) {dir}/{sessionID}/{file}, a part file, for
+// writing, its bytes counted as they are written (captureFile). When the
+// cap leaves no byte at all it is refused with an *outputFullError.
+func (c *captureStore) create(sessionID, file string) (*captureFile, error) {
 	sr, err := c.sessionDir(sessionID, true)
 	if err != nil {
 		return nil, err
 	}
 	defer sr.Close()
+	rel := relPath(sessionID, file)
+	c.mu.Lock()
+	if err := c.fitsLocked(1); err != nil {
+		c.mu.Unlock()
+		return nil, err
+	}
+	c.trackLocked(rel, 0)
+	c.mu.Unlock()
 	f, err := createIn(sr, file)
 	if err != nil {
+		c.untrack(rel)
 		return nil, fmt.Errorf("create %s: %w", c.path(sessionID, file, ""), err)
 	}
-	return f, nil
+	return &captureFile{f: f, store: c, rel: rel}, nil
 }
 
-// rename renames a file inside the session's directory and returns its
-// size in bytes.
+// rename renames a part file inside the session's directory to its final
+// name and returns its size in bytes; it counts from then on as a
+// finished file, in place of the one it replaced.
 func (c *captureStore) rename(sessionID, from, to string) (int64, error) {
 	sr, err := c.sessionDir(sessionID, false)
 	if err != nil {
 		return 0, err
 	}
 	defer sr.Close()
-	if err := sr.Rename(from, to); err != nil {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	size, err := c.finishLocked(sr, sessionID, from, to)
+	if err != nil {
 		return 0, fmt.Errorf("save %s: %w", c.path(sessionID, to, ""), err)
-	}
-	var size int64
-	if fi, err := sr.Lstat(to); err == nil {
-		size = fi.Size()
 	}
 	return size, nil
 }
 
-// remove removes a file from the session's directory; a missing file is
-// not an error.
+// finishLocked renames the part file from to to in sr, the directory of
+// session id, and counts it as a finished file of that directory in
+// place of the file it replaced; it returns its size. It runs under c.mu,
+// the rename too: a recount between the rename and the count would see
+// the file already and the count would then add it again (or, for the
+// replaced file, take it off twice).
+func (c *captureStore) finishLocked(sr *os.Root, id, from, to string) (int64, error) {
+	replaced := regularSize(sr, to)
+	if err := sr.Rename(from, to); err != nil {
+		return 0, err
+	}
+	size := regularSize(sr, to)
+	c.untrackLocked(relPath(id, from))
+	if c.dirs == nil {
+		c.dirs = map[string]int64{}
+	}
+	n := max(c.dirs[id]+size-replaced, 0)
+	c.used += n - c.dirs[id]
+	c.dirs[id] = n
+	return size, nil
+}
+
+// remove removes a part file from the session's directory, which then
+// stops counting; a missing file is not an error.
 func (c *captureStore) remove(sessionID, file string) {
 	sr, err := c.sessionDir(sessionID, false)
 	if err != nil {
 		return
 	}
 	defer sr.Close()
-	sr.Remove(file) // best effort: a leftover part file is harmless
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	// Best effort: a leftover part file is harmless (and counts until it
+	// is gone).
+	if err := sr.Remove(file); err == nil || errors.Is(err, os.ErrNotExist) {
+		c.untrackLocked(relPath(sessionID, file))
+	}
 }
 
 // write writes {dir}/{sessionID}/{file} via a temporary name and a
@@ -268,34 +364,347 @@ type captureData struct {
 
 // writeFiles writes each file into the session's directory, each via a
 // fresh part file ({file}.part) and a rename, so readers never see half
-// a file. It stops at the first error, which names the file.
+// a file. All of them count against the cap at once, before anything is
+// written, the files they replace included until they are replaced (both
+// are on disk for a moment): past the cap nothing is written and the
+// error is an *outputFullError (wrapping errOutputFull). Else it stops at
+// the first error, which names the file.
 func (c *captureStore) writeFiles(sessionID string, files []captureData) error {
 	sr, err := c.sessionDir(sessionID, true)
 	if err != nil {
 		return err
 	}
 	defer sr.Close()
+	c.mu.Lock()
+	var need int64
 	for _, f := range files {
-		part := f.file + ".part"
-		w, err := createIn(sr, part)
-		if err != nil {
-			return fmt.Errorf("create %s: %w", c.path(sessionID, part, ""), err)
-		}
-		_, err = w.Write(f.data)
-		if cerr := w.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			sr.Remove(part)
-			return fmt.Errorf("write %s: %w", c.path(sessionID, f.file, ""), err)
-		}
-		if err := sr.Rename(part, f.file); err != nil {
-			sr.Remove(part)
-			return fmt.Errorf("save %s: %w", c.path(sessionID, f.file, ""), err)
+		need += int64(len(f.data))
+	}
+	if err := c.fitsLocked(need); err != nil {
+		c.mu.Unlock()
+		return err
+	}
+	for _, f := range files {
+		c.trackLocked(relPath(sessionID, f.file+".part"), int64(len(f.data)))
+	}
+	c.mu.Unlock()
+	for i, f := range files {
+		if err := c.writeNew(sr, sessionID, f); err != nil {
+			for _, g := range files[i:] {
+				c.untrack(relPath(sessionID, g.file+".part"))
+			}
+			return err
 		}
 	}
 	return nil
 }
+
+// writeNew writes f as a fresh {file}.part in sr, the directory of
+// session id, and renames it to file.
+func (c *captureStore) writeNew(sr *os.Root, id string, f captureData) error {
+	part := f.file + ".part"
+	w, err := createIn(sr, part)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", c.path(id, part, ""), err)
+	}
+	_, err = w.Write(f.data)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		sr.Remove(part)
+		return fmt.Errorf("write %s: %w", c.path(id, f.file, ""), err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := c.finishLocked(sr, id, part, f.file); err != nil {
+		sr.Remove(part)
+		return fmt.Errorf("save %s: %w", c.path(id, f.file, ""), err)
+	}
+	return nil
+}
+
+// The size cap. What counts is what this store wrote that is still on
+// disk, as the sum of the finished files in each session directory it
+// wrote into (dirs) and of the part files being written (parts, their
+// bytes counted as they are written, before they reach the disk). Between
+// recounts dirs moves with the store's own renames and removals; a file
+// deleted by hand (or a whole session directory) stops counting at the
+// next recount, which comes before any refusal (at most once every
+// recountShare times its own duration). Memory stays one number a
+// session directory, whatever the number of files.
+
+// errOutputFull is wrapped by every refusal of the cap (*outputFullError).
+var errOutputFull = errors.New("output directory full")
+
+// outputFullError refuses a write that would pass the cap; the sizes are
+// bytes: the cap, what is counted, and what the write needed.
+type outputFullError struct {
+	dir               string
+	limit, used, need int64
+}
+
+func (e *outputFullError) Error() string {
+	return fmt.Sprintf("output directory full: the captures this server wrote in %s (and the room its running recordings hold) take %s, and %s more would pass the %s cap (--max-output-bytes %d): delete captures there (files, or whole session directories) or restart the server with a larger --max-output-bytes",
+		e.dir, byteSize(e.used), byteSize(e.need), byteSize(e.limit), e.limit)
+}
+
+func (e *outputFullError) Unwrap() error { return errOutputFull }
+
+// byteSize writes n bytes for people: "512 bytes", "1.5 KiB", "1.0 GiB".
+func byteSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	v, i := float64(n)/unit, 0
+	for v >= unit && i < 3 {
+		v /= unit
+		i++
+	}
+	return fmt.Sprintf("%.1f %s", v, []string{"KiB", "MiB", "GiB", "TiB"}[i])
+}
+
+// relPath is a session's file as the key of captureStore.parts.
+func relPath(sessionID, file string) string { return sessionID + "/" + file }
+
+// fitsLocked returns nil when n more bytes fit under the cap, else an
+// *outputFullError. Before it refuses it counts again what is on disk
+// (recountLocked, unless the last recount is too recent for its cost),
+// so that captures deleted by hand make room. c.mu is held.
+func (c *captureStore) fitsLocked(n int64) error {
+	limit := c.maxBytes
+	if limit <= 0 {
+		limit = defaultMaxOutputBytes
+	}
+	if c.used+n <= limit {
+		return nil
+	}
+	if time.Since(c.countedAt) >= recountShare*c.countCost {
+		c.recountLocked()
+	}
+	if c.used+n <= limit {
+		return nil
+	}
+	return &outputFullError{dir: c.dir, limit: limit, used: c.used, need: n}
+}
+
+// recountLocked counts again the finished files of every session
+// directory the store wrote into: the regular files in it now, read
+// relative to the held directory, except the part files being written
+// (counted by their writers). A session directory gone is forgotten.
+// c.mu is held.
+func (c *captureStore) recountLocked() {
+	start := time.Now()
+	var used int64
+	for id := range c.dirs {
+		n, ok := c.countDirLocked(id)
+		if !ok {
+			delete(c.dirs, id)
+			continue
+		}
+		c.dirs[id] = n
+		used += n
+	}
+	for _, p := range c.parts {
+		used += p.bytes
+	}
+	c.used = used
+	c.countedAt = time.Now()
+	c.countCost = c.countedAt.Sub(start)
+}
+
+// countDirLocked returns the bytes of the regular files in session
+// directory id that are not part files being written, and false when the
+// directory is gone (or is a symlink now: what it names is not this
+// store's). A directory it cannot read keeps its count. c.mu is held.
+func (c *captureStore) countDirLocked(id string) (int64, bool) {
+	if c.root == nil {
+		return c.dirs[id], true
+	}
+	sr, err := c.openSession(c.root, id, false)
+	if err != nil {
+		return c.dirs[id], !errors.Is(err, os.ErrNotExist) && !errors.Is(err, errOutputDirUnsafe)
+	}
+	defer sr.Close()
+	d, err := sr.Open(".")
+	if err != nil {
+		return c.dirs[id], true
+	}
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return c.dirs[id], true
+	}
+	var n int64
+	for _, name := range names {
+		if c.parts[relPath(id, name)] == nil {
+			n += regularSize(sr, name)
+		}
+	}
+	return n, true
+}
+
+// trackLocked starts counting rel, a part file being written, at n
+// bytes; one counted under that name already is replaced. c.mu is held.
+func (c *captureStore) trackLocked(rel string, n int64) {
+	if c.parts == nil {
+		c.parts = map[string]*counted{}
+	}
+	c.untrackLocked(rel)
+	c.parts[rel] = &counted{bytes: n}
+	c.used += n
+}
+
+// untrack stops counting rel, a part file removed (or never written).
+func (c *captureStore) untrack(rel string) {
+	c.mu.Lock()
+	c.untrackLocked(rel)
+	c.mu.Unlock()
+}
+
+func (c *captureStore) untrackLocked(rel string) {
+	if p := c.parts[rel]; p != nil {
+		c.used -= p.bytes
+		delete(c.parts, rel)
+	}
+}
+
+// spend counts n bytes about to be written to the part file rel: first
+// out of its reservation, the rest against the cap. With strict, a write
+// the cap refuses is not counted and the error is an *outputFullError;
+// else it is counted even past the cap.
+func (c *captureStore) spend(rel string, n int64, strict bool) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.parts[rel]
+	if p == nil {
+		c.trackLocked(rel, 0)
+		p = c.parts[rel]
+	}
+	take := min(n, p.reserved)
+	if strict && n > take {
+		if err := c.fitsLocked(n - take); err != nil {
+			return err
+		}
+	}
+	p.reserved -= take
+	p.bytes += n - take
+	c.used += n - take
+	return nil
+}
+
+// unspend takes back n bytes counted by spend but not written (a short
+// write).
+func (c *captureStore) unspend(rel string, n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.parts[rel]; p != nil {
+		p.bytes -= n
+		c.used -= n
+	}
+}
+
+// reserve sets the reservation of the part file rel to n bytes, counted
+// now against the cap and spent by its later writes. Growing it past the
+// cap is refused (an *outputFullError, the reservation unchanged);
+// shrinking it gives the bytes back.
+func (c *captureStore) reserve(rel string, n int64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.parts[rel]
+	if p == nil {
+		c.trackLocked(rel, 0)
+		p = c.parts[rel]
+	}
+	if d := n - p.reserved; d > 0 {
+		if err := c.fitsLocked(d); err != nil {
+			return err
+		}
+	}
+	p.bytes += n - p.reserved
+	c.used += n - p.reserved
+	p.reserved = n
+	return nil
+}
+
+// settle gives back what is left of the reservation of the part file rel
+// (its writer closed it); its written bytes count until it is renamed or
+// removed.
+func (c *captureStore) settle(rel string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.parts[rel]; p != nil {
+		p.bytes -= p.reserved
+		c.used -= p.reserved
+		p.reserved = 0
+	}
+}
+
+// usedBytes returns the bytes counted now (no recount).
+func (c *captureStore) usedBytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.used
+}
+
+// captureFile is a part file the store created for writing (a
+// recording's), whose bytes count against the cap as they are written:
+// Write refuses, writing nothing, what would pass the cap; writeUncapped
+// writes past it; reserve holds room ahead. Use it from one goroutine at
+// a time.
+type captureFile struct {
+	f     *os.File
+	store *captureStore
+	rel   string // the key in store.parts
+	n     int64  // bytes written
+}
+
+// Write writes p whole or not at all: past the cap it writes nothing and
+// returns an *outputFullError (wrapping errOutputFull).
+func (f *captureFile) Write(p []byte) (int, error) {
+	if err := f.store.spend(f.rel, int64(len(p)), true); err != nil {
+		return 0, err
+	}
+	return f.write(p)
+}
+
+// writeUncapped writes p even past the cap (out of the reservation
+// first), for a format that a write cut short would break: the caller
+// stops at the cap itself.
+func (f *captureFile) writeUncapped(p []byte) (int, error) {
+	f.store.spend(f.rel, int64(len(p)), false) // never refused
+	return f.write(p)
+}
+
+func (f *captureFile) write(p []byte) (int, error) {
+	n, err := f.f.Write(p)
+	f.n += int64(n)
+	if n < len(p) {
+		f.store.unspend(f.rel, int64(len(p)-n))
+	}
+	return n, err
+}
+
+// reserve holds n bytes for the file's next writes (captureStore.reserve).
+func (f *captureFile) reserve(n int64) error { return f.store.reserve(f.rel, n) }
+
+// written returns the bytes written so far.
+func (f *captureFile) written() int64 { return f.n }
+
+// Name returns the file's path, for messages.
+func (f *captureFile) Name() string { return f.f.Name() }
+
+// Close closes the file; what is left of its reservation is given back.
+func (f *captureFile) Close() error {
+	f.store.settle(f.rel)
+	return f.f.Close()
+}
+
+// uncappedWriter writes to f with writeUncapped.
+type uncappedWriter struct{ f *captureFile }
+
+func (w uncappedWriter) Write(p []byte) (int, error) { return w.f.writeUncapped(p) }
 
 // inSession returns cp's file as its session id and name in the output
 // directory ({dir}/{id}/{file}), or false when its path is not one.

@@ -89,6 +89,14 @@ func TestCaptureStoreDescriptors(t *testing.T) {
 			}
 			callTool(t, a, "shell_record_start", `{"session_id":"linked"}`)
 		}},
+		{"refused at the cap", func(t *testing.T) {
+			a.store.setMaxBytes(1) // the refusal counts the directories again first
+			if r := callTool(t, a, "shell_screenshot", `{"session_id":"s1"}`); !r.IsError {
+				t.Error("a screenshot past a 1-byte cap was taken")
+			}
+			callTool(t, a, "shell_record_start", `{"session_id":"s1"}`)
+			a.store.setMaxBytes(0)
+		}},
 		{"bad names", func(t *testing.T) {
 			callTool(t, a, "shell_screenshot", `{"session_id":"s1","name":"../x"}`)
 			a.store.read(Capture{Path: "/etc/passwd"})

@@ -177,7 +177,7 @@ func (tb *Toolbox) writeScreenshot(id, name string, snap *Snapshot, ro RenderOpt
 		{name + ".txt", []byte(snapshotText(snap))},
 	}
 	if err := tb.store.writeFiles(id, files); err != nil {
-		if errors.Is(err, errOutputDirUnsafe) {
+		if errors.Is(err, errOutputDirUnsafe) || errors.Is(err, errOutputFull) {
 			return nil, screenshotResult{}, err // it names the fix
 		}
 		return nil, screenshotResult{}, fmt.Errorf("%v (check --output-dir is writable)", err)
