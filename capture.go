@@ -82,11 +82,24 @@ const defaultMaxOutputBytes int64 = 1 << 30
 // time stat-ing them.
 const recountShare = 10
 
+// diskBlock is the least space a file that is not empty takes on most
+// file systems: each file counts its size rounded up to it (diskSize), so
+// that a loop of small captures cannot fill the disk with blocks the cap
+// never counted (a screenshot of an empty 80x24 screen is 1.8 KB in four
+// files, which take 12 KiB).
+const diskBlock = 4096
+
+// diskSize is what a file of n bytes counts: n rounded up to diskBlock.
+func diskSize(n int64) int64 { return (n + diskBlock - 1) / diskBlock * diskBlock }
+
 // counted is one part file in captureStore.parts.
 type counted struct {
-	bytes    int64 // written, plus reserved
-	reserved int64 // counted ahead of writing (captureFile.reserve)
+	written  int64 // bytes counted as written (before they reach the disk)
+	reserved int64 // bytes counted ahead of writing (captureFile.reserve)
 }
+
+// counts is what p counts against the cap.
+func (p *counted) counts() int64 { return diskSize(p.written) + p.reserved }
 
 // newCaptureStore returns the store of the output directory dir
 // (absolute), capped at maxBytes bytes (0 or less: defaultMaxOutputBytes).
@@ -269,7 +282,7 @@ func regularSize(sr *os.Root, file string) int64 {
 
 // create creates (or replaces) {dir}/{sessionID}/{file}, a part file, for
 // writing, its bytes counted as they are written (captureFile). When the
-// cap leaves no byte at all it is refused with an *outputFullError.
+// cap leaves not even a block it is refused with an *outputFullError.
 func (c *captureStore) create(sessionID, file string) (*captureFile, error) {
 	sr, err := c.sessionDir(sessionID, true)
 	if err != nil {
@@ -278,7 +291,7 @@ func (c *captureStore) create(sessionID, file string) (*captureFile, error) {
 	defer sr.Close()
 	rel := relPath(sessionID, file)
 	c.mu.Lock()
-	if err := c.fitsLocked(1); err != nil {
+	if err := c.fitsLocked(diskBlock); err != nil {
 		c.mu.Unlock()
 		return nil, err
 	}
@@ -326,7 +339,7 @@ func (c *captureStore) finishLocked(sr *os.Root, id, from, to string) (int64, er
 	if c.dirs == nil {
 		c.dirs = map[string]int64{}
 	}
-	n := max(c.dirs[id]+size-replaced, 0)
+	n := max(c.dirs[id]+diskSize(size)-diskSize(replaced), 0)
 	c.used += n - c.dirs[id]
 	c.dirs[id] = n
 	return size, nil
@@ -378,7 +391,7 @@ func (c *captureStore) writeFiles(sessionID string, files []captureData) error {
 	c.mu.Lock()
 	var need int64
 	for _, f := range files {
-		need += int64(len(f.data))
+		need += diskSize(int64(len(f.data)))
 	}
 	if err := c.fitsLocked(need); err != nil {
 		c.mu.Unlock()
@@ -427,7 +440,8 @@ func (c *captureStore) writeNew(sr *os.Root, id string, f captureData) error {
 // The size cap. What counts is what this store wrote that is still on
 // disk, as the sum of the finished files in each session directory it
 // wrote into (dirs) and of the part files being written (parts, their
-// bytes counted as they are written, before they reach the disk). Between
+// bytes counted as they are written, before they reach the disk), each
+// file rounded up to a block (diskSize). Between
 // recounts dirs moves with the store's own renames and removals; a file
 // deleted by hand (or a whole session directory) stops counting at the
 // next recount, which comes before any refusal (at most once every
@@ -507,15 +521,15 @@ func (c *captureStore) recountLocked() {
 		used += n
 	}
 	for _, p := range c.parts {
-		used += p.bytes
+		used += p.counts()
 	}
 	c.used = used
 	c.countedAt = time.Now()
 	c.countCost = c.countedAt.Sub(start)
 }
 
-// countDirLocked returns the bytes of the regular files in session
-// directory id that are not part files being written, and false when the
+// countDirLocked returns what the regular files in session directory id
+// count (diskSize), but for the part files being written, and false when the
 // directory is gone (or is a symlink now: what it names is not this
 // store's). A directory it cannot read keeps its count. c.mu is held.
 func (c *captureStore) countDirLocked(id string) (int64, bool) {
@@ -539,7 +553,7 @@ func (c *captureStore) countDirLocked(id string) (int64, bool) {
 	var n int64
 	for _, name := range names {
 		if c.parts[relPath(id, name)] == nil {
-			n += regularSize(sr, name)
+			n += diskSize(regularSize(sr, name))
 		}
 	}
 	return n, true
@@ -552,8 +566,9 @@ func (c *captureStore) trackLocked(rel string, n int64) {
 		c.parts = map[string]*counted{}
 	}
 	c.untrackLocked(rel)
-	c.parts[rel] = &counted{bytes: n}
-	c.used += n
+	p := &counted{written: n}
+	c.parts[rel] = p
+	c.used += p.counts()
 }
 
 // untrack stops counting rel, a part file removed (or never written).
@@ -565,7 +580,7 @@ func (c *captureStore) untrack(rel string) {
 
 func (c *captureStore) untrackLocked(rel string) {
 	if p := c.parts[rel]; p != nil {
-		c.used -= p.bytes
+		c.used -= p.counts()
 		delete(c.parts, rel)
 	}
 }
@@ -583,14 +598,15 @@ func (c *captureStore) spend(rel string, n int64, strict bool) error {
 		p = c.parts[rel]
 	}
 	take := min(n, p.reserved)
-	if strict && n > take {
-		if err := c.fitsLocked(n - take); err != nil {
+	d := diskSize(p.written+n) - diskSize(p.written) - take
+	if strict && d > 0 {
+		if err := c.fitsLocked(d); err != nil {
 			return err
 		}
 	}
+	p.written += n
 	p.reserved -= take
-	p.bytes += n - take
-	c.used += n - take
+	c.used += d
 	return nil
 }
 
@@ -600,8 +616,9 @@ func (c *captureStore) unspend(rel string, n int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if p := c.parts[rel]; p != nil {
-		p.bytes -= n
-		c.used -= n
+		before := p.counts()
+		p.written -= n
+		c.used += p.counts() - before
 	}
 }
 
@@ -622,7 +639,6 @@ func (c *captureStore) reserve(rel string, n int64) error {
 			return err
 		}
 	}
-	p.bytes += n - p.reserved
 	c.used += n - p.reserved
 	p.reserved = n
 	return nil
@@ -635,13 +651,13 @@ func (c *captureStore) settle(rel string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if p := c.parts[rel]; p != nil {
-		p.bytes -= p.reserved
 		c.used -= p.reserved
 		p.reserved = 0
 	}
 }
 
-// usedBytes returns the bytes counted now (no recount).
+// usedBytes returns the bytes counted now (no recount), files rounded up
+// to blocks.
 func (c *captureStore) usedBytes() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -18,14 +18,14 @@ import (
 	"time"
 )
 
-// diskBytes sums the sizes of the regular files under dir, and lists the
-// part files left there.
+// diskBytes sums what the regular files under dir count against the cap
+// (their sizes rounded up to blocks), and lists the part files left there.
 func diskBytes(t *testing.T, dir string) (n int64, parts []string) {
 	t.Helper()
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
 			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
+				n += diskSize(fi.Size())
 			}
 			if strings.HasSuffix(p, ".part") {
 				parts = append(parts, p)
@@ -208,7 +208,8 @@ func TestCaptureCapRecording(t *testing.T) {
 			}
 			close(stop)
 			wg.Wait()
-			res := mustCall(t, a, "shell_record_stop", map[string]any{"session_id": "s1"})
+			// "both": the stop may come before the capture goroutine saved it.
+			res := mustCall(t, a, "shell_record_stop", map[string]any{"session_id": "s1", "format": "both"})
 			note, _ := res["note"].(string)
 			for _, want := range []string{"size cap", fmt.Sprintf("--max-output-bytes %d", tc.limit), "delete captures or raise --max-output-bytes"} {
 				if !strings.Contains(note, want) {

@@ -166,12 +166,13 @@ func (r *recorder) open() (err error) {
 
 // reserveGIF holds room under the output directory's cap for what the GIF
 // still has to write: what its encoder buffers, its pending frame and the
-// trailer, and with next one more frame of the largest size a frame can
-// take. Frames are written out of that room, so the GIF never passes the
-// cap. The error is the cap's (*outputFullError); the room held then
-// stays as it was, which is enough to end the file without another frame.
+// trailer, the rounding of the file up to a block (diskSize), and with
+// next one more frame of the largest size a frame can take. Frames are
+// written out of that room, so the GIF never passes the cap. The error is
+// the cap's (*outputFullError); the room held then stays as it was, which
+// is enough to end the file without another frame.
 func (r *recorder) reserveGIF(next bool) error {
-	n := r.gif.written - r.gifFile.written() + int64(len(r.gif.pending)) + 1
+	n := r.gif.written - r.gifFile.written() + int64(len(r.gif.pending)) + 1 + diskBlock
 	if next {
 		n += r.maxFrame
 	}
