@@ -37,6 +37,29 @@ func ensureOutputDir(dir string) error {
 	if err != nil {
 		return fmt.Errorf("output directory: %w", err)
 	}
+	if err := checkOutputDirInfo(dir, fi); err != nil {
+		return err
+	}
+	// Whoever can write an ancestor can rename the directory (or the
+	// ancestor below it) and put another in its place after this check,
+	// unless the sticky bit (as on /tmp) forbids it: every ancestor up to
+	// the root is checked, not only the parent. (The store holds the
+	// directory open once checked, so such a swap no longer redirects
+	// captures; it still decides which directory is checked at first use.)
+	for p := filepath.Dir(filepath.Clean(dir)); ; p = filepath.Dir(p) {
+		if pfi, err := os.Stat(p); err == nil && pfi.Mode().Perm()&0o002 != 0 && pfi.Mode()&os.ModeSticky == 0 {
+			return fmt.Errorf("the output directory's ancestor %s is writable by other users and not sticky (mode %04o): %w: pass an --output-dir in a directory only you can write", p, pfi.Mode().Perm(), errOutputDirUnsafe)
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
+}
+
+// checkOutputDirInfo refuses fi, the output directory dir as os.Stat (or
+// the store's descriptor) sees it, when it is not a directory, belongs to
+// another user or is writable by everyone.
+func checkOutputDirInfo(dir string, fi os.FileInfo) error {
 	switch {
 	case !fi.IsDir():
 		return fmt.Errorf("output directory %s is not a directory: pass another --output-dir", dir)
@@ -49,18 +72,7 @@ func ensureOutputDir(dir string) error {
 	case fi.Mode().Perm()&0o002 != 0:
 		return fmt.Errorf("output directory %s is writable by other users (mode %04o): %w: chmod 700 it or pass another --output-dir", dir, fi.Mode().Perm(), errOutputDirUnsafe)
 	}
-	// Whoever can write an ancestor can rename the directory (or the
-	// ancestor below it) and put another in its place after this check,
-	// unless the sticky bit (as on /tmp) forbids it: every ancestor up to
-	// the root is checked, not only the parent.
-	for p := filepath.Dir(filepath.Clean(dir)); ; p = filepath.Dir(p) {
-		if pfi, err := os.Stat(p); err == nil && pfi.Mode().Perm()&0o002 != 0 && pfi.Mode()&os.ModeSticky == 0 {
-			return fmt.Errorf("the output directory's ancestor %s is writable by other users and not sticky (mode %04o): %w: pass an --output-dir in a directory only you can write", p, pfi.Mode().Perm(), errOutputDirUnsafe)
-		}
-		if filepath.Dir(p) == p {
-			return nil
-		}
-	}
+	return nil
 }
 
 // defaultOutputDir is --output-dir's default: $TMPDIR/ttywright-UID, a

@@ -7,3 +7,7 @@ import "os"
 // ownedByMe is true where file ownership is not a uid (the directory's
 // ACLs decide).
 func ownedByMe(fi os.FileInfo) bool { return true }
+
+// dirRemoved is false where a directory cannot be removed while it is
+// held open (Windows refuses).
+func dirRemoved(fi os.FileInfo) bool { return false }

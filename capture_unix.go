@@ -13,3 +13,11 @@ func ownedByMe(fi os.FileInfo) bool {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return ok && int(st.Uid) == os.Geteuid()
 }
+
+// dirRemoved reports whether fi, a directory held open as it is now, has
+// been removed: no name links to it any more (rm -rf), so nothing written
+// into it could ever be found. A directory renamed away keeps its links.
+func dirRemoved(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink == 0
+}

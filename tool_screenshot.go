@@ -170,22 +170,17 @@ func (tb *Toolbox) writeScreenshot(id, name string, snap *Snapshot, ro RenderOpt
 	if err := encodePNG(&pngBuf, img); err != nil {
 		return nil, screenshotResult{}, fmt.Errorf("encoding the PNG: %v", err)
 	}
-	files := []struct {
-		ext  string
-		data []byte
-	}{
-		{".png", pngBuf.Bytes()},
-		{".svg", []byte(snapshotSVG(snap, ro.Theme, ro.Border))},
-		{".ansi", screenANSI(snap, ansiLines)},
-		{".txt", []byte(snapshotText(snap))},
+	files := []captureData{
+		{name + ".png", pngBuf.Bytes()},
+		{name + ".svg", []byte(snapshotSVG(snap, ro.Theme, ro.Border))},
+		{name + ".ansi", screenANSI(snap, ansiLines)},
+		{name + ".txt", []byte(snapshotText(snap))},
 	}
-	for _, f := range files {
-		if err := tb.store.write(id, name+f.ext, f.data); err != nil {
-			if errors.Is(err, errOutputDirUnsafe) {
-				return nil, screenshotResult{}, err // it names the fix
-			}
-			return nil, screenshotResult{}, fmt.Errorf("%v (check --output-dir is writable)", err)
+	if err := tb.store.writeFiles(id, files); err != nil {
+		if errors.Is(err, errOutputDirUnsafe) || errors.Is(err, errOutputFull) {
+			return nil, screenshotResult{}, err // it names the fix
 		}
+		return nil, screenshotResult{}, fmt.Errorf("%v (check --output-dir is writable)", err)
 	}
 	b := img.Bounds()
 	return pngBuf.Bytes(), screenshotResult{

@@ -7,18 +7,21 @@ package main
 // to a GIF (gif.go); at the same time an output listener streams the raw
 // output to an asciicast file (cast.go). Both files are written as
 // "{name}.gif.part" and "{name}.cast.part" and renamed at stop, keeping
-// what format asks for.
+// what format asks for. Both count against the output directory's size
+// cap (captureStore) as they grow, and the recording stops at it like at
+// its other limits.
 
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"image"
 	"image/draw"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -67,8 +70,10 @@ type recorder struct {
 	snapshotLocked func() *Snapshot
 	waitChange     func(ctx context.Context, since uint64) (uint64, error)
 
-	gifFile   *os.File
-	castFile  *os.File
+	gifFile   *captureFile
+	castFile  *captureFile
+	castOut   *castSink // the cast writer's writer, on castFile
+	maxFrame  int64     // bytes a GIF frame of the canvas may take at most (gifFrameBound)
 	gif       *gifEncoder
 	cast      *castWriter
 	unlisten  func()
@@ -114,7 +119,11 @@ func (r *recorder) open() (err error) {
 		r.store.remove(id, r.name+".gif.part")
 		return err
 	}
-	r.gif = newGIFEncoder(r.gifFile)
+	// The GIF is written past the cap, since a GIF cut mid-frame does not
+	// decode: reserveGIF holds its room ahead instead, and the recording
+	// stops when that is refused.
+	r.gif = newGIFEncoder(uncappedWriter{r.gifFile})
+	r.castOut = &castSink{f: r.castFile}
 
 	// Take the first snapshot and attach the cast listener atomically with
 	// respect to output: the listener runs under the session lock, so output
@@ -129,7 +138,7 @@ func (r *recorder) open() (err error) {
 	r.sess.mu.Lock()
 	r.started = time.Now()
 	first = r.snapshotLocked()
-	r.cast = newCastWriter(r.castFile, r.started, first)
+	r.cast = newCastWriter(r.castOut, r.started, first)
 	armed = true
 	r.sess.mu.Unlock()
 
@@ -140,6 +149,7 @@ func (r *recorder) open() (err error) {
 	}
 	img := r.render(first)
 	r.canvas = image.NewRGBA(img.Rect)
+	r.maxFrame = gifFrameBound(img.Rect.Dx(), img.Rect.Dy())
 	r.cols0, r.rows0 = first.Cols, first.Rows
 	r.gif.add(img, r.started)
 	r.frames = 1
@@ -147,7 +157,76 @@ func (r *recorder) open() (err error) {
 		r.abort()
 		return fmt.Errorf("writing %s: %w", r.gifFile.Name(), err)
 	}
+	if err := r.reserveGIF(false); err != nil {
+		r.abort()
+		return err // the cap: it names the fix
+	}
 	return nil
+}
+
+// reserveGIF holds room under the output directory's cap for what the GIF
+// still has to write: what its encoder buffers, its pending frame and the
+// trailer, the rounding of the file up to a block (diskSize), and with
+// next one more frame of the largest size a frame can take. Frames are
+// written out of that room, so the GIF never passes the cap. The error is
+// the cap's (*outputFullError); the room held then stays as it was, which
+// is enough to end the file without another frame.
+func (r *recorder) reserveGIF(next bool) error {
+	n := r.gif.written - r.gifFile.written() + int64(len(r.gif.pending)) + 1 + diskBlock
+	if next {
+		n += r.maxFrame
+	}
+	return r.gifFile.reserve(n)
+}
+
+// gifFrameBound is the most bytes one w x h pixel GIF frame can take:
+// LZW codes of at most 12 bits, one a pixel at worst, with the clear
+// codes and the sub-block lengths (1.51 bytes a pixel), and 1 KiB for
+// the colour table and the frame's headers. 910 KiB for a 120x40 screen
+// at scale 1.
+func gifFrameBound(w, h int) int64 {
+	px := int64(w) * int64(h)
+	return px*3/2 + px/64 + 1024
+}
+
+// outputFull returns the cap's refusal once the cast has been cut at it or
+// the room for the next GIF frame is refused, else nil.
+func (r *recorder) outputFull() *outputFullError {
+	if full := r.castOut.full.Load(); full != nil {
+		return full
+	}
+	if err := r.reserveGIF(true); err != nil {
+		full, _ := errors.AsType[*outputFullError](err)
+		return full
+	}
+	return nil
+}
+
+// capName names the output directory's cap, for a recording's note.
+func capName(full *outputFullError) string {
+	return fmt.Sprintf("the output directory's size cap of %s (--max-output-bytes %d; %s in use, %s more needed)", byteSize(full.limit), full.limit, byteSize(full.used), byteSize(full.need))
+}
+
+// castSink is the cast writer's writer: it counts the cast's bytes
+// against the output directory's cap, and from the first write the cap
+// refuses it drops that write and every later one, whole. The cast writer
+// writes whole event lines, so the file stays a valid asciicast that ends
+// early; full (the refusal) tells the capture goroutine to stop.
+type castSink struct {
+	f    *captureFile
+	full atomic.Pointer[outputFullError]
+}
+
+func (w *castSink) Write(p []byte) (int, error) {
+	if w.full.Load() != nil {
+		return len(p), nil
+	}
+	n, err := w.f.Write(p)
+	if full, ok := errors.AsType[*outputFullError](err); ok {
+		w.full.Store(full)
+		return len(p), nil
+	}
+	return n, err
 }
 
 // start opens the recording and starts its capture goroutine.
@@ -231,6 +310,11 @@ func (r *recorder) run(ctx context.Context, gen uint64) {
 			r.close(time.Now()) // no final frame: that would pass the limit
 			return
 		}
+		if full := r.outputFull(); full != nil {
+			r.limitNote = fmt.Sprintf("capturing stopped at %s, %v in; the files end there: delete captures or raise --max-output-bytes", capName(full), time.Since(r.started).Round(time.Second))
+			r.close(time.Now()) // no final frame: the room held is for what the encoder holds
+			return
+		}
 		// Wake at the time limit; and while a synchronized update is held
 		// back, soon, because its end may change nothing visible.
 		deadline := r.started.Add(maxDur)
@@ -274,9 +358,14 @@ func (r *recorder) run(ctx context.Context, gen uint64) {
 		r.capture(snap, now)
 		last = now
 	}
-	// The final state, whatever the pacing or a synchronized update.
+	// The final state, whatever the pacing or a synchronized update, if
+	// the output directory's cap leaves room for it.
 	now := time.Now()
-	r.capture(r.snapshot(), now)
+	if full := r.outputFull(); full == nil {
+		r.capture(r.snapshot(), now)
+	} else if r.limitNote == "" {
+		r.limitNote = fmt.Sprintf("the last screen was left out at %s: delete captures or raise --max-output-bytes", capName(full))
+	}
 	r.close(now)
 }
 
@@ -350,13 +439,12 @@ func (r *recorder) saveFiles(format, name string) (*recordStopResult, error) {
 	// under the name {name}.cast, so that no two entries of the list share
 	// a name; bytes is the size of the file at uri alone.
 	keep := func(ext, mime, uri string, size *int64) (string, error) {
-		if err := r.store.rename(s.ID, r.name+ext+".part", name+ext); err != nil {
+		n, err := r.store.rename(s.ID, r.name+ext+".part", name+ext)
+		if err != nil {
 			return "", err
 		}
 		p := r.store.path(s.ID, name, ext)
-		if fi, err := os.Stat(p); err == nil {
-			*size = fi.Size()
-		}
+		*size = n
 		entry := name
 		if uri != res.URI {
 			entry = name + ext
