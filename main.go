@@ -59,6 +59,12 @@
 //
 // --max-sessions N caps the number of live sessions (default 16).
 //
+// --max-output-bytes N caps the bytes of the captures the server writes
+// in the output directory, those still there (default 1073741824, 1 GiB).
+// Past it a screenshot or a recording is refused with an error saying
+// what is used, and a running recording stops and is saved with a note.
+// Captures deleted by hand make room again.
+//
 // --scrollback N is the number of lines kept above the screen for each
 // session (default 10000).
 //
@@ -271,6 +277,7 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 	fs.BoolVar(&cfg.InlineImages, "inline-images", false, "return screenshots inline as MCP image content by default")
 	fs.StringVar(&cfg.LogPath, "log-path", "", "append a JSON line per tool call to this file")
 	fs.IntVar(&cfg.MaxSessions, "max-sessions", 16, "maximum number of live sessions (1-1000)")
+	fs.Int64Var(&cfg.MaxOutputBytes, "max-output-bytes", defaultMaxOutputBytes, "cap on the bytes of the captures this server wrote that are still in the output directory; past it captures are refused and recordings stop")
 	fs.IntVar(&cfg.Scrollback, "scrollback", 10000, "scrollback lines kept per session")
 	fs.Func("allow-command", "allow only this program, under this name, in shell_start (repeatable; symlinks resolved; env then limited to TERM, LANG, LC_*, TZ and similar, PATH only as the server's; see SECURITY.md)", func(v string) error {
 		if v = strings.TrimSpace(v); v == "" {
@@ -373,6 +380,9 @@ func validateConfig(cfg *Config) error {
 		if r.v < r.min || r.v > r.max {
 			return fmt.Errorf("--%s %s: must be from %d to %d", r.name, strconv.Itoa(r.v), r.min, r.max)
 		}
+	}
+	if cfg.MaxOutputBytes < 1 {
+		return fmt.Errorf("--max-output-bytes %d: must be positive, e.g. %d (1 GiB)", cfg.MaxOutputBytes, defaultMaxOutputBytes)
 	}
 	if checkImageSize(cfg.Cols, cfg.Rows, cfg.Scale) != nil {
 		return fmt.Errorf("--cols %d, --rows %d and --scale %d make screenshots larger than the image size limit: lower one of them", cfg.Cols, cfg.Rows, cfg.Scale)

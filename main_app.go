@@ -9,15 +9,16 @@ import "runtime/debug"
 
 // Config is the server configuration from flags and TTYWRIGHT_* variables.
 type Config struct {
-	Theme         string   // default theme name
-	Cols, Rows    int      // default screen size in cells
-	OutputDir     string   // where captures are written (created 0700)
-	Scale         int      // integer pixel scale of the bitmap font for files on disk
-	InlineImages  bool     // screenshots inline by default
-	LogPath       string   // JSONL log of every tool call; "" = none
-	MaxSessions   int      // live sessions at most
-	Scrollback    int      // history lines per session
-	AllowCommands []string // when non-empty, shell_start refuses any other command
+	Theme          string   // default theme name
+	Cols, Rows     int      // default screen size in cells
+	OutputDir      string   // where captures are written (created 0700)
+	Scale          int      // integer pixel scale of the bitmap font for files on disk
+	InlineImages   bool     // screenshots inline by default
+	LogPath        string   // JSONL log of every tool call; "" = none
+	MaxSessions    int      // live sessions at most
+	MaxOutputBytes int64    // cap on the bytes of the captures written (--max-output-bytes); 0 = defaultMaxOutputBytes
+	Scrollback     int      // history lines per session
+	AllowCommands  []string // when non-empty, shell_start refuses any other command
 
 	NoShellIntegration bool // --shell-integration=false: no OSC 133 marks added to shells (session_integ.go)
 	Nice               int  // --nice: the programs' nice value, below the server's priority
@@ -34,7 +35,7 @@ type App struct {
 
 // newApp builds the rooms for cfg; no session runs yet.
 func newApp(cfg Config) *App {
-	a := &App{cfg: cfg, store: &captureStore{dir: cfg.OutputDir}}
+	a := &App{cfg: cfg, store: newCaptureStore(cfg.OutputDir, cfg.MaxOutputBytes)}
 	a.sessions = newSessions(cfg.sessions(), a.store, nil)
 	a.tools = newToolbox(cfg.tools(), a.sessions, a.store)
 	a.hub = newHub(buildVersion(), a.tools)
@@ -46,8 +47,12 @@ func newApp(cfg Config) *App {
 // newServer returns a new MCP connection to the app.
 func (a *App) newServer() *Server { return newServer(a.hub) }
 
-// shutdown stops every session (Toolbox.shutdown).
-func (a *App) shutdown() { a.tools.shutdown() }
+// shutdown stops every session (Toolbox.shutdown), which saves their
+// recordings, then lets the output directory go.
+func (a *App) shutdown() {
+	a.tools.shutdown()
+	a.store.close()
+}
 
 // sessions is the part of c the Session room needs.
 func (c Config) sessions() SessionConfig {

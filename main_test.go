@@ -68,7 +68,7 @@ func TestParseConfig(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home) // "~/" in --output-dir and --log-path
 	defaults := Config{Theme: "one-dark", Cols: 120, Rows: 40, OutputDir: defaultOutputDir(),
-		Scale: 2, MaxSessions: 16, Scrollback: 10000, Nice: 5}
+		Scale: 2, MaxSessions: 16, Scrollback: 10000, Nice: 5, MaxOutputBytes: defaultMaxOutputBytes}
 	with := func(f func(*Config)) Config { c := defaults; f(&c); return c }
 	tests := []struct {
 		name    string
@@ -79,6 +79,9 @@ func TestParseConfig(t *testing.T) {
 		wantErr string // substring of the error; "" = no error
 	}{
 		{name: "defaults", want: defaults},
+		{name: "max-output-bytes", args: []string{"--max-output-bytes", "0"}, wantErr: "--max-output-bytes 0: must be positive"},
+		{name: "max-output-bytes from environment", env: map[string]string{"TTYWRIGHT_MAX_OUTPUT_BYTES": "1048576"},
+			want: with(func(c *Config) { c.MaxOutputBytes = 1 << 20 })},
 		{name: "flags", args: []string{"--cols", "80", "-rows=24", "--scale", "1", "--inline-images", "--max-sessions", "2", "--scrollback", "0", "--output-dir", "/tmp/x", "--log-path", "/tmp/l"},
 			want: with(func(c *Config) {
 				c.Cols, c.Rows, c.Scale, c.InlineImages, c.MaxSessions, c.Scrollback, c.OutputDir, c.LogPath = 80, 24, 1, true, 2, 0, "/tmp/x", "/tmp/l"
