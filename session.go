@@ -85,7 +85,9 @@ type Session struct {
 	changed    chan struct{} // closed and replaced on every output batch, resize and exit
 	fed        int64         // bytes of output fed to term so far
 	lastOutput time.Time     // when the last output was fed (Started before any)
-	raw        rawRing       // the last rawTailCap bytes of output
+	raw        rawRing       // the last rawTailCap bytes of output, without the integration's marks
+	strip      *markStrip    // takes the integration's marks out of raw and the listeners' output (nil: none)
+	stripped   []byte        // strip's output for the current read
 	listeners  map[int]func(p []byte, at time.Time)
 	nextListen int
 
@@ -301,18 +303,25 @@ func (s *Session) readLoop() {
 	}
 }
 
-// feedLocked gives p to the emulator and the listeners. s.mu is held.
+// feedLocked gives p to the emulator, and p without the integration's
+// marks (session_strip.go) to the raw ring and the listeners. s.mu is
+// held.
 func (s *Session) feedLocked(p []byte, at time.Time) {
 	_, _ = s.term.Write(p) // Terminal.Write never fails.
-	s.raw.append(p)
 	s.fed += int64(len(p))
 	s.queued.Add(-int64(len(p)))
 	s.lastOutput = at
 	if s.takeMarksLocked() {
 		s.cmdsChanged = true
 	}
+	out := p
+	if s.strip != nil {
+		s.stripped = s.strip.filter(s.stripped[:0], p)
+		out = s.stripped
+	}
+	s.raw.append(out)
 	for _, fn := range s.listeners {
-		fn(p, at)
+		fn(out, at)
 	}
 }
 

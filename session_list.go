@@ -133,6 +133,7 @@ func (ss *Sessions) Start(opts StartOptions) (*Session, error) {
 	s.integ = plan.integ
 	if s.integ.nonce != "" {
 		s.term.SetMarkNonce(s.integ.nonce) // before the program runs: its first prompt carries it
+		s.strip = newMarkStrip(s.integ.nonce)
 	}
 	s.cmd = &exec.Cmd{Path: execPath, Args: append([]string{s.Command}, args...), Env: env, Dir: cwd}
 
