@@ -1106,10 +1106,14 @@ func (t *Terminal) printTranslated(r rune) {
 	t.cs.g[t.cs.gl] = g
 }
 
-// decaln is DECALN (ESC # 8): fill the screen with E, reset the margins
-// and home the cursor.
+// decaln is DECALN (ESC # 8): fill the screen with E in the default
+// rendition, reset the margins and origin mode (DECOM) and home the
+// cursor. As in xterm, the pen loses its SGR attributes (bold to
+// strike-through) but keeps its colours and DECSCA protection.
 func (t *Terminal) decaln() {
 	t.top, t.bot = 0, t.rows-1
+	t.origin = false
+	t.pen.Attr &= attrProtected
 	for _, l := range t.scr.lines {
 		l.marks = nil
 		l.wrapped = false

@@ -179,9 +179,36 @@ func TestVTEdit(t *testing.T) {
 		{"REP after a control repeats nothing", "ab\r\x1b[3b", []string{"▮ab"}, 0, 0},
 		{"REP after an OSC repeats nothing", "ab\x1b]2;t\x07\x1b[3b", []string{"ab▮"}, 0, 0},
 		{"DECALN", "\x1b#8", []string{"▮EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE"}, 0, 0},
+		// xterm 379: DECALN turns DECOM off (CUP homes to the top left
+		// after new margins) and leaves DECSCA on.
+		{"DECALN resets DECOM", "\x1b[2;3r\x1b[?6h\x1b#8\x1b[2;3r\x1b[1;1HX", []string{"X▮EEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE"}, 0, 0},
+		{"DECALN keeps DECSCA", "\x1b[1\"q\x1b#8\x1b[2;2HX\x1b[?2J", []string{"", " X▮"}, 0, 0},
 		{"DECIC in the region", "abc\r\nabc\x1b[1;2r\x1b[1;2H\x1b['}", []string{"a▮ bc", "a bc"}, 0, 0},
 		{"DECDC", "abc\r\nabc\x1b[1;2H\x1b['~", []string{"a▮c", "ac"}, 0, 0},
 	})
+}
+
+// TestVTDECALNPen checks the pen DECALN leaves: no SGR attributes, the
+// colours as they were (xterm 379).
+func TestVTDECALNPen(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Cell
+	}{
+		{"\x1b[31;41;1;2;3;4;5;7;8;9m\x1b#8X", Cell{Rune: 'X', Width: 1, FG: PaletteColor(1), BG: PaletteColor(1)}},
+		{"\x1b[32;44;1m\x1b#8X", Cell{Rune: 'X', Width: 1, FG: PaletteColor(2), BG: PaletteColor(4)}},
+		{"\x1b[1;4m\x1b#8X\x1b[0m", Cell{Rune: 'X', Width: 1}},
+	}
+	for _, tc := range tests {
+		term := NewTerminal(10, 4, 0)
+		term.Write([]byte(tc.in))
+		if got := term.CellAt(0, 0); got != tc.want {
+			t.Errorf("%q: cell %+v, want %+v", tc.in, got, tc.want)
+		}
+		if e := term.CellAt(1, 5); e != (Cell{Rune: 'E', Width: 1}) {
+			t.Errorf("%q: the E's are in the default rendition, got %+v", tc.in, e)
+		}
+	}
 }
 
 func TestVTScroll(t *testing.T) {
