@@ -25,6 +25,7 @@ func (t *Terminal) reset() {
 		t.tabs[c] = c%8 == 0 && c > 0
 	}
 	t.cur = vtCursor{}
+	t.markAt = vtMarkCursor
 	t.pen = Cell{Width: 1}
 	t.cs = vtCharsets{g: [4]byte{'B', 'B', 'B', 'B'}}
 	t.top, t.bot = 0, t.rows-1
@@ -180,12 +181,7 @@ func (t *Terminal) printASCII(run []byte) {
 			t.markEcho(l, col, col+n)
 		}
 		run = run[n:]
-		if col+n >= len(l.cells) {
-			t.cur.col = len(l.cells) - 1
-			t.cur.wrap = t.autowrap
-		} else {
-			t.cur.col = col + n
-		}
+		t.advance(col + n)
 	}
 }
 
@@ -235,12 +231,7 @@ func (t *Terminal) printFresh(p []byte) int {
 	if t.marking != nil {
 		t.markEcho(l, col, col+n)
 	}
-	if n == len(cells) {
-		t.cur.col = len(l.cells) - 1
-		t.cur.wrap = t.autowrap
-	} else {
-		t.cur.col = col + n
-	}
+	t.advance(col + n)
 	return n
 }
 
@@ -484,12 +475,7 @@ func (t *Terminal) endText(l *vtLine, start, col int, last rune, blank Cell) {
 	l.used = max(l.used, col)
 	t.last = last
 	t.dirty = true
-	if col >= len(cells) {
-		t.cur.col = len(cells) - 1
-		t.cur.wrap = t.autowrap
-	} else {
-		t.cur.col = col
-	}
+	t.advance(col)
 }
 
 // wrapLine performs the deferred wrap: mark the row soft-wrapped, go to
@@ -570,28 +556,69 @@ func (t *Terminal) print(r rune) {
 		l.used = col + w
 	}
 	t.last = r
-	if col+w >= t.cols {
-		t.cur.col = t.cols - 1
-		t.cur.wrap = t.autowrap
-	} else {
-		t.cur.col = col + w
-	}
+	t.advance(col + w)
 }
 
-// addMark attaches a zero-width character to the character before the
-// cursor (or under it, when a wrap is pending). With nothing before the
-// cursor on the row, it is dropped.
-func (t *Terminal) addMark(r rune) {
-	col := t.cur.col - 1
-	if t.cur.wrap {
-		col = t.cur.col
+// Where a combining mark goes (Terminal.markAt), as in xterm: onto the
+// character written last, as long as nothing has reset the pending wrap
+// since (xterm's ResetWrap: cursor motion other than HT and CBT, CR, LF,
+// the erases, ICH, DCH, IL, DL); after that onto the character under the
+// cursor. With no character in that cell the mark is dropped.
+const (
+	vtMarkPrinted = 0 // just printed: the cell before the cursor, or under it with a wrap pending
+	vtMarkCursor  = 1 // the cell under the cursor
+	vtMarkCol     = 2 // vtMarkCol+c: column c of the cursor's row (printed, then HT or CBT)
+)
+
+// advance places the cursor after what was just printed, which ends
+// before column end: on the last column when the row is full, with a wrap
+// pending under DECAWM. A combining mark that follows goes onto the
+// printed character, the one in the last column when the row is full.
+func (t *Terminal) advance(end int) {
+	if end >= t.cols {
+		t.cur.col = t.cols - 1
+		t.cur.wrap = t.autowrap
+		t.markAt = vtMarkCol + t.cols - 1
+		return
 	}
+	t.cur.col = end
+	t.markAt = vtMarkPrinted
+}
+
+// resetWrap is xterm's ResetWrap: no wrap pending, and a combining mark
+// now goes to the cell under the cursor.
+func (t *Terminal) resetWrap() {
+	t.cur.wrap = false
+	t.markAt = vtMarkCursor
+}
+
+// markCol is the column a combining mark would attach to now, or -1.
+func (t *Terminal) markCol() int {
+	switch {
+	case t.markAt == vtMarkPrinted:
+		if t.cur.wrap {
+			return t.cur.col
+		}
+		return t.cur.col - 1
+	case t.markAt == vtMarkCursor:
+		return t.cur.col
+	}
+	return t.markAt - vtMarkCol
+}
+
+// addMark attaches a zero-width character to the cell markCol names (the
+// left half, for a wide character).
+func (t *Terminal) addMark(r rune) {
+	col := t.markCol()
 	if col < 0 {
 		return
 	}
 	l := t.line()
 	if l.cells[col].Width == 0 && col > 0 {
 		col--
+	}
+	if l.cells[col].Rune == 0 {
+		return // no character there to carry it
 	}
 	t.dirty = true
 	for i := range l.marks {
@@ -657,7 +684,7 @@ func (t *Terminal) execute(b byte) {
 		}
 	case 0x0D: // CR
 		t.cur.col = 0
-		t.cur.wrap = false
+		t.resetWrap()
 	case 0x0E: // SO: G1 into GL
 		t.cs.gl = 1
 	case 0x0F: // SI: G0 into GL
@@ -686,6 +713,7 @@ func (t *Terminal) lineFeed() {
 	} else {
 		t.index()
 	}
+	t.markAt = vtMarkCursor // xterm's LF is a ResetWrap for marks, though the wrap stays here
 	t.cur.wrap = wrap
 	if t.modes.LineFeedNL {
 		t.cur.col = 0
@@ -698,7 +726,7 @@ func (t *Terminal) lineFeed() {
 // backspace moves left one column; at column 0 with reverse wrap on
 // (?45 with ?7), it goes to the end of the previous row.
 func (t *Terminal) backspace() {
-	t.cur.wrap = false
+	t.resetWrap()
 	if t.cur.col > 0 {
 		t.cur.col--
 		return
@@ -717,6 +745,7 @@ func (t *Terminal) backspace() {
 
 // tab moves to the n-th next tab stop (CHT, HT), or the last column.
 func (t *Terminal) tab(n int) {
+	t.keepMark()
 	c := t.cur.col
 	for ; n > 0 && c < t.cols-1; n-- {
 		c++
@@ -729,6 +758,7 @@ func (t *Terminal) tab(n int) {
 
 // backTab moves to the n-th previous tab stop (CBT), or column 0.
 func (t *Terminal) backTab(n int) {
+	t.keepMark()
 	c := t.cur.col
 	for ; n > 0 && c > 0; n-- {
 		c--
@@ -741,10 +771,22 @@ func (t *Terminal) backTab(n int) {
 	t.cur.col = c
 }
 
+// keepMark pins a combining mark to the character printed last before
+// the cursor moves without resetting the wrap (HT, CHT, CBT in xterm).
+func (t *Terminal) keepMark() {
+	if t.markAt == vtMarkPrinted {
+		if c := t.markCol(); c >= 0 {
+			t.markAt = vtMarkCol + c
+		} else {
+			t.markAt = vtMarkCursor
+		}
+	}
+}
+
 // index moves down one row, scrolling the region up at its bottom margin
 // (IND, LF). Below the region it stops at the last row.
 func (t *Terminal) index() {
-	t.cur.wrap = false
+	t.resetWrap()
 	switch {
 	case t.cur.row == t.bot:
 		t.scrollUp(t.top, t.bot, 1, true)
@@ -756,7 +798,7 @@ func (t *Terminal) index() {
 // reverseIndex moves up one row, scrolling the region down at its top
 // margin (RI).
 func (t *Terminal) reverseIndex() {
-	t.cur.wrap = false
+	t.resetWrap()
 	switch {
 	case t.cur.row == t.top:
 		t.scrollDown(t.top, t.bot, 1)
@@ -838,7 +880,7 @@ func (t *Terminal) scrollDown(top, bot, n int) {
 func (t *Terminal) setCursor(row, col int) {
 	t.cur.row = min(max(row, 0), t.rows-1)
 	t.cur.col = min(max(col, 0), t.cols-1)
-	t.cur.wrap = false
+	t.resetWrap()
 }
 
 // moveTo is CUP: 0-based row and col, relative to the scroll region and
@@ -892,6 +934,7 @@ func (t *Terminal) eraseDisplay(mode int, selective bool) {
 		for _, l := range t.scr.lines {
 			t.eraseRow(l, 0, t.cols, selective)
 		}
+		t.markAt = vtMarkCursor
 	case 3:
 		t.hist.clear()
 	default:
@@ -918,6 +961,7 @@ func (t *Terminal) eraseLine(mode int, selective bool) {
 	default:
 		return
 	}
+	t.markAt = vtMarkCursor
 	t.dirty = true
 }
 
@@ -952,7 +996,7 @@ func (t *Terminal) eraseRow(l *vtLine, from, to int, selective bool) {
 // dropping those pushed past the edge, and blank the gap.
 func (t *Terminal) insertBlanks(n int) {
 	t.insertCells(t.line(), t.cur.col, n)
-	t.cur.wrap = false
+	t.resetWrap()
 	t.dirty = true
 }
 
@@ -986,7 +1030,7 @@ func (t *Terminal) insertCells(l *vtLine, col, n int) {
 // the row left and blanking the end.
 func (t *Terminal) deleteChars(n int) {
 	t.deleteCells(t.line(), t.cur.col, n)
-	t.cur.wrap = false
+	t.resetWrap()
 	t.dirty = true
 }
 
@@ -1055,7 +1099,7 @@ func (t *Terminal) eraseChars(n int) {
 	l := t.line()
 	to := min(t.cur.col+n, t.cols)
 	t.eraseRow(l, t.cur.col, to, false)
-	t.cur.wrap = false
+	t.resetWrap()
 	t.dirty = true
 }
 
@@ -1067,7 +1111,7 @@ func (t *Terminal) insertLines(n int) {
 	}
 	t.scrollDown(t.cur.row, t.bot, n)
 	t.cur.col = 0
-	t.cur.wrap = false
+	t.resetWrap()
 }
 
 // deleteLines is DL: inside the scroll region, remove n rows at the
@@ -1078,7 +1122,7 @@ func (t *Terminal) deleteLines(n int) {
 	}
 	t.scrollUp(t.cur.row, t.bot, n, false)
 	t.cur.col = 0
-	t.cur.wrap = false
+	t.resetWrap()
 }
 
 // repeat is REP: print the last graphic character n more times.
@@ -1226,6 +1270,7 @@ func (t *Terminal) pairRegional(r rune) bool {
 		}
 	}
 	t.last = 0 // a third indicator starts a new pair
+	t.markAt = vtMarkPrinted
 	if t.cur.wrap {
 		t.addMark(r)
 		return true
@@ -1242,12 +1287,7 @@ func (t *Terminal) pairRegional(r rune) bool {
 	l.cells[col+1] = first
 	l.used = max(l.used, col+2)
 	t.addMark(r)
-	if col+2 >= t.cols {
-		t.cur.col = t.cols - 1
-		t.cur.wrap = t.autowrap
-	} else {
-		t.cur.col = col + 2
-	}
+	t.advance(col + 2)
 	t.dirty = true
 	return true
 }

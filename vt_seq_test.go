@@ -119,6 +119,30 @@ func TestVTWrap(t *testing.T) {
 	})
 }
 
+// TestVTMarks places combining marks as xterm 379 does: on the character
+// written last until something resets the pending wrap (cursor motion
+// but HT and CBT, CR, LF, the erases, ICH, DCH, IL, DL), then on the
+// character under the cursor; with none there the mark is dropped.
+func TestVTMarks(t *testing.T) {
+	runSeqCases(t, []seqCase{
+		{"after the character", "abc\u0301", []string{"abc\u0301▮"}, 0, 0},
+		{"after SGR", "abc\x1b[1m\u0301", []string{"abc\u0301▮"}, 0, 0},
+		{"after CUP, under the cursor", "abc\x1b[1;2H\u0301", []string{"a▮b\u0301c"}, 0, 0},
+		{"after BS", "abc\b\u0301", []string{"ab▮c\u0301"}, 0, 0},
+		{"after CR", "abc\r\u0301", []string{"▮a\u0301bc"}, 0, 0},
+		{"after HT, on the character written last", "abc\t\u0301", []string{"abc\u0301     ▮"}, 0, 0},
+		{"after CBT, on the character written last", "abc\x1b[Z\u0301", []string{"▮abc\u0301"}, 0, 0},
+		{"after HT at the pending wrap", "0123456789\t\u0301", []string{"012345678▮9\u0301"}, 0, 0},
+		{"at the pending wrap", "0123456789\u0301", []string{"012345678▮9\u0301"}, 0, 0},
+		{"in the last column without DECAWM", "\x1b[?7l0123456789\u0301", []string{"012345678▮9\u0301"}, 0, 0},
+		{"before the last column without DECAWM", "\x1b[?7l\x1b[1;8Hab\u0301", []string{"       ab\u0301▮"}, 0, 0},
+		{"after BS onto a wide character", "\x1b[1;9H日\b\u0301", []string{"        ▮日\u0301"}, 0, 0},
+		{"on an empty cell: dropped", "\x1b[2C\u0301X", []string{"  X▮"}, 0, 0},
+		{"after CUP to the same place: dropped", "abc\x1b[1;4H\u0301", []string{"abc▮"}, 0, 0},
+		{"after LF: dropped", "abc\n\u0301", []string{"abc", "   ▮"}, 0, 0},
+	})
+}
+
 func TestVTUTF8(t *testing.T) {
 	runSeqCases(t, []seqCase{
 		{"two, three and four bytes", "é€😀", []string{"é€😀▮"}, 0, 0},
