@@ -916,7 +916,8 @@ func (t *Terminal) cursorDown(n int) {
 }
 
 // eraseDisplay is ED (and DECSED when selective): 0 below, 1 above,
-// 2 all, 3 the scrollback.
+// 2 all, 3 the scrollback. ED 0, 1 and 2 drop a pending wrap, as EL does
+// (xterm); ED 3 leaves the screen and the cursor alone.
 func (t *Terminal) eraseDisplay(mode int, selective bool) {
 	t.eraseOutputStart(mode)
 	switch mode {
@@ -934,7 +935,7 @@ func (t *Terminal) eraseDisplay(mode int, selective bool) {
 		for _, l := range t.scr.lines {
 			t.eraseRow(l, 0, t.cols, selective)
 		}
-		t.markAt = vtMarkCursor
+		t.resetWrap()
 	case 3:
 		t.hist.clear()
 	default:
@@ -943,17 +944,16 @@ func (t *Terminal) eraseDisplay(mode int, selective bool) {
 	t.dirty = true
 }
 
-// eraseLine is EL (and DECSEL): 0 to the right, 1 to the left, 2 all.
+// eraseLine is EL (and DECSEL): 0 to the right, 1 to the left, 2 all,
+// the cursor's cell included. With a wrap pending the cursor is on the
+// last column: EL 0 erases that cell, and every EL drops the wrap, so the
+// next character overwrites the last column rather than wrapping (xterm;
+// alacritty, tmux and xterm.js keep the wrap and the cell).
 func (t *Terminal) eraseLine(mode int, selective bool) {
 	l := t.line()
 	switch mode {
 	case 0:
-		// With a wrap pending, the cursor is logically past the last
-		// column: nothing to erase, and the wrap stays pending (as
-		// alacritty and xterm.js; xterm erases the last cell).
-		if !t.cur.wrap {
-			t.eraseRow(l, t.cur.col, t.cols, selective)
-		}
+		t.eraseRow(l, t.cur.col, t.cols, selective)
 	case 1:
 		t.eraseRow(l, 0, t.cur.col+1, selective)
 	case 2:
@@ -961,7 +961,7 @@ func (t *Terminal) eraseLine(mode int, selective bool) {
 	default:
 		return
 	}
-	t.markAt = vtMarkCursor
+	t.resetWrap()
 	t.dirty = true
 }
 

@@ -187,6 +187,19 @@ func TestVTErase(t *testing.T) {
 		{"ECH past the edge", "abcdef\x1b[5G\x1b[99X", []string{"abcd▮"}, 0, 0},
 		{"erasing half a wide character", "日本\x1b[2G\x1b[X", []string{" ▮ 本"}, 0, 0},
 		{"DECSED spares protected cells", "a\x1b[1\"qb\x1b[0\"qc\x1b[?2J", []string{" b ▮"}, 0, 0},
+		// At the pending wrap the cursor is on the last column: the erases
+		// include it and drop the wrap, so X lands in the last column
+		// (xterm 379, testdata/vt/xterm/xterm_oracle.py; xterm's t0055-EL).
+		{"EL 0 at the pending wrap", "0123456789\x1b[KX", []string{"012345678▮X"}, 0, 0},
+		{"EL 1 at the pending wrap", "0123456789\x1b[1KX", []string{"         ▮X"}, 0, 0},
+		{"EL 2 at the pending wrap", "0123456789\x1b[2KX", []string{"         ▮X"}, 0, 0},
+		{"ED 0 at the pending wrap", "0123456789\x1b[JX", []string{"012345678▮X"}, 0, 0},
+		{"ED 1 at the pending wrap", "0123456789\x1b[1JX", []string{"         ▮X"}, 0, 0},
+		{"ED 2 at the pending wrap", "0123456789\x1b[2JX", []string{"         ▮X"}, 0, 0},
+		{"ED 3 keeps the pending wrap", "0123456789\x1b[3JX", []string{"0123456789", "X▮"}, 0, 0},
+		{"DECSEL at the pending wrap", "0123456789\x1b[?KX", []string{"012345678▮X"}, 0, 0},
+		{"DECSED at the pending wrap", "0123456789\x1b[?JX", []string{"012345678▮X"}, 0, 0},
+		{"DECSEL at the pending wrap spares a protected last cell", "012345678\x1b[1\"q9\x1b[0\"q\x1b[?KX", []string{"012345678▮X"}, 0, 0},
 	})
 }
 
