@@ -24,8 +24,9 @@ underline, strike-through; inverse as swapped colours, dim as two thirds of
 the foreground; default colours chosen outside the 256-colour palette so
 they are told apart), because the printer's own SGRs (printAttributes: 2)
 are not emitted when the attributes go back to none; they are used only to
-tell inverse from swapped colours when neither colour is a default one. boldColors: false keeps bold from brightening
-colours 0-7 in the dump. Hidden (SGR 8) characters print as blanks.
+tell inverse from swapped colours when neither colour is a default one.
+boldColors: false keeps bold from brightening colours 0-7 in the dump.
+Hidden (SGR 8) characters print as blanks.
 
 xterm's own defaults are kept for everything else, in particular c132:
 false (DECCOLM, ?3, is ignored unless it is true; the menu calls it "Allow
