@@ -189,6 +189,7 @@ type Terminal struct {
 	links    []string          // links[id-1] is the URI of OSC 8 link id
 	linkIDs  map[string]uint16 // URI (with its id= parameter) to link id
 	last     rune              // last graphic character printed (REP); 0 = none
+	markAt   int               // where a combining mark goes (addMark): vtMarkPrinted, vtMarkCursor or vtMarkCol+col
 	fgColor  [3]uint8          // default colours reported by OSC 10/11 (SetColors)
 	bgColor  [3]uint8
 	ident    vtIdent // theme and TERM that reports give (vt_reply.go)
@@ -374,7 +375,7 @@ func (t *Terminal) Resize(cols, rows int) {
 	t.setSize(cols, rows)
 	t.cur.row = min(t.cur.row, rows-1)
 	t.cur.col = min(t.cur.col, cols-1)
-	t.cur.wrap = false
+	t.resetWrap()
 	for _, s := range []*vtScreen{t.main, t.alt} {
 		s.saved.cur.row = min(s.saved.cur.row, rows-1)
 		s.saved.cur.col = min(s.saved.cur.col, cols-1)

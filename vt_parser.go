@@ -437,7 +437,7 @@ func (t *Terminal) ground(p []byte) int {
 			i += n
 		case b == '\r':
 			t.cur.col = 0
-			t.cur.wrap = false
+			t.resetWrap()
 			t.last = 0
 			t.dirty = true
 			i++

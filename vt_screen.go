@@ -25,6 +25,7 @@ func (t *Terminal) reset() {
 		t.tabs[c] = c%8 == 0 && c > 0
 	}
 	t.cur = vtCursor{}
+	t.markAt = vtMarkCursor
 	t.pen = Cell{Width: 1}
 	t.cs = vtCharsets{g: [4]byte{'B', 'B', 'B', 'B'}}
 	t.top, t.bot = 0, t.rows-1
@@ -181,12 +182,7 @@ func (t *Terminal) printASCII(run []byte) {
 			t.markEcho(l, col, col+n)
 		}
 		run = run[n:]
-		if col+n >= len(l.cells) {
-			t.cur.col = len(l.cells) - 1
-			t.cur.wrap = t.autowrap
-		} else {
-			t.cur.col = col + n
-		}
+		t.advance(col + n)
 	}
 }
 
@@ -236,12 +232,7 @@ func (t *Terminal) printFresh(p []byte) int {
 	if t.marking != nil || l.echoed != nil {
 		t.markEcho(l, col, col+n)
 	}
-	if n == len(cells) {
-		t.cur.col = len(l.cells) - 1
-		t.cur.wrap = t.autowrap
-	} else {
-		t.cur.col = col + n
-	}
+	t.advance(col + n)
 	return n
 }
 
@@ -485,12 +476,7 @@ func (t *Terminal) endText(l *vtLine, start, col int, last rune, blank Cell) {
 	l.used = max(l.used, col)
 	t.last = last
 	t.dirty = true
-	if col >= len(cells) {
-		t.cur.col = len(cells) - 1
-		t.cur.wrap = t.autowrap
-	} else {
-		t.cur.col = col
-	}
+	t.advance(col)
 }
 
 // wrapLine performs the deferred wrap: mark the row soft-wrapped, go to
@@ -571,28 +557,69 @@ func (t *Terminal) print(r rune) {
 		l.used = col + w
 	}
 	t.last = r
-	if col+w >= t.cols {
-		t.cur.col = t.cols - 1
-		t.cur.wrap = t.autowrap
-	} else {
-		t.cur.col = col + w
-	}
+	t.advance(col + w)
 }
 
-// addMark attaches a zero-width character to the character before the
-// cursor (or under it, when a wrap is pending). With nothing before the
-// cursor on the row, it is dropped.
-func (t *Terminal) addMark(r rune) {
-	col := t.cur.col - 1
-	if t.cur.wrap {
-		col = t.cur.col
+// Where a combining mark goes (Terminal.markAt), as in xterm: onto the
+// character written last, as long as nothing has reset the pending wrap
+// since (xterm's ResetWrap: cursor motion other than HT and CBT, CR, LF,
+// the erases, ICH, DCH, IL, DL); after that onto the character under the
+// cursor. With no character in that cell the mark is dropped.
+const (
+	vtMarkPrinted = 0 // just printed: the cell before the cursor, or under it with a wrap pending
+	vtMarkCursor  = 1 // the cell under the cursor
+	vtMarkCol     = 2 // vtMarkCol+c: column c of the cursor's row (printed, then HT or CBT)
+)
+
+// advance places the cursor after what was just printed, which ends
+// before column end: on the last column when the row is full, with a wrap
+// pending under DECAWM. A combining mark that follows goes onto the
+// printed character, the one in the last column when the row is full.
+func (t *Terminal) advance(end int) {
+	if end >= t.cols {
+		t.cur.col = t.cols - 1
+		t.cur.wrap = t.autowrap
+		t.markAt = vtMarkCol + t.cols - 1
+		return
 	}
+	t.cur.col = end
+	t.markAt = vtMarkPrinted
+}
+
+// resetWrap is xterm's ResetWrap: no wrap pending, and a combining mark
+// now goes to the cell under the cursor.
+func (t *Terminal) resetWrap() {
+	t.cur.wrap = false
+	t.markAt = vtMarkCursor
+}
+
+// markCol is the column a combining mark would attach to now, or -1.
+func (t *Terminal) markCol() int {
+	switch {
+	case t.markAt == vtMarkPrinted:
+		if t.cur.wrap {
+			return t.cur.col
+		}
+		return t.cur.col - 1
+	case t.markAt == vtMarkCursor:
+		return t.cur.col
+	}
+	return t.markAt - vtMarkCol
+}
+
+// addMark attaches a zero-width character to the cell markCol names (the
+// left half, for a wide character).
+func (t *Terminal) addMark(r rune) {
+	col := t.markCol()
 	if col < 0 {
 		return
 	}
 	l := t.line()
 	if l.cells[col].Width == 0 && col > 0 {
 		col--
+	}
+	if l.cells[col].Rune == 0 {
+		return // no character there to carry it
 	}
 	t.dirty = true
 	for i := range l.marks {
@@ -658,7 +685,7 @@ func (t *Terminal) execute(b byte) {
 		}
 	case 0x0D: // CR
 		t.cur.col = 0
-		t.cur.wrap = false
+		t.resetWrap()
 	case 0x0E: // SO: G1 into GL
 		t.cs.gl = 1
 	case 0x0F: // SI: G0 into GL
@@ -690,6 +717,7 @@ func (t *Terminal) lineFeed() {
 	} else {
 		t.index()
 	}
+	t.markAt = vtMarkCursor // xterm's LF is a ResetWrap for marks, though the wrap stays here
 	t.cur.wrap = wrap
 	if t.modes.LineFeedNL {
 		t.cur.col = 0
@@ -702,7 +730,7 @@ func (t *Terminal) lineFeed() {
 // backspace moves left one column; at column 0 with reverse wrap on
 // (?45 with ?7), it goes to the end of the previous row.
 func (t *Terminal) backspace() {
-	t.cur.wrap = false
+	t.resetWrap()
 	if t.cur.col > 0 {
 		t.cur.col--
 		return
@@ -721,6 +749,7 @@ func (t *Terminal) backspace() {
 
 // tab moves to the n-th next tab stop (CHT, HT), or the last column.
 func (t *Terminal) tab(n int) {
+	t.keepMark()
 	c := t.cur.col
 	for ; n > 0 && c < t.cols-1; n-- {
 		c++
@@ -733,6 +762,7 @@ func (t *Terminal) tab(n int) {
 
 // backTab moves to the n-th previous tab stop (CBT), or column 0.
 func (t *Terminal) backTab(n int) {
+	t.keepMark()
 	c := t.cur.col
 	for ; n > 0 && c > 0; n-- {
 		c--
@@ -745,10 +775,22 @@ func (t *Terminal) backTab(n int) {
 	t.cur.col = c
 }
 
+// keepMark pins a combining mark to the character printed last before
+// the cursor moves without resetting the wrap (HT, CHT, CBT in xterm).
+func (t *Terminal) keepMark() {
+	if t.markAt == vtMarkPrinted {
+		if c := t.markCol(); c >= 0 {
+			t.markAt = vtMarkCol + c
+		} else {
+			t.markAt = vtMarkCursor
+		}
+	}
+}
+
 // index moves down one row, scrolling the region up at its bottom margin
 // (IND, LF). Below the region it stops at the last row.
 func (t *Terminal) index() {
-	t.cur.wrap = false
+	t.resetWrap()
 	switch {
 	case t.cur.row == t.bot:
 		t.scrollUp(t.top, t.bot, 1, true)
@@ -760,7 +802,7 @@ func (t *Terminal) index() {
 // reverseIndex moves up one row, scrolling the region down at its top
 // margin (RI).
 func (t *Terminal) reverseIndex() {
-	t.cur.wrap = false
+	t.resetWrap()
 	switch {
 	case t.cur.row == t.top:
 		t.scrollDown(t.top, t.bot, 1)
@@ -842,7 +884,7 @@ func (t *Terminal) scrollDown(top, bot, n int) {
 func (t *Terminal) setCursor(row, col int) {
 	t.cur.row = min(max(row, 0), t.rows-1)
 	t.cur.col = min(max(col, 0), t.cols-1)
-	t.cur.wrap = false
+	t.resetWrap()
 }
 
 // moveTo is CUP: 0-based row and col, relative to the scroll region and
@@ -878,7 +920,8 @@ func (t *Terminal) cursorDown(n int) {
 }
 
 // eraseDisplay is ED (and DECSED when selective): 0 below, 1 above,
-// 2 all, 3 the scrollback.
+// 2 all, 3 the scrollback. ED 0, 1 and 2 drop a pending wrap, as EL does
+// (xterm); ED 3 leaves the screen and the cursor alone.
 func (t *Terminal) eraseDisplay(mode int, selective bool) {
 	t.eraseOutputStart(mode)
 	switch mode {
@@ -896,6 +939,7 @@ func (t *Terminal) eraseDisplay(mode int, selective bool) {
 		for _, l := range t.scr.lines {
 			t.eraseRow(l, 0, t.cols, selective)
 		}
+		t.resetWrap()
 	case 3:
 		t.hist.clear()
 	default:
@@ -904,17 +948,16 @@ func (t *Terminal) eraseDisplay(mode int, selective bool) {
 	t.dirty = true
 }
 
-// eraseLine is EL (and DECSEL): 0 to the right, 1 to the left, 2 all.
+// eraseLine is EL (and DECSEL): 0 to the right, 1 to the left, 2 all,
+// the cursor's cell included. With a wrap pending the cursor is on the
+// last column: EL 0 erases that cell, and every EL drops the wrap, so the
+// next character overwrites the last column rather than wrapping (xterm;
+// alacritty, tmux and xterm.js keep the wrap and the cell).
 func (t *Terminal) eraseLine(mode int, selective bool) {
 	l := t.line()
 	switch mode {
 	case 0:
-		// With a wrap pending, the cursor is logically past the last
-		// column: nothing to erase, and the wrap stays pending (as
-		// alacritty and xterm.js; xterm erases the last cell).
-		if !t.cur.wrap {
-			t.eraseRow(l, t.cur.col, t.cols, selective)
-		}
+		t.eraseRow(l, t.cur.col, t.cols, selective)
 	case 1:
 		t.eraseRow(l, 0, t.cur.col+1, selective)
 	case 2:
@@ -922,6 +965,7 @@ func (t *Terminal) eraseLine(mode int, selective bool) {
 	default:
 		return
 	}
+	t.resetWrap()
 	t.dirty = true
 }
 
@@ -956,7 +1000,7 @@ func (t *Terminal) eraseRow(l *vtLine, from, to int, selective bool) {
 // dropping those pushed past the edge, and blank the gap.
 func (t *Terminal) insertBlanks(n int) {
 	t.insertCells(t.line(), t.cur.col, n)
-	t.cur.wrap = false
+	t.resetWrap()
 	t.dirty = true
 }
 
@@ -990,7 +1034,7 @@ func (t *Terminal) insertCells(l *vtLine, col, n int) {
 // the row left and blanking the end.
 func (t *Terminal) deleteChars(n int) {
 	t.deleteCells(t.line(), t.cur.col, n)
-	t.cur.wrap = false
+	t.resetWrap()
 	t.dirty = true
 }
 
@@ -1059,7 +1103,7 @@ func (t *Terminal) eraseChars(n int) {
 	l := t.line()
 	to := min(t.cur.col+n, t.cols)
 	t.eraseRow(l, t.cur.col, to, false)
-	t.cur.wrap = false
+	t.resetWrap()
 	t.dirty = true
 }
 
@@ -1071,7 +1115,7 @@ func (t *Terminal) insertLines(n int) {
 	}
 	t.scrollDown(t.cur.row, t.bot, n)
 	t.cur.col = 0
-	t.cur.wrap = false
+	t.resetWrap()
 }
 
 // deleteLines is DL: inside the scroll region, remove n rows at the
@@ -1082,7 +1126,7 @@ func (t *Terminal) deleteLines(n int) {
 	}
 	t.scrollUp(t.cur.row, t.bot, n, false)
 	t.cur.col = 0
-	t.cur.wrap = false
+	t.resetWrap()
 }
 
 // repeat is REP: print the last graphic character n more times.
@@ -1110,10 +1154,14 @@ func (t *Terminal) printTranslated(r rune) {
 	t.cs.g[t.cs.gl] = g
 }
 
-// decaln is DECALN (ESC # 8): fill the screen with E, reset the margins
-// and home the cursor.
+// decaln is DECALN (ESC # 8): fill the screen with E in the default
+// rendition, reset the margins and origin mode (DECOM) and home the
+// cursor. As in xterm, the pen loses its SGR attributes (bold to
+// strike-through) but keeps its colours and DECSCA protection.
 func (t *Terminal) decaln() {
 	t.top, t.bot = 0, t.rows-1
+	t.origin = false
+	t.pen.Attr &= attrProtected
 	for _, l := range t.scr.lines {
 		l.marks = nil
 		l.wrapped = false
@@ -1226,6 +1274,7 @@ func (t *Terminal) pairRegional(r rune) bool {
 		}
 	}
 	t.last = 0 // a third indicator starts a new pair
+	t.markAt = vtMarkPrinted
 	if t.cur.wrap {
 		t.addMark(r)
 		return true
@@ -1242,12 +1291,7 @@ func (t *Terminal) pairRegional(r rune) bool {
 	l.cells[col+1] = first
 	l.used = max(l.used, col+2)
 	t.addMark(r)
-	if col+2 >= t.cols {
-		t.cur.col = t.cols - 1
-		t.cur.wrap = t.autowrap
-	} else {
-		t.cur.col = col + 2
-	}
+	t.advance(col + 2)
 	t.dirty = true
 	return true
 }

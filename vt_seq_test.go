@@ -119,6 +119,30 @@ func TestVTWrap(t *testing.T) {
 	})
 }
 
+// TestVTMarks places combining marks as xterm 379 does: on the character
+// written last until something resets the pending wrap (cursor motion
+// but HT and CBT, CR, LF, the erases, ICH, DCH, IL, DL), then on the
+// character under the cursor; with none there the mark is dropped.
+func TestVTMarks(t *testing.T) {
+	runSeqCases(t, []seqCase{
+		{"after the character", "abc\u0301", []string{"abc\u0301▮"}, 0, 0},
+		{"after SGR", "abc\x1b[1m\u0301", []string{"abc\u0301▮"}, 0, 0},
+		{"after CUP, under the cursor", "abc\x1b[1;2H\u0301", []string{"a▮b\u0301c"}, 0, 0},
+		{"after BS", "abc\b\u0301", []string{"ab▮c\u0301"}, 0, 0},
+		{"after CR", "abc\r\u0301", []string{"▮a\u0301bc"}, 0, 0},
+		{"after HT, on the character written last", "abc\t\u0301", []string{"abc\u0301     ▮"}, 0, 0},
+		{"after CBT, on the character written last", "abc\x1b[Z\u0301", []string{"▮abc\u0301"}, 0, 0},
+		{"after HT at the pending wrap", "0123456789\t\u0301", []string{"012345678▮9\u0301"}, 0, 0},
+		{"at the pending wrap", "0123456789\u0301", []string{"012345678▮9\u0301"}, 0, 0},
+		{"in the last column without DECAWM", "\x1b[?7l0123456789\u0301", []string{"012345678▮9\u0301"}, 0, 0},
+		{"before the last column without DECAWM", "\x1b[?7l\x1b[1;8Hab\u0301", []string{"       ab\u0301▮"}, 0, 0},
+		{"after BS onto a wide character", "\x1b[1;9H日\b\u0301", []string{"        ▮日\u0301"}, 0, 0},
+		{"on an empty cell: dropped", "\x1b[2C\u0301X", []string{"  X▮"}, 0, 0},
+		{"after CUP to the same place: dropped", "abc\x1b[1;4H\u0301", []string{"abc▮"}, 0, 0},
+		{"after LF: dropped", "abc\n\u0301", []string{"abc", "   ▮"}, 0, 0},
+	})
+}
+
 func TestVTUTF8(t *testing.T) {
 	runSeqCases(t, []seqCase{
 		{"two, three and four bytes", "é€😀", []string{"é€😀▮"}, 0, 0},
@@ -163,6 +187,19 @@ func TestVTErase(t *testing.T) {
 		{"ECH past the edge", "abcdef\x1b[5G\x1b[99X", []string{"abcd▮"}, 0, 0},
 		{"erasing half a wide character", "日本\x1b[2G\x1b[X", []string{" ▮ 本"}, 0, 0},
 		{"DECSED spares protected cells", "a\x1b[1\"qb\x1b[0\"qc\x1b[?2J", []string{" b ▮"}, 0, 0},
+		// At the pending wrap the cursor is on the last column: the erases
+		// include it and drop the wrap, so X lands in the last column
+		// (xterm 379, testdata/vt/xterm/xterm_oracle.py; xterm's t0055-EL).
+		{"EL 0 at the pending wrap", "0123456789\x1b[KX", []string{"012345678▮X"}, 0, 0},
+		{"EL 1 at the pending wrap", "0123456789\x1b[1KX", []string{"         ▮X"}, 0, 0},
+		{"EL 2 at the pending wrap", "0123456789\x1b[2KX", []string{"         ▮X"}, 0, 0},
+		{"ED 0 at the pending wrap", "0123456789\x1b[JX", []string{"012345678▮X"}, 0, 0},
+		{"ED 1 at the pending wrap", "0123456789\x1b[1JX", []string{"         ▮X"}, 0, 0},
+		{"ED 2 at the pending wrap", "0123456789\x1b[2JX", []string{"         ▮X"}, 0, 0},
+		{"ED 3 keeps the pending wrap", "0123456789\x1b[3JX", []string{"0123456789", "X▮"}, 0, 0},
+		{"DECSEL at the pending wrap", "0123456789\x1b[?KX", []string{"012345678▮X"}, 0, 0},
+		{"DECSED at the pending wrap", "0123456789\x1b[?JX", []string{"012345678▮X"}, 0, 0},
+		{"DECSEL at the pending wrap spares a protected last cell", "012345678\x1b[1\"q9\x1b[0\"q\x1b[?KX", []string{"012345678▮X"}, 0, 0},
 	})
 }
 
@@ -179,9 +216,36 @@ func TestVTEdit(t *testing.T) {
 		{"REP after a control repeats nothing", "ab\r\x1b[3b", []string{"▮ab"}, 0, 0},
 		{"REP after an OSC repeats nothing", "ab\x1b]2;t\x07\x1b[3b", []string{"ab▮"}, 0, 0},
 		{"DECALN", "\x1b#8", []string{"▮EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE"}, 0, 0},
+		// xterm 379: DECALN turns DECOM off (CUP homes to the top left
+		// after new margins) and leaves DECSCA on.
+		{"DECALN resets DECOM", "\x1b[2;3r\x1b[?6h\x1b#8\x1b[2;3r\x1b[1;1HX", []string{"X▮EEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE", "EEEEEEEEEE"}, 0, 0},
+		{"DECALN keeps DECSCA", "\x1b[1\"q\x1b#8\x1b[2;2HX\x1b[?2J", []string{"", " X▮"}, 0, 0},
 		{"DECIC in the region", "abc\r\nabc\x1b[1;2r\x1b[1;2H\x1b['}", []string{"a▮ bc", "a bc"}, 0, 0},
 		{"DECDC", "abc\r\nabc\x1b[1;2H\x1b['~", []string{"a▮c", "ac"}, 0, 0},
 	})
+}
+
+// TestVTDECALNPen checks the pen DECALN leaves: no SGR attributes, the
+// colours as they were (xterm 379).
+func TestVTDECALNPen(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Cell
+	}{
+		{"\x1b[31;41;1;2;3;4;5;7;8;9m\x1b#8X", Cell{Rune: 'X', Width: 1, FG: PaletteColor(1), BG: PaletteColor(1)}},
+		{"\x1b[32;44;1m\x1b#8X", Cell{Rune: 'X', Width: 1, FG: PaletteColor(2), BG: PaletteColor(4)}},
+		{"\x1b[1;4m\x1b#8X\x1b[0m", Cell{Rune: 'X', Width: 1}},
+	}
+	for _, tc := range tests {
+		term := NewTerminal(10, 4, 0)
+		term.Write([]byte(tc.in))
+		if got := term.CellAt(0, 0); got != tc.want {
+			t.Errorf("%q: cell %+v, want %+v", tc.in, got, tc.want)
+		}
+		if e := term.CellAt(1, 5); e != (Cell{Rune: 'E', Width: 1}) {
+			t.Errorf("%q: the E's are in the default rendition, got %+v", tc.in, e)
+		}
+	}
 }
 
 func TestVTScroll(t *testing.T) {
