@@ -82,14 +82,15 @@ type Session struct {
 	screenshots []Capture
 	recordings  []Capture
 
-	changed    chan struct{} // closed and replaced on every output batch, resize and exit
-	fed        int64         // bytes of output fed to term so far
-	lastOutput time.Time     // when the last output was fed (Started before any)
-	raw        rawRing       // the last rawTailCap bytes of output, without the integration's marks
-	strip      *markStrip    // takes the integration's marks out of raw and the listeners' output (nil: none)
-	stripped   []byte        // strip's output for the current read
-	listeners  map[int]func(p []byte, at time.Time)
-	nextListen int
+	changed     chan struct{} // closed and replaced on every output batch, resize and exit
+	fed         int64         // bytes of output fed to term so far
+	lastOutput  time.Time     // when the last output was fed (Started before any)
+	raw         rawRing       // the last rawTailCap bytes of output, without the integration's marks
+	strip       *markStrip    // takes the integration's marks out of raw and the listeners' output (nil: none)
+	stripped    []byte        // strip's output for the current read
+	lingerUntil time.Time     // when the echo of the last wait's input stops being tracked (EndMarksLocked)
+	listeners   map[int]func(p []byte, at time.Time)
+	nextListen  int
 
 	events  EventSink // where the session reports what happened (nil: nowhere)
 	cmd     *exec.Cmd
@@ -303,10 +304,27 @@ func (s *Session) readLoop() {
 	}
 }
 
+// echoLinger is how long after a wait ended the echo of its input is
+// still told apart (Terminal.EndMarks): a line editor may draw it after
+// the call that typed it returned (fish, on a busy machine), and a wait
+// after that call must not take it for output. A program that never
+// echoes the input does not keep it marked for longer.
+const echoLinger = 2 * time.Second
+
+// EndMarksLocked ends a wait's marking (Terminal.EndMarks), its input's
+// echo still tracked for echoLinger. s.mu is held.
+func (s *Session) EndMarksLocked() {
+	s.term.EndMarks()
+	s.lingerUntil = time.Now().Add(echoLinger)
+}
+
 // feedLocked gives p to the emulator, and p without the integration's
 // marks (session_strip.go) to the raw ring and the listeners. s.mu is
 // held.
 func (s *Session) feedLocked(p []byte, at time.Time) {
+	if s.term.Lingering() && at.After(s.lingerUntil) {
+		s.term.StopEcho()
+	}
 	_, _ = s.term.Write(p) // Terminal.Write never fails.
 	s.fed += int64(len(p))
 	s.queued.Add(-int64(len(p)))

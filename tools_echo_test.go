@@ -96,3 +96,49 @@ func TestEchoOnlyTimeoutSaysSo(t *testing.T) {
 		t.Errorf("timeout on echo alone: %q", r.Text)
 	}
 }
+
+// TestEchoLingers: the echo of a wait's input drawn after the wait ended
+// is still echo, until it is complete; StopEcho ends that, and the next
+// marking takes over what was not echoed yet.
+func TestEchoLingers(t *testing.T) {
+	m, _ := parseWaitFor("real-output")
+	tests := []struct {
+		name  string
+		steps func(term *Terminal)
+		echo  bool // the screen's "real-output" is echo only
+	}{
+		{"drawn after the wait", func(term *Terminal) {
+			term.BeginMarks("echo real-output\r", false)
+			term.EndMarks()
+			term.Write([]byte("$ echo real-output\r\n"))
+		}, true},
+		{"output after the echo", func(term *Terminal) {
+			term.BeginMarks("echo real-output\r", false)
+			term.EndMarks()
+			term.Write([]byte("$ echo real-output\r\nreal-output\r\n"))
+		}, false},
+		{"stopped", func(term *Terminal) {
+			term.BeginMarks("echo real-output\r", false)
+			term.EndMarks()
+			term.StopEcho()
+			term.Write([]byte("$ echo real-output\r\n"))
+		}, false},
+		{"taken over by the next marking", func(term *Terminal) {
+			term.BeginMarks("echo real-output\r", false)
+			term.EndMarks()
+			term.BeginMarks("", true)
+			term.Write([]byte("$ echo real-output\r\n"))
+			term.EndMarks()
+		}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			term := NewTerminal(40, 5, 10)
+			tt.steps(term)
+			text, fresh := term.ScreenTextEcho()
+			if got := !m.matchFresh(text, fresh); got != tt.echo {
+				t.Errorf("echo only %v, want %v: %q %v", got, tt.echo, text, fresh)
+			}
+		})
+	}
+}

@@ -494,7 +494,7 @@ func (w *outputWatch) close() {
 	w.remove = nil
 	if w.marked {
 		w.s.mu.Lock()
-		w.s.term.EndMarks()
+		w.s.EndMarksLocked()
 		w.s.mu.Unlock()
 		w.marked = false
 	}

@@ -25,7 +25,11 @@ package main
 // cleared), so neither that redraw nor a later call's wait takes the
 // command line for the program's output. attrOld ends with its marking.
 
-import "unicode/utf8"
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
 
 // Cell marks (see the file comment).
 const (
@@ -108,6 +112,18 @@ func (e *echoTracker) step(r rune, newLine bool) bool {
 	return false
 }
 
+// rest is the input not echoed yet, '\r' between its lines.
+func (e *echoTracker) rest() string {
+	var b strings.Builder
+	for i := e.pos; i < len(e.want); i++ {
+		if i > e.pos && slices.Contains(e.lines, i) {
+			b.WriteByte('\r')
+		}
+		b.WriteRune(e.want[i])
+	}
+	return b.String()
+}
+
 // advance moves the expected rune to pos and its line with it.
 func (e *echoTracker) advance(pos int) {
 	e.pos = pos
@@ -123,10 +139,11 @@ func (e *echoTracker) advance(pos int) {
 // newline for each line feed), so that a wait finds text that scrolled
 // away by the same echo rules the screen follows.
 type vtMarking struct {
-	echo     *echoTracker
-	lastLine *vtLine
-	log      []byte
-	fresh    []bool
+	echo      *echoTracker
+	lastLine  *vtLine
+	log       []byte
+	fresh     []bool
+	lingering bool // EndMarks came before the echo was complete: only the echo is still marked, nothing logged
 }
 
 // markLogCap bounds the log between two takes; older bytes are dropped.
@@ -153,6 +170,9 @@ func (m *vtMarking) logCells(l *vtLine, from, to int) {
 
 // logNewline appends a line feed to the log.
 func (m *vtMarking) logNewline() {
+	if m.lingering {
+		return
+	}
 	m.log = append(m.log, '\n')
 	m.fresh = append(m.fresh, false)
 }
@@ -174,9 +194,14 @@ func (t *Terminal) TakeMarkLog() (text []byte, fresh []bool) {
 // screens is marked as already there; input (escape sequences removed,
 // '\r' or '\n' between lines) is the text whose echo is to be marked.
 // It returns false, changing nothing, when a marking is already running.
+// The echo still awaited from the marking before (lingering) comes
+// first in the new one's input.
 func (t *Terminal) BeginMarks(input string, old bool) bool {
-	if t.marking != nil {
+	if t.Marking() {
 		return false
+	}
+	if m := t.marking; m != nil {
+		input = m.echo.rest() + "\r" + input
 	}
 	t.marking = &vtMarking{echo: newEchoTracker(input)}
 	if old {
@@ -195,12 +220,19 @@ func (t *Terminal) BeginMarks(input string, old bool) bool {
 }
 
 // EndMarks ends the marking and removes the attrOld marks from both
-// screens; the echo marks stay (see the file comment).
+// screens; the echo marks stay (see the file comment). When the input's
+// echo is not complete yet (a slow line editor draws it after the call
+// that typed it returned), its tracking lingers until it is, until the
+// next BeginMarks, or until StopEcho.
 func (t *Terminal) EndMarks() {
-	if t.marking == nil {
+	m := t.marking
+	if m == nil || m.lingering {
 		return
 	}
 	t.marking = nil
+	if m.echo != nil && !m.echo.stopped {
+		t.marking = &vtMarking{echo: m.echo, lastLine: m.lastLine, lingering: true}
+	}
 	for _, s := range []*vtScreen{t.main, t.alt} {
 		for _, l := range s.lines {
 			for c := range l.cells[:l.used] {
@@ -210,8 +242,21 @@ func (t *Terminal) EndMarks() {
 	}
 }
 
-// Marking reports whether a marking is running.
-func (t *Terminal) Marking() bool { return t.marking != nil }
+// Marking reports whether a marking is running (not only an echo
+// lingering after one).
+func (t *Terminal) Marking() bool { return t.marking != nil && !t.marking.lingering }
+
+// Lingering reports whether the echo of a marking that ended is still
+// tracked (EndMarks).
+func (t *Terminal) Lingering() bool { return t.marking != nil && t.marking.lingering }
+
+// StopEcho ends a lingering echo's tracking: what is printed from now on
+// is the program's output.
+func (t *Terminal) StopEcho() {
+	if t.Lingering() {
+		t.marking = nil
+	}
+}
 
 // markEcho passes the cells just printed in l.cells[from:to] through the
 // echo rules: a rune drawn where the same rune was drawn as echo stays
@@ -227,9 +272,18 @@ func (t *Terminal) markEcho(l *vtLine, from, to int) {
 	if m == nil {
 		return
 	}
-	defer m.logCells(l, from, to)
+	if !m.lingering {
+		defer m.logCells(l, from, to)
+	}
 	if m.echo == nil || m.echo.stopped {
 		return
+	}
+	if m.lingering {
+		defer func() {
+			if m.echo.stopped {
+				t.marking = nil // the echo is complete
+			}
+		}()
 	}
 	for c := from; c < to; c++ {
 		cell := &l.cells[c]

@@ -117,7 +117,7 @@ func (t *Terminal) ScreenText() string {
 // (before the cursor, or never-written cells) are not fresh. fresh is
 // nil when no marking runs.
 func (t *Terminal) ScreenTextMarked() (text string, fresh []bool) {
-	return t.screenView(t.marking != nil, true, attrMarks)
+	return t.screenView(t.Marking(), true, attrMarks)
 }
 
 // ScreenTextStill is the screen text without the blanks added before the
