@@ -517,6 +517,8 @@ func TestToolErrors(t *testing.T) {
 		{"shell_resize", map[string]any{"session_id": id, "cols": 1, "rows": 10}, "cols must be"},
 		{"shell_resize", map[string]any{"session_id": id, "cols": 80, "rows": 5000}, "cols must be"},
 		{"shell_stop", map[string]any{"session_id": id, "signal": "SIGNOPE"}, "unknown signal"},
+		{"shell_stop", map[string]any{"session_id": id, "signal": "SIGSTOP"}, "does not stop a program"},
+		{"shell_stop", map[string]any{"session_id": id, "signal": "10"}, "does not stop a program"},
 		{"shell_start", map[string]any{"command": "no-such-program-xyz"}, "not found"},
 		{"shell_start", map[string]any{"command": "python3 -i"}, "args"},
 		{"shell_start", map[string]any{"command": "sh", "cols": 5000}, "cols must be"},

@@ -39,14 +39,30 @@ func (tb *Toolbox) toolShellStop() *Tool {
 	}, tb.shellStop)
 }
 
+// stopSignal is shell_stop's first signal: SIGHUP when name is "", else
+// one of the signals that end a program (SIGHUP, SIGINT, SIGTERM,
+// SIGKILL, by name or number). Any other is refused: SIGSTOP would only
+// pause the program until the SIGKILL, SIGUSR1 means what each program
+// decides, and neither is what a stop is for.
+func stopSignal(name string) (syscall.Signal, error) {
+	if name == "" {
+		return syscall.SIGHUP, nil
+	}
+	sig, ok := signalByName(name)
+	switch {
+	case !ok:
+		return 0, fmt.Errorf("unknown signal %q: use SIGHUP (the default), SIGINT, SIGTERM or SIGKILL", name)
+	case sig != syscall.SIGHUP && sig != syscall.SIGINT && sig != syscall.SIGTERM && sig != syscall.SIGKILL:
+		return 0, fmt.Errorf("signal %q does not stop a program: use SIGHUP (the default), SIGINT, SIGTERM or SIGKILL; to send it, run kill in a shell", name)
+	}
+	return sig, nil
+}
+
 // shellStop signals the program, reaps it and saves a running recording.
 func (tb *Toolbox) shellStop(_ context.Context, _ *ToolCall, in stopArgs) (stopResult, error) {
-	sig := syscall.SIGHUP
-	if in.Signal != "" {
-		var ok bool
-		if sig, ok = signalByName(in.Signal); !ok {
-			return stopResult{}, fmt.Errorf("unknown signal %q: use a name such as SIGHUP, SIGINT, SIGTERM or SIGKILL", in.Signal)
-		}
+	sig, err := stopSignal(in.Signal)
+	if err != nil {
+		return stopResult{}, err
 	}
 	s, err := tb.session(in.SessionID)
 	if err != nil {
