@@ -37,8 +37,8 @@ func (tb *Toolbox) toolShellRecordStart() *Tool {
 	return newTool(Tool{
 		Name:  "shell_record_start",
 		Title: "Start recording",
-		Description: "Record the screen as a GIF and an asciicast: a frame when it changes, played at real speed (idle capped at 2 s). " +
-			"One per session; it stops and is saved by itself at 10 minutes or 20000 frames. End with shell_record_stop.",
+		Description: "Record the screen: a frame when it changes, played at real speed (idle capped at 2 s). " +
+			"One per session; shell_record_stop saves it (GIF, asciicast or both); at 10 minutes or 20000 frames it stops and is saved by itself.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
 			"fps":        intProp("Frames a second at most (default 10).", 1, recMaxFPS),

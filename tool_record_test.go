@@ -132,11 +132,12 @@ func TestRecordFormats(t *testing.T) {
 		gifOK, castOK  bool
 		wantFile, mime string
 		captures       int
+		entry          string // the first capture's name and the last segment of uri
 	}{
-		{"", true, false, "demo.gif", "image/gif", 1},
-		{"gif", true, false, "demo.gif", "image/gif", 1},
-		{"cast", false, true, "demo.cast", "application/x-asciicast", 1},
-		{"both", true, true, "demo.gif", "image/gif", 2},
+		{"", true, false, "demo.gif", "image/gif", 1, "demo"},
+		{"gif", true, false, "demo.gif", "image/gif", 1, "demo"},
+		{"cast", false, true, "demo.cast", "application/x-asciicast", 1, "demo.cast"},
+		{"both", true, true, "demo.gif", "image/gif", 2, "demo"},
 	}
 	for _, tt := range tests {
 		t.Run("format="+tt.format, func(t *testing.T) {
@@ -155,7 +156,7 @@ func TestRecordFormats(t *testing.T) {
 				t.Fatalf("stop: %s", r.Text)
 			}
 			res := r.Structured.(*recordStopResult)
-			if res.Filename != tt.wantFile || res.URI != "session://s1/recordings/demo" || res.FrameCount < 1 || res.Bytes <= 0 {
+			if res.Filename != tt.wantFile || res.URI != "session://s1/recordings/"+tt.entry || res.FrameCount < 1 || res.Bytes <= 0 {
 				t.Errorf("result %+v", res)
 			}
 			dir := filepath.Join(a.cfg.OutputDir, "s1")
@@ -190,7 +191,7 @@ func TestRecordFormats(t *testing.T) {
 				checkCastFile(t, res.CastPath, 40, 10)
 			}
 			recs := s.Recordings()
-			if len(recs) != tt.captures || recs[0].Name != "demo" || recs[0].MimeType != tt.mime || recs[0].Bytes <= 0 {
+			if len(recs) != tt.captures || recs[0].Name != tt.entry || recs[0].MimeType != tt.mime || recs[0].Bytes <= 0 {
 				t.Errorf("recordings %+v", recs)
 			}
 			if tt.captures == 2 && (recs[1].URI != "session://s1/recordings/demo.cast" || recs[1].MimeType != "application/x-asciicast") {

@@ -11,6 +11,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -36,6 +37,7 @@ type screenshotResult struct {
 	Width    int    `json:"width"`
 	Height   int    `json:"height"`
 	Bytes    int64  `json:"bytes"`
+	Replaced bool   `json:"replaced,omitempty"` // the session had a screenshot of this name: its files were overwritten
 
 	content []Content // the inline image and the resource_link, after the JSON
 }
@@ -99,10 +101,12 @@ func (tb *Toolbox) screenshot(_ context.Context, _ *ToolCall, args screenshotArg
 	if err := checkImageSize(snap.Cols, snap.Rows, max(opt.scale, opt.inlineScale)); err != nil {
 		return screenshotResult{}, err
 	}
+	replaced := slices.ContainsFunc(s.Screenshots(), func(c Capture) bool { return c.Name == name })
 	png, res, err := tb.writeScreenshot(s.ID, name, snap, RenderOptions{Theme: theme, Scale: opt.scale, Border: opt.border})
 	if err != nil {
 		return screenshotResult{}, err
 	}
+	res.Replaced = replaced
 	s.AddScreenshot(Capture{Name: name, URI: res.URI, Path: res.PNGPath, MimeType: "image/png", Created: time.Now(),
 		Width: res.Width, Height: res.Height, Bytes: res.Bytes})
 

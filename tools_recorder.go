@@ -19,6 +19,7 @@ import (
 	"image"
 	"image/draw"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -434,10 +435,11 @@ func (r *recorder) saveFiles(format, name string) (*recordStopResult, error) {
 
 	res := &recordStopResult{Filename: name, URI: recordingURI(s.ID, name).String(),
 		FrameCount: r.frames, DurationMS: r.duration.Milliseconds(), Note: r.limitNote}
-	// Each kept file is a capture: the GIF (or the cast alone) at
-	// .../recordings/{name}, the cast beside a GIF at .../recordings/{name}.cast
+	// Each kept file is a capture, the same whichever formats are kept:
+	// the GIF at .../recordings/{name}, the cast at .../recordings/{name}.cast
 	// under the name {name}.cast, so that no two entries of the list share
-	// a name; bytes is the size of the file at uri alone.
+	// a name; uri is the GIF's when there is one, and bytes the size of
+	// the file at uri alone.
 	keep := func(ext, mime, uri string, size *int64) (string, error) {
 		n, err := r.store.rename(s.ID, r.name+ext+".part", name+ext)
 		if err != nil {
@@ -446,19 +448,21 @@ func (r *recorder) saveFiles(format, name string) (*recordStopResult, error) {
 		p := r.store.path(s.ID, name, ext)
 		*size = n
 		entry := name
-		if uri != res.URI {
+		if ext == ".cast" {
 			entry = name + ext
 		}
 		s.AddRecording(Capture{Name: entry, URI: uri, Path: p, MimeType: mime, Created: r.started,
 			Bytes: *size, FrameCount: res.FrameCount, DurationMS: res.DurationMS})
 		return p, nil
 	}
+	res.Replaced = slices.ContainsFunc(s.Recordings(), func(c Capture) bool { return c.Name == name || c.Name == name+".cast" })
 	var err error
 	switch format {
 	case "gif":
 		res.GIFPath, err = keep(".gif", "image/gif", res.URI, &res.Bytes)
 		r.store.remove(s.ID, r.name+".cast.part")
 	case "cast":
+		res.URI += ".cast"
 		res.CastPath, err = keep(".cast", "application/x-asciicast", res.URI, &res.Bytes)
 		r.store.remove(s.ID, r.name+".gif.part")
 	default:
@@ -502,6 +506,7 @@ type recordStopResult struct {
 	Bytes      int64  `json:"bytes"`                // size of the file at uri (the GIF of "both")
 	CastBytes  int64  `json:"cast_bytes,omitempty"` // "both": size of the cast at uri + ".cast"
 	Note       string `json:"note,omitempty"`
+	Replaced   bool   `json:"replaced,omitempty"` // the session had a recording of this name: its files were overwritten
 }
 
 // recordings are the recordings of every session: the one running, and
