@@ -39,7 +39,11 @@ type sendResult struct {
 // noCommandNote starts the text block of a shell_send whose line the
 // shell ran no command for and answered with a new prompt (a syntax
 // error, a line Ctrl-C discarded); the shell's reply follows it.
-const noCommandNote = "NO COMMAND: the shell ran no command for this line (a syntax error, or a line discarded with C-c): its reply is on the screen:"
+// noCommandEmptyNote starts it for an empty line, before the screen.
+const (
+	noCommandEmptyNote = "NO COMMAND: the line was empty (or discarded with C-c), and the shell drew a new prompt."
+	noCommandNote      = "NO COMMAND: the shell ran no command for this line (a syntax error, or a line discarded with C-c): its reply is on the screen:"
+)
 
 // waitReport is how the wait of a shell_send or shell_click went: every
 // field is left out when the call did not wait.
@@ -134,6 +138,8 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 		if !empty {
 			res.AlreadyDone = false
 			summary, shown = noCommandNote+"\n"+reply, ""
+		} else {
+			summary = noCommandEmptyNote
 		}
 	}
 	res.text = replyText(summary, res.waitReport, res.commandOutcome, res.exitInfo, shown)

@@ -16,7 +16,7 @@ type waitArgsIn struct {
 type shellWaitResult struct {
 	Matched  bool     `json:"matched"`
 	TimedOut bool     `json:"timed_out"`
-	Held     []string `json:"held"`
+	Held     []string `json:"held,omitempty"`
 	EndedBy  string   `json:"ended_by"`
 	Buffer   string   `json:"buffer"`
 	exitInfo

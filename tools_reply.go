@@ -51,7 +51,19 @@ func replyText(summary string, w waitReport, co commandOutcome, exit exitInfo, s
 		b.WriteByte('\n')
 	}
 	b.WriteString(screen)
+	if screen == "" && co.Command == nil {
+		b.WriteString("(the screen is empty)")
+	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// durationText is d for a reply, in the units time.Duration prints but
+// never "0s" next to "2ms": 0 is "0ms".
+func durationText(d time.Duration) string {
+	if d == 0 {
+		return "0ms"
+	}
+	return d.String()
 }
 
 // commandHeader is the line before a command's output, e.g.
@@ -65,13 +77,16 @@ func commandHeader(c *commandResult, already bool) string {
 		what = fmt.Sprintf("exited %d", *c.ExitCode)
 	}
 	if c.DurationMS != nil {
-		what += " after " + (time.Duration(*c.DurationMS) * time.Millisecond).String()
+		what += " after " + durationText(time.Duration(*c.DurationMS)*time.Millisecond)
 	}
 	if already {
 		what = "had already " + strings.TrimPrefix(what, "is still ")
 	}
 	h := fmt.Sprintf("command %d %s: %s", c.N, what, c.Line)
-	if c.Truncated {
+	switch {
+	case c.lost:
+		h += " (its oldest output is lost, past the scrollback or the 256 KiB kept per command; to keep it all, send it to a file and read that)"
+	case c.Truncated:
 		h += fmt.Sprintf(" (output cut to its newest part: raise max_bytes, or read %s)", c.URI)
 	}
 	return h
@@ -105,10 +120,28 @@ func shownScreen(s *Session, co commandOutcome, screen string) string {
 	defer s.mu.Unlock()
 	for _, k := range s.sh.cmds {
 		if k.n == c.N {
-			end := s.term.OutputEnd()
-			text, _ := rangeText(s.term, k.endLine, k.endCol, end.Line, end.Col, noCommandReplyCap)
+			line, col := screenEnd(s.term)
+			text, _ := rangeText(s.term, k.endLine, k.endCol, line, col, noCommandReplyCap)
 			return strings.TrimLeft(text, "\n")
 		}
 	}
 	return screen
+}
+
+// screenEnd is where a reply's screen ends: the end of the cursor's row
+// or of the last row with text below it, whichever is lower, so that a
+// right prompt (zsh's RPROMPT, fish_right_prompt) and what a line editor
+// draws under the line (a completion list) are shown. The caller holds
+// the lock that guards t.
+func screenEnd(t *Terminal) (line int64, col int) {
+	cols, rows := t.Size()
+	cur := t.CursorLine()
+	line = cur
+	top := cur - int64(t.Cursor().Row)
+	for r := rows - 1; r >= 0 && top+int64(r) > line; r-- {
+		if t.Row(r) != "" {
+			line = top + int64(r)
+		}
+	}
+	return line, cols
 }

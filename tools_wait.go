@@ -737,12 +737,12 @@ func (o waitOutcome) summary(spec waitSpec) string {
 	switch {
 	case o.endedBy == "timeout_ms" && o.noStart:
 		return fmt.Sprintf("TIMED OUT after %v (matched false): no command started since the input was sent — the shell is showing a continuation prompt or kept the line (a syntax error?): "+
-			"finish the line, or send C-c to discard it; the screen in this result is as it was then.", spec.timeout)
+			"finish the line, or send C-c to discard it; the screen in this result is as it was then.", durationText(spec.timeout))
 	case o.endedBy == "timeout_ms" && o.echoOnly:
 		return fmt.Sprintf("TIMED OUT after %v waiting for %s (matched false): it is on the screen only as the echo of typed input (the command line), which never counts; "+
-			"wait for the command's end with wait_for_command, or for text only its output shows.", spec.timeout, what)
+			"wait for the command's end with wait_for_command, or for text only its output shows.", durationText(spec.timeout), what)
 	case o.endedBy == "timeout_ms":
-		return fmt.Sprintf("TIMED OUT after %v waiting for %s (matched false); the screen in this result is as it was then.", spec.timeout, what)
+		return fmt.Sprintf("TIMED OUT after %v waiting for %s (matched false); the screen in this result is as it was then.", durationText(spec.timeout), what)
 	case o.endedBy == "exit":
 		return fmt.Sprintf("NOT MATCHED: the program exited while waiting for %s.", what)
 	}
