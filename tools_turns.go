@@ -1,13 +1,13 @@
 package main
 
-// tools_turns.go: the calls that type into a session (shell_send) take
-// turns. Each queues as its handler starts and types only once the call
-// before it has typed, waited and read the screen, so each reply is
-// about its own input: without turns, parallel sends typed ahead into
-// one another's commands and their waits all ended with the first one.
-// Requests that arrive together reach the queue in the order the Go
-// scheduler starts their goroutines, often not the order they came in.
-// Calls that only look (shell_read, shell_find, shell_wait,
+// tools_turns.go: the calls that type into a session (shell_send,
+// shell_click) take turns. Each queues as its handler starts and types
+// only once the call before it has typed, waited and read the screen, so
+// each reply is about its own input: without turns, parallel sends typed
+// ahead into one another's commands and their waits all ended with the
+// first one. Requests that arrive together reach the queue in the order
+// the Go scheduler starts their goroutines, often not the order they
+// came in. Calls that only look (shell_read, shell_find, shell_wait,
 // shell_screenshot) take no turn. shell_stop takes none either: the end
 // of the program ends the waiting calls.
 //
@@ -119,7 +119,7 @@ func takeTurn(ctx context.Context, s *Session, timeout time.Duration, progress f
 			return nil, errors.New("cancelled")
 		case <-deadline.C:
 			t.leave()
-			return nil, fmt.Errorf("TIMED OUT after %v waiting for its turn: another shell_send into session %s is still typing or waiting, and nothing was typed: wait for its reply (or cancel it), or give a longer timeout_ms", budget, s.ID)
+			return nil, fmt.Errorf("TIMED OUT after %v waiting for its turn: another shell_send or shell_click into session %s is still typing or waiting, and nothing was typed: wait for its reply (or cancel it), or give a longer timeout_ms", budget, s.ID)
 		case <-tick.C:
 			if progress != nil {
 				elapsed := time.Since(t.queued)

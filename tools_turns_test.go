@@ -182,8 +182,8 @@ func TestSendsTakeTurnsInOrder(t *testing.T) {
 // reads, escapes shown as ^[ (cat -v on a raw terminal).
 var mouseEcho = []string{"-c", `printf '\033[?1000hREADY\n'; stty raw -echo; exec cat -v`}
 
-// TestQueuedCallTypesNothing: a shell_send waiting for its turn has
-// typed nothing; once the turn is free it types and returns.
+// TestQueuedCallTypesNothing: a shell_send or shell_click waiting for its
+// turn has typed nothing; once the turn is free it types and returns.
 func TestQueuedCallTypesNothing(t *testing.T) {
 	a := newTestApp(t)
 	for _, tt := range []struct {
@@ -192,6 +192,7 @@ func TestQueuedCallTypesNothing(t *testing.T) {
 		sent string // what cat -v prints of the input
 	}{
 		{"shell_send", map[string]any{"text": "typed-late", "wait_idle_ms": 100}, "typed-late"},
+		{"shell_click", map[string]any{"row": 2, "col": 3, "wait_idle_ms": 100}, "^[[M"},
 	} {
 		t.Run(tt.tool, func(t *testing.T) {
 			id := start(t, a, "sh", mouseEcho...)
