@@ -95,6 +95,17 @@ func (tb *Toolbox) shellClick(ctx context.Context, call *ToolCall, in clickArgs)
 	if st := s.Status(); st.Exited {
 		return clickResult{}, fmt.Errorf("session %s has exited (exit code %d): read its screen with shell_read, start a new one with shell_start", s.ID, st.ExitCode)
 	}
+	if _, err := clickPress(in); err != nil {
+		return clickResult{}, err
+	}
+	// The target and the mouse mode are the screen's once the calls
+	// before this one have had their turn.
+	tr, err := takeTurn(ctx, s, spec.timeout, call.Progress)
+	if err != nil {
+		return clickResult{}, err
+	}
+	defer tr.leave()
+	spec.timeout = tr.left(spec.timeout)
 	s.settle(ctx) // the target is looked for on the screen as it is now
 	row, col, err := clickTarget(s, in)
 	if err != nil {
@@ -104,7 +115,7 @@ func (tb *Toolbox) shellClick(ctx context.Context, call *ToolCall, in clickArgs)
 	if err != nil {
 		return clickResult{}, err
 	}
-	a, err := act(ctx, call, s, spec, maxOut, "", [][]byte{data}, 0, func(ctx context.Context, w *outputWatch) {
+	a, err := act(ctx, tr.call(call), s, spec, maxOut, "", [][]byte{data}, 0, func(ctx context.Context, w *outputWatch) {
 		settle := waitSpec{stages: []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: clickSettleIdle, afterNewOutput: true}}, timeout: clickSettleMax}
 		w.wait(ctx, settle, nil)
 	})
@@ -156,12 +167,19 @@ func clickTarget(s *Session, in clickArgs) (row, col int, err error) {
 	return row, col, nil
 }
 
-// clickBytes is what the click sends in the session's current modes.
-func (tb *Toolbox) clickBytes(s *Session, in clickArgs, row, col int) ([]byte, Modes, error) {
-	modes := s.Modes()
+// press is what a click does with the mouse, whatever the screen shows.
+type press struct {
+	button int
+	wheel  bool
+	count  int // clicks, or wheel steps
+	mods   int
+}
+
+// clickPress reads and checks button, count and modifiers.
+func clickPress(in clickArgs) (press, error) {
 	button, wheel, err := clickButton(in.Button)
 	if err != nil {
-		return nil, modes, err
+		return press{}, err
 	}
 	count := 1
 	if in.Count != nil {
@@ -169,14 +187,25 @@ func (tb *Toolbox) clickBytes(s *Session, in clickArgs, row, col int) ([]byte, M
 	}
 	switch {
 	case count < 1 || wheel && count > maxWheelSteps:
-		return nil, modes, fmt.Errorf("count %d is out of range: use 1..%d wheel steps", count, maxWheelSteps)
+		return press{}, fmt.Errorf("count %d is out of range: use 1..%d wheel steps", count, maxWheelSteps)
 	case !wheel && count > maxClickCount:
-		return nil, modes, fmt.Errorf("count %d is out of range: use 1 (click), 2 (double click) or 3 (triple click)", count)
+		return press{}, fmt.Errorf("count %d is out of range: use 1 (click), 2 (double click) or 3 (triple click)", count)
 	}
 	mods, err := clickModifiers(in.Modifiers)
 	if err != nil {
+		return press{}, err
+	}
+	return press{button: button, wheel: wheel, count: count, mods: mods}, nil
+}
+
+// clickBytes is what the click sends in the session's current modes.
+func (tb *Toolbox) clickBytes(s *Session, in clickArgs, row, col int) ([]byte, Modes, error) {
+	modes := s.Modes()
+	p, err := clickPress(in)
+	if err != nil {
 		return nil, modes, err
 	}
+	button, wheel, count, mods := p.button, p.wheel, p.count, p.mods
 	if modes.Mouse == 0 {
 		if wheel && modes.AltScroll && modes.AltScreen {
 			return altScrollKeys(button == btnWheelUp, count, modes.AppCursor), modes, nil

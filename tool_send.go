@@ -111,7 +111,20 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 	if err != nil {
 		return sendResult{}, err
 	}
-	a, err := act(ctx, call, s, p.spec, maxOut, p.echo, p.units, p.typeDelay, func(ctx context.Context, _ *outputWatch) {
+	tr, err := takeTurn(ctx, s, p.spec.timeout, call.Progress)
+	if err != nil {
+		return sendResult{}, err
+	}
+	defer tr.leave()
+	if tr.waited() > 0 {
+		// Planned again: the calls before may have changed the modes the
+		// input is encoded for (bracketed paste, cursor keys).
+		if p, err = planSend(s, in); err != nil {
+			return sendResult{}, err
+		}
+	}
+	p.spec.timeout = tr.left(p.spec.timeout)
+	a, err := act(ctx, tr.call(call), s, p.spec, maxOut, p.echo, p.units, p.typeDelay, func(ctx context.Context, _ *outputWatch) {
 		t := time.NewTimer(p.delay)
 		defer t.Stop()
 		select {

@@ -1,0 +1,152 @@
+package main
+
+// tools_turns.go: the calls that type into a session (shell_send,
+// shell_click) take turns. Each queues as its handler starts and types
+// only once the call before it has typed, waited and read the screen, so
+// each reply is about its own input: without turns, parallel sends typed
+// ahead into one another's commands and their waits all ended with the
+// first one. Requests that arrive together reach the queue in the order
+// the Go scheduler starts their goroutines, often not the order they
+// came in. Calls that only look (shell_read, shell_find, shell_wait,
+// shell_screenshot) take no turn. shell_stop takes none either: the end
+// of the program ends the waiting calls.
+//
+// The time a call waits for its turn counts against its timeout_ms, so
+// that a timeout is the time the caller waits; like the writes, the turn
+// gets at least minWriteTime, so timeout_ms 0 still types when the call
+// before ends soon.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// turns holds the queue of each session that has a call typing into it
+// or waiting to: a session's entry goes when its last call leaves, so it
+// needs no cleanup when the session ends.
+var turns struct {
+	mu    sync.Mutex
+	lines map[*Session][]*turn // the holder first, then the waiting calls in arrival order
+}
+
+// turn is one call's place in its session's queue.
+type turn struct {
+	s       *Session
+	ready   chan struct{} // closed when the turn comes
+	queued  time.Time
+	granted time.Time // set before ready is closed
+}
+
+// queueTurn puts a call at the end of s's queue.
+func queueTurn(s *Session) *turn {
+	t := &turn{s: s, ready: make(chan struct{}), queued: time.Now()}
+	turns.mu.Lock()
+	defer turns.mu.Unlock()
+	if turns.lines == nil {
+		turns.lines = map[*Session][]*turn{}
+	}
+	line := append(turns.lines[s], t)
+	turns.lines[s] = line
+	if len(line) == 1 {
+		t.grant(t.queued)
+	}
+	return t
+}
+
+// grant gives t the turn. turns.mu is held.
+func (t *turn) grant(at time.Time) {
+	t.granted = at
+	close(t.ready)
+}
+
+// waited is how long t waited for its turn: 0 when no other call held
+// it. Call it once t has the turn.
+func (t *turn) waited() time.Duration { return t.granted.Sub(t.queued) }
+
+// leave takes t out of its queue, handing the turn on when t held it.
+// More calls do nothing.
+func (t *turn) leave() {
+	turns.mu.Lock()
+	defer turns.mu.Unlock()
+	line := turns.lines[t.s]
+	i := slices.Index(line, t)
+	if i < 0 {
+		return
+	}
+	line = slices.Delete(line, i, i+1)
+	if len(line) == 0 {
+		delete(turns.lines, t.s)
+		return
+	}
+	turns.lines[t.s] = line
+	if i == 0 {
+		line[0].grant(time.Now())
+	}
+}
+
+// takeTurn queues the call on s and returns once it is the call's turn
+// (then the caller must leave it). It gives up when ctx ends, when
+// timeout (at least minWriteTime) passes, or when the program ends while
+// the call waits; then nothing may be typed. progress, when not nil,
+// hears about the wait once a second.
+func takeTurn(ctx context.Context, s *Session, timeout time.Duration, progress func(progress, total float64, message string)) (*turn, error) {
+	t := queueTurn(s)
+	select {
+	case <-t.ready:
+		return t, nil
+	default:
+	}
+	budget := max(timeout, minWriteTime)
+	deadline := time.NewTimer(time.Until(t.queued.Add(budget)))
+	defer deadline.Stop()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-t.ready:
+			select {
+			case <-s.reaped:
+			default:
+				return t, nil
+			}
+		case <-s.reaped:
+		case <-ctx.Done():
+			t.leave()
+			return nil, errors.New("cancelled")
+		case <-deadline.C:
+			t.leave()
+			return nil, fmt.Errorf("TIMED OUT after %v waiting for its turn: another shell_send or shell_click into session %s is still typing or waiting, and nothing was typed: wait for its reply (or cancel it), or give a longer timeout_ms", budget, s.ID)
+		case <-tick.C:
+			if progress != nil {
+				elapsed := time.Since(t.queued)
+				progress(float64(elapsed.Milliseconds()), float64(timeout.Milliseconds()),
+					fmt.Sprintf("waiting for its turn behind another call typing into session %s (%v so far)", s.ID, elapsed.Round(time.Second)))
+			}
+			continue
+		}
+		// The program ended (shell_stop, or it exited): nothing to type into.
+		t.leave()
+		<-s.done // the exit is reported with all output drained
+		st := s.Status()
+		return nil, fmt.Errorf("session %s ended (exit code %d) while this call waited for its turn, and nothing was typed: start a new one with shell_start", s.ID, st.ExitCode)
+	}
+}
+
+// left is what remains of timeout once the call has waited its turn.
+func (t *turn) left(timeout time.Duration) time.Duration { return max(timeout-t.waited(), 0) }
+
+// call is c with its progress counted from the call's arrival, so that
+// the wait's reports go on growing from those of the turn's.
+func (t *turn) call(c *ToolCall) *ToolCall {
+	if t.waited() == 0 || c.Progress == nil {
+		return c
+	}
+	cc := *c
+	ms := float64(t.waited().Milliseconds())
+	cc.Progress = func(progress, total float64, message string) { c.Progress(progress+ms, total+ms, message) }
+	return &cc
+}
