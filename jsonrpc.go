@@ -444,6 +444,9 @@ func (s *Server) admit(ctx context.Context, id json.RawMessage, method string, p
 	s.inflightBytes += fl.bytes
 	s.mu.Unlock()
 	ctx = withRequestID(withProgress(ctx, s.progressReporter(params)), id)
+	if method == "tools/call" {
+		ctx = s.toolArrived(ctx, params) // on the reader: in line order
+	}
 
 	return nil, func() *response {
 		result, err := s.safeCall(ctx, method, params)

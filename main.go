@@ -101,6 +101,9 @@
 // wait_for (text or /regex/, never satisfied by the echo of the input
 // just typed, nor with new_only by text already on the screen), then
 // wait_for_gone, then wait_idle_ms or wait_stable_ms, within timeout_ms.
+// Calls that type into one session (shell_send, shell_click) take turns,
+// in the order they arrive; the wait for the turn counts against
+// timeout_ms.
 // shell_read returns the screen text with a status line (format "styled"
 // marks reverse video, bold, colours); shell_find locates text by content
 // and style and can wait for it; shell_click clicks or scrolls the mouse

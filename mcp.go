@@ -509,6 +509,24 @@ type callResult struct {
 	IsError           bool            `json:"isError"`
 }
 
+// toolArrived runs the Arrive of the tool a tools/call names, if it has
+// one; a malformed call is left to toolsCall.
+func (s *Server) toolArrived(ctx context.Context, params json.RawMessage) context.Context {
+	var p struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ctx
+	}
+	for _, t := range s.tools {
+		if t.Name == p.Name && t.Arrive != nil {
+			return t.Arrive(ctx, p.Arguments)
+		}
+	}
+	return ctx
+}
+
 // toolsCall handles tools/call {name, arguments}. An unknown tool is
 // -32602; everything that goes wrong inside a tool, bad arguments
 // included, is an isError result the model can read and act on.

@@ -75,6 +75,7 @@ func (tb *Toolbox) toolShellClick() *Tool {
 			"modifiers":  map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []string{"shift", "alt", "ctrl"}}, "description": "Keys held."},
 		}, true, false), "session_id"),
 		OpenWorld: true,
+		Arrive:    tb.arriveTurn,
 	}, tb.shellClick)
 }
 
@@ -100,7 +101,7 @@ func (tb *Toolbox) shellClick(ctx context.Context, call *ToolCall, in clickArgs)
 	}
 	// The target and the mouse mode are the screen's once the calls
 	// before this one have had their turn.
-	tr, err := takeTurn(ctx, s, spec.timeout, call.Progress)
+	tr, err := tb.takeTurn(ctx, s, spec.timeout, call.Progress)
 	if err != nil {
 		return clickResult{}, err
 	}

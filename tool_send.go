@@ -82,6 +82,7 @@ func (tb *Toolbox) toolShellSend() *Tool {
 			"include_before": prop("boolean", "Also return bufferBefore, the screen before sending."),
 		}, true, false), "session_id"),
 		OpenWorld: true,
+		Arrive:    tb.arriveTurn,
 	}, tb.handleSend)
 }
 
@@ -111,7 +112,7 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 	if err != nil {
 		return sendResult{}, err
 	}
-	tr, err := takeTurn(ctx, s, p.spec.timeout, call.Progress)
+	tr, err := tb.takeTurn(ctx, s, p.spec.timeout, call.Progress)
 	if err != nil {
 		return sendResult{}, err
 	}

@@ -39,6 +39,7 @@ type Toolbox struct {
 	store    *captureStore
 	rec      recLimits   // caps on each recording (tool_record.go)
 	recs     *recordings // the recordings of each session (tools_recorder.go)
+	turns    turnTable   // the calls typing into each session, in turn (tools_turns.go)
 	// log sends an MCP log message to the clients (mcpHub.log, installed
 	// by the program); nil sends nothing.
 	log func(level, logger string, data any)
@@ -89,6 +90,11 @@ type Tool struct {
 	Idempotent  bool           // annotations.idempotentHint
 	OpenWorld   bool           // annotations.openWorldHint
 	Handle      func(ctx context.Context, call *ToolCall) *ToolResult
+	// Arrive, when not nil, sees a call's arguments as its request
+	// arrives, on the protocol's reader and so in line order, before
+	// Handle runs on a goroutine of its own; Handle gets the context it
+	// returns (shell_send queues there for its session's turn).
+	Arrive func(ctx context.Context, args json.RawMessage) context.Context
 
 	// argsType and resultType are newTool's A and R (nil for a Tool built
 	// by hand, as tests do).

@@ -1,13 +1,13 @@
 package main
 
 // tools_turns.go: the calls that type into a session (shell_send,
-// shell_click) take turns. Each queues as its handler starts and types
-// only once the call before it has typed, waited and read the screen, so
-// each reply is about its own input: without turns, parallel sends typed
-// ahead into one another's commands and their waits all ended with the
-// first one. Requests that arrive together reach the queue in the order
-// the Go scheduler starts their goroutines, often not the order they
-// came in. Calls that only look (shell_read, shell_find, shell_wait,
+// shell_click) take turns. Each queues as its request arrives
+// (Tool.Arrive, on the protocol's reader, so in line order, not in the
+// order the Go scheduler starts the handlers) and types only once the
+// call before it has typed, waited and read the screen, so each reply is
+// about its own input: without turns, parallel sends typed ahead into
+// one another's commands and their waits all ended with the first one.
+// Calls that only look (shell_read, shell_find, shell_wait,
 // shell_screenshot) take no turn. shell_stop takes none either: the end
 // of the program ends the waiting calls.
 //
@@ -18,6 +18,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -25,39 +26,41 @@ import (
 	"time"
 )
 
-// turns holds the queue of each session that has a call typing into it
-// or waiting to: a session's entry goes when its last call leaves, so it
-// needs no cleanup when the session ends.
-var turns struct {
+// turnTable holds the queue of each session that has a call typing into
+// it or waiting to: a session's entry goes when its last call leaves, so
+// it needs no cleanup when the session ends. The zero value is ready;
+// the Toolbox has one.
+type turnTable struct {
 	mu    sync.Mutex
 	lines map[*Session][]*turn // the holder first, then the waiting calls in arrival order
 }
 
 // turn is one call's place in its session's queue.
 type turn struct {
+	table   *turnTable
 	s       *Session
 	ready   chan struct{} // closed when the turn comes
 	queued  time.Time
 	granted time.Time // set before ready is closed
 }
 
-// queueTurn puts a call at the end of s's queue.
-func queueTurn(s *Session) *turn {
-	t := &turn{s: s, ready: make(chan struct{}), queued: time.Now()}
-	turns.mu.Lock()
-	defer turns.mu.Unlock()
-	if turns.lines == nil {
-		turns.lines = map[*Session][]*turn{}
+// queue puts a call at the end of s's queue.
+func (tt *turnTable) queue(s *Session) *turn {
+	t := &turn{table: tt, s: s, ready: make(chan struct{}), queued: time.Now()}
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	if tt.lines == nil {
+		tt.lines = map[*Session][]*turn{}
 	}
-	line := append(turns.lines[s], t)
-	turns.lines[s] = line
+	line := append(tt.lines[s], t)
+	tt.lines[s] = line
 	if len(line) == 1 {
 		t.grant(t.queued)
 	}
 	return t
 }
 
-// grant gives t the turn. turns.mu is held.
+// grant gives t the turn. t.table.mu is held.
 func (t *turn) grant(at time.Time) {
 	t.granted = at
 	close(t.ready)
@@ -70,31 +73,36 @@ func (t *turn) waited() time.Duration { return t.granted.Sub(t.queued) }
 // leave takes t out of its queue, handing the turn on when t held it.
 // More calls do nothing.
 func (t *turn) leave() {
-	turns.mu.Lock()
-	defer turns.mu.Unlock()
-	line := turns.lines[t.s]
+	tt := t.table
+	tt.mu.Lock()
+	defer tt.mu.Unlock()
+	line := tt.lines[t.s]
 	i := slices.Index(line, t)
 	if i < 0 {
 		return
 	}
 	line = slices.Delete(line, i, i+1)
 	if len(line) == 0 {
-		delete(turns.lines, t.s)
+		delete(tt.lines, t.s)
 		return
 	}
-	turns.lines[t.s] = line
+	tt.lines[t.s] = line
 	if i == 0 {
 		line[0].grant(time.Now())
 	}
 }
 
-// takeTurn queues the call on s and returns once it is the call's turn
-// (then the caller must leave it). It gives up when ctx ends, when
-// timeout (at least minWriteTime) passes, or when the program ends while
-// the call waits; then nothing may be typed. progress, when not nil,
-// hears about the wait once a second.
-func takeTurn(ctx context.Context, s *Session, timeout time.Duration, progress func(progress, total float64, message string)) (*turn, error) {
-	t := queueTurn(s)
+// takeTurn queues the call on s, unless its request did on arrival
+// (arriveTurn), and returns once it is the call's turn (then the caller
+// must leave it). It gives up when ctx ends, when timeout (at least
+// minWriteTime) passes, or when the program ends while the call waits;
+// then nothing may be typed. progress, when not nil, hears about the
+// wait once a second.
+func (tb *Toolbox) takeTurn(ctx context.Context, s *Session, timeout time.Duration, progress func(progress, total float64, message string)) (*turn, error) {
+	t, ok := ctx.Value(turnKey{}).(*turn)
+	if !ok || t.s != s {
+		t = tb.turns.queue(s) // called directly, not through tools/call
+	}
 	select {
 	case <-t.ready:
 		return t, nil
@@ -134,6 +142,28 @@ func takeTurn(ctx context.Context, s *Session, timeout time.Duration, progress f
 		st := s.Status()
 		return nil, fmt.Errorf("session %s ended (exit code %d) while this call waited for its turn, and nothing was typed: start a new one with shell_start", s.ID, st.ExitCode)
 	}
+}
+
+// turnKey is the context key of the turn arriveTurn queued.
+type turnKey struct{}
+
+// arriveTurn is the Tool.Arrive of the tools that take turns: the call
+// queues for its session's turn as its request arrives. The turn is left
+// when the handler returns, or when the request ends without it.
+func (tb *Toolbox) arriveTurn(ctx context.Context, args json.RawMessage) context.Context {
+	var a struct {
+		SessionID string `json:"session_id"`
+	}
+	if json.Unmarshal(args, &a) != nil {
+		return ctx
+	}
+	s := tb.sessions.Get(a.SessionID)
+	if s == nil {
+		return ctx // the handler says why
+	}
+	t := tb.turns.queue(s)
+	context.AfterFunc(ctx, t.leave)
+	return context.WithValue(ctx, turnKey{}, t)
 }
 
 // left is what remains of timeout once the call has waited its turn.
