@@ -17,7 +17,17 @@ import (
 // errPTYUnsupported is returned by startPTY where pty_unix.go does not build.
 var errPTYUnsupported = errors.New("pty: pseudo-terminals are supported on Linux and macOS only")
 
-func startPTY(cmd *exec.Cmd, cols, rows int) (*os.File, error) { return nil, errPTYUnsupported }
+func startPTY(cmd *exec.Cmd, cols, rows int) (*os.File, string, error) {
+	return nil, "", errPTYUnsupported
+}
+
+func ptyForeground(master *os.File) (int, error) { return 0, errPTYUnsupported }
+
+func ptyLineMode(master *os.File) (echo, canonical bool, err error) {
+	return false, false, errPTYUnsupported
+}
+
+func ptyInputPending(slave string) (int, error) { return 0, errPTYUnsupported }
 
 func setPTYSize(master *os.File, cols, rows int) error { return errPTYUnsupported }
 
@@ -58,3 +68,6 @@ func markedProcesses(marker string) []int { return nil }
 func endMarked(marker string, sig syscall.Signal, grace time.Duration) {}
 
 func renice(pid, nice int) {}
+
+func pollKill(members func() []int, kill func(pids []int), killAt <-chan time.Time, giveUp time.Duration) {
+}

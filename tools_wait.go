@@ -484,6 +484,20 @@ func (w *outputWatch) capStream() {
 	}
 }
 
+// dropStream forgets the output collected so far (its bytes count as
+// searched). s.mu is held.
+func (w *outputWatch) dropStream() {
+	drop := len(w.text)
+	if w.fresh != nil {
+		drop = w.flagged // a rune not flagged yet stays
+		w.fresh = append(w.fresh[:0], w.fresh[drop:]...)
+	}
+	w.text = append(w.text[:0], w.text[drop:]...)
+	w.flagged -= drop
+	w.base += drop
+	w.checked = max(w.checked, w.base)
+}
+
 // close stops following and removes the marks; once is enough, more
 // do nothing.
 func (w *outputWatch) close() {
@@ -509,8 +523,18 @@ func (w *outputWatch) matchLocked(m *matcher) bool {
 			return true
 		}
 	case w.screenOK:
-		if text, fresh := w.s.term.ScreenTextEcho(); m.matchFresh(text, fresh) {
+		text, fresh := w.s.term.ScreenTextEcho()
+		if m.matchFresh(text, fresh) {
 			return true
+		}
+		if fresh != nil && m.matchString(text) {
+			// On the screen only as echo: what this watch's stream saw
+			// was that echo being drawn (a line editor redrawing a paste
+			// after the call that typed it), which the stream cannot
+			// tell from output; it is dropped, so that no later look
+			// takes it for output either.
+			w.dropStream()
+			return false
 		}
 	}
 	return w.streamMatch(m)
