@@ -250,7 +250,7 @@ func testBinaryCancelWait(t *testing.T) {
 // there, and exits with 0 on Ctrl-D (EOF).
 func testBinaryTerminal(t *testing.T, bin string) {
 	cmd := exec.Command(bin, "--output-dir", t.TempDir())
-	master, err := startPTY(cmd, 200, 24)
+	master, _, err := startPTY(cmd, 200, 24)
 	if err != nil {
 		t.Skipf("no pseudo-terminal here: %v", err)
 	}

@@ -60,6 +60,9 @@ func markedProcesses(marker string) []int { return nil }
 // _IOR('f', 127, int) in <sys/filio.h> (x/sys does not export it for darwin).
 const ioctlUnread = 0x4004667f
 
+// ioctlGetTermios reads a terminal's termios (tcgetattr).
+const ioctlGetTermios = unix.TIOCGETA
+
 // signalIgnored reports whether sig is ignored as far as Go knows: an
 // inherited SIG_IGN for SIGHUP and SIGINT (kept by the runtime) or
 // signal.Ignore.

@@ -198,6 +198,9 @@ func descends(pid, ancestor int, parent map[int]int) bool {
 // ioctlUnread asks how many bytes wait to be read (FIONREAD).
 const ioctlUnread = unix.TIOCINQ
 
+// ioctlGetTermios reads a terminal's termios (tcgetattr).
+const ioctlGetTermios = unix.TCGETS
+
 // signalIgnored reports whether sig's disposition is SIG_IGN, from the
 // SigIgn mask in /proc/self/status (signal.Ignored only knows about
 // signal.Ignore calls, not what the process inherited or what a

@@ -21,14 +21,14 @@ import (
 )
 
 // startPTY starts cmd on the slave side of a new cols x rows
-// pseudo-terminal and returns the master. The child leads a new session
+// pseudo-terminal and returns the master and the slave's path. The child leads a new session
 // (setsid) whose controlling terminal is the slave, so a Ctrl-C typed into
 // the master reaches its foreground process group as SIGINT. cmd must not
 // have Stdin, Stdout, Stderr or SysProcAttr set.
-func startPTY(cmd *exec.Cmd, cols, rows int) (master *os.File, err error) {
-	master, slaveName, err := openPTY()
+func startPTY(cmd *exec.Cmd, cols, rows int) (master *os.File, slaveName string, err error) {
+	master, slaveName, err = openPTY()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer func() {
 		if err != nil {
@@ -36,11 +36,11 @@ func startPTY(cmd *exec.Cmd, cols, rows int) (master *os.File, err error) {
 		}
 	}()
 	if err := setPTYSize(master, cols, rows); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	slave, err := os.OpenFile(slaveName, os.O_RDWR|unix.O_NOCTTY, 0)
 	if err != nil {
-		return nil, fmt.Errorf("pty: open %s: %w", slaveName, err)
+		return nil, "", fmt.Errorf("pty: open %s: %w", slaveName, err)
 	}
 	// The parent's copy must be closed once the child has it: reading the
 	// master returns EIO (end of output) only when every slave fd is closed.
@@ -51,9 +51,9 @@ func startPTY(cmd *exec.Cmd, cols, rows int) (master *os.File, err error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	resetIgnoredSignals()
 	if err := cmd.Start(); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return master, nil
+	return master, slaveName, nil
 }
 
 // ptyControl runs fn with the master's descriptor without switching it to
@@ -88,6 +88,48 @@ func ptyUnread(master *os.File) (int, error) {
 	var n int
 	err := ptyControl(master, func(fd int) error {
 		var err error
+		n, err = unix.IoctlGetInt(fd, ioctlUnread)
+		return err
+	})
+	return n, err
+}
+
+// ptyForeground returns the terminal's foreground process group
+// (TIOCGPGRP on the master, which asks the slave side).
+func ptyForeground(master *os.File) (pgid int, err error) {
+	err = ptyControl(master, func(fd int) error {
+		pgid, err = unix.IoctlGetInt(fd, unix.TIOCGPGRP)
+		return err
+	})
+	return pgid, err
+}
+
+// ptyLineMode reports whether the terminal echoes what is typed (ECHO)
+// and hands it to the program a line at a time (ICANON): the slave's
+// termios, which tcgetattr on the master reads.
+func ptyLineMode(master *os.File) (echo, canonical bool, err error) {
+	err = ptyControl(master, func(fd int) error {
+		t, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
+		if err == nil {
+			echo, canonical = t.Lflag&unix.ECHO != 0, t.Lflag&unix.ICANON != 0
+		}
+		return err
+	})
+	return echo, canonical, err
+}
+
+// ptyInputPending returns how many bytes typed into the terminal wait
+// for the program to read them (FIONREAD on the slave, opened by its
+// path without becoming anyone's controlling terminal; in canonical mode
+// whole lines only, as a read would return them).
+func ptyInputPending(slave string) (int, error) {
+	f, err := os.OpenFile(slave, os.O_RDONLY|unix.O_NOCTTY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	n := 0
+	err = ptyControl(f, func(fd int) error {
 		n, err = unix.IoctlGetInt(fd, ioctlUnread)
 		return err
 	})

@@ -214,6 +214,9 @@ type sessionJSON struct {
 	Recordings  *int    `json:"recording_count,omitempty"`
 	Mouse       string  `json:"mouse,omitempty"` // info: the mouse mode, e.g. "1000 normal, SGR 1006", or "off"
 	shellInfo           // shell_integration, command_running (session_commands.go)
+	// Foreground: while it runs, what the foreground program waits for
+	// (session_input.go).
+	Foreground *Foreground `json:"foreground,omitempty"`
 }
 
 // describe is v's sessions://list entry, or with info its
@@ -239,6 +242,9 @@ func (h *mcpHub) describe(v *resSess, info bool) sessionJSON {
 	}
 	if st.Exited {
 		j.ExitCode = &st.ExitCode
+	} else {
+		fg := s.Foreground()
+		j.Foreground = &fg
 	}
 	if cwd := j.shellInfo.Cwd; !info && cwd != "" { // the list shows where a shell is now
 		j.Cwd = &cwd

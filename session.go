@@ -96,6 +96,7 @@ type Session struct {
 	cmd     *exec.Cmd
 	marker  string // sessionVar=token, in the program's environment
 	master  *os.File
+	slave   string        // the terminal's path (/dev/pts/N), for ptyInputPending
 	queued  atomic.Int64  // bytes read from the master and not yet fed (decremented under mu)
 	drained chan struct{} // closed when the reader hit the end (EIO): all output is fed
 	reaped  chan struct{} // closed when the process has been waited for

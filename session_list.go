@@ -195,11 +195,11 @@ func (ss *Sessions) register(s *Session, cols, rows int) error {
 		}
 		return fmt.Errorf("%d sessions are open, the limit (--max-sessions) is %d: %s", n, ss.Max(), fix)
 	}
-	master, err := startPTY(s.cmd, cols, rows)
+	master, slave, err := startPTY(s.cmd, cols, rows)
 	if err != nil {
 		return fmt.Errorf("starting %q failed: %v", s.Command, err)
 	}
-	s.master = master
+	s.master, s.slave = master, slave
 	s.pid = s.cmd.Process.Pid
 	s.Started = time.Now()
 	s.lastOutput = s.Started

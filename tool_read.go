@@ -56,6 +56,8 @@ func (r shellReadResult) statusLine() string {
 		b.WriteString(" (hidden)")
 	}
 	switch {
+	case !r.Exited && r.Foreground != nil:
+		b.WriteString("; " + r.Foreground.describe())
 	case !r.Exited:
 		b.WriteString("; program running")
 	case r.Signal != "":
@@ -124,5 +126,9 @@ func (tb *Toolbox) shellRead(ctx context.Context, _ *ToolCall, in shellReadArgs)
 	res.Cols, res.Rows = st.Cols, st.Rows
 	res.Cursor = cursorInfo{Row: cur.Row, Col: cur.Col, Visible: cur.Visible}
 	res.exitInfo = exitOf(st)
+	if !st.Exited {
+		fg := s.Foreground()
+		res.Foreground = &fg
+	}
 	return res, nil
 }

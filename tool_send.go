@@ -48,17 +48,20 @@ const (
 // waitReport is how the wait of a shell_send or shell_click went: every
 // field is left out when the call did not wait.
 type waitReport struct {
-	Matched  *bool    `json:"matched,omitempty"`
-	TimedOut *bool    `json:"timed_out,omitempty"`
-	Held     []string `json:"held,omitempty"`
-	EndedBy  string   `json:"ended_by,omitempty"`
+	Matched    *bool    `json:"matched,omitempty"`
+	TimedOut   *bool    `json:"timed_out,omitempty"`
+	Held       []string `json:"held,omitempty"`
+	EndedBy    string   `json:"ended_by,omitempty"`
+	Input      string   `json:"input,omitempty"`       // wait_for_input held: the input kind the program waits for
+	WaitingFor string   `json:"waiting_for,omitempty"` // wait_for_command ended early: "secret" or "line"
 
 	summary string // the text block's first line when the wait did not match
 }
 
 // reportWait is the waitReport of a wait on spec that ended as out.
 func reportWait(out waitOutcome, spec waitSpec) waitReport {
-	return waitReport{Matched: &out.matched, TimedOut: &out.timedOut, Held: out.held, EndedBy: out.endedBy, summary: out.summary(spec)}
+	return waitReport{Matched: &out.matched, TimedOut: &out.timedOut, Held: out.held, EndedBy: out.endedBy,
+		Input: out.input, WaitingFor: out.waiting, summary: out.summary(spec)}
 }
 
 // blocks is the text block written for the model (tools_reply.go).

@@ -43,6 +43,7 @@ type startResult struct {
 	Screen           string           `json:"screen"` // the first screen, once the program is ready
 	Ready            bool             `json:"ready"`  // false: shell_start stopped waiting, or the program exited (Session.waitReady)
 	Note             string           `json:"note,omitempty"`
+	exitInfo                          // foreground while it runs
 }
 
 func (tb *Toolbox) toolShellStart() *Tool {
@@ -97,7 +98,7 @@ func (tb *Toolbox) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (s
 		args = []string{}
 	}
 	return startResult{ID: s.ID, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd,
-		ShellIntegration: s.ShellInfo().Integration, Screen: s.Text(false), Ready: ready, Note: note}, nil
+		ShellIntegration: s.ShellInfo().Integration, Screen: s.Text(false), Ready: ready, Note: note, exitInfo: stateOf(s)}, nil
 }
 
 // startSession starts a session (Sessions.Start) in the theme opts names,

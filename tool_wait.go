@@ -14,11 +14,13 @@ type waitArgsIn struct {
 }
 
 type shellWaitResult struct {
-	Matched  bool     `json:"matched"`
-	TimedOut bool     `json:"timed_out"`
-	Held     []string `json:"held,omitempty"`
-	EndedBy  string   `json:"ended_by"`
-	Buffer   string   `json:"buffer"`
+	Matched    bool     `json:"matched"`
+	TimedOut   bool     `json:"timed_out"`
+	Held       []string `json:"held,omitempty"`
+	EndedBy    string   `json:"ended_by"`
+	Input      string   `json:"input,omitempty"`       // as in waitReport
+	WaitingFor string   `json:"waiting_for,omitempty"` // as in waitReport
+	Buffer     string   `json:"buffer"`
 	exitInfo
 	commandOutcome
 
@@ -34,7 +36,7 @@ func (tb *Toolbox) toolShellWait() *Tool {
 		Title: "Wait for a terminal",
 		Description: "Wait without typing, for these conditions in this order (shell_send and shell_click take them too): " +
 			"wait_for_command (at once, already_done, when no command runs), wait_for (the echo of your input never counts; " +
-			"with new_only, nor text already shown), wait_for_gone, then wait_idle_ms or wait_stable_ms; with none, the program's exit. " +
+			"with new_only, nor text already shown), wait_for_gone, wait_for_input, then wait_idle_ms or wait_stable_ms; with none, the program's exit. " +
 			"At timeout_ms it returns TIMED OUT and the screen, never an error.",
 		Input: objectSchema(waitProps(map[string]any{
 			"session_id": sessionIDProp,
@@ -63,7 +65,7 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 	done, already := alreadyDone(s, w, spec, maxOut)
 	if already && len(spec.stages) == 1 {
 		res := shellWaitResult{Matched: true, Held: []string{"wait_for_command"}, EndedBy: "wait_for_command",
-			Buffer: s.Text(false), exitInfo: exitOf(s.Status()), commandOutcome: done}
+			Buffer: s.Text(false), exitInfo: stateOf(s), commandOutcome: done}
 		return res.withText(s, ""), nil
 	}
 	w.commandHeld = already // the later stages are still to hold
@@ -74,7 +76,7 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 	w.close()
 	s.settle(ctx)
 	res := shellWaitResult{Matched: out.matched, TimedOut: out.timedOut, Held: out.held, EndedBy: out.endedBy,
-		Buffer: s.Text(false), exitInfo: exitOf(s.Status())}
+		Input: out.input, WaitingFor: out.waiting, Buffer: s.Text(false), exitInfo: stateOf(s)}
 	switch {
 	case already:
 		res.commandOutcome = done
@@ -87,7 +89,7 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 // withText sets r's text block (replyText).
 func (r shellWaitResult) withText(s *Session, summary string) shellWaitResult {
 	matched := r.Matched
-	w := waitReport{Matched: &matched, Held: r.Held}
+	w := waitReport{Matched: &matched, Held: r.Held, Input: r.Input, WaitingFor: r.WaitingFor}
 	r.text = replyText(summary, w, r.commandOutcome, r.exitInfo, shownScreen(s, r.commandOutcome, r.Buffer))
 	return r
 }

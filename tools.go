@@ -707,9 +707,10 @@ func scaleArg(v *int, def int) (int, error) {
 
 // exitInfo is the exit part of a result.
 type exitInfo struct {
-	Exited   bool   `json:"exited"`
-	ExitCode *int   `json:"exit_code,omitempty"`
-	Signal   string `json:"signal,omitempty"`
+	Exited     bool        `json:"exited"`
+	ExitCode   *int        `json:"exit_code,omitempty"`
+	Signal     string      `json:"signal,omitempty"`
+	Foreground *Foreground `json:"foreground,omitempty"` // while it runs: what the foreground program waits for (session_input.go)
 }
 
 func exitOf(st SessionStatus) exitInfo {
@@ -718,6 +719,18 @@ func exitOf(st SessionStatus) exitInfo {
 	}
 	code := st.ExitCode
 	return exitInfo{Exited: true, ExitCode: &code, Signal: st.Signal}
+}
+
+// stateOf is how s's program ended, or while it runs, what its
+// foreground program waits for: the part of every reply that shows a
+// screen.
+func stateOf(s *Session) exitInfo {
+	st := s.Status()
+	if st.Exited {
+		return exitOf(st)
+	}
+	fg := s.Foreground()
+	return exitInfo{Foreground: &fg}
 }
 
 // msArg checks an optional duration in milliseconds.

@@ -21,12 +21,20 @@ import (
 // the screen to show.
 func replyText(summary string, w waitReport, co commandOutcome, exit exitInfo, screen string) string {
 	var b strings.Builder
+	fg := exit.Foreground
+	asks := fg != nil && fg.Input == inputSecret // a line prompt shows on the screen; a secret must not be typed by the model
 	switch {
 	case summary != "":
 		b.WriteString(summary)
 		b.WriteByte('\n')
+	case w.Matched != nil && len(w.Held) > 0 && w.Input != "" && fg != nil && !asks:
+		fmt.Fprintf(&b, "held: %s (%s)\n", strings.Join(w.Held, ", "), fg.describe())
 	case w.Matched != nil && len(w.Held) > 0:
 		fmt.Fprintf(&b, "held: %s\n", strings.Join(w.Held, ", "))
+	}
+	if asks && w.WaitingFor == "" { // a waiting_for summary says it already
+		b.WriteString(inputNote(*fg))
+		b.WriteByte('\n')
 	}
 	if c := co.Command; c != nil {
 		b.WriteString(commandHeader(c, co.AlreadyDone))
@@ -55,6 +63,12 @@ func replyText(summary string, w waitReport, co commandOutcome, exit exitInfo, s
 		b.WriteString("(the screen is empty)")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// inputNote is the line a reply adds when the foreground program waits
+// for a secret, which the model must know before it types anything.
+func inputNote(fg Foreground) string {
+	return fg.describe() + ": a person must type it; call shell_ask_secret {session_id}, never type a password yourself."
 }
 
 // durationText is d for a reply, in the units time.Duration prints but

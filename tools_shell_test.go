@@ -31,7 +31,7 @@ func TestScreenAfterEcho(t *testing.T) {
 		t.Errorf("bufferAfter has no row \"hello world\": %q", m["bufferAfter"])
 	}
 	r, rm := call(t, a, "shell_read", map[string]any{"session_id": id})
-	if r.IsError || !slices.Contains(strings.Split(r.Text, "\n"), "hello world") || !regexp.MustCompile(`^`+regexp.QuoteMeta(rm["text"].(string))+`\n\n\[80x24, cursor row 2 col \d+; program running\]$`).MatchString(r.Text) {
+	if r.IsError || !slices.Contains(strings.Split(r.Text, "\n"), "hello world") || !regexp.MustCompile(`^`+regexp.QuoteMeta(rm["text"].(string))+`\n\n\[80x24, cursor row 2 col \d+; sh waits for a line of input\]$`).MatchString(r.Text) {
 		t.Errorf("shell_read: %q (structured text %q)", r.Text, rm["text"])
 	}
 	cur, _ := rm["cursor"].(map[string]any)
@@ -219,7 +219,7 @@ func BenchmarkThroughput(b *testing.B) {
 	readAll := func(feed func([]byte)) time.Duration {
 		t0 := time.Now()
 		cmd := exec.Command("cat", file)
-		master, err := startPTY(cmd, 120, 40)
+		master, _, err := startPTY(cmd, 120, 40)
 		if err != nil {
 			b.Fatal(err)
 		}

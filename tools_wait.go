@@ -35,6 +35,7 @@ type WaitArgs struct {
 	WaitForGone     *string `json:"wait_for_gone"`
 	WaitIdleMS      *int    `json:"wait_idle_ms"`
 	WaitStableMS    *int    `json:"wait_stable_ms"`
+	WaitForInput    bool    `json:"wait_for_input"`
 	NewOnly         *bool   `json:"new_only"`
 	TimeoutMS       *int    `json:"timeout_ms"`
 	commandWaitArgs         // wait_for_command and its max_bytes (session_commands.go)
@@ -50,14 +51,15 @@ func waitProps(m map[string]any, newOnlyDefault, full bool) map[string]any {
 		def = "true"
 	}
 	m["new_only"] = prop("boolean", "wait_for ignores text shown before the call (default "+def+").")
-	if !full {
-		m["timeout_ms"] = intProp("As in shell_wait.", 0, maxTimeoutMS)
-		m["max_bytes"] = intProp("As in shell_wait.", 1, commandOutputCap)
+	if !full { // the tool's description points at shell_wait, which says each once
+		m["timeout_ms"] = map[string]any{"type": "integer", "minimum": 0, "maximum": maxTimeoutMS}
+		m["max_bytes"] = map[string]any{"type": "integer", "minimum": 1, "maximum": commandOutputCap}
 		m["wait_for"] = prop("string", "Text or /regex/ to wait for, as in shell_wait.")
-		m["wait_for_gone"] = prop("string", "As in shell_wait.")
-		m["wait_idle_ms"] = intProp("As in shell_wait.", 1, maxTimeoutMS)
-		m["wait_stable_ms"] = intProp("As in shell_wait.", 1, maxTimeoutMS)
-		m["wait_for_command"] = prop("boolean", "Wait until the command ends, as in shell_wait.")
+		m["wait_for_gone"] = map[string]any{"type": "string"}
+		m["wait_idle_ms"] = map[string]any{"type": "integer", "minimum": 1, "maximum": maxTimeoutMS}
+		m["wait_stable_ms"] = map[string]any{"type": "integer", "minimum": 1, "maximum": maxTimeoutMS}
+		m["wait_for_command"] = map[string]any{"type": "boolean"}
+		m["wait_for_input"] = map[string]any{"type": "boolean"}
 		return m
 	}
 	m["timeout_ms"] = intProp("Longest wait for them all (default 10000; 0: look once).", 0, maxTimeoutMS)
@@ -66,7 +68,9 @@ func waitProps(m map[string]any, newOnlyDefault, full bool) map[string]any {
 	m["wait_for_gone"] = prop("string", "Text or /regex/ no longer on the screen (a spinner, Loading...).")
 	m["wait_idle_ms"] = intProp("No output came for this long.", 1, maxTimeoutMS)
 	m["wait_stable_ms"] = intProp("The screen's text stayed the same this long (for programs that keep redrawing).", 1, maxTimeoutMS)
-	m["wait_for_command"] = prop("boolean", "The running command ends and the prompt is back (bash, zsh, fish with integration).")
+	m["wait_for_command"] = prop("boolean", "The running command ends and the prompt is back (bash, zsh, fish with integration); "+
+		"waiting_for when it stops at a password or question.")
+	m["wait_for_input"] = prop("boolean", "The program has read what was typed and waits to read again (after a key in a TUI or REPL); input: its kind.")
 	return m
 }
 
@@ -143,6 +147,7 @@ const (
 	stageCommand stageKind = iota // wait_for_command: the next command's end (session_commands.go)
 	stageMatch                    // wait_for
 	stageGone                     // wait_for_gone
+	stageInput                    // wait_for_input
 	stageIdle                     // wait_idle_ms
 	stageStable                   // wait_stable_ms
 	stageExit                     // no condition given: the program's exit
@@ -211,6 +216,9 @@ func (a WaitArgs) parse(newOnlyDefault, exitByDefault bool) (waitSpec, error) {
 	if m != nil {
 		spec.stages = append(spec.stages, waitStage{kind: stageGone, name: "wait_for_gone", match: m})
 	}
+	if a.WaitForInput {
+		spec.stages = append(spec.stages, waitStage{kind: stageInput, name: "wait_for_input"})
+	}
 	if a.WaitIdleMS != nil && a.WaitStableMS != nil {
 		return spec, fmt.Errorf("give wait_idle_ms (no output for that long) or wait_stable_ms (the screen's text unchanged for that long), not both")
 	}
@@ -243,6 +251,8 @@ func (st waitStage) describe() string {
 		return st.match.String()
 	case stageGone:
 		return st.match.String() + " to go away"
+	case stageInput:
+		return "the program to read its input and wait for more"
 	case stageIdle:
 		return fmt.Sprintf("%v without output", st.d)
 	case stageStable:
@@ -401,6 +411,7 @@ type outputWatch struct {
 	lineFrom    int64
 	lineCol     int
 	settled     outputSettled // wait_for_command's end: the prompt's output has all arrived
+	inputs      inputWait     // wait_for_input, and a wait_for_command stopped at a prompt (tools_input.go)
 }
 
 // newWatch starts following s for spec. input is what the call types
@@ -580,6 +591,9 @@ type waitOutcome struct {
 	command  *command // wait_for_command: the command that ended
 	noStart  bool     // timed out in wait_for_command with no command started (commandUnstartedLocked)
 	echoOnly bool     // timed out in wait_for whose text is on the screen only as echo
+	input    string   // wait_for_input held: the input kind the program waits for
+	waiting  string   // wait_for_command ended early: the command waits for a secret or a line
+	fg       Foreground
 }
 
 // check reports whether stage st holds, and when it does not, how long
@@ -594,7 +608,7 @@ func (w *outputWatch) check(st *waitStage, exited bool) (bool, time.Duration) {
 		}
 		cmd, done := w.commandDoneLocked()
 		if !done {
-			return false, 0
+			return false, w.promptWaitLocked(exited)
 		}
 		if d := w.promptSettleLocked(exited); d > 0 {
 			return false, d
@@ -614,6 +628,8 @@ func (w *outputWatch) check(st *waitStage, exited bool) (bool, time.Duration) {
 		}
 		d := time.Until(maxTime(s.lastOutput, w.start).Add(st.d))
 		return d <= 0, d
+	case stageInput:
+		return w.inputWaitLocked(exited)
 	case stageStable:
 		if exited {
 			return true, 0
@@ -706,6 +722,12 @@ func (w *outputWatch) wait(ctx context.Context, spec waitSpec, progress func(pro
 		switch {
 		case i == len(spec.stages):
 			out.matched, out.endedBy, out.command = true, spec.stages[len(spec.stages)-1].name, w.command
+			if last := spec.stages[len(spec.stages)-1]; last.kind == stageInput {
+				out.endedBy, out.input, out.fg = "input", w.inputs.kind, w.inputs.fg
+			}
+			return out
+		case w.inputs.waitingFor != "" && spec.stages[i].kind == stageCommand:
+			out.endedBy, out.waiting, out.fg = "input", w.inputs.waitingFor, w.inputs.fg
 			return out
 		case exited:
 			out.endedBy = "exit" // no more output can come
@@ -749,6 +771,9 @@ func (w *outputWatch) wait(ctx context.Context, spec waitSpec, progress func(pro
 func (o waitOutcome) summary(spec waitSpec) string {
 	if o.matched || !spec.waiting() {
 		return ""
+	}
+	if o.waiting != "" {
+		return waitingSummary(o.waiting, o.fg)
 	}
 	pending := spec.stages[len(o.held)]
 	what := pending.name + " " + pending.describe()
@@ -960,6 +985,6 @@ func act(ctx context.Context, call *ToolCall, s *Session, spec waitSpec, maxOut 
 		return a, errors.New("cancelled")
 	}
 	s.settle(ctx)
-	a.after, a.exit = s.Text(false), exitOf(s.Status())
+	a.after, a.exit = s.Text(false), stateOf(s)
 	return a, nil
 }

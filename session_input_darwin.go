@@ -1,0 +1,25 @@
+package main
+
+import (
+	"bytes"
+
+	"golang.org/x/sys/unix"
+)
+
+// foregroundReader cannot see system calls on macOS: the group's leader,
+// known false (the caller falls back on quiet output).
+func foregroundReader(leader, pgid int) (pid int, reads, known bool) { return pgid, false, false }
+
+// processCommand returns process pid's name from the kernel (p_comm);
+// its arguments are not read.
+func processCommand(pid int) (string, []string) {
+	k, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil {
+		return "", nil
+	}
+	name := k.Proc.P_comm[:]
+	if i := bytes.IndexByte(name, 0); i >= 0 {
+		name = name[:i]
+	}
+	return string(name), nil
+}

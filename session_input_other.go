@@ -1,0 +1,9 @@
+//go:build !linux && !darwin
+
+package main
+
+// foregroundReader and processCommand know nothing where there are no
+// pseudo-terminals.
+func foregroundReader(leader, pgid int) (pid int, reads, known bool) { return pgid, false, false }
+
+func processCommand(pid int) (string, []string) { return "", nil }

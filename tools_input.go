@@ -1,0 +1,92 @@
+package main
+
+// tools_input.go: the waits on what the foreground program reads
+// (session_input.go): wait_for_input, and the early end of a
+// wait_for_command whose command stops at a password or a question, so
+// that an agent never waits out its timeout at a [sudo] password prompt.
+
+import (
+	"fmt"
+	"time"
+)
+
+// promptPoll is how often a wait_for_command looks whether its command
+// reads a secret or a line: nothing is printed while a program waits for
+// its input, so only a look can tell. promptHold is how long the same
+// program must be seen reading so: a program may read a line for a
+// moment on its way out (vim, in cooked mode, for the answers to its
+// terminal queries), while a prompt for a person waits for one.
+const (
+	promptPoll = 25 * time.Millisecond
+	promptHold = 250 * time.Millisecond
+)
+
+// inputWait is what the input looks of one wait found.
+type inputWait struct {
+	settled    outputSettled // wait_for_input: the output drawn after the read has all arrived
+	prompt     outputSettled // wait_for_command: the same, for the prompt it stopped at
+	since      time.Time     // wait_for_command: when promptAt was first seen reading a secret or a line
+	promptAt   Foreground
+	kind       string        // wait_for_input held: the input kind
+	waitingFor string        // wait_for_command stopped at a secret or a line prompt
+	fg         Foreground    // the foreground program at either
+}
+
+// inputWaitLocked is wait_for_input's check: everything typed has been
+// read (nothing left in the terminal's input queue), and the foreground
+// program is asleep reading the terminal again with its output drained,
+// on two looks readyPoll apart (outputSettled). s.mu is held.
+func (w *outputWatch) inputWaitLocked(exited bool) (bool, time.Duration) {
+	s, in := w.s, &w.inputs
+	if exited {
+		return false, 0 // the wait ends with the exit
+	}
+	if !s.inputRead() {
+		in.settled = outputSettled{}
+		return false, readyPoll
+	}
+	fg := s.foregroundLocked()
+	if !in.settled.check(s, fg.Input != inputNone, s.fed) {
+		return false, readyPoll
+	}
+	in.kind, in.fg = fg.Input, fg
+	return true, 0
+}
+
+// promptWaitLocked looks, while a wait_for_command's command runs,
+// whether it reads a secret or a line (sudo's password, a [y/N]
+// question): then the wait ends early with waitingFor set. It returns
+// when to look again (0: only a change can tell). s.mu is held.
+func (w *outputWatch) promptWaitLocked(exited bool) time.Duration {
+	s, in := w.s, &w.inputs
+	if exited || s.sh.running == nil {
+		return 0
+	}
+	fg := s.foregroundLocked()
+	if fg.Input != inputSecret && fg.Input != inputLine {
+		in.prompt, in.since = outputSettled{}, time.Time{}
+		return promptPoll
+	}
+	if in.since.IsZero() || fg.PID != in.promptAt.PID || fg.Input != in.promptAt.Input {
+		in.since, in.promptAt = time.Now(), fg
+	}
+	if d := time.Until(in.since.Add(promptHold)); d > 0 {
+		return min(d, promptPoll)
+	}
+	if !in.prompt.check(s, true, s.fed) {
+		return readyPoll
+	}
+	in.waitingFor, in.fg = fg.Input, fg
+	return 0
+}
+
+// waitingSummary is the first line of a wait_for_command that stopped at
+// a prompt of kind (inputSecret or inputLine) of fg.
+func waitingSummary(kind string, fg Foreground) string {
+	if kind == inputSecret {
+		return fmt.Sprintf("WAITING FOR A SECRET: %s (pid %d) reads with echo off, before the command ended: a person must type it; "+
+			"call shell_ask_secret {session_id} and never type a password yourself.", fg.Command, fg.PID)
+	}
+	return fmt.Sprintf("WAITING FOR INPUT: %s (pid %d) reads a line before the command ended: "+
+		"answer with shell_send {text: \"...\\n\", wait_for_command: true}, or send C-c.", fg.Command, fg.PID)
+}
