@@ -27,9 +27,9 @@ type inputWait struct {
 	prompt     outputSettled // wait_for_command: the same, for the prompt it stopped at
 	since      time.Time     // wait_for_command: when promptAt was first seen reading a secret or a line
 	promptAt   Foreground
-	kind       string        // wait_for_input held: the input kind
-	waitingFor string        // wait_for_command stopped at a secret or a line prompt
-	fg         Foreground    // the foreground program at either
+	kind       string     // wait_for_input held: the input kind
+	waitingFor string     // wait_for_command stopped at a secret or a line prompt
+	fg         Foreground // the foreground program at either
 }
 
 // inputWaitLocked is wait_for_input's check: everything typed has been
