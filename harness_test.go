@@ -500,3 +500,15 @@ func addTestSession(a *App, s *Session) {
 	a.sessions.live[s.ID] = s
 	a.sessions.mu.Unlock()
 }
+
+// realPython is the path of the Python interpreter itself, or "python3"
+// when it cannot be found: a version manager's shim (pyenv's is a shell
+// script that runs pyenv) can take longer to start under load than a
+// readiness test gives a program to draw.
+var realPython = sync.OnceValue(func() string {
+	out, err := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	if p := strings.TrimSpace(string(out)); err == nil && p != "" {
+		return p
+	}
+	return "python3"
+})
