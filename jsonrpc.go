@@ -357,6 +357,10 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 // asks for).
 func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *response, job func() *response) {
 	m, id, method, params, reply := validateMessage(raw)
+	if reply == nil && method == "" && m.ID != nil {
+		s.answered(m)
+		return nil, nil
+	}
 	if reply != nil || method == "" {
 		return reply, nil
 	}
@@ -529,6 +533,76 @@ func (s *Server) cancelRequest(params json.RawMessage) {
 	if fl, ok := s.inflight[string(p.RequestID)]; ok {
 		fl.cancelled = true
 		fl.cancel()
+	}
+}
+
+// outgoingRequest is a request this server sends the client.
+type outgoingRequest struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  any             `json:"params,omitempty"`
+}
+
+// request sends the client the request method(params) and waits for its
+// response. It returns the response's result, or the client's error as
+// an *RPCError; when ctx ends first it tells the client with
+// notifications/cancelled and returns ctx's error. Ids are strings
+// ("ttywright-N") so that they never meet the client's own, which the
+// server only answers.
+func (s *Server) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	s.mu.Lock()
+	s.askSeq++
+	key := fmt.Sprintf("ttywright-%d", s.askSeq)
+	answer := make(chan wireMessage, 1)
+	if s.asked == nil {
+		s.asked = map[string]chan wireMessage{}
+	}
+	s.asked[key] = answer
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.asked, key)
+		s.mu.Unlock()
+	}()
+	id, _ := json.Marshal(key)
+	line, err := encodeLine(outgoingRequest{JSONRPC: "2.0", ID: id, Method: method, Params: params})
+	if err != nil {
+		return nil, err
+	}
+	s.write(line)
+	select {
+	case m := <-answer:
+		if m.Error != nil {
+			e := &RPCError{}
+			if json.Unmarshal(m.Error, e) != nil {
+				e = &RPCError{Code: codeInternalError, Message: "the client answered " + method + " with a malformed error"}
+			}
+			return nil, e
+		}
+		return m.Result, nil
+	case <-ctx.Done():
+		s.notify("notifications/cancelled", map[string]any{"requestId": key, "reason": "the tool call that asked was cancelled or timed out"})
+		return nil, ctx.Err()
+	case <-s.clientGone:
+		return nil, errors.New("the client went away")
+	}
+}
+
+// answered hands a response from the client to the request that waits
+// for it; a response to anything else (an id this server never sent, or
+// sent and given up on) is ignored.
+func (s *Server) answered(m wireMessage) {
+	var key string
+	if json.Unmarshal(m.ID, &key) != nil {
+		return
+	}
+	s.mu.Lock()
+	answer := s.asked[key]
+	delete(s.asked, key)
+	s.mu.Unlock()
+	if answer != nil {
+		answer <- m
 	}
 }
 

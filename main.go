@@ -89,6 +89,10 @@
 // session://{id}/commands read (default true; shell_start can turn them
 // off per session with shell_integration false).
 //
+// --web ADDR is where the one-time pages of shell_ask_secret listen, a
+// loopback host:port (default 127.0.0.1 on a free port, open only while
+// a page waits); --web=off turns them off.
+//
 // --version prints the version and exits; --licenses prints the licences
 // of the embedded fonts and exits.
 //
@@ -100,7 +104,12 @@
 // waits; shell_wait waits without typing. Their waits hold in order:
 // wait_for (text or /regex/, never satisfied by the echo of the input
 // just typed, nor with new_only by text already on the screen), then
-// wait_for_gone, then wait_idle_ms or wait_stable_ms, within timeout_ms.
+// wait_for_gone, wait_for_input (the program read what was typed and
+// reads again), then wait_idle_ms or wait_stable_ms, within timeout_ms.
+// Each reply says what the foreground program waits for (input: command,
+// secret, line, keys or none); at a secret, shell_ask_secret lets the
+// person type it into the program through a one-time loopback page that
+// the client shows (URL-mode elicitation) or the reply links to.
 // Calls that type into one session (shell_send, shell_click) take turns,
 // in the order they arrive; the wait for the turn counts against
 // timeout_ms.
@@ -120,8 +129,8 @@
 //
 // # Prompts
 //
-// terminal-basics, vim-edit, record-session, theme-selection and
-// tui-navigate are short guides to these tools that a client can offer
+// terminal-basics, vim-edit, record-session, theme-selection,
+// tui-navigate and ask-for-password are short guides to these tools that a client can offer
 // its user.
 //
 // # Example
@@ -290,6 +299,7 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 		return nil
 	})
 	fs.IntVar(&cfg.Nice, "nice", 5, "nice value of the programs sessions run (0-19): the server's requests come first when they take every CPU; 0 runs them at the server's priority")
+	fs.StringVar(&cfg.Web, "web", "", "where the one-time pages of shell_ask_secret listen, for a person to type a password into a program: a loopback host:port, or off (default 127.0.0.1 on a free port, open only while a page waits)")
 	fs.Var((*offFlag)(&cfg.NoShellIntegration), "shell-integration", "mark prompts and commands in interactive bash, zsh and fish (OSC 133) (default true; -shell-integration=false turns it off)")
 	version = fs.Bool("version", false, "print the version and exit")
 	licenses = fs.Bool("licenses", false, "print the licences of the embedded fonts and exit")
@@ -367,6 +377,11 @@ func envHint(f *flag.Flag) string {
 func validateConfig(cfg *Config) error {
 	if _, err := lookupTheme(cfg.Theme); err != nil {
 		return fmt.Errorf("--theme: %v", err)
+	}
+	if cfg.Web != "off" {
+		if _, _, err := webLoopback(cfg.Web); err != nil {
+			return fmt.Errorf("--web: %v (or --web=off)", err)
+		}
 	}
 	for _, r := range []struct {
 		name     string

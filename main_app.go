@@ -22,6 +22,9 @@ type Config struct {
 
 	NoShellIntegration bool // --shell-integration=false: no OSC 133 marks added to shells (session_integ.go)
 	Nice               int  // --nice: the programs' nice value, below the server's priority
+	// Web is where the secret pages listen (--web): "" for 127.0.0.1 on
+	// a free port, a loopback host:port, or "off" for none (web.go).
+	Web string
 }
 
 // App is the server: its configuration and the rooms built from it.
@@ -38,6 +41,9 @@ func newApp(cfg Config) *App {
 	a := &App{cfg: cfg, store: newCaptureStore(cfg.OutputDir, cfg.MaxOutputBytes)}
 	a.sessions = newSessions(cfg.sessions(), a.store, nil)
 	a.tools = newToolbox(cfg.tools(), a.sessions, a.store)
+	if cfg.Web != "off" {
+		a.tools.web = newWebDoor(cfg.Web)
+	}
 	a.hub = newHub(buildVersion(), a.tools)
 	a.sessions.events = a.hub // before any session starts
 	a.tools.log = a.hub.log
@@ -48,9 +54,12 @@ func newApp(cfg Config) *App {
 func (a *App) newServer() *Server { return newServer(a.hub) }
 
 // shutdown stops every session (Toolbox.shutdown), which saves their
-// recordings, then lets the output directory go.
+// recordings, closes the secret pages, then lets the output directory go.
 func (a *App) shutdown() {
 	a.tools.shutdown()
+	if a.tools.web != nil {
+		a.tools.web.Close()
+	}
 	a.store.close()
 }
 

@@ -191,6 +191,12 @@ type Server struct {
 	// (under mu).
 	inflightBytes int
 	watch         *watcher // the legacy session's resource watcher, from initialize (resources_subs.go)
+	// clientCaps is the legacy client's capabilities from initialize.
+	clientCaps map[string]json.RawMessage
+	// asked holds the requests this server sent the client that wait for
+	// their responses, by id; askSeq numbers them (jsonrpc.go).
+	asked  map[string]chan wireMessage
+	askSeq uint64
 }
 
 // newServer returns a connection to h: its tools, resource, prompt and
@@ -332,6 +338,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 		ClientInfo      struct {
 			Name, Version string
 		} `json:"clientInfo"`
+		Capabilities json.RawMessage `json:"capabilities"`
 	}
 	if params != nil {
 		if err := json.Unmarshal(params, &p); err != nil {
@@ -354,6 +361,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 		return nil, &RPCError{Code: codeInvalidRequest, Message: fmt.Sprintf("invalid request: this connection was already initialized (protocol %s); initialize once per connection, or start a new connection to negotiate again", prev)}
 	}
 	s.version = version
+	_ = json.Unmarshal(p.Capabilities, &s.clientCaps) // not an object: none
 	s.mu.Unlock()
 	s.connWatcher() // list_changed and subscriptions from now on
 	s.errlog.Printf("client %q %q asked for protocol %q, speaking %s", p.ClientInfo.Name, p.ClientInfo.Version, asked, version)
@@ -561,8 +569,18 @@ func (s *Server) toolsCall(ctx context.Context, params json.RawMessage) (any, er
 
 	start := time.Now()
 	v, _ := ctx.Value(versionKey{}).(string)
-	call := &ToolCall{Args: args, Version: v, Progress: progressFrom(ctx).report, tool: tool}
+	call := &ToolCall{Args: args, Version: v, Progress: progressFrom(ctx).report, Ask: s.asker(ctx), tool: tool}
+	if call.Ask.InputRequired {
+		call.Answers = answersOf(params)
+	}
 	res := s.runTool(ctx, tool, call)
+	if res.InputRequired != nil {
+		if call.Ask.InputRequired {
+			s.logReq(ctx, "debug", "tools", map[string]any{"tool": tool.Name, "resultType": "input_required"})
+			return inputRequiredResult(res.InputRequired), nil
+		}
+		res = toolErrorf("%s asked the client for input it cannot give; this is a ttywright bug, please report it", tool.Name)
+	}
 	out := renderResult(v, res)
 	d := time.Since(start)
 	s.calls.record(tool.Name, args, out, d)

@@ -294,7 +294,7 @@ func cacheHints(method string, params json.RawMessage) (int, string, bool) {
 }
 
 // modernResult adds what every 2026-07-28 result carries: resultType
-// "complete", serverInfo in _meta (merged with a _meta the handler set),
+// "complete" (unless the handler's result is interim: input_required), serverInfo in _meta (merged with a _meta the handler set),
 // and the cache hints of the list and read methods.
 func (s *Server) modernResult(method string, params json.RawMessage, res any) map[string]any {
 	out, ok := res.(map[string]any)
@@ -309,7 +309,9 @@ func (s *Server) modernResult(method string, params json.RawMessage, res any) ma
 			}
 		}
 	}
-	out["resultType"] = "complete"
+	if _, interim := out["resultType"]; !interim {
+		out["resultType"] = "complete"
+	}
 	meta, _ := out["_meta"].(map[string]any)
 	if meta == nil {
 		meta = map[string]any{}

@@ -75,6 +75,12 @@ func (h *mcpHub) prompts() []*prompt {
 			Description: "How to see what a TUI highlights, find things on its screen by text and style, click them or use keys, and wait for the result.",
 			text:        func(map[string]string) string { return tuiNavigate },
 		},
+		{
+			Name:        "ask-for-password",
+			Title:       "When a program asks for a password",
+			Description: "What to do when a program in a terminal waits for a password, a passphrase or an answer only the person can give.",
+			text:        func(map[string]string) string { return askForPassword },
+		},
 	}
 }
 
@@ -195,6 +201,15 @@ const terminalBasics = `You can drive terminal programs through the ttywright to
 7. Resize with shell_resize {session_id, cols, rows}. Finish with shell_stop {session_id}: SIGHUP, then SIGKILL after 2 s; it returns exit_code.
 
 Resources: sessions://list lists every session; session://{id}/buffer is the text, session://{id}/commands the finished commands, session://{id}/screenshots and session://{id}/recordings the captures, readable by their uri. Full-screen programs (vim, htop, less) redraw the whole screen: read it again rather than relying on scrolled text.`
+
+// askForPassword is the ask-for-password prompt.
+const askForPassword = `A program in a ttywright terminal may stop to ask for something only the person can give. Never type a password, passphrase or token yourself, and never ask the person to tell it to you in the conversation.
+
+1. Know what the program waits for: every reply with a screen has foreground {pid, command, input}. input "secret" means it reads with echo off (sudo, ssh, ssh-keygen, passwd, gpg, read -s); "line" a question with echo on ([y/N], read -p); "keys" a full-screen program; "command" the shell's prompt; "none" it is busy.
+2. After a command that may prompt, wait with shell_send {session_id, text: "sudo make install\n", wait_for_command: true}: it returns early with waiting_for: "secret" (or "line") when the command stops at a prompt. shell_wait {session_id, wait_for_input: true} returns once the program reads its terminal again and says the input kind.
+3. At a secret: call shell_ask_secret {session_id, message: "why the password is needed"}. The person types it into a one-time page on this machine, straight into the program. If the client shows the page itself, the call returns once the program has read it, with what followed. If the reply says SHOW THE PERSON THIS LINK, show the link and the sentence, then shell_wait {session_id, wait_for_input: true, timeout_ms: 120000} until the program has read it.
+4. At a line question, answer it only when the answer is yours to give (a confirmation the person asked for): shell_send {session_id, text: "y\n", wait_for_command: true}. Otherwise ask the person.
+5. If the person declines, or the page expires, the program still waits: send keys ["C-c"] to give up the command, and say so.`
 
 // tuiNavigate is the tui-navigate prompt.
 const tuiNavigate = `Drive a full-screen program (mc, htop, vim, dialog, a menu or form) with the ttywright tools like a browser page: look, locate, act, check.

@@ -49,7 +49,7 @@ func TestPromptsList(t *testing.T) {
 			}
 		}
 	}
-	if want := []string{"terminal-basics", "vim-edit", "record-session", "theme-selection", "tui-navigate"}; !slices.Equal(names, want) {
+	if want := []string{"terminal-basics", "vim-edit", "record-session", "theme-selection", "tui-navigate", "ask-for-password"}; !slices.Equal(names, want) {
 		t.Errorf("prompts %q, want %q", names, want)
 	}
 	if r.Prompts[1].Arguments[0].Name != "filename" || !r.Prompts[1].Arguments[0].Required {

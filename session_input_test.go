@@ -142,6 +142,21 @@ func BenchmarkForeground(b *testing.B) {
 	}
 }
 
+// BenchmarkWaitForInput is the round trip of one key in vim with
+// wait_for_input: vim's own time to read and redraw, plus the two looks
+// the wait takes (readyPoll apart) once vim reads again.
+func BenchmarkWaitForInput(b *testing.B) {
+	a := newTestApp(b)
+	id := start(b, a, "vim", "-u", "NONE", "-i", "NONE", "-n")
+	s, _ := a.tools.session(id)
+	for guard := time.Now().Add(stuckAfter); s.Foreground().Input != inputKeys && time.Now().Before(guard); time.Sleep(5 * time.Millisecond) {
+	}
+	keys := []string{"j", "k"}
+	for i := 0; b.Loop(); i++ {
+		mustCall(b, a, "shell_send", map[string]any{"session_id": id, "input": keys[i%2], "wait_for_input": true})
+	}
+}
+
 // TestWaitForInputAfterEachKey: in vim, shell_send of one key with
 // wait_for_input returns only once vim has read the key and redrawn: the
 // screen then shows what the keys so far typed, 20 keys in a row.

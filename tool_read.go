@@ -75,8 +75,8 @@ func (tb *Toolbox) toolShellRead() *Tool {
 	return newTool(Tool{
 		Name:  "shell_read",
 		Title: "Read a terminal's screen",
-		Description: "Return the terminal's text: the scrollback and the visible screen, wrapped lines joined, the newest max_bytes " +
-			"(cut text starts with ...(truncated)...), and a status line (size, cursor, whether the program runs). " +
+		Description: "Return the terminal's text: the scrollback and the visible screen, wrapped lines joined, the newest max_bytes, " +
+			"and a status line (size, cursor, whether the program runs). " +
 			"Use shell_screenshot to see colours and layout.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,

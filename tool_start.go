@@ -50,7 +50,7 @@ func (tb *Toolbox) toolShellStart() *Tool {
 	return newTool(Tool{
 		Name:  "shell_start",
 		Title: "Start a program in a terminal",
-		Description: "Start a program (default: the user's shell) in a new xterm-256color pseudo-terminal; full-screen apps work. " +
+		Description: "Start a program (default: the user's shell) in a new xterm-256color pseudo-terminal. " +
 			"Returns its shell_session_id once it is ready (a shell: at its first prompt), with its first screen. " +
 			"The session stays readable after the program exits, until shell_stop.",
 		Input: objectSchema(map[string]any{

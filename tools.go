@@ -40,6 +40,8 @@ type Toolbox struct {
 	rec      recLimits   // caps on each recording (tool_record.go)
 	recs     *recordings // the recordings of each session (tools_recorder.go)
 	turns    turnTable   // the calls typing into each session, in turn (tools_turns.go)
+	web      *webDoor    // the secret pages (web.go); nil with --web=off
+	asks     secretAsks  // pages offered to 2026-07-28 clients, until their retry (tool_ask_secret.go)
 	// log sends an MCP log message to the clients (mcpHub.log, installed
 	// by the program); nil sends nothing.
 	log func(level, logger string, data any)
@@ -110,6 +112,12 @@ type ToolCall struct {
 	// called through tools/call). progress must grow from call to call
 	// (smaller or equal values are dropped); total <= 0 means unknown.
 	Progress func(progress, total float64, message string)
+	// Ask is how this call can put a page before the client's person
+	// (URL-mode elicitation); its zero value means it cannot.
+	Ask Asker
+	// Answers holds what a 2026-07-28 retry of a call that returned
+	// ToolResult.InputRequired brought back; nil on a first call.
+	Answers *InputAnswers
 
 	tool    *Tool // for Bind's messages: the schema's properties and required
 	bindErr error // the last Bind error, reported if the handler returns nil
@@ -507,6 +515,53 @@ type ToolResult struct {
 	Structured any
 	Extra      []Content
 	IsError    bool
+	// InputRequired, when set, makes the result the interim
+	// input_required of a 2026-07-28 call (Asker.InputRequired); the
+	// other fields are then unused.
+	InputRequired *InputRequired
+}
+
+// URLElicitation is a URL-mode elicitation: the client shows Message to
+// its person and lets them open URL, outside the model's context. ID is
+// the elicitationId of the legacy eras, unique within the server.
+type URLElicitation struct {
+	ID      string
+	URL     string
+	Message string
+}
+
+// Asker is what the client of one call can do to put a page before its
+// person. Both fields are nil, and InputRequired false, when it cannot
+// (it declared no elicitation.url): the tool then shows the URL in its
+// reply.
+type Asker struct {
+	// Request sends elicitation/create {mode: "url"} to a legacy client
+	// and returns the person's action: "accept" (they open the page),
+	// "decline" or "cancel". Complete then sends
+	// notifications/elicitation/complete {elicitationId}.
+	Request  func(ctx context.Context, e URLElicitation) (action string, err error)
+	Complete func(id string)
+	// InputRequired is true for a 2026-07-28 request whose client
+	// declared URL elicitation: the tool returns ToolResult.InputRequired
+	// and the client retries the call with the answers.
+	InputRequired bool
+}
+
+// InputRequired is an interim result of a 2026-07-28 tools/call: the
+// requests for the client to fulfil, by key, and the state the retry
+// sends back (opaque to the client, and checked by the tool: the client
+// may alter it).
+type InputRequired struct {
+	Requests map[string]URLElicitation
+	State    string
+}
+
+// InputAnswers is what a retry carries: inputResponses (each an
+// ElicitResult such as {"action": "accept"}, by the key of its request)
+// and requestState.
+type InputAnswers struct {
+	Responses map[string]json.RawMessage
+	State     string
 }
 
 // toolErrorf returns an isError result whose text names the problem and
@@ -540,6 +595,9 @@ func newTool[A, R any](spec Tool, handle func(ctx context.Context, call *ToolCal
 		if err != nil {
 			return toolErrorf("%s: %v", t.Name, err)
 		}
+		if ir, ok := any(res).(interim); ok && ir.inputRequired() != nil {
+			return &ToolResult{InputRequired: ir.inputRequired()}
+		}
 		out := &ToolResult{Structured: res}
 		if cb, ok := any(res).(contentBlocks); ok {
 			out.Text, out.Extra = cb.blocks()
@@ -547,6 +605,13 @@ func newTool[A, R any](spec Tool, handle func(ctx context.Context, call *ToolCal
 		return out
 	}
 	return t
+}
+
+// interim is implemented by a tool result that may be, instead, the
+// input_required of a 2026-07-28 call: a non-nil inputRequired replaces
+// the result.
+type interim interface {
+	inputRequired() *InputRequired
 }
 
 // contentBlocks is implemented by a tool result shown as more than its
@@ -666,7 +731,7 @@ const (
 	streamCap        = 64 << 10 // bytes of new output (escapes removed) kept for matching
 )
 
-var sessionIDProp = prop("string", "The shell_session_id from shell_start.")
+var sessionIDProp = prop("string", "From shell_start.")
 
 // scaleProp is the pixel scale argument of the tools that draw.
 var scaleProp = intProp("Pixel scale: a cell is 8*scale x 16*scale pixels.", 1, 4)

@@ -12,6 +12,7 @@ func (tb *Toolbox) list() []*Tool {
 		tb.toolShellFind(),
 		tb.toolShellClick(),
 		tb.toolShellWait(),
+		tb.toolShellAskSecret(),
 		tb.toolShellScreenshot(),
 		tb.toolShellRecordStart(),
 		tb.toolShellRecordStop(),

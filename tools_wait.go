@@ -51,13 +51,13 @@ func waitProps(m map[string]any, newOnlyDefault, full bool) map[string]any {
 		def = "true"
 	}
 	m["new_only"] = prop("boolean", "wait_for ignores text shown before the call (default "+def+").")
-	if !full { // the tool's description points at shell_wait, which says each once
-		m["timeout_ms"] = map[string]any{"type": "integer", "minimum": 0, "maximum": maxTimeoutMS}
-		m["max_bytes"] = map[string]any{"type": "integer", "minimum": 1, "maximum": commandOutputCap}
+	if !full { // the tool's description points at shell_wait, which says each once, bounds too
+		m["timeout_ms"] = map[string]any{"type": "integer"}
+		m["max_bytes"] = map[string]any{"type": "integer"}
 		m["wait_for"] = prop("string", "Text or /regex/ to wait for, as in shell_wait.")
 		m["wait_for_gone"] = map[string]any{"type": "string"}
-		m["wait_idle_ms"] = map[string]any{"type": "integer", "minimum": 1, "maximum": maxTimeoutMS}
-		m["wait_stable_ms"] = map[string]any{"type": "integer", "minimum": 1, "maximum": maxTimeoutMS}
+		m["wait_idle_ms"] = map[string]any{"type": "integer"}
+		m["wait_stable_ms"] = map[string]any{"type": "integer"}
 		m["wait_for_command"] = map[string]any{"type": "boolean"}
 		m["wait_for_input"] = map[string]any{"type": "boolean"}
 		return m

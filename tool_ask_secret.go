@@ -1,0 +1,364 @@
+package main
+
+// tool_ask_secret.go: shell_ask_secret, which lets the person, not the
+// model, type a secret (a sudo or ssh password, a passphrase) straight
+// into the program that reads it with echo off. The person types it into
+// a one-time page of the loopback web door (web.go); the client shows the
+// page through URL-mode elicitation when it can (mcp_elicit.go), else the
+// reply carries the link for the agent to show. The secret goes from the
+// page to the PTY and nowhere else: no reply, log, command list or
+// recording holds it.
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Limits of shell_ask_secret: how long a page may wait for the person
+// (timeout_ms), and how long the program may take to read what was typed
+// before the reply is written anyway.
+const (
+	defaultSecretTimeoutMS = 300000
+	maxSecretTimeoutMS     = 1800000
+	secretReadTimeout      = 30 * time.Second
+	secretWriteTimeout     = 5 * time.Second
+	maxSecretMessage       = 500
+	// secretKey is the key of the one input request of an input_required
+	// result, which the retry's inputResponses answer.
+	secretKey = "secret"
+)
+
+type askSecretArgs struct {
+	SessionID string `json:"session_id"`
+	Message   string `json:"message"`
+	TimeoutMS *int   `json:"timeout_ms"`
+}
+
+type askSecretResult struct {
+	// Delivered: the person submitted the page and the secret went to
+	// the program.
+	Delivered bool `json:"delivered"`
+	// URL is the page, only when the client cannot show it: the agent
+	// shows it to the person.
+	URL string `json:"url,omitempty"`
+	// Action is the person's answer to the client's prompt: accept,
+	// decline or cancel.
+	Action      string `json:"action,omitempty"`
+	ExpiresInMS int64  `json:"expires_in_ms,omitempty"`
+	BufferAfter string `json:"bufferAfter,omitempty"`
+	waitReport
+	exitInfo
+
+	text    string
+	interim *InputRequired
+}
+
+func (r askSecretResult) blocks() (string, []Content)   { return r.text, nil }
+func (r askSecretResult) inputRequired() *InputRequired { return r.interim }
+
+// secretAsks are the pages offered to 2026-07-28 clients whose retry has
+// not come yet, by requestState: a random value, so a client cannot
+// forge one it was not given.
+type secretAsks struct {
+	mu      sync.Mutex
+	pending map[string]*secretAsk
+}
+
+// secretAsk is one page offered for one prompt of one session.
+type secretAsk struct {
+	s       *Session
+	offer   *SecretOffer
+	fg      Foreground
+	expires time.Time
+}
+
+func (a *secretAsks) put(ask *secretAsk) string {
+	state := randomHex(16)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.pending == nil {
+		a.pending = map[string]*secretAsk{}
+	}
+	for k, old := range a.pending { // ended pages go as new ones come
+		select {
+		case <-old.offer.Done():
+			delete(a.pending, k)
+		default:
+		}
+	}
+	a.pending[state] = ask
+	return state
+}
+
+// take removes and returns the ask of state, if it is for session id.
+func (a *secretAsks) take(state, id string) *secretAsk {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ask := a.pending[state]
+	if ask == nil || ask.s.ID != id {
+		return nil
+	}
+	delete(a.pending, state)
+	return ask
+}
+
+// randomHex returns n random bytes in hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return hex.EncodeToString(b)
+}
+
+func (tb *Toolbox) toolShellAskSecret() *Tool {
+	return newTool(Tool{
+		Name:  "shell_ask_secret",
+		Title: "Let the person type a secret",
+		Description: "At input \"secret\" (a sudo or ssh password): the person, never you, types it into the program on a one-time local page. " +
+			"The client shows the page, or the reply has its link. Returns once the program has read it.",
+		Input: objectSchema(map[string]any{
+			"session_id": sessionIDProp,
+			"message":    prop("string", "Why it is needed (the person reads it)."),
+			"timeout_ms": intProp("How long the page lives (default 300000).", 1000, maxSecretTimeoutMS),
+		}, "session_id"),
+		OpenWorld: true,
+	}, tb.askSecret)
+}
+
+// askSecret is shell_ask_secret: a first call offers the page, a
+// 2026-07-28 retry (call.Answers) goes on with the page it offered.
+func (tb *Toolbox) askSecret(ctx context.Context, call *ToolCall, in askSecretArgs) (askSecretResult, error) {
+	s, err := tb.session(in.SessionID)
+	if err != nil {
+		return askSecretResult{}, err
+	}
+	if a := call.Answers; a != nil && a.State != "" {
+		return tb.askSecretRetry(ctx, call, s, a)
+	}
+	timeout, err := msArg("timeout_ms", in.TimeoutMS, defaultSecretTimeoutMS, maxSecretTimeoutMS)
+	if err != nil {
+		return askSecretResult{}, err
+	}
+	if len(in.Message) > maxSecretMessage {
+		return askSecretResult{}, fmt.Errorf("message is %d bytes, and at most %d are shown: say it shorter", len(in.Message), maxSecretMessage)
+	}
+	ask, err := tb.offerSecret(s, timeout)
+	if err != nil {
+		return askSecretResult{}, err
+	}
+	msg := secretMessage(in.Message, s, ask.fg)
+	switch {
+	case call.Ask.InputRequired:
+		state := tb.asks.put(ask)
+		return askSecretResult{interim: &InputRequired{State: state,
+			Requests: map[string]URLElicitation{secretKey: {URL: ask.offer.URL, Message: msg}}}}, nil
+	case call.Ask.Request != nil:
+		return tb.askSecretLegacy(ctx, call, ask, msg)
+	}
+	return secretLinkResult(ask), nil
+}
+
+// offerSecret checks that s's foreground program reads a secret and
+// offers a page for it, which ends when the prompt does.
+func (tb *Toolbox) offerSecret(s *Session, timeout time.Duration) (*secretAsk, error) {
+	if tb.web == nil {
+		return nil, errors.New("the secret page is off (ttywright runs with --web=off): ask the person to run the command in their own terminal, or to restart ttywright without --web=off")
+	}
+	if st := s.Status(); st.Exited {
+		return nil, fmt.Errorf("session %s has exited (exit code %d): nothing reads a secret", s.ID, st.ExitCode)
+	}
+	fg := s.Foreground()
+	if fg.Input != inputSecret {
+		return nil, fmt.Errorf("%s: no program reads a secret now, so there is nothing to type into; call this when a reply or wait_for_input says input \"secret\"", fg.describe())
+	}
+	expires := time.Now().Add(timeout)
+	offer, err := tb.web.OfferSecret(SecretPage{
+		Session: s.ID,
+		Command: commandLine(fg),
+		Prompt:  promptText(s),
+		Expires: expires,
+		Deliver: func(secret []byte) error { return writeSecret(s, secret) },
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the secret page: %v", err)
+	}
+	go watchSecretPrompt(s, fg, offer)
+	tb.logf("info", "secrets", "session %s: a page for %s's secret, until %s", s.ID, fg.Command, expires.Format(time.TimeOnly))
+	return &secretAsk{s: s, offer: offer, fg: fg, expires: expires}, nil
+}
+
+// writeSecret types secret and Enter into s. The copy it writes is
+// zeroed after; nothing else keeps it (no echo tracking, no log).
+func writeSecret(s *Session, secret []byte) error {
+	p := make([]byte, len(secret)+1)
+	copy(p, secret)
+	p[len(secret)] = '\r'
+	defer clear(p)
+	ctx, cancel := context.WithTimeout(context.Background(), secretWriteTimeout)
+	defer cancel()
+	return s.writeInput(ctx, p)
+}
+
+// watchSecretPrompt ends offer when the prompt it was made for ends: the
+// program no longer reads a secret on two looks promptHold apart (it
+// read one, was interrupted, or exited), or the session ended.
+func watchSecretPrompt(s *Session, fg Foreground, offer *SecretOffer) {
+	t := time.NewTicker(promptHold)
+	defer t.Stop()
+	misses := 0
+	for {
+		select {
+		case <-offer.Done():
+			return
+		case <-s.done:
+			offer.Cancel()
+			return
+		case <-t.C:
+		}
+		if now := s.Foreground(); now.PID == fg.PID && now.Input == inputSecret {
+			misses = 0
+		} else if misses++; misses >= 2 {
+			offer.Cancel()
+			return
+		}
+	}
+}
+
+// askSecretLegacy asks a legacy client to show the page and waits for
+// the person.
+func (tb *Toolbox) askSecretLegacy(ctx context.Context, call *ToolCall, ask *secretAsk, msg string) (askSecretResult, error) {
+	id := "ttywright-" + randomHex(12)
+	action, err := call.Ask.Request(ctx, URLElicitation{ID: id, URL: ask.offer.URL, Message: msg})
+	if err != nil {
+		ask.offer.Cancel()
+		return askSecretResult{}, fmt.Errorf("the client could not show the page (%v): call again, or ask the person to type it in their own terminal", err)
+	}
+	if action != "accept" {
+		ask.offer.Cancel()
+		return declinedResult(ask, action), nil
+	}
+	res, err := tb.awaitSecret(ctx, call, ask)
+	call.Ask.Complete(id)
+	res.Action = action
+	return res, err
+}
+
+// askSecretRetry goes on with the page a first call offered, once the
+// client brings the person's answer.
+func (tb *Toolbox) askSecretRetry(ctx context.Context, call *ToolCall, s *Session, a *InputAnswers) (askSecretResult, error) {
+	ask := tb.asks.take(a.State, s.ID)
+	if ask == nil {
+		return askSecretResult{}, fmt.Errorf("requestState is not a page this server offered for session %s (it was answered, or the server restarted): call shell_ask_secret again", s.ID)
+	}
+	var r struct {
+		Action string `json:"action"`
+	}
+	if raw, ok := a.Responses[secretKey]; !ok || json.Unmarshal(raw, &r) != nil {
+		ask.offer.Cancel()
+		return askSecretResult{}, fmt.Errorf("the retry's inputResponses has no %q answer {\"action\": ...}: call shell_ask_secret again", secretKey)
+	}
+	if r.Action != "accept" {
+		ask.offer.Cancel()
+		return declinedResult(ask, r.Action), nil
+	}
+	res, err := tb.awaitSecret(ctx, call, ask)
+	res.Action = r.Action
+	return res, err
+}
+
+// awaitSecret waits for the person to submit the page, then for the
+// program to read what they typed: the reply shows what followed.
+func (tb *Toolbox) awaitSecret(ctx context.Context, call *ToolCall, ask *secretAsk) (askSecretResult, error) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	start := time.Now()
+	for waiting := true; waiting; {
+		select {
+		case <-ask.offer.Done():
+			waiting = false
+		case <-ctx.Done():
+			ask.offer.Cancel()
+			return askSecretResult{}, errors.New("cancelled before the person typed the secret; the page is closed")
+		case <-tick.C:
+			// Progress keeps a client's request timeout from firing
+			// while the person types.
+			call.Progress(time.Since(start).Seconds(), 0, "waiting for the person to type the secret in the page")
+		}
+	}
+	if !ask.offer.Delivered() {
+		return endedResult(ask), nil
+	}
+	spec := waitSpec{stages: []waitStage{{kind: stageInput}}, timeout: secretReadTimeout}
+	w := newWatch(ask.s, spec, "")
+	out := w.wait(ctx, spec, call.Progress)
+	w.close()
+	ask.s.settle(ctx)
+	res := askSecretResult{Delivered: true, BufferAfter: ask.s.Text(false), waitReport: reportWait(out, spec), exitInfo: stateOf(ask.s)}
+	summary := fmt.Sprintf("SECRET TYPED: the person typed it into %s (pid %d), which has read it; you never see it.", ask.fg.Command, ask.fg.PID)
+	if !out.matched {
+		summary = fmt.Sprintf("SECRET TYPED: the person typed it into %s (pid %d); %s", ask.fg.Command, ask.fg.PID, out.summary(spec))
+	}
+	res.text = replyText(summary, waitReport{}, commandOutcome{}, res.exitInfo, res.BufferAfter)
+	return res, nil
+}
+
+// secretLinkResult is the reply to a client that cannot show the page:
+// the link, for the agent to show the person.
+func secretLinkResult(ask *secretAsk) askSecretResult {
+	left := time.Until(ask.expires).Round(time.Second)
+	res := askSecretResult{URL: ask.offer.URL, ExpiresInMS: left.Milliseconds(), exitInfo: stateOf(ask.s)}
+	res.text = fmt.Sprintf("SHOW THE PERSON THIS LINK: %s\n"+
+		"Tell them: \"Open this link in a browser on this machine to type the password %s asks for (it works once, for %s).\" "+
+		"Never ask for the password in the conversation. Then call shell_wait {session_id: %q, wait_for_input: true, timeout_ms: 120000} to see what followed.",
+		ask.offer.URL, ask.fg.Command, left, ask.s.ID)
+	return res
+}
+
+// declinedResult is the reply when the person would not open the page.
+func declinedResult(ask *secretAsk, action string) askSecretResult {
+	res := askSecretResult{Action: action, exitInfo: stateOf(ask.s)}
+	res.text = fmt.Sprintf("NOT TYPED: the person answered %q, and the page is closed; %s still waits for the secret. "+
+		"Ask the person how to go on, or send C-c to give up the command.", action, ask.fg.Command)
+	return res
+}
+
+// endedResult is the reply when the page ended without a secret: it
+// expired, or the prompt ended first.
+func endedResult(ask *secretAsk) askSecretResult {
+	res := askSecretResult{exitInfo: stateOf(ask.s), BufferAfter: ask.s.Text(false)}
+	why := "the prompt ended first"
+	if !time.Now().Before(ask.expires) {
+		why = "it expired"
+	}
+	res.text = replyText(fmt.Sprintf("NOT TYPED: the page closed before the person typed anything (%s).", why),
+		waitReport{}, commandOutcome{}, res.exitInfo, res.BufferAfter)
+	return res
+}
+
+// secretMessage is what the client shows the person with the page:
+// the agent's message, then which program asks, from the terminal's own
+// state (not the program's words).
+func secretMessage(agent string, s *Session, fg Foreground) string {
+	what := fmt.Sprintf("%s in terminal session %s asks for a secret (a password or passphrase). Open the page to type it straight into the program; the AI never sees it.", commandLine(fg), s.ID)
+	if agent = strings.TrimSpace(agent); agent != "" {
+		return agent + "\n" + what
+	}
+	return what
+}
+
+// commandLine is fg's command and arguments, as the page shows them.
+func commandLine(fg Foreground) string {
+	return strings.Join(append([]string{fg.Command}, fg.Args...), " ")
+}
+
+// promptText is the text of the cursor's row: the program's prompt.
+func promptText(s *Session) string {
+	snap := s.Snapshot()
+	return strings.TrimSpace(snap.RowText(snap.Cursor.Row))
+}

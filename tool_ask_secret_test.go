@@ -1,0 +1,285 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hashPrompt reads a secret with getpass and prints its SHA-256, so a
+// test can check what arrived without the secret on the screen.
+const hashPrompt = `import getpass, hashlib
+s = getpass.getpass("Passphrase: ")
+print("got", hashlib.sha256(s.encode()).hexdigest())
+input("more> ")
+`
+
+// testSecret is a fresh random secret and the line hashPrompt prints
+// for it.
+func testSecret() (secret, printed string) {
+	secret = "S3cr" + randomHex(10)
+	sum := sha256.Sum256([]byte(secret))
+	return secret, "got " + hex.EncodeToString(sum[:])
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// personTypes plays the person: it loads the page at pageURL as a
+// browser would and submits secret. It returns the status of the
+// submit and the page that answered it, or 0 and the error when nothing
+// listens (the door closes when no page waits).
+func personTypes(t *testing.T, pageURL, secret string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(pageURL)
+	if err != nil {
+		return 0, err.Error()
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := csrfField.FindSubmatch(page)
+	if resp.StatusCode != http.StatusOK || m == nil {
+		return resp.StatusCode, string(page)
+	}
+	u, _ := url.Parse(pageURL)
+	form := url.Values{"csrf": {string(m[1])}, "secret": {secret}}
+	req, _ := http.NewRequest(http.MethodPost, pageURL, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", u.Scheme+"://"+u.Host)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// secretSession starts hashPrompt in c's app and waits for its prompt.
+func secretSession(t *testing.T, c *testClient) string {
+	t.Helper()
+	needProgram(t, "python3")
+	id := start(t, c.app, realPython(), "-c", hashPrompt)
+	s, _ := c.app.tools.session(id)
+	awaitInput(t, s, inputSecret)
+	return id
+}
+
+// lines collects what the server wrote, to check that the secret is in
+// none of it.
+type wireLog struct{ lines []string }
+
+func (l *wireLog) next(t *testing.T, c *testClient) reply {
+	t.Helper()
+	line := c.recv()
+	l.lines = append(l.lines, string(line))
+	var r reply
+	json.Unmarshal(line, &r)
+	return r
+}
+
+// TestAskSecretURLElicitation: a 2025-11-25 client with elicitation.url
+// gets elicitation/create {mode: "url"}; the person submits the page;
+// the program gets the secret; the client gets
+// notifications/elicitation/complete and a reply that shows what
+// followed, and the secret is in nothing the server wrote.
+func TestAskSecretURLElicitation(t *testing.T) {
+	c := startAppServer(t, nil, func(*App, *Server) {})
+	r := c.request(0, "initialize", map[string]any{"protocolVersion": protoV20251125,
+		"capabilities": map[string]any{"elicitation": map[string]any{"url": map[string]any{}}},
+		"clientInfo":   map[string]any{"name": "test", "version": "1"}})
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	id := secretSession(t, c)
+	secret, printed := testSecret()
+	c.sendRequest(7, "tools/call", map[string]any{"name": "shell_ask_secret", "arguments": map[string]any{"session_id": id, "message": "to unlock the key"}})
+	var log wireLog
+	var ask reply
+	for ask = log.next(t, c); ask.Method != "elicitation/create"; ask = log.next(t, c) {
+	}
+	var p struct {
+		Mode, URL, Message, ElicitationID string
+	}
+	json.Unmarshal(ask.Params, &p)
+	if p.Mode != "url" || !strings.HasPrefix(p.URL, "http://127.0.0.1:") || p.ElicitationID == "" || !strings.Contains(p.Message, "to unlock the key") {
+		t.Fatalf("elicitation/create params %s", ask.Params)
+	}
+	if code, page := personTypes(t, p.URL, secret); code != http.StatusOK {
+		t.Fatalf("submit: %d %s", code, page)
+	}
+	c.sendMsg(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(ask.ID), "result": map[string]any{"action": "accept"}})
+	var res reply
+	complete := false
+	for res = log.next(t, c); string(res.ID) != "7"; res = log.next(t, c) {
+		if res.Method == "notifications/elicitation/complete" {
+			complete = strings.Contains(string(res.Params), p.ElicitationID)
+		}
+	}
+	text, st, isErr := toolResult(res)
+	if isErr || st["delivered"] != true || !strings.Contains(text, printed) || !complete {
+		t.Fatalf("reply isError %v complete %v structured %v text:\n%s", isErr, complete, st, text)
+	}
+	if code, page := personTypes(t, p.URL, secret); code != 0 && code != http.StatusGone {
+		t.Errorf("second use of the page: %d %s, want 410 or no listener", code, page)
+	}
+	for _, l := range log.lines {
+		if strings.Contains(l, secret) {
+			t.Fatalf("the secret is in a message to the client: %s", l)
+		}
+	}
+}
+
+// TestAskSecretInputRequired: a 2026-07-28 client with URL elicitation
+// gets input_required with the page; its retry with the answer and the
+// requestState returns once the program has read the secret. A forged
+// requestState is refused.
+func TestAskSecretInputRequired(t *testing.T) {
+	c := startAppServer(t, nil, func(*App, *Server) {})
+	id := secretSession(t, c)
+	secret, printed := testSecret()
+	meta := map[string]any{metaProtocolVersion: protoV20260728,
+		metaClientCapabilities: map[string]any{"elicitation": map[string]any{"url": map[string]any{}}}}
+	args := map[string]any{"session_id": id}
+	r := c.call("tools/call", map[string]any{"name": "shell_ask_secret", "arguments": args, "_meta": meta})
+	var first struct {
+		ResultType    string `json:"resultType"`
+		RequestState  string `json:"requestState"`
+		InputRequests map[string]struct {
+			Method string
+			Params struct{ Mode, URL, Message string }
+		} `json:"inputRequests"`
+	}
+	json.Unmarshal(r.Result, &first)
+	req := first.InputRequests[secretKey]
+	if r.Error != nil || first.ResultType != "input_required" || first.RequestState == "" || req.Method != "elicitation/create" || req.Params.Mode != "url" {
+		t.Fatalf("first call: %+v %s", r.Error, r.Result)
+	}
+	forged := c.call("tools/call", map[string]any{"name": "shell_ask_secret", "arguments": args, "_meta": meta,
+		"inputResponses": map[string]any{secretKey: map[string]any{"action": "accept"}}, "requestState": first.RequestState + "0"})
+	if text, _, isErr := toolResult(forged); !isErr || !strings.Contains(text, "requestState") {
+		t.Errorf("a forged requestState: isError %v %q", isErr, text)
+	}
+	done := make(chan reply, 1)
+	go func() {
+		done <- c.call("tools/call", map[string]any{"name": "shell_ask_secret", "arguments": args, "_meta": meta,
+			"inputResponses": map[string]any{secretKey: map[string]any{"action": "accept"}}, "requestState": first.RequestState})
+	}()
+	if code, page := personTypes(t, req.Params.URL, secret); code != http.StatusOK {
+		t.Fatalf("submit: %d %s", code, page)
+	}
+	res := <-done
+	var out map[string]any
+	json.Unmarshal(res.Result, &out)
+	text, st, isErr := toolResult(res)
+	if isErr || out["resultType"] != "complete" || st["delivered"] != true || !strings.Contains(text, printed) {
+		t.Fatalf("retry: isError %v %v text:\n%s", isErr, out["resultType"], text)
+	}
+	if strings.Contains(string(res.Result)+string(r.Result), secret) {
+		t.Fatal("the secret is in a result")
+	}
+}
+
+// TestAskSecretLink: a client without URL elicitation gets the link in
+// the reply; the page works the same, and shell_wait {wait_for_input}
+// then shows what followed.
+func TestAskSecretLink(t *testing.T) {
+	c := startAppServer(t, nil, func(*App, *Server) {})
+	c.initialize(protoV20251125)
+	id := secretSession(t, c)
+	secret, printed := testSecret()
+	st, text, isErr := c.tool("shell_ask_secret", map[string]any{"session_id": id})
+	link, _ := st["url"].(string)
+	if isErr || link == "" || !strings.Contains(text, link) || !strings.Contains(text, "python") {
+		t.Fatalf("isError %v structured %v text %q", isErr, st, text)
+	}
+	if code, page := personTypes(t, link, secret); code != http.StatusOK {
+		t.Fatalf("submit: %d %s", code, page)
+	}
+	_, text, isErr = c.tool("shell_wait", map[string]any{"session_id": id, "wait_for_input": true})
+	if isErr || !strings.Contains(text, printed) || strings.Contains(text, secret) {
+		t.Fatalf("after the page: isError %v %q", isErr, text)
+	}
+}
+
+// TestAskSecretRefused: no page is offered when nothing reads a secret
+// (a fake "password:" printed with echo on is a line), with --web=off,
+// or after the prompt ended (the link then answers 410).
+func TestAskSecretRefused(t *testing.T) {
+	t.Run("fake prompt", func(t *testing.T) {
+		c := startAppServer(t, nil, func(*App, *Server) {})
+		c.initialize(protoV20251125)
+		id := start(t, c.app, "sh", "-c", `printf 'password: '; read x`)
+		s, _ := c.app.tools.session(id)
+		awaitInput(t, s, inputLine)
+		_, text, isErr := c.tool("shell_ask_secret", map[string]any{"session_id": id})
+		if !isErr || !strings.Contains(text, "no program reads a secret") {
+			t.Errorf("isError %v %q", isErr, text)
+		}
+		if c.app.tools.web.Addr() != "" {
+			t.Errorf("the door listens on %s with no page", c.app.tools.web.Addr())
+		}
+	})
+	t.Run("web off", func(t *testing.T) {
+		c := startAppServer(t, func(cfg *Config) { cfg.Web = "off" }, func(*App, *Server) {})
+		c.initialize(protoV20251125)
+		id := secretSession(t, c)
+		if _, text, isErr := c.tool("shell_ask_secret", map[string]any{"session_id": id}); !isErr || !strings.Contains(text, "--web=off") {
+			t.Errorf("isError %v %q", isErr, text)
+		}
+	})
+	t.Run("prompt ended", func(t *testing.T) {
+		c := startAppServer(t, nil, func(*App, *Server) {})
+		c.initialize(protoV20251125)
+		id := secretSession(t, c)
+		st, _, _ := c.tool("shell_ask_secret", map[string]any{"session_id": id})
+		link, _ := st["url"].(string)
+		c.mustTool("shell_send", map[string]any{"session_id": id, "keys": []string{"C-c"}})
+		for guard := time.Now().Add(stuckAfter); c.app.tools.web.Addr() != "" && time.Now().Before(guard); time.Sleep(10 * time.Millisecond) {
+		}
+		resp, err := http.Get(link)
+		if err == nil {
+			resp.Body.Close()
+			t.Errorf("the page after the prompt ended: %d, want no listener (or 410)", resp.StatusCode)
+		}
+	})
+}
+
+// TestAskSecretSudo: the person types the test user's real password
+// into a real sudo prompt; sudo accepts it and the command ends 0.
+func TestAskSecretSudo(t *testing.T) {
+	if runtime.GOOS != "linux" || os.Getuid() != 0 {
+		t.Skip("needs root, to run runuser as the test user without a password")
+	}
+	pw, err := os.ReadFile("/etc/ttywright-test.pw")
+	if _, e := exec.Command("id", testUser).Output(); e != nil || err != nil {
+		t.Skipf("no user %s or no /etc/ttywright-test.pw: .ci/testuser creates them (with sudo, as root)", testUser)
+	}
+	c := startAppServer(t, nil, func(*App, *Server) {})
+	c.initialize(protoV20251125)
+	id := start(t, c.app, "runuser", "-u", testUser, "--", "sh", "-c", "sudo -k true && echo sudo-ok")
+	s, _ := c.app.tools.session(id)
+	awaitInput(t, s, inputSecret)
+	st, _, isErr := c.tool("shell_ask_secret", map[string]any{"session_id": id})
+	link, _ := st["url"].(string)
+	if isErr || link == "" {
+		t.Fatalf("no link: %v", st)
+	}
+	secret := strings.TrimSpace(string(pw))
+	if code, page := personTypes(t, link, secret); code != http.StatusOK {
+		t.Fatalf("submit: %d %s", code, page)
+	}
+	_, text, _ := c.tool("shell_wait", map[string]any{"session_id": id, "wait_for": "sudo-ok", "timeout_ms": 10000})
+	if !strings.Contains(text, "sudo-ok") || strings.Contains(text, secret) {
+		t.Fatalf("after the page: %q", text)
+	}
+}
