@@ -142,3 +142,30 @@ func TestEchoLingers(t *testing.T) {
 		})
 	}
 }
+
+// TestEchoAfterClear: a command line typed where an earlier one was
+// echoed (after clear, a cursor home, a reset) is echo too: the wait
+// holds on the output, which appears only after the sleep, never on the
+// command line. Before, the earlier line's echo record made the new
+// line's common prefix pass for echo and its first different character
+// for output, and wait_for matched the command line in 1 ms.
+func TestEchoAfterClear(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		for _, home := range []string{"clear", "tput cup 0 0", `printf '\033c'`} {
+			t.Run(sh+"/"+home, func(t *testing.T) {
+				needProgram(t, sh)
+				a := newTestApp(t)
+				id := startShell(t, a, sh, "", nil, nil)
+				for i := range 3 {
+					runCommand(t, a, id, home, nil)
+					want := fmt.Sprintf("real-output%d", i)
+					m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "sleep 0.3; echo " + want + "\n", "wait_for": want})
+					if after, _ := m["bufferAfter"].(string); m["matched"] != true || !strings.Contains(after, "\n"+want) {
+						t.Fatalf("round %d: matched %v before the output: %q", i, m["matched"], after)
+					}
+					mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true})
+				}
+			})
+		}
+	}
+}

@@ -26,7 +26,7 @@ func screenLines(v any) []string { s, _ := v.(string); return strings.Split(s, "
 func TestScreenAfterEcho(t *testing.T) {
 	a := newTestApp(t)
 	id := start(t, a, "sh")
-	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `echo hel""lo world\r`, "wait_for": "hello world"})
+	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `echo hel""lo world\r`, "wait_for": "hello world", "wait_for_input": true})
 	if m["matched"] != true || !slices.Contains(screenLines(m["bufferAfter"]), "hello world") {
 		t.Errorf("bufferAfter has no row \"hello world\": %q", m["bufferAfter"])
 	}

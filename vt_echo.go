@@ -250,6 +250,23 @@ func (t *Terminal) Marking() bool { return t.marking != nil && !t.marking.linger
 // tracked (EndMarks).
 func (t *Terminal) Lingering() bool { return t.marking != nil && t.marking.lingering }
 
+// endEchoAtMark runs at a shell's mark that says the typed line was read
+// (C) or a new prompt begins (D, A): a lingering echo's tracking ends,
+// and a running one's once all of its input was echoed. The prompt a
+// shell then draws on the row of the echo (after clear or a cursor home)
+// is not a redraw of the line, and the next call's input must not start
+// with what that prompt left of the old one.
+func (t *Terminal) endEchoAtMark() {
+	m := t.marking
+	switch {
+	case m == nil || m.echo == nil:
+	case m.lingering:
+		t.marking = nil
+	case m.echo.pos == len(m.echo.want):
+		m.echo.stopped = true
+	}
+}
+
 // StopEcho ends a lingering echo's tracking: what is printed from now on
 // is the program's output.
 func (t *Terminal) StopEcho() {
@@ -287,8 +304,20 @@ func (t *Terminal) markEcho(l *vtLine, from, to int) {
 	}
 	for c := from; c < to; c++ {
 		cell := &l.cells[c]
-		if cell.Width == 0 || cell.Attr&attrEcho != 0 {
-			continue // a wide character's right half; a redraw of the echo (keepEcho)
+		if cell.Width == 0 {
+			continue // a wide character's right half
+		}
+		if cell.Attr&attrEcho != 0 {
+			// A redraw of earlier echo (keepEcho). When it is also what
+			// the input expects next (a new line typed where an old one
+			// was), the tracker follows it, so that where the two
+			// differ the new input is still recognised.
+			if e := m.echo; e.pos < len(e.want) && e.want[e.pos] == cell.Rune {
+				e.advance(e.pos + 1)
+				e.other = false
+				m.lastLine = l
+			}
+			continue
 		}
 		if r := cell.Rune; r < 0x80 && m.echo.ascii[r>>6]&(1<<(r&63)) == 0 && (m.echo.pos < len(m.echo.want) || m.lastLine == l) {
 			m.echo.other = true

@@ -98,6 +98,9 @@ func (t *Terminal) shellMark(num, rest string) {
 		m.Col = t.cols
 	}
 	t.outputMark(&m)
+	if m.Kind == 'C' || m.Kind == 'D' || m.Kind == 'A' && !promptKind(m.Params) {
+		t.endEchoAtMark()
+	}
 	if len(t.shellMarks) >= vtMaxShellMarks {
 		t.shellMarks = t.shellMarks[1:]
 	}

@@ -928,16 +928,16 @@ func (t *Terminal) eraseDisplay(mode int, selective bool) {
 	case 0:
 		t.eraseLine(0, selective)
 		for r := t.cur.row + 1; r < t.rows; r++ {
-			t.eraseRow(t.scr.lines[r], 0, t.cols, selective)
+			t.eraseWholeRow(t.scr.lines[r], selective)
 		}
 	case 1:
 		for r := 0; r < t.cur.row; r++ {
-			t.eraseRow(t.scr.lines[r], 0, t.cols, selective)
+			t.eraseWholeRow(t.scr.lines[r], selective)
 		}
 		t.eraseLine(1, selective)
 	case 2:
 		for _, l := range t.scr.lines {
-			t.eraseRow(l, 0, t.cols, selective)
+			t.eraseWholeRow(l, selective)
 		}
 		t.resetWrap()
 	case 3:
@@ -967,6 +967,17 @@ func (t *Terminal) eraseLine(mode int, selective bool) {
 	}
 	t.resetWrap()
 	t.dirty = true
+}
+
+// eraseWholeRow is ED's erase of a row it blanks whole. The row's echo
+// record goes with it (vt_echo.go): what was typed there is gone, and a
+// later line typed at the same columns must not pass for it. EL keeps
+// the record, since line editors redraw a line with it.
+func (t *Terminal) eraseWholeRow(l *vtLine, selective bool) {
+	t.eraseRow(l, 0, t.cols, selective)
+	if !selective {
+		l.echoed = nil
+	}
 }
 
 // eraseRow blanks columns [from, to) of l; selective erases skip cells
