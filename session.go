@@ -182,7 +182,7 @@ func (s *Session) RawTail(max int) (p []byte, cut bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p = s.raw.tail(max)
-	return p, int64(len(p)) < s.fed
+	return p, int64(len(p)) < s.raw.total // not s.fed: the ring holds the output without the integration's marks
 }
 
 // WaitChange blocks until the screen generation exceeds since, the program

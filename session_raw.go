@@ -11,12 +11,14 @@ const rawTailCap = 1 << 20
 // buf[:pos]. The zero value is an empty ring. It is not safe for
 // concurrent use: Session.mu guards a session's.
 type rawRing struct {
-	buf []byte
-	pos int // where the next byte goes once buf is full
+	buf   []byte
+	pos   int   // where the next byte goes once buf is full
+	total int64 // bytes ever appended: the ring cut output when it holds fewer
 }
 
 // append keeps p, dropping the oldest bytes beyond rawTailCap.
 func (r *rawRing) append(p []byte) {
+	r.total += int64(len(p))
 	if len(p) > rawTailCap {
 		p = p[len(p)-rawTailCap:]
 	}
