@@ -39,6 +39,7 @@ const maxFrame = 64 << 20
 const (
 	maxInflight      = 1024
 	maxInflightBytes = 256 << 20
+	maxListens       = 64 // open subscriptions/listen streams of one connection
 )
 
 // codeServerBusy is the JSON-RPC server error for a request refused
@@ -183,7 +184,8 @@ func (r *response) marshal() []byte {
 type inflight struct {
 	cancel    context.CancelFunc
 	cancelled bool
-	bytes     int // len(params), counted in Server.inflightBytes
+	bytes     int  // len(params), counted in Server.inflightBytes
+	listen    bool // a subscriptions/listen stream, counted in Server.listens
 }
 
 // Serve reads messages from r and writes responses and notifications to w
@@ -438,12 +440,22 @@ func (s *Server) admit(ctx context.Context, id json.RawMessage, method string, p
 		result, err := s.safeCall(ctx, method, params)
 		return newResponse(id, result, err), nil
 	}
-	if n := len(s.inflight); n > 0 && (n >= s.maxInflight || s.inflightBytes+len(params) > s.maxInflightBytes) {
+	listen := method == "subscriptions/listen"
+	if listen && s.listens >= maxListens {
+		s.mu.Unlock()
+		return errorResponse(id, codeServerBusy, "server busy: %d subscriptions/listen streams are open on this connection, the most at once: cancel one (notifications/cancelled) or put its URIs in one stream", s.listens), nil
+	}
+	// Open listen streams are counted apart: they never end by
+	// themselves, and a client that kept many must still call tools.
+	if n := len(s.inflight) - s.listens; n > 0 && (n >= s.maxInflight || s.inflightBytes+len(params) > s.maxInflightBytes) {
 		s.mu.Unlock()
 		return errorResponse(id, codeServerBusy, "server busy: %d requests are running (at most %d, with %d bytes of params): wait for their replies or cancel some, then retry", n, s.maxInflight, s.maxInflightBytes), nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	fl := &inflight{cancel: cancel, bytes: len(params)}
+	fl := &inflight{cancel: cancel, bytes: len(params), listen: listen}
+	if listen {
+		s.listens++
+	}
 	s.inflight[key] = fl
 	s.inflightBytes += fl.bytes
 	s.mu.Unlock()
@@ -458,6 +470,9 @@ func (s *Server) admit(ctx context.Context, id json.RawMessage, method string, p
 		s.mu.Lock()
 		delete(s.inflight, key)
 		s.inflightBytes -= fl.bytes
+		if fl.listen {
+			s.listens--
+		}
 		cancelled := fl.cancelled
 		s.mu.Unlock()
 		cancel()

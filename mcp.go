@@ -190,6 +190,7 @@ type Server struct {
 	// inflightBytes is the sum of len(params) of the requests in inflight
 	// (under mu).
 	inflightBytes int
+	listens       int      // the subscriptions/listen requests among inflight
 	watch         *watcher // the legacy session's resource watcher, from initialize (resources_subs.go)
 	// clientCaps is the legacy client's capabilities from initialize.
 	clientCaps map[string]json.RawMessage

@@ -630,3 +630,22 @@ func TestListenOverLimitSaysLimit(t *testing.T) {
 		t.Errorf("tools/list after the refused listen: %v", r.Error)
 	}
 }
+
+// TestListenStreamsDoNotBlockCalls: open subscriptions/listen streams
+// are counted apart from the requests in flight, so a client holding
+// more of them than the in-flight cap still gets its calls answered;
+// past maxListens a new stream is refused with server busy.
+func TestListenStreamsDoNotBlockCalls(t *testing.T) {
+	c := startServerWith(t, func(s *Server) { s.maxInflight = 4 })
+	for i := range maxListens {
+		c.sendMsg(map[string]any{"jsonrpc": "2.0", "id": "L" + strconv.Itoa(i), "method": "subscriptions/listen",
+			"params": modernParams(map[string]any{"notifications": map[string]any{"resourcesListChanged": true}})})
+	}
+	if r := c.call("tools/list", modernParams(map[string]any{})); r.Error != nil {
+		t.Fatalf("tools/list with %d listen streams open: %+v", maxListens, r.Error)
+	}
+	r := c.call("subscriptions/listen", modernParams(map[string]any{"notifications": map[string]any{"resourcesListChanged": true}}))
+	if r.Error == nil || r.Error.Code != codeServerBusy || !strings.Contains(r.Error.Message, "listen streams") {
+		t.Fatalf("stream %d: %+v, want server busy", maxListens+1, r.Error)
+	}
+}
