@@ -284,7 +284,7 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 	fs.StringVar(&cfg.Theme, "theme", "one-dark", "default colour theme (see themes://list)")
 	fs.IntVar(&cfg.Cols, "cols", 120, "default screen width in cells (2-1000)")
 	fs.IntVar(&cfg.Rows, "rows", 40, "default screen height in cells (1-500)")
-	fs.StringVar(&cfg.OutputDir, "output-dir", defaultOutputDir(), "directory for screenshots and recordings (created 0700; default per user)")
+	fs.StringVar(&cfg.OutputDir, "output-dir", defaultOutputDir(), "directory for screenshots and recordings (created 0700)")
 	fs.IntVar(&cfg.Scale, "scale", 2, "integer pixel scale of the font in files on disk (1-4)")
 	fs.BoolVar(&cfg.InlineImages, "inline-images", false, "return screenshots inline as MCP image content by default")
 	fs.StringVar(&cfg.LogPath, "log-path", "", "append a JSON line per tool call to this file")

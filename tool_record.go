@@ -87,7 +87,7 @@ func (tb *Toolbox) recordStart(_ context.Context, _ *ToolCall, args recordStartA
 	if name == "" {
 		name = defaultRecordingName(s)
 	}
-	if name, err = cleanName(name, ".gif"); err != nil {
+	if name, err = recordingName(name); err != nil {
 		return recordStartResult{}, err
 	}
 	theme, err := lookupTheme(s.Theme)
@@ -133,7 +133,7 @@ func (tb *Toolbox) recordStop(_ context.Context, _ *ToolCall, args recordStopArg
 	}
 	name := ""
 	if args.Name != "" {
-		if name, err = cleanName(strings.TrimSuffix(args.Name, ".cast"), ".gif"); err != nil {
+		if name, err = recordingName(args.Name); err != nil {
 			return nil, err
 		}
 	}
@@ -167,6 +167,16 @@ func (tb *Toolbox) recordStop(_ context.Context, _ *ToolCall, args recordStopArg
 		res = &cp
 	}
 	return res, nil
+}
+
+// recordingName checks a recording's name as shell_record_start and
+// shell_record_stop take it: an extension of its files (.gif, .cast, in
+// any case) is left out, since the files get theirs.
+func recordingName(name string) (string, error) {
+	if n := strings.TrimSpace(name); len(n) > len(".cast") && strings.EqualFold(n[len(n)-len(".cast"):], ".cast") {
+		name = n[:len(n)-len(".cast")]
+	}
+	return cleanName(name, ".gif")
 }
 
 // defaultRecordingName returns "recording-N" with the smallest N not yet

@@ -625,3 +625,23 @@ func readText(t *testing.T, a *App, uri string) string {
 	}
 	return *c.Text
 }
+
+// TestRecordingName: shell_record_start and shell_record_stop leave a
+// file extension out of a recording's name alike.
+func TestRecordingName(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"demo", "demo"}, {"demo.gif", "demo"}, {"demo.cast", "demo"}, {"demo.CAST", "demo"},
+		{" demo.cast ", "demo"}, {"v1.2", "v1.2"}, {".cast", ""},
+	} {
+		got, err := recordingName(tt.in)
+		if tt.want == "" {
+			if err == nil {
+				t.Errorf("recordingName(%q) = %q, want an error", tt.in, got)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("recordingName(%q) = %q, %v, want %q", tt.in, got, err, tt.want)
+		}
+	}
+}
