@@ -611,7 +611,8 @@ func (s *Server) runTool(ctx context.Context, tool *Tool, call *ToolCall) (res *
 }
 
 // renderResult turns a ToolResult into the CallToolResult for version v:
-// a text block (Text, or the JSON of Structured), then Extra
+// a text block (Text, or the JSON of Structured; before 2025-06-18 Text
+// and then the JSON, for want of structuredContent), then Extra
 // (resource_link only from 2025-06-18), and structuredContent from
 // 2025-06-18.
 func renderResult(v string, res *ToolResult) *callResult {
@@ -631,6 +632,12 @@ func renderResult(v string, res *ToolResult) *callResult {
 	}
 	if res.Text != "" {
 		out.Content = append(out.Content, Content{Type: "text", Text: res.Text})
+		if res.Structured != nil && !newer {
+			// No structuredContent before 2025-06-18: the fields a
+			// program reads come as a last text block, the JSON.
+			b, _ := marshalJSON(res.Structured) // encoded above
+			out.Content = append(out.Content, Content{Type: "text", Text: string(b)})
+		}
 	}
 	for _, c := range res.Extra {
 		if c.Type == "resource_link" && !newer {

@@ -100,3 +100,25 @@ func processCommand(pid int) (string, []string) {
 	}
 	return name, clipArgs(argv[1:])
 }
+
+// processExe is the path of the file process pid runs (/proc/PID/exe),
+// which the process cannot choose as it chooses its name; "" when it
+// cannot be read.
+func processExe(pid int) string {
+	p, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// processArgv is process pid's arguments after argv[0], whole (a page
+// shows them; processCommand clips them for replies).
+func processArgv(pid int) []string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	argv := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+	if len(argv) <= 1 {
+		return nil
+	}
+	return argv[1:]
+}

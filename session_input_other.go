@@ -7,3 +7,7 @@ package main
 func foregroundReader(leader, pgid int) (pid int, reads, known bool) { return pgid, false, false }
 
 func processCommand(pid int) (string, []string) { return "", nil }
+
+func processExe(pid int) string { return "" }
+
+func processArgv(pid int) []string { return nil }

@@ -16,6 +16,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +32,9 @@ const (
 	secretReadTimeout      = 30 * time.Second
 	secretWriteTimeout     = 5 * time.Second
 	maxSecretMessage       = 500
+	// secretRetryGrace is how long past its page's deadline an offered
+	// page waits for a 2026-07-28 client's retry.
+	secretRetryGrace = time.Minute
 	// secretKey is the key of the one input request of an input_required
 	// result, which the retry's inputResponses answer.
 	secretKey = "secret"
@@ -86,15 +91,25 @@ func (a *secretAsks) put(ask *secretAsk) string {
 	if a.pending == nil {
 		a.pending = map[string]*secretAsk{}
 	}
-	for k, old := range a.pending { // ended pages go as new ones come
-		select {
-		case <-old.offer.Done():
+	for k, old := range a.pending {
+		// Pages that ended without a secret, or whose time is past, go
+		// as new ones come; a delivered one waits for its retry.
+		if old.ended() && !old.offer.Delivered() || time.Now().After(old.expires.Add(secretRetryGrace)) {
 			delete(a.pending, k)
-		default:
 		}
 	}
 	a.pending[state] = ask
 	return state
+}
+
+// ended reports whether the ask's page has ended.
+func (ask *secretAsk) ended() bool {
+	select {
+	case <-ask.offer.Done():
+		return true
+	default:
+		return false
+	}
 }
 
 // take removes and returns the ask of state, if it is for session id.
@@ -180,7 +195,7 @@ func (tb *Toolbox) offerSecret(s *Session, timeout time.Duration) (*secretAsk, e
 	expires := time.Now().Add(timeout)
 	offer, err := tb.web.OfferSecret(SecretPage{
 		Session: s.ID,
-		Command: commandLine(fg),
+		Command: pageCommand(fg),
 		Prompt:  promptText(s),
 		Expires: expires,
 		Deliver: func(secret []byte) error { return writeSecret(s, secret) },
@@ -355,6 +370,35 @@ func secretMessage(agent string, s *Session, fg Foreground) string {
 // commandLine is fg's command and arguments, as the page shows them.
 func commandLine(fg Foreground) string {
 	return strings.Join(append([]string{fg.Command}, fg.Args...), " ")
+}
+
+// pageCommand is the command line the page shows, from the kernel: the
+// executable's path (a program chooses its own name, so a python script
+// linked as ./sudo shows as python), the name it runs as when that
+// differs, and each argument quoted when it needs it.
+func pageCommand(fg Foreground) string {
+	exe := processExe(fg.PID)
+	var b strings.Builder
+	switch {
+	case exe == "":
+		b.WriteString(fg.Command)
+	case filepath.Base(exe) != fg.Command:
+		fmt.Fprintf(&b, "%s (running as %q)", exe, fg.Command)
+	default:
+		b.WriteString(exe)
+	}
+	args := processArgv(fg.PID)
+	if args == nil {
+		args = fg.Args
+	}
+	for _, a := range args {
+		b.WriteByte(' ')
+		if a == "" || strings.ContainsAny(a, " \t\n\"'\\$`;&|<>()*?[]{}#~") {
+			a = strconv.Quote(a)
+		}
+		b.WriteString(a)
+	}
+	return b.String()
 }
 
 // promptText is the text of the cursor's row: the program's prompt.

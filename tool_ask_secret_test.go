@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -281,5 +282,71 @@ func TestAskSecretSudo(t *testing.T) {
 	_, text, _ := c.tool("shell_wait", map[string]any{"session_id": id, "wait_for": "sudo-ok", "timeout_ms": 10000})
 	if !strings.Contains(text, "sudo-ok") || strings.Contains(text, secret) {
 		t.Fatalf("after the page: %q", text)
+	}
+}
+
+// TestAskSecretPageShowsTheFile: a program named like another (python
+// linked as ./sudo) shows on the page as the file it runs, with the name
+// it runs as and its arguments quoted.
+func TestAskSecretPageShowsTheFile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the executable's path is read from /proc")
+	}
+	c := startAppServer(t, nil, func(*App, *Server) {})
+	c.initialize(protoV20251125)
+	dir := t.TempDir()
+	fake := dir + "/sudo"
+	if err := os.Symlink(realPython(), fake); err != nil {
+		t.Fatal(err)
+	}
+	id := start(t, c.app, fake, "-c", `import getpass; getpass.getpass("[sudo] password for root: ")`)
+	s, _ := c.app.tools.session(id)
+	awaitInput(t, s, inputSecret)
+	st, _, _ := c.tool("shell_ask_secret", map[string]any{"session_id": id})
+	link, _ := st["url"].(string)
+	resp, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	exe, _ := os.Readlink("/proc/" + strconv.Itoa(s.Foreground().PID) + "/exe")
+	if !strings.Contains(string(page), exe) || !strings.Contains(string(page), "running as") || !strings.Contains(string(page), "&#34;import getpass;") {
+		t.Errorf("the page does not show %s, the name it runs as and the quoted argument:\n%s", exe, page)
+	}
+}
+
+// TestAskSecretRetryAfterAnotherAsk: a 2026-07-28 retry finds its page
+// although another page was offered after the person typed into the
+// first.
+func TestAskSecretRetryAfterAnotherAsk(t *testing.T) {
+	c := startAppServer(t, nil, func(*App, *Server) {})
+	meta := map[string]any{metaProtocolVersion: protoV20260728,
+		metaClientCapabilities: map[string]any{"elicitation": map[string]any{"url": map[string]any{}}}}
+	ask := func(id string, extra map[string]any) (string, string, reply) {
+		params := map[string]any{"name": "shell_ask_secret", "arguments": map[string]any{"session_id": id}, "_meta": meta}
+		for k, v := range extra {
+			params[k] = v
+		}
+		r := c.call("tools/call", params)
+		var res struct {
+			RequestState  string `json:"requestState"`
+			InputRequests map[string]struct {
+				Params struct{ URL string }
+			} `json:"inputRequests"`
+		}
+		json.Unmarshal(r.Result, &res)
+		return res.RequestState, res.InputRequests[secretKey].Params.URL, r
+	}
+	a, b := secretSession(t, c), secretSession(t, c)
+	secret, printed := testSecret()
+	stateA, urlA, _ := ask(a, nil)
+	if code, page := personTypes(t, urlA, secret); code != http.StatusOK {
+		t.Fatalf("submit: %d %s", code, page)
+	}
+	ask(b, nil)
+	_, _, r := ask(a, map[string]any{"inputResponses": map[string]any{secretKey: map[string]any{"action": "accept"}}, "requestState": stateA})
+	if text, _, isErr := toolResult(r); isErr || !strings.Contains(text, printed) {
+		t.Fatalf("the retry of the first page: isError %v %q", isErr, text)
 	}
 }

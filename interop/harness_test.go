@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,6 +109,23 @@ func startServer(t *testing.T, extraArgs ...string) *server {
 // asks for ("" = the SDK's default negotiation).
 func startServerVersion(t *testing.T, version string, extraArgs ...string) *server {
 	t.Helper()
+	return startServerWith(t, clientSetup{version: version}, extraArgs...)
+}
+
+// clientSetup is how startServerWith makes its client: the protocol
+// version it asks for ("" = the SDK's default negotiation), a change to
+// the client's options (handlers, capabilities) and a writer that gets
+// every JSON-RPC message either way (mcp.LoggingTransport).
+type clientSetup struct {
+	version string
+	options func(*mcp.ClientOptions)
+	wire    io.Writer
+}
+
+// startServerWith is startServer with the client made as setup says.
+func startServerWith(t *testing.T, setup clientSetup, extraArgs ...string) *server {
+	t.Helper()
+	version := setup.version
 	s := &server{
 		t:       t,
 		outDir:  t.TempDir(),
@@ -119,7 +137,7 @@ func startServerVersion(t *testing.T, version string, extraArgs ...string) *serv
 	s.cmd = exec.Command(binPath, args...)
 	s.cmd.Env = append(os.Environ(), "SHELL=/bin/bash")
 	s.cmd.Stderr = s.stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "ttywright-interop", Version: "1.0.0"}, &mcp.ClientOptions{
+	copts := &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
 			select {
 			case s.updates <- r.Params.URI:
@@ -132,14 +150,22 @@ func startServerVersion(t *testing.T, version string, extraArgs ...string) *serv
 			default:
 			}
 		},
-	})
+	}
+	if setup.options != nil {
+		setup.options(copts)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "ttywright-interop", Version: "1.0.0"}, copts)
 	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
 	defer cancel()
 	var opts *mcp.ClientSessionOptions
 	if version != "" {
 		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
 	}
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: s.cmd, TerminateDuration: 5 * time.Second}, opts)
+	var transport mcp.Transport = &mcp.CommandTransport{Command: s.cmd, TerminateDuration: 5 * time.Second}
+	if setup.wire != nil {
+		transport = &mcp.LoggingTransport{Transport: transport, Writer: setup.wire}
+	}
+	cs, err := client.Connect(ctx, transport, opts)
 	if err != nil {
 		t.Fatalf("connect: %v\nserver stderr:\n%s", err, s.stderr.String())
 	}
@@ -291,9 +317,16 @@ func structured(t *testing.T, res *mcp.CallToolResult) map[string]any {
 		}
 		return m
 	}
+	// Before 2025-06-18 the fields come as the last text block.
+	var last string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			last = tc.Text
+		}
+	}
 	var m map[string]any
-	if err := json.Unmarshal([]byte(textOf(res)), &m); err != nil {
-		t.Fatalf("no structuredContent and the text is not a JSON object: %q", textOf(res))
+	if err := json.Unmarshal([]byte(last), &m); err != nil {
+		t.Fatalf("no structuredContent and the last text block is not a JSON object: %q", textOf(res))
 	}
 	return m
 }
