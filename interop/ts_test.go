@@ -21,6 +21,17 @@ func TestInspector(t *testing.T) {
 	runNodeTest(t, "inspector.test.mjs", filepath.Join("@modelcontextprotocol", "inspector"))
 }
 
+// TestTypeScriptSecret runs ts/secret.test.mjs: shell_ask_secret through
+// the official TypeScript SDK v2 client (@modelcontextprotocol/client),
+// whose URL-mode elicitation handler plays the person at the page, in the
+// 2026-07-28 era (input_required, fulfilled and retried by the client)
+// and the 2025-11-25 era (elicitation/create, then
+// notifications/elicitation/complete).
+func TestTypeScriptSecret(t *testing.T) {
+	needProgram(t, "python3") // the program that reads the secret
+	runNodeTest(t, "secret.test.mjs", filepath.Join("@modelcontextprotocol", "client"))
+}
+
 // runNodeTest runs one node --test file in ts/ with TTYWRIGHT_BIN set. It
 // needs node and `npm ci` in ts/ (the package under node_modules); without
 // them it skips, except under CI (CI=true), where a skip would hide a

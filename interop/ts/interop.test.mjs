@@ -24,8 +24,9 @@ const WAIT_MS = 15000;
 const PROMPT = 'tw$ ';
 const PROMPT_WAIT = 'tw$'; // the screen text has trailing blanks trimmed
 
-const TOOLS = ['shell_start', 'shell_send', 'shell_read', 'shell_find', 'shell_click', 'shell_wait', 'shell_screenshot',
-  'shell_record_start', 'shell_record_stop', 'shell_resize', 'shell_stop'];
+// TOOLS are the server's tools, as testdata/tools/list.json (the product's
+// reviewed golden of tools/list) lists them, as the Go interop tests read it.
+const TOOLS = JSON.parse(fs.readFileSync(new URL('../../testdata/tools/list.json', import.meta.url), 'utf8')).tools.map(t => t.name);
 const TEMPLATES = ['session://{id}/info', 'session://{id}/buffer', 'session://{id}/screenshots',
   'session://{id}/screenshots/{name}', 'session://{id}/recordings',
   'session://{id}/recordings/{name}', 'theme://{name}'];
