@@ -203,8 +203,8 @@ func (d *webDoor) lookupView(token string) *ViewOffer {
 // "" (the page), "events", "take", "give" or "keys". ok is false for
 // any other shape, which is answered 404.
 func viewRoute(rest string) (token, action string, ok bool) {
-	token, action, _ = strings.Cut(rest, "/")
-	if len(token) != 22 || strings.Contains(action, "/") {
+	token, action, slash := strings.Cut(rest, "/")
+	if len(token) != 22 || slash == (action == "") || strings.Contains(action, "/") {
 		return "", "", false
 	}
 	switch action {
