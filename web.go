@@ -8,6 +8,8 @@ package main
 // requests that name the exact host:port (no DNS rebinding), come from
 // the page itself (Origin, Sec-Fetch-Site) and carry the form's own CSRF
 // token. The secret is never logged, put in a URL or echoed back.
+// The same door serves live views of sessions (web_view.go), which keep
+// the listener open while they live.
 
 import (
 	"bytes"
@@ -55,19 +57,20 @@ var webSecurityHeaders = [][2]string{
 	{"X-Content-Type-Options", "nosniff"},
 }
 
-// webDoor is the loopback HTTP listener that serves secret pages. The
-// zero value is not usable; make one with newWebDoor. Its methods are
-// safe for concurrent use.
+// webDoor is the loopback HTTP listener that serves secret pages and
+// live views. The zero value is not usable; make one with newWebDoor.
+// Its methods are safe for concurrent use.
 type webDoor struct {
 	addr string // as given to newWebDoor: "" or a loopback host:port
 
 	mu      sync.Mutex
-	srv     *http.Server // nil while no offer is pending
+	srv     *http.Server // nil while no offer is pending and no view lives
 	ln      net.Listener
 	host    string // "127.0.0.1:PORT" that ln listens on; the Host header must equal it
 	offers  map[[sha256.Size]byte]*SecretOffer
-	ended   [][sha256.Size]byte // keys of ended offers still in offers, oldest first
-	pending int                 // offers in offers not yet ended
+	ended   [][sha256.Size]byte              // keys of ended offers still in offers, oldest first
+	pending int                              // offers in offers not yet ended
+	views   map[[sha256.Size]byte]*ViewOffer // live views, by the SHA-256 of their token
 	closed  bool
 }
 
@@ -77,7 +80,7 @@ type webDoor struct {
 // which means 127.0.0.1). Nothing listens until the first OfferSecret,
 // which also refuses an addr that is not loopback.
 func newWebDoor(addr string) *webDoor {
-	return &webDoor{addr: addr, offers: map[[sha256.Size]byte]*SecretOffer{}}
+	return &webDoor{addr: addr, offers: map[[sha256.Size]byte]*SecretOffer{}, views: map[[sha256.Size]byte]*ViewOffer{}}
 }
 
 // SecretPage is what one secret page shows, and where its secret goes.
@@ -192,7 +195,8 @@ func (o *SecretOffer) end(st offerState) {
 // endLocked ends o with st when that is a step o can take: a pending
 // offer is cancelled or expires, a sending one is sent or failed (a
 // cancel during Deliver waits for Deliver instead). The last pending
-// offer to end closes the listener, before Done closes.
+// offer to end closes the listener, before Done closes, unless a view
+// lives.
 func (d *webDoor) endLocked(o *SecretOffer, st offerState) {
 	switch {
 	case o.state == offerPending && (st == offerCancelled || st == offerExpired):
@@ -208,15 +212,15 @@ func (d *webDoor) endLocked(o *SecretOffer, st offerState) {
 		delete(d.offers, d.ended[0])
 		d.ended = d.ended[1:]
 	}
-	if d.pending == 0 {
+	if d.pending == 0 && len(d.views) == 0 {
 		d.shutLocked(false)
 	}
 	close(o.done)
 }
 
-// Close cancels every pending offer and closes the listener and its
-// connections at once. Later OfferSecret calls fail. An offer whose
-// Deliver is running ends when it returns.
+// Close cancels every pending offer and live view and closes the
+// listener and its connections at once. Later OfferSecret and OfferView
+// calls fail. An offer whose Deliver is running ends when it returns.
 func (d *webDoor) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -229,11 +233,14 @@ func (d *webDoor) Close() error {
 	for _, o := range offers {
 		d.endLocked(o, offerCancelled)
 	}
+	for _, v := range d.views {
+		d.endViewLocked(v)
+	}
 	return err
 }
 
 // Addr returns the address the door listens on ("127.0.0.1:PORT" or
-// "[::1]:PORT"), or "" while no offer is pending.
+// "[::1]:PORT"), or "" while no offer is pending and no view lives.
 func (d *webDoor) Addr() string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -366,9 +373,9 @@ func (o *SecretOffer) send(secret []byte) error {
 }
 
 // ServeHTTP answers a request to the door: GET shows a pending offer's
-// form, POST delivers its secret. The Host header must be the served
-// host:port (421 otherwise); other methods get 405, an unknown token
-// 404, an ended offer 410.
+// form, POST delivers its secret; paths under /view/ go to a live view.
+// The Host header must be the served host:port (421 otherwise); other
+// methods get 405, an unknown token 404, an ended offer 410.
 func (d *webDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, h := range webSecurityHeaders {
 		w.Header().Set(h[0], h[1])
@@ -384,6 +391,10 @@ func (d *webDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodPost {
 		w.Header().Set("Allow", "GET, POST")
 		webReply(w, http.StatusMethodNotAllowed, "Method not allowed", "This page takes only GET and POST.")
+		return
+	}
+	if rest, ok := strings.CutPrefix(r.URL.Path, "/view/"); ok {
+		d.serveView(w, r, rest, host)
 		return
 	}
 	token, ok := strings.CutPrefix(r.URL.Path, "/secret/")

@@ -1,0 +1,875 @@
+package main
+
+// web_view.go: the live view of a session in a browser. A ViewOffer is
+// http://127.0.0.1:PORT/view/TOKEN on the secret page's door: one page
+// that draws the session's screen from server-sent events, a status line
+// and a button that takes the keyboard. Unlike a secret page it is
+// reusable: many GETs, many tabs, each tab its own viewer, until Cancel,
+// its deadline or the end of the session. The door only passes on what
+// the glue gives it (screen frames and status as JSON) and hands the
+// person's keys to the glue's functions; it knows nothing of sessions.
+//
+// Requests are checked as the secret page's are: the exact Host, and for
+// the event stream and every POST the page's own origin (Origin,
+// Sec-Fetch-Site). Each tab learns a 128-bit token of its own from its
+// event stream, which no other origin can read (no CORS), and sends it
+// in the X-Ttywright-CSRF header of each POST; the header also makes a
+// cross-origin fetch need a preflight, which the door never grants.
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The limits of a view.
+const (
+	maxViewOffers  = 64       // views live at once on one door
+	maxViewViewers = 8        // event streams of one view at once: open tabs
+	maxViewKeys    = 64 << 10 // bytes of one POST of keys (the page cuts a paste in pieces)
+	maxViewFrame   = 4 << 20  // bytes of one frame or status; a bigger one is skipped
+	viewHeartbeat  = 15 * time.Second
+	viewCSRFHeader = "X-Ttywright-CSRF"
+)
+
+// ViewPage is what one live view shows, and where a person's keys go.
+// The door calls its functions from HTTP handlers, never with a lock of
+// its own held, and reads every channel they return promptly, keeping
+// only the newest value: a producer's send waits at most for a map
+// store, never for a browser.
+type ViewPage struct {
+	Session string    // session id shown on the page
+	Title   string    // shown as the page's heading, e.g. the command line
+	Expires time.Time // the view stops then; zero: until Cancel or the session ends
+
+	// Frames returns the session's screen frames as JSON objects
+	// ({"op":"screen",...}): the current one first, then each change.
+	// It is called once per viewer; the channel must be closed when the
+	// session ends (the viewer's stream then ends) or ctx ends.
+	Frames func(ctx context.Context) <-chan []byte
+
+	// Join adds a viewer, one browser tab, while its event stream is
+	// open; ctx ends when the stream does, and then Leave is called
+	// once. An error refuses the tab (the stream answers 503 with it).
+	Join func(ctx context.Context) (*ViewViewer, error)
+}
+
+// ViewViewer is one viewer's hooks into the session's keyboard.
+type ViewViewer struct {
+	// Status sends this viewer's status as a JSON object,
+	// {"keyboard":"agent"|"person","you":bool,"viewers":N}, the current
+	// one first, then each change; nil when there is none. It is read
+	// until it closes or the Join context ends.
+	Status <-chan []byte
+
+	Take  func() error         // take the keyboard; an error when someone else holds it
+	Give  func()               // give it back
+	Keys  func(p []byte) error // bytes for the program; called only after a Take succeeded and before Give
+	Leave func()               // the tab went away: give the keyboard back if this viewer holds it
+}
+
+// ViewOffer is one live view. URL is what a person opens:
+// http://127.0.0.1:PORT/view/TOKEN, the token 128 random bits in
+// base64url. URL is the token's only copy: the door keeps its SHA-256.
+type ViewOffer struct {
+	URL string
+
+	door  *webDoor
+	page  ViewPage
+	key   [sha256.Size]byte
+	done  chan struct{} // closed when the view ends
+	timer *time.Timer   // the expiry; nil without one
+
+	// Guarded by door.mu:
+	ended   bool
+	viewers map[[sha256.Size]byte]*viewViewer // by the SHA-256 of their CSRF token
+	joining int                               // viewers counted but not in viewers yet
+}
+
+// viewViewer is one tab of a view: its token and the glue's hooks. Its
+// mu serializes the calls into the hooks, so keys keep their order and
+// none arrives after Leave.
+type viewViewer struct {
+	csrf  string
+	hooks *ViewViewer
+
+	mu    sync.Mutex
+	holds bool // the last Take succeeded and no Give or Leave followed
+	left  bool
+}
+
+// OfferView opens a live view of p and returns its offer. The listener
+// is started when none is running and stays open while the view lives.
+// It fails when the door's addr is not loopback, the listener cannot be
+// opened, maxViewOffers views live, the door is closed, p.Frames or
+// p.Join is nil, or p.Expires is set and has passed.
+func (d *webDoor) OfferView(p ViewPage) (*ViewOffer, error) {
+	switch {
+	case p.Frames == nil || p.Join == nil:
+		return nil, errors.New("web: a view needs Frames and Join functions")
+	case !p.Expires.IsZero() && !time.Now().Before(p.Expires):
+		return nil, fmt.Errorf("web: the view's deadline %s has passed: give a time in the future, or none", p.Expires.Format(time.RFC3339))
+	}
+	network, listen, err := webLoopback(d.addr)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.closed:
+		return nil, errors.New("web: the door is closed")
+	case len(d.views) >= maxViewOffers:
+		return nil, fmt.Errorf("web: %d views are open already, the most at once: cancel one", len(d.views))
+	}
+	if d.srv == nil {
+		if err := d.openLocked(network, listen); err != nil {
+			return nil, err
+		}
+	}
+	token := webToken()
+	o := &ViewOffer{
+		URL:  "http://" + d.host + "/view/" + token,
+		door: d, page: p,
+		key:     sha256.Sum256([]byte(token)),
+		done:    make(chan struct{}),
+		viewers: map[[sha256.Size]byte]*viewViewer{},
+	}
+	d.views[o.key] = o
+	if !p.Expires.IsZero() {
+		o.timer = time.AfterFunc(time.Until(p.Expires), o.Cancel)
+	}
+	return o, nil
+}
+
+// Done returns a channel closed when the view ended: cancelled, expired
+// or the door closed.
+func (o *ViewOffer) Done() <-chan struct{} { return o.done }
+
+// Cancel ends the view: its event streams end (each viewer leaves), its
+// URL answers 404, and the listener closes when nothing else needs it.
+// Cancelling an ended view does nothing.
+func (o *ViewOffer) Cancel() {
+	o.door.mu.Lock()
+	defer o.door.mu.Unlock()
+	o.door.endViewLocked(o)
+}
+
+// endViewLocked ends o once and closes the listener when no secret page
+// waits and no other view lives.
+func (d *webDoor) endViewLocked(o *ViewOffer) {
+	if o.ended {
+		return
+	}
+	o.ended = true
+	if o.timer != nil {
+		o.timer.Stop()
+	}
+	delete(d.views, o.key)
+	close(o.done)
+	if d.pending == 0 && len(d.views) == 0 {
+		d.shutLocked(false)
+	}
+}
+
+// lookupView returns the live view whose token is token, or nil; see
+// lookup for why a map keyed by digests stands in for a constant-time
+// comparison. A view past its deadline whose timer has not fired yet
+// ends here, so no request gets in late.
+func (d *webDoor) lookupView(token string) *ViewOffer {
+	key := sha256.Sum256([]byte(token))
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	o := d.views[key]
+	if o != nil && !o.page.Expires.IsZero() && !time.Now().Before(o.page.Expires) {
+		d.endViewLocked(o)
+		return nil
+	}
+	return o
+}
+
+// viewRoute splits the path after /view/ into the token and the action:
+// "" (the page), "events", "take", "give" or "keys". ok is false for
+// any other shape, which is answered 404.
+func viewRoute(rest string) (token, action string, ok bool) {
+	token, action, slash := strings.Cut(rest, "/")
+	if len(token) != 22 || slash == (action == "") || strings.Contains(action, "/") {
+		return "", "", false
+	}
+	switch action {
+	case "", "events", "take", "give", "keys":
+		return token, action, true
+	}
+	return "", "", false
+}
+
+// serveView answers a request under /view/, its Host and method checked
+// already: GET the page or its events, POST take, give or keys.
+func (d *webDoor) serveView(w http.ResponseWriter, r *http.Request, rest, host string) {
+	token, action, ok := viewRoute(rest)
+	var o *ViewOffer
+	if ok {
+		o = d.lookupView(token)
+	}
+	get := action == "" || action == "events"
+	switch {
+	case o == nil:
+		webReply(w, http.StatusNotFound, "No such view", "This live view does not exist or has ended: ask the agent for a new link.")
+	case get != (r.Method == http.MethodGet):
+		allow := "POST"
+		if get {
+			allow = "GET"
+		}
+		w.Header().Set("Allow", allow)
+		webReply(w, http.StatusMethodNotAllowed, "Method not allowed", "This address takes only "+allow+".")
+	case action == "":
+		o.servePage(w)
+	case action == "events":
+		o.serveEvents(w, r, host)
+	default:
+		o.serveAction(w, r, host, action)
+	}
+}
+
+// servePage writes the view's page with a fresh nonce for its one style
+// element and one script, which its Content-Security-Policy names.
+func (o *ViewOffer) servePage(w http.ResponseWriter) {
+	nonce := webToken()
+	data := viewPageData{
+		Nonce:   nonce,
+		Session: webVisible(o.page.Session, 128),
+		Title:   webVisible(o.page.Title, 500),
+		Style:   template.CSS(viewStyle),
+		Script:  template.JS(viewScript),
+	}
+	if data.Title == "" {
+		data.Title = "Session " + data.Session
+	}
+	if !o.page.Expires.IsZero() {
+		data.Expires = o.page.Expires.Format("15:04:05 MST")
+	}
+	var buf bytes.Buffer
+	if err := viewTemplate.Execute(&buf, data); err != nil {
+		// The template and its data are ours: this is a bug, not input.
+		webReply(w, http.StatusInternalServerError, "Broken page", "ttywright: the page could not be drawn.")
+		return
+	}
+	w.Header().Set("Content-Security-Policy", viewCSP(nonce))
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf.Bytes()) // the browser went away: nothing to tell it
+}
+
+// viewCSP is the view page's policy: nothing but its own nonced style
+// and script, and connections (the event stream, the POSTs) to itself.
+func viewCSP(nonce string) string {
+	return "default-src 'none'; script-src 'nonce-" + nonce + "'; style-src 'nonce-" + nonce +
+		"'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+}
+
+// join counts a new viewer against maxViewViewers, calls the glue's Join
+// and registers the viewer under a fresh CSRF token. The status is the
+// HTTP answer when it fails.
+func (o *ViewOffer) join(ctx context.Context) (*viewViewer, int, string) {
+	d := o.door
+	d.mu.Lock()
+	if o.ended {
+		d.mu.Unlock()
+		return nil, http.StatusNotFound, "This live view has ended."
+	}
+	if len(o.viewers)+o.joining >= maxViewViewers {
+		d.mu.Unlock()
+		return nil, http.StatusServiceUnavailable, fmt.Sprintf("This view has %d viewers already, the most at once: close another tab.", maxViewViewers)
+	}
+	o.joining++
+	d.mu.Unlock()
+
+	hooks, err := o.page.Join(ctx)
+	if err == nil && (hooks == nil || hooks.Take == nil || hooks.Give == nil || hooks.Keys == nil || hooks.Leave == nil) {
+		err = errors.New("the view's Join gave no Take, Give, Keys or Leave")
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	o.joining--
+	if err != nil {
+		return nil, http.StatusServiceUnavailable, "The session refused a viewer: " + err.Error() + "."
+	}
+	v := &viewViewer{csrf: webToken(), hooks: hooks}
+	o.viewers[sha256.Sum256([]byte(v.csrf))] = v
+	return v, 0, ""
+}
+
+// leave forgets v, so no POST finds it, then calls its Leave once.
+func (o *ViewOffer) leave(v *viewViewer) {
+	o.door.mu.Lock()
+	delete(o.viewers, sha256.Sum256([]byte(v.csrf)))
+	o.door.mu.Unlock()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.left, v.holds = true, false
+	v.hooks.Leave()
+}
+
+// viewer returns the viewer whose CSRF token is csrf, or nil.
+func (o *ViewOffer) viewer(csrf string) *viewViewer {
+	key := sha256.Sum256([]byte(csrf))
+	o.door.mu.Lock()
+	defer o.door.mu.Unlock()
+	return o.viewers[key]
+}
+
+// serveAction answers POST take, give or keys. The checks, in order:
+// the page's own origin (403), the tab's CSRF token in its header (403),
+// for keys an application/octet-stream body (415) of 1 to maxViewKeys
+// bytes (413, 400); then the viewer's hook runs, and 409 says the
+// keyboard is not this viewer's (held by another, or not taken).
+func (o *ViewOffer) serveAction(w http.ResponseWriter, r *http.Request, host, action string) {
+	if why := webCrossOrigin(r, host); why != "" {
+		webReply(w, http.StatusForbidden, "Refused", why)
+		return
+	}
+	csrfs := r.Header.Values(viewCSRFHeader)
+	var v *viewViewer
+	if len(csrfs) == 1 {
+		v = o.viewer(csrfs[0])
+	}
+	if v == nil {
+		webReply(w, http.StatusForbidden, "Refused", "The request's token does not match an open tab of this view: reload the page.")
+		return
+	}
+	var body []byte
+	if action == "keys" {
+		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/octet-stream" {
+			webReply(w, http.StatusUnsupportedMediaType, "Unsupported body", "Keys are sent as application/octet-stream.")
+			return
+		}
+	}
+	body, status := viewReadBody(w, r, action)
+	if status != 0 {
+		webReply(w, status, http.StatusText(status), fmt.Sprintf("Keys are 1 to %d bytes a request; take and give have no body. Nothing was typed.", maxViewKeys))
+		return
+	}
+	if err := v.act(action, body); err != nil {
+		webReply(w, http.StatusConflict, "Not yours", err.Error())
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// viewReadBody reads the body of a POST: up to maxViewKeys bytes, at
+// least one, for keys; none for take and give. The status is 413 or 400
+// when the body breaks those rules, else 0.
+func viewReadBody(w http.ResponseWriter, r *http.Request, action string) ([]byte, int) {
+	limit := int64(maxViewKeys)
+	if action != "keys" {
+		limit = 0
+	}
+	if r.ContentLength > limit {
+		return nil, http.StatusRequestEntityTooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return nil, http.StatusRequestEntityTooLarge
+	case err != nil, action == "keys" && len(body) == 0:
+		return nil, http.StatusBadRequest
+	}
+	return body, 0
+}
+
+// act runs one action on v's hooks, in order with its others.
+func (v *viewViewer) act(action string, body []byte) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.left {
+		return errors.New("this tab's viewer has left: reload the page")
+	}
+	switch action {
+	case "take":
+		if err := v.hooks.Take(); err != nil {
+			return fmt.Errorf("the keyboard could not be taken: %v", err)
+		}
+		v.holds = true
+	case "give":
+		v.hooks.Give()
+		v.holds = false
+	case "keys":
+		if !v.holds {
+			return errors.New("this tab does not hold the keyboard: take it first")
+		}
+		if err := v.hooks.Keys(body); err != nil {
+			return fmt.Errorf("the keys were not typed: %v", err)
+		}
+	}
+	return nil
+}
+
+// viewLatest is what one event stream has yet to send: the newest frame
+// and the newest status, each replacing the one before, so a slow
+// browser skips frames and the door holds at most one of each.
+type viewLatest struct {
+	ready chan struct{} // holds a token while something waits to be sent
+
+	mu     sync.Mutex
+	frame  []byte
+	status []byte
+	over   bool // the frames closed: the session ended
+}
+
+// put stores p as the newest frame or status and wakes the writer.
+func (l *viewLatest) put(status bool, p []byte) {
+	l.mu.Lock()
+	if status {
+		l.status = p
+	} else {
+		l.frame = p
+	}
+	l.mu.Unlock()
+	l.wake()
+}
+
+// end marks the frames as over and wakes the writer.
+func (l *viewLatest) end() {
+	l.mu.Lock()
+	l.over = true
+	l.mu.Unlock()
+	l.wake()
+}
+
+// wake leaves a token in ready unless one is there already.
+func (l *viewLatest) wake() {
+	select {
+	case l.ready <- struct{}{}:
+	default:
+	}
+}
+
+// take returns what waits to be sent, and clears it.
+func (l *viewLatest) take() (frame, status []byte, over bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	frame, status, over = l.frame, l.status, l.over
+	l.frame, l.status = nil, nil
+	return frame, status, over
+}
+
+// viewPump reads the glue's channels into l until the frames close or
+// ctx ends, so no producer ever waits on a browser. A closed status
+// channel only stops the status.
+func viewPump(ctx context.Context, frames, status <-chan []byte, l *viewLatest) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case p, ok := <-frames:
+			if !ok {
+				l.end()
+				return
+			}
+			l.put(false, p)
+		case p, ok := <-status:
+			if !ok {
+				status = nil // a nil channel never receives: frames go on
+				continue
+			}
+			l.put(true, p)
+		}
+	}
+}
+
+// serveEvents is the view's event stream, text/event-stream: first a
+// "viewer" event with this tab's CSRF token, then "screen" and "status"
+// events with the glue's JSON, a comment every viewHeartbeat, and an
+// "end" event when the view or the session ends. The stream is the
+// viewer: when it closes, the viewer leaves.
+func (o *ViewOffer) serveEvents(w http.ResponseWriter, r *http.Request, host string) {
+	if why := webCrossOrigin(r, host); why != "" {
+		webReply(w, http.StatusForbidden, "Refused", why)
+		return
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	v, status, why := o.join(ctx)
+	if v == nil {
+		cancel()
+		webReply(w, status, "No viewer", why)
+		return
+	}
+	defer func() { cancel(); o.leave(v) }() // the Join context ends before Leave
+	latest := &viewLatest{ready: make(chan struct{}, 1)}
+	go viewPump(ctx, o.page.Frames(ctx), v.hooks.Status, latest)
+
+	rc := http.NewResponseController(w)
+	// The server's read timeout would cancel a stream that outlives it;
+	// a write deadline per event replaces its write timeout.
+	_ = rc.SetReadDeadline(time.Time{}) // not supported by a test recorder: nothing to lift there
+	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	hello, _ := json.Marshal(map[string]string{"csrf": v.csrf})
+	if viewSend(rc, w, "retry: 2000\n\n"+viewEvent("viewer", hello)) != nil {
+		return
+	}
+	beat := time.NewTicker(viewHeartbeat)
+	defer beat.Stop()
+	for {
+		var out string
+		select {
+		case <-ctx.Done():
+			return
+		case <-o.done:
+			_ = viewSend(rc, w, viewEvent("end", []byte(`{"why":"view"}`)))
+			return
+		case <-beat.C:
+			out = ": keep-alive\n\n"
+		case <-latest.ready:
+			frame, status, over := latest.take()
+			out = viewEvent("status", status) + viewEvent("screen", frame)
+			if over {
+				_ = viewSend(rc, w, out+viewEvent("end", []byte(`{"why":"session"}`)))
+				return
+			}
+		}
+		if out != "" && viewSend(rc, w, out) != nil {
+			return
+		}
+	}
+}
+
+// viewSend writes s and flushes it, within webIOTimeout.
+func viewSend(rc *http.ResponseController, w io.Writer, s string) error {
+	_ = rc.SetWriteDeadline(time.Now().Add(webIOTimeout)) // not supported by a test recorder
+	if _, err := io.WriteString(w, s); err != nil {
+		return err
+	}
+	return rc.Flush()
+}
+
+// viewEvent is one server-sent event named name whose data is p, a JSON
+// value; "" when p is empty, over maxViewFrame or not JSON, so a bad
+// frame is skipped rather than breaking the page. A line break in p
+// (whitespace between JSON tokens) starts a new data line, so it cannot
+// end the event early or start a field of its own.
+func viewEvent(name string, p []byte) string {
+	if len(p) == 0 || len(p) > maxViewFrame || !json.Valid(p) {
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(len(p) + len(name) + 16)
+	b.WriteString("event: " + name + "\n")
+	for len(p) > 0 {
+		i := bytes.IndexAny(p, "\r\n")
+		if i < 0 {
+			i = len(p)
+		}
+		b.WriteString("data: ")
+		b.Write(p[:i])
+		b.WriteString("\n")
+		if i < len(p) && p[i] == '\r' && i+1 < len(p) && p[i+1] == '\n' {
+			i++
+		}
+		p = p[min(i+1, len(p)):]
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// viewPageData is what the view's template shows, every text made
+// visible by webVisible; Style and Script are the page's own constants.
+type viewPageData struct {
+	Nonce, Session, Title string
+	Expires               string // "15:04:05 MST", or "" without a deadline
+	Style                 template.CSS
+	Script                template.JS
+}
+
+// viewTemplate is the view's page: a heading, the status line and its
+// button, the screen the script draws, and a note on the keys.
+var viewTemplate = template.Must(template.New("view").Parse(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>{{.Title}} · ttywright</title>
+<style nonce="{{.Nonce}}">{{.Style}}</style>
+</head>
+<body>
+<header>
+<h1 id="title">{{.Title}}</h1>
+<p id="status" role="status">Session <code>{{.Session}}</code> · keyboard: <b id="kbd">connecting…</b> · <span id="viewers"></span>{{with .Expires}} · until {{.}}{{end}}</p>
+<button id="take" type="button" disabled>Take the keyboard</button>
+</header>
+<p id="note" role="alert"></p>
+<pre id="screen" tabindex="0" aria-label="The session's screen"></pre>
+<p class="help">Read-only until you take the keyboard. While you hold it, what you type goes to the program: letters, Enter, arrows, function keys, Ctrl and Alt combinations, and pastes (Ctrl+Shift+V); Ctrl+Shift+letters and Cmd stay with the browser. Give it back when you are done, or close the tab.</p>
+<script nonce="{{.Nonce}}">{{.Script}}</script>
+</body>
+</html>
+`))
+
+// viewStyle is the page's style sheet. The screen's colours come from
+// each frame; the script sets them through the CSS object model, which
+// the policy allows without 'unsafe-inline'.
+const viewStyle = `
+body{margin:0;font:15px/1.4 system-ui,sans-serif;background:#1b1d21;color:#d7dae0}
+header{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem 1rem;padding:.5rem 1rem;background:#2a2d33;border-bottom:1px solid #40444c}
+h1{font-size:1rem;margin:0;font-weight:600;overflow-wrap:anywhere}
+#status{margin:0;flex:1}
+code{font:14px ui-monospace,monospace}
+button{font-size:.95rem;padding:.3rem .9rem;cursor:pointer}
+#note{margin:.5rem 1rem 0;color:#e5c07b;min-height:1.2em}
+#screen{display:inline-block;margin:.5rem 1rem;padding:4px;font:15px/1.25 ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;white-space:pre;border:2px solid transparent;outline:none}
+body.holding #screen{border-color:#e5a00d}
+.row{height:1.25em}
+.w{display:inline-block;width:2ch;height:1.25em;vertical-align:top;text-align:center;overflow:hidden}
+.help{margin:0 1rem 1rem;color:#9da5b4;font-size:.9rem;max-width:60rem}
+`
+
+// viewScript is the page's one script. It draws each screen frame as
+// rows of spans, shows the status, and while this tab holds the keyboard
+// turns keydown and paste into the bytes xterm sends (cursor keys in
+// normal mode unless a frame says "modes":{"appCursor":true}; a paste is
+// bracketed only when a frame says "bracketedPaste":true), posted in
+// order, one request at a time.
+const viewScript = `"use strict";
+(function () {
+  var base = location.pathname;
+  var screen = document.getElementById("screen");
+  var button = document.getElementById("take");
+  var kbd = document.getElementById("kbd");
+  var viewersEl = document.getElementById("viewers");
+  var note = document.getElementById("note");
+  var csrf = "", holding = false, keyboard = "agent", ended = false;
+  var appCursor = false, bracketed = false;
+  var queue = [], sending = false, enc = new TextEncoder();
+
+  function say(msg) { note.textContent = msg; }
+
+  function post(action, body) {
+    var init = {method: "POST", headers: {"X-Ttywright-CSRF": csrf}, credentials: "same-origin", cache: "no-store"};
+    if (body) { init.headers["Content-Type"] = "application/octet-stream"; init.body = body; }
+    return fetch(base + "/" + action, init);
+  }
+
+  // width is how many columns the code point cp takes: 0 for combining
+  // marks, 2 for the East Asian wide and emoji ranges, else 1.
+  function width(cp) {
+    if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
+    if (cp < 0x1100) return 1;
+    if (cp <= 0x115f || cp === 0x2329 || cp === 0x232a || (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+        (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe6f) ||
+        (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
+        (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd)) return 2;
+    return 1;
+  }
+
+  // cells turns a line's runs into cells {ch, s, w}: one per column a
+  // character starts at, a wide one w 2, combining marks kept with the
+  // character before. A run's "w":2 says all its characters are wide.
+  function cells(runs, cols) {
+    var out = [], used = 0;
+    for (var i = 0; i < runs.length; i++) {
+      var run = runs[i] || {}, t = String(run.t || ""), s = run.s | 0;
+      for (var ch of t) {
+        var w = run.w === 2 ? 2 : width(ch.codePointAt(0));
+        if (w === 0 && out.length) { out[out.length - 1].ch += ch; continue; }
+        if (w === 0) w = 1;
+        if (used + w > cols) return out;
+        out.push({ch: ch, s: s, w: w});
+        used += w;
+      }
+    }
+    for (; used < cols; used++) out.push({ch: " ", s: 0, w: 1});
+    return out;
+  }
+
+  function hex(c) { return /^#[0-9a-fA-F]{6}$/.test(c) ? c : null; }
+
+  // dim blends fg halfway to bg, as terminals draw faint text.
+  function dim(fg, bg) {
+    if (!hex(fg) || !hex(bg)) return fg;
+    var out = "#";
+    for (var i = 1; i < 7; i += 2) {
+      var v = (parseInt(fg.substr(i, 2), 16) + parseInt(bg.substr(i, 2), 16)) >> 1;
+      out += (v < 16 ? "0" : "") + v.toString(16);
+    }
+    return out;
+  }
+
+  function paint(el, st, def, cursor) {
+    var fg = st.fg || def.fg || "#d7dae0", bg = st.bg || def.bg || "#1b1d21", t;
+    if (st.reverse) { t = fg; fg = bg; bg = t; }
+    if (cursor) { t = fg; fg = bg; bg = t; }
+    if (st.dim) fg = dim(fg, bg);
+    if (st.invisible) fg = bg;
+    el.style.color = fg;
+    el.style.backgroundColor = bg;
+    if (st.bold) el.style.fontWeight = "bold";
+    if (st.italic) el.style.fontStyle = "italic";
+    var deco = [];
+    if (st.underline) deco.push("underline");
+    if (st.strike) deco.push("line-through");
+    if (deco.length) el.style.textDecoration = deco.join(" ");
+  }
+
+  // row draws one line: a span per stretch of one style, a span of its
+  // own for each wide character and for the cursor's cell.
+  function row(line, r, f, styles) {
+    var div = document.createElement("div"), cur = f.cursor || {};
+    div.className = "row";
+    var curCol = cur.visible && cur.row === r ? cur.col : -1;
+    var cs = cells(Array.isArray(line) ? line : [], f.cols | 0), col = 0, span = null, open = false;
+    for (var i = 0; i < cs.length; i++) {
+      var c = cs[i], isCur = curCol >= col && curCol < col + c.w;
+      if (!open || c.w === 2 || isCur || c.s !== span.s) {
+        span = document.createElement("span");
+        span.s = c.s;
+        span.dataset.c = col;
+        if (c.w === 2) span.className = "w";
+        paint(span, styles[c.s] || {}, styles[0] || {}, isCur);
+        div.appendChild(span);
+        open = c.w === 1 && !isCur;
+      }
+      span.textContent += c.ch;
+      col += c.w;
+    }
+    return div;
+  }
+
+  function render(f) {
+    var styles = Array.isArray(f.styles) ? f.styles : [], lines = Array.isArray(f.lines) ? f.lines : [];
+    var frag = document.createDocumentFragment(), rows = Math.min(f.rows | 0, 1000);
+    for (var r = 0; r < rows; r++) frag.appendChild(row(lines[r], r, f, styles));
+    var def = styles[0] || {};
+    screen.style.backgroundColor = def.bg || "";
+    screen.style.color = def.fg || "";
+    screen.replaceChildren(frag);
+    screen.dataset.rows = rows;
+    screen.dataset.cols = f.cols | 0;
+    if (f.modes) { appCursor = !!f.modes.appCursor; bracketed = !!f.modes.bracketedPaste; }
+    if (typeof f.title === "string" && f.title) document.title = f.title + " · ttywright";
+  }
+
+  function show() {
+    kbd.textContent = holding ? "you" : keyboard === "person" ? "a person" : "the agent";
+    button.textContent = holding ? "Give it back" : "Take the keyboard";
+    button.disabled = ended || !csrf || (!holding && keyboard === "person");
+    document.body.classList.toggle("holding", holding);
+  }
+
+  function status(s) {
+    keyboard = s.keyboard === "person" ? "person" : "agent";
+    holding = !!s.you;
+    var n = s.viewers | 0;
+    viewersEl.textContent = n + (n === 1 ? " viewer" : " viewers");
+    show();
+  }
+
+  var ss3 = {F1: "P", F2: "Q", F3: "R", F4: "S"};
+  var cursorKeys = {ArrowUp: "A", ArrowDown: "B", ArrowRight: "C", ArrowLeft: "D", Home: "H", End: "F"};
+  var tilde = {Insert: 2, Delete: 3, PageUp: 5, PageDown: 6, F5: 15, F6: 17, F7: 18, F8: 19, F9: 20, F10: 21, F11: 23, F12: 24};
+  var ctrlPunct = {" ": 0, "@": 0, "2": 0, "[": 27, "3": 27, "\\": 28, "4": 28, "]": 29, "5": 29, "^": 30, "6": 30, "_": 31, "-": 31, "7": 31, "?": 127, "8": 127};
+
+  // encode returns the bytes xterm sends for a keydown, as a string, or
+  // null for a key left to the browser.
+  function encode(e) {
+    var k = e.key, altGr = e.getModifierState && e.getModifierState("AltGraph");
+    var ctrl = e.ctrlKey && !altGr, alt = e.altKey && !altGr;
+    var mod = 1 + (e.shiftKey ? 1 : 0) + (alt ? 2 : 0) + (ctrl ? 4 : 0);
+    if (cursorKeys[k]) return mod > 1 ? "\x1b[1;" + mod + cursorKeys[k] : (appCursor ? "\x1bO" : "\x1b[") + cursorKeys[k];
+    if (ss3[k]) return mod > 1 ? "\x1b[1;" + mod + ss3[k] : "\x1bO" + ss3[k];
+    if (tilde[k]) return "\x1b[" + tilde[k] + (mod > 1 ? ";" + mod : "") + "~";
+    var pre = alt ? "\x1b" : "";
+    switch (k) {
+      case "Enter": return pre + "\r";
+      case "Backspace": return pre + (ctrl ? "\x08" : "\x7f");
+      case "Tab": return e.shiftKey ? "\x1b[Z" : pre + "\t";
+      case "Escape": return pre + "\x1b";
+    }
+    if (Array.from(k).length !== 1) return null;
+    if (!ctrl) return pre + k;
+    if (e.shiftKey && /^Key[A-Z]$/.test(e.code)) return null;
+    var m = /^Key([A-Z])$/.exec(e.code);
+    if (m) return pre + String.fromCharCode(m[1].charCodeAt(0) - 64);
+    if (/^[a-z]$/i.test(k)) return pre + String.fromCharCode(k.toUpperCase().charCodeAt(0) - 64);
+    return k in ctrlPunct ? pre + String.fromCharCode(ctrlPunct[k]) : null;
+  }
+
+  // pump posts the queued keys, one request at a time so they keep their
+  // order, at most 64 KiB a request.
+  function pump() {
+    if (sending || !queue.length) return;
+    var parts = [], total = 0;
+    while (queue.length && total + queue[0].length <= 65536) { total += queue[0].length; parts.push(queue.shift()); }
+    if (!parts.length) { parts.push(queue[0].subarray(0, 65536)); queue[0] = queue[0].subarray(65536); total = 65536; }
+    var body = new Uint8Array(total), at = 0;
+    parts.forEach(function (p) { body.set(p, at); at += p.length; });
+    sending = true;
+    post("keys", body).then(function (r) {
+      if (r.ok) return;
+      queue = [];
+      if (r.status === 409) { holding = false; show(); }
+      say("The keys were refused (" + r.status + "): take the keyboard again.");
+    }, function () { queue = []; say("The keys were not sent: the connection was lost."); })
+      .finally(function () { sending = false; pump(); });
+  }
+
+  function send(s) { queue.push(enc.encode(s)); pump(); }
+
+  document.addEventListener("keydown", function (e) {
+    if (!holding || e.metaKey || e.isComposing) return;
+    var s = encode(e);
+    if (s === null) return;
+    e.preventDefault();
+    send(s);
+  });
+
+  document.addEventListener("paste", function (e) {
+    if (!holding || !e.clipboardData) return;
+    var t = e.clipboardData.getData("text/plain");
+    if (!t) return;
+    e.preventDefault();
+    t = t.replace(/\r\n?|\n/g, "\r");
+    if (bracketed) t = "\x1b[200~" + t.split("\x1b[201~").join("") + "\x1b[201~";
+    send(t);
+  });
+
+  button.addEventListener("click", function () {
+    var action = holding ? "give" : "take";
+    post(action).then(function (r) {
+      if (r.ok) { holding = action === "take"; say(""); show(); if (holding) screen.focus(); return; }
+      say(action === "take" ? "The keyboard could not be taken (" + r.status + "): someone else holds it." : "Could not give it back (" + r.status + ").");
+    }, function () { say("The request failed: the connection was lost."); });
+  });
+
+  var es = new EventSource(base + "/events");
+  function data(e) { try { return JSON.parse(e.data); } catch (x) { return null; } }
+  es.addEventListener("viewer", function (e) { var d = data(e); if (d) { csrf = String(d.csrf || ""); holding = false; say(""); show(); } });
+  es.addEventListener("screen", function (e) { var f = data(e); if (f && f.op === "screen") render(f); });
+  es.addEventListener("status", function (e) { var s = data(e); if (s) status(s); });
+  es.addEventListener("end", function (e) {
+    var d = data(e) || {};
+    ended = true; holding = false; es.close(); show();
+    kbd.textContent = "nobody";
+    say(d.why === "session" ? "The session has ended." : "This view has ended: ask the agent for a new link.");
+  });
+  es.onerror = function () {
+    if (ended) return;
+    holding = false; csrf = ""; show();
+    say(es.readyState === EventSource.CLOSED ? "Disconnected: reload the page." : "Reconnecting…");
+  };
+})();
+`
