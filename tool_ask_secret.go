@@ -74,6 +74,7 @@ func (r askSecretResult) inputRequired() *InputRequired { return r.interim }
 type secretAsks struct {
 	mu      sync.Mutex
 	pending map[string]*secretAsk
+	current map[string]*SecretOffer // the latest page of each session
 }
 
 // secretAsk is one page offered for one prompt of one session.
@@ -110,6 +111,21 @@ func (ask *secretAsk) ended() bool {
 	default:
 		return false
 	}
+}
+
+// only makes offer the one page of session id: a page offered before
+// for it ends, so that two pages for one prompt cannot both type (the
+// second into whatever reads next).
+func (a *secretAsks) only(id string, offer *SecretOffer) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.current == nil {
+		a.current = map[string]*SecretOffer{}
+	}
+	if old := a.current[id]; old != nil {
+		old.Cancel()
+	}
+	a.current[id] = offer
 }
 
 // take removes and returns the ask of state, if it is for session id.
@@ -163,7 +179,7 @@ func (tb *Toolbox) askSecret(ctx context.Context, call *ToolCall, in askSecretAr
 	if len(in.Message) > maxSecretMessage {
 		return askSecretResult{}, fmt.Errorf("message is %d bytes, and at most %d are shown: say it shorter", len(in.Message), maxSecretMessage)
 	}
-	ask, err := tb.offerSecret(s, timeout)
+	ask, err := tb.offerSecret(s, timeout, strings.TrimSpace(in.Message))
 	if err != nil {
 		return askSecretResult{}, err
 	}
@@ -181,7 +197,7 @@ func (tb *Toolbox) askSecret(ctx context.Context, call *ToolCall, in askSecretAr
 
 // offerSecret checks that s's foreground program reads a secret and
 // offers a page for it, which ends when the prompt does.
-func (tb *Toolbox) offerSecret(s *Session, timeout time.Duration) (*secretAsk, error) {
+func (tb *Toolbox) offerSecret(s *Session, timeout time.Duration, message string) (*secretAsk, error) {
 	if tb.web == nil {
 		return nil, errors.New("the secret page is off (ttywright runs with --web=off): ask the person to run the command in their own terminal, or to restart ttywright without --web=off")
 	}
@@ -197,20 +213,28 @@ func (tb *Toolbox) offerSecret(s *Session, timeout time.Duration) (*secretAsk, e
 		Session: s.ID,
 		Command: pageCommand(fg),
 		Prompt:  promptText(s),
+		Message: message,
 		Expires: expires,
-		Deliver: func(secret []byte) error { return writeSecret(s, secret) },
+		Deliver: func(secret []byte) error { return writeSecret(s, fg, secret) },
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the secret page: %v", err)
 	}
+	tb.asks.only(s.ID, offer)
 	go watchSecretPrompt(s, fg, offer)
 	tb.logf("info", "secrets", "session %s: a page for %s's secret, until %s", s.ID, fg.Command, expires.Format(time.TimeOnly))
 	return &secretAsk{s: s, offer: offer, fg: fg, expires: expires}, nil
 }
 
-// writeSecret types secret and Enter into s. The copy it writes is
-// zeroed after; nothing else keeps it (no echo tracking, no log).
-func writeSecret(s *Session, secret []byte) error {
+// writeSecret types secret and Enter into s, if fg still reads a secret
+// there: a page submitted in the moment after its prompt ended (before
+// watchSecretPrompt saw it) must not type the secret into what reads
+// next, the shell, which would echo it. The copy it writes is zeroed
+// after; nothing else keeps it (no echo tracking, no log).
+func writeSecret(s *Session, fg Foreground, secret []byte) error {
+	if now := s.Foreground(); now.PID != fg.PID || now.Input != inputSecret {
+		return fmt.Errorf("%s no longer reads a secret (the prompt ended): nothing was typed", fg.Command)
+	}
 	p := make([]byte, len(secret)+1)
 	copy(p, secret)
 	p[len(secret)] = '\r'
@@ -309,10 +333,7 @@ func (tb *Toolbox) awaitSecret(ctx context.Context, call *ToolCall, ask *secretA
 	if !ask.offer.Delivered() {
 		return endedResult(ask), nil
 	}
-	spec := waitSpec{stages: []waitStage{{kind: stageInput}}, timeout: secretReadTimeout}
-	w := newWatch(ask.s, spec, "")
-	out := w.wait(ctx, spec, call.Progress)
-	w.close()
+	out, spec := afterSecret(ctx, call, ask)
 	ask.s.settle(ctx)
 	res := askSecretResult{Delivered: true, BufferAfter: ask.s.Text(false), waitReport: reportWait(out, spec), exitInfo: stateOf(ask.s)}
 	summary := fmt.Sprintf("SECRET TYPED: the person typed it into %s (pid %d), which has read it; you never see it.", ask.fg.Command, ask.fg.PID)
@@ -321,6 +342,31 @@ func (tb *Toolbox) awaitSecret(ctx context.Context, call *ToolCall, ask *secretA
 	}
 	res.text = replyText(summary, waitReport{}, commandOutcome{}, res.exitInfo, res.BufferAfter)
 	return res, nil
+}
+
+// secretRelayQuiet is how long a program that read a secret and then
+// relays the terminal in raw mode must be quiet before the reply: sudo
+// with use_pty (Debian's default) relays its command's own terminal.
+const secretRelayQuiet = 500 * time.Millisecond
+
+// afterSecret waits, once the secret was typed, until the program has
+// read it and reads again (wait_for_input). When that reader is the
+// program that read the secret, now in raw mode (sudo relaying its
+// command, ssh its remote shell), it waits on for secretRelayQuiet of
+// quiet, so the reply shows what followed.
+func afterSecret(ctx context.Context, call *ToolCall, ask *secretAsk) (waitOutcome, waitSpec) {
+	start := time.Now()
+	spec := waitSpec{stages: []waitStage{{kind: stageInput, name: "wait_for_input"}}, timeout: secretReadTimeout}
+	w := newWatch(ask.s, spec, "")
+	out := w.wait(ctx, spec, call.Progress)
+	w.close()
+	if fg := ask.s.Foreground(); !out.matched || fg.PID != ask.fg.PID || fg.Input != inputKeys {
+		return out, spec
+	}
+	quiet := waitSpec{stages: []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: secretRelayQuiet}}, timeout: max(secretReadTimeout-time.Since(start), secretRelayQuiet)}
+	w = newWatch(ask.s, quiet, "")
+	defer w.close()
+	return w.wait(ctx, quiet, call.Progress), quiet
 }
 
 // secretLinkResult is the reply to a client that cannot show the page:

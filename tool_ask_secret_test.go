@@ -350,3 +350,32 @@ func TestAskSecretRetryAfterAnotherAsk(t *testing.T) {
 		t.Fatalf("the retry of the first page: isError %v %q", isErr, text)
 	}
 }
+
+// TestAskSecretOnePagePerPrompt: a second shell_ask_secret for one
+// prompt ends the first page, and a secret submitted after the prompt
+// ended is typed nowhere (writeSecret looks again before it writes).
+func TestAskSecretOnePagePerPrompt(t *testing.T) {
+	c := startAppServer(t, nil, func(*App, *Server) {})
+	c.initialize(protoV20251125)
+	id := secretSession(t, c)
+	first, _, _ := c.tool("shell_ask_secret", map[string]any{"session_id": id})
+	second, _, _ := c.tool("shell_ask_secret", map[string]any{"session_id": id, "message": "for the deploy key"})
+	if code, _ := personTypes(t, first["url"].(string), "first"); code == http.StatusOK {
+		t.Error("the first page still types after a second was offered")
+	}
+	resp, err := http.Get(second["url"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(page), "for the deploy key") {
+		t.Errorf("the page does not show the agent's message:\n%s", page)
+	}
+	s, _ := c.app.tools.session(id)
+	fg := s.Foreground()
+	c.mustTool("shell_send", map[string]any{"session_id": id, "keys": []string{"C-c"}, "wait_for_input": true})
+	if err := writeSecret(s, fg, []byte("late-secret")); err == nil || strings.Contains(s.Text(true), "late-secret") {
+		t.Errorf("a secret for a prompt that ended: err %v, screen %q", err, s.Text(true))
+	}
+}

@@ -88,6 +88,7 @@ type SecretPage struct {
 	Session string    // session id shown on the page
 	Command string    // the real foreground command line (argv joined), shown on the page
 	Prompt  string    // the prompt line as the terminal shows it: the program's words, labelled so
+	Message string    // why the agent asks, in its words, labelled so; "" for none
 	Expires time.Time // the page stops working then; must be in the future
 
 	// Deliver writes the secret and Enter to the PTY. It is called at
@@ -433,6 +434,7 @@ func (o *SecretOffer) form(w http.ResponseWriter) {
 			Session: webVisible(o.page.Session, 128),
 			Command: webVisible(o.page.Command, 2000),
 			Prompt:  webVisible(o.page.Prompt, 500),
+			Message: webVisible(o.page.Message, 500),
 			Expires: o.page.Expires.Format("15:04:05 MST"),
 			CSRF:    o.csrf,
 			MaxLen:  maxSecretLen,
@@ -690,10 +692,10 @@ type webPageData struct {
 // webFormData is the form of a pending offer, every text made visible
 // by webVisible.
 type webFormData struct {
-	Session, Command, Prompt string
-	Expires                  string // the deadline, "15:04:05 MST" in local time
-	CSRF                     string
-	MaxLen                   int // bytes
+	Session, Command, Prompt, Message string
+	Expires                           string // the deadline, "15:04:05 MST" in local time
+	CSRF                              string
+	MaxLen                            int // bytes
 }
 
 // webReply writes a page with a title and a message, no form.
@@ -749,7 +751,8 @@ button{margin-top:1rem;font-size:1rem;padding:.5rem 1.2rem}
 <dt>Session</dt><dd><code>{{.Session}}</code></dd>
 <dt>Program</dt><dd><code>{{.Command}}</code></dd>
 <dt>The program's prompt, in its own words (not ttywright's)</dt><dd><pre>{{.Prompt}}</pre></dd>
-<dt>This page works until</dt><dd>{{.Expires}}, once</dd>
+{{if .Message}}<dt>Why the agent asks, in its own words</dt><dd>{{.Message}}</dd>
+{{end}}<dt>This page works until</dt><dd>{{.Expires}}, once</dd>
 </dl>
 <form method="post" autocomplete="off">
 <input type="hidden" name="csrf" value="{{.CSRF}}">
