@@ -144,6 +144,14 @@ func TestIntegrationHooks(t *testing.T) {
 			{text: "echo a", out: "a"},
 			{text: "exit 4", code: noCode, exit: 4},
 		}},
+		{shell: "fish", name: "exit", steps: []hookStep{
+			{text: "echo a", out: "a"},
+			{text: "exit 4", code: noCode, exit: 4},
+		}},
+		{shell: "fish", name: "exit that does not exit", files: map[string]string{"stop.fish": "echo one\nexit 2\necho two\n"}, steps: []hookStep{
+			{text: "source ~/stop.fish", code: 2, out: "one"},
+			{text: "false; exit", code: noCode, exit: 1},
+		}},
 	}
 	for _, shell := range []string{"bash", "zsh"} {
 		tests = append(tests, hookTest{shell: shell, name: "C-c", steps: []hookStep{
