@@ -38,14 +38,28 @@ if not set -q __tw_loaded
             __tw_end $__tw_exited
             set -e __tw_exited
         end
+        __tw_wrap
         printf '\e]7;tw_nonce=__TW_NONCE__;file://%s%s\a\e]133;A;tw_nonce=__TW_NONCE__\a' (prompt_hostname) $PWD
     end
 
-    functions -c fish_prompt __tw_user_prompt
-    function fish_prompt
-        __tw_user_prompt
-        printf '\e]133;B;tw_nonce=__TW_NONCE__\a'
+    # __tw_wrap makes fish_prompt the user's prompt followed by B. The
+    # user may define another fish_prompt at any time (a typed function,
+    # fish_config, a prompt tool's init): it is wrapped again before fish
+    # draws it, since the fish_prompt event comes first. The wrapper is
+    # known by its description.
+    function __tw_wrap
+        if contains -- 'ttywright: the prompt, then its end mark' (functions -Dv fish_prompt 2>/dev/null)
+            return
+        end
+        functions -e __tw_user_prompt
+        functions -q fish_prompt
+        and functions -c fish_prompt __tw_user_prompt
+        function fish_prompt --description 'ttywright: the prompt, then its end mark'
+            __tw_user_prompt
+            printf '\e]133;B;tw_nonce=__TW_NONCE__\a'
+        end
     end
+    __tw_wrap
 
     # fish runs `exit` as a command and reports its end (fish_postexec),
     # then draws no prompt. In bash and zsh the shell exits before the

@@ -136,6 +136,11 @@ func TestIntegrationHooks(t *testing.T) {
 			{text: "printf ab; false", code: 1, out: "ab"},
 			{text: "echo x", out: "x"},
 		}},
+		{shell: "fish", name: "fish_prompt replaced", steps: []hookStep{
+			{text: "function fish_prompt; echo -n 'new> '; end"},
+			{text: "false", code: 1},
+			{text: "echo x", out: "x"},
+		}},
 		{shell: "bash", name: "exit", steps: []hookStep{
 			{text: "echo a", out: "a"},
 			{text: "exit 4", code: noCode, out: "exit", exit: 4},
