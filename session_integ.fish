@@ -33,13 +33,18 @@ if not set -q __tw_loaded
         end
     end
 
+    # __tw_start writes OSC 7 and A, where a prompt starts.
+    function __tw_start
+        printf '\e]7;tw_nonce=__TW_NONCE__;file://%s%s\a\e]133;A;tw_nonce=__TW_NONCE__\a' (prompt_hostname) $PWD
+    end
+
     function __tw_prompt --on-event fish_prompt
         if set -q __tw_exited
             __tw_end $__tw_exited
             set -e __tw_exited
         end
         __tw_wrap
-        printf '\e]7;tw_nonce=__TW_NONCE__;file://%s%s\a\e]133;A;tw_nonce=__TW_NONCE__\a' (prompt_hostname) $PWD
+        __tw_start
     end
 
     # __tw_wrap makes fish_prompt the user's prompt followed by B. The
@@ -84,5 +89,38 @@ if not set -q __tw_loaded
     end
     function __tw_exit --on-event fish_exit
         printf '\e]133;B;tw_nonce=__TW_NONCE__\a'
+    end
+
+    # C-c on a command line: fish prints ^C, emits fish_cancel and draws
+    # its prompt again on a new line, but without the fish_prompt event:
+    # A tells that the line was discarded and a new prompt starts there.
+    function __tw_cancel --on-event fish_cancel
+        __tw_start
+    end
+
+    # C-c on an empty command line: fish's own binding leaves the prompt as
+    # it is and tells nothing, so a C-c sent to leave a prompt would wait
+    # for an answer that never comes. Where C-c has fish's own binding, it
+    # gets one that marks the same prompt as new (A, and B as fish draws
+    # it again) and otherwise does what fish's did.
+    function __tw_cancel_key
+        set -l line (commandline)
+        if test -n "$line"
+            if functions -q $__tw_cancel_default
+                $__tw_cancel_default
+            else
+                commandline -f $__tw_cancel_default
+            end
+            return
+        end
+        __tw_start
+        commandline -f cancel repaint
+    end
+    if not bind --user \cc >/dev/null 2>&1
+        set -l b (bind \cc 2>/dev/null)
+        if string match -q -r '^bind --preset \\\\cc (cancel-commandline|__fish_cancel_commandline)$' -- "$b"
+            set -g __tw_cancel_default (string split ' ' -- $b)[-1]
+            bind \cc __tw_cancel_key
+        end
     end
 end

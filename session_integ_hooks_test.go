@@ -158,7 +158,7 @@ func TestIntegrationHooks(t *testing.T) {
 			{text: "false; exit", code: noCode, exit: 1},
 		}},
 	}
-	for _, shell := range []string{"bash", "zsh"} {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
 		tests = append(tests, hookTest{shell: shell, name: "C-c", steps: []hookStep{
 			{keys: []string{"C-c"}, none: true},
 			{text: "echo a", out: "a"},
