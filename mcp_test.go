@@ -147,7 +147,7 @@ func TestToolCallResults(t *testing.T) {
 		{"2025-06-18", "test_link", `{"content":[{"type":"text","text":"{\"ok\":true}"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"},{"type":"resource_link","uri":"session://s1/screenshots/a","name":"a","mimeType":"image/png"}],"structuredContent":{"ok":true},"isError":false}`},
 		{"2025-03-26", "test_link", `{"content":[{"type":"text","text":"{\"ok\":true}"},{"type":"image","data":"iVBORw0KGgo=","mimeType":"image/png"}],"isError":false}`},
 		{"2025-11-25", "test_text", `{"content":[{"type":"text","text":"line 1\nline 2"}],"structuredContent":{"text":"line 1\nline 2"},"isError":false}`},
-		{"2024-11-05", "test_text", `{"content":[{"type":"text","text":"line 1\nline 2"}],"isError":false}`},
+		{"2024-11-05", "test_text", `{"content":[{"type":"text","text":"line 1\nline 2"},{"type":"text","text":"{\"text\":\"line 1\\nline 2\"}"}],"isError":false}`},
 		{"2025-06-18", "test_nil", `{"content":[{"type":"text","text":"test_nil returned no result; this is a ttywright bug, please report it"}],"isError":true}`},
 		{"2025-06-18", "test_panic", `{"content":[{"type":"text","text":"test_panic failed with an internal error (boom); this is a ttywright bug, please report it, and retry or use another approach"}],"isError":true}`},
 	}
