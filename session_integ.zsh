@@ -47,7 +47,6 @@ __tw_prompt() {
 	builtin printf '\e]7;tw_nonce=__TW_NONCE__;file://%s%s\a\e]133;A;tw_nonce=__TW_NONCE__\a' "$HOST" "$PWD"
 	[[ $PS1 == *$__tw_b ]] || PS1=$PS1$__tw_b
 	[[ ${PROMPT_EOL_MARK-} == $__tw_d* ]] || PROMPT_EOL_MARK=$__tw_d${PROMPT_EOL_MARK-%B%S%#%s%b}
-	__tw_hook
 	builtin typeset -g +x PS1 PROMPT prompt PROMPT_EOL_MARK
 	return $ret
 }
@@ -59,36 +58,5 @@ __tw_preexec() {
 	builtin printf '\e]133;C;tw_nonce=__TW_NONCE__;cmdline_url=%s\a' "$REPLY"
 }
 
-# __tw_hook puts the hooks where they belong, when the user's commands
-# (a typed precmd_functions=(...), unset, add-zsh-hook, a theme) moved or
-# removed them: __tw_precmd first and __tw_prompt last among the precmd
-# functions, so that D comes before their output and B after a function
-# that rebuilds PS1, and __tw_preexec last among the preexec functions,
-# right before the command. Each is there once; the user's functions keep
-# their order. zsh runs a hook list from a copy, so a change made while it
-# runs takes effect at the next prompt.
-__tw_hook() {
-	if [[ ${precmd_functions[1]-} != __tw_precmd || ${precmd_functions[-1]-} != __tw_prompt ||
-		${preexec_functions[-1]-} != __tw_preexec || ${#${(M)precmd_functions:#__tw_*}} != 2 ||
-		${#${(M)preexec_functions:#__tw_preexec}} != 1 ]]; then
-		builtin typeset -ga precmd_functions preexec_functions
-		precmd_functions=(__tw_precmd ${${precmd_functions:#__tw_precmd}:#__tw_prompt} __tw_prompt)
-		preexec_functions=(${preexec_functions:#__tw_preexec} __tw_preexec)
-	fi
-}
-
-# __tw_line_init runs when the line editor starts on a command line,
-# after the prompt is drawn: the hooks come back from there when the user
-# removed them all (precmd_functions=() runs no __tw_prompt to put them
-# back), and B is written there when the PS1 just drawn lacks it (a
-# precmd function after __tw_prompt rebuilt it; from the next prompt on,
-# __tw_prompt runs after that function).
-__tw_line_init() {
-	[[ $CONTEXT == start ]] || return 0
-	[[ $PS1 == *$__tw_b ]] || builtin printf '\e]133;B;tw_nonce=__TW_NONCE__\a'
-	__tw_hook
-}
-
-__tw_hook
-builtin autoload -Uz add-zle-hook-widget && builtin zle -N __tw_line_init &&
-	add-zle-hook-widget line-init __tw_line_init 2>/dev/null
+precmd_functions=(__tw_precmd $precmd_functions __tw_prompt)
+preexec_functions+=(__tw_preexec)

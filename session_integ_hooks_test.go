@@ -117,20 +117,6 @@ func TestIntegrationHooks(t *testing.T) {
 			{text: "set -a; PS1='a\\$ '; set +a"},
 			{text: "env | grep -c -e tw_nonce -e '133;'", code: 1, out: "0"},
 		}},
-		{shell: "zsh", name: "precmd function after ours rebuilds PS1", steps: []hookStep{
-			{text: `f() { PS1="f%# "; }; precmd_functions+=(f)`},
-			{text: "false", code: 1},
-			{text: "echo x", out: "x"},
-		}},
-		{shell: "zsh", name: "hook arrays emptied", steps: []hookStep{
-			{text: "precmd_functions=()"},
-			{text: "cd /", cwd: "/"},
-			{text: "preexec_functions=()"},
-			{text: "false", code: 1},
-			{text: "unset precmd_functions preexec_functions"},
-			{text: "(exit 3)", code: 3},
-			{text: "echo x", out: "x"},
-		}},
 		{shell: "zsh", name: "PS1 and PROMPT_EOL_MARK replaced", steps: []hookStep{
 			{text: "PS1='new%# ' PROMPT_EOL_MARK='<eol>'"},
 			{text: "printf ab; false", code: 1, out: "ab"},
