@@ -184,6 +184,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "snap" {
 		os.Exit(runSnap(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "attach" {
+		os.Exit(runAttach(os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+	}
 	if err := hideDescriptors(); err != nil {
 		log.Printf("cannot make the process non-dumpable: %v (a program in a session could write to the client through /proc)", err)
 	}
@@ -237,8 +240,10 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	// closes, the sessions (each in its own process session, so not hung
 	// up on by the kernel) must still be stopped.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt, syscall.SIGHUP)
+	viewers := a.startAttach(getenv, srv.errlog)
 	err = srv.Serve(ctx, stdin, stdout)
 	stop() // a second Ctrl-C now ends the process even if cleanup hangs
+	viewers.Close()
 	a.shutdown()
 	if err != nil {
 		log.Printf("reading stdin: %v", err)

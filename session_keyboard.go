@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Viewer kinds.
@@ -241,4 +242,12 @@ func (s *Session) WaitView(ctx context.Context, since ViewGen) (ViewGen, bool, e
 			return now, exited, ctx.Err()
 		}
 	}
+}
+
+// Idle is how long the program has written nothing (since its start
+// when it never wrote).
+func (s *Session) Idle() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return time.Since(s.lastOutput)
 }
