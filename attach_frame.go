@@ -22,8 +22,9 @@ import (
 
 // Attach frame limits.
 const (
-	maxAttachFrame = 1 << 20  // bytes in one line, the newline included
-	maxAttachKeys  = 64 << 10 // bytes of keys in one keys frame, decoded
+	maxAttachFrame     = 1 << 20  // bytes in one line, the newline included
+	maxAttachKeys      = 64 << 10 // bytes of keys in one keys frame, decoded
+	maxAttachSessionID = 128      // bytes of a session id (ids are shell-N)
 )
 
 // The errors of frameReader.next besides the reader's own.
@@ -116,7 +117,7 @@ func parseAttachRequest(line []byte) (attachRequest, error) {
 	switch r.Op {
 	case "list", "take", "give", "detach":
 	case "attach":
-		if r.Session == "" || len(r.Session) > maxNameLen {
+		if r.Session == "" || len(r.Session) > maxAttachSessionID {
 			return r, errors.New("attach: session must be a session id such as shell-1")
 		}
 		if r.Cols != 0 || r.Rows != 0 {
