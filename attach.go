@@ -39,6 +39,8 @@ type attachServer struct {
 	logf     func(format string, a ...any)
 	slots    chan struct{} // one token per connection being served
 
+	readLimit, writeLimit time.Duration // attachReadLimit, attachWriteLimit (tests shorten them)
+
 	mu     sync.Mutex
 	conns  map[*attachConn]struct{}
 	closed bool
@@ -49,6 +51,11 @@ type attachServer struct {
 // checking dir (created 0700) and removing the sockets of servers that
 // are gone. logf reports refused connections.
 func startAttach(sessions *Sessions, dir string, logf func(format string, a ...any)) (*attachServer, error) {
+	return startAttachLimits(sessions, dir, logf, attachReadLimit, attachWriteLimit)
+}
+
+// startAttachLimits is startAttach with the read and write limits given.
+func startAttachLimits(sessions *Sessions, dir string, logf func(format string, a ...any), read, write time.Duration) (*attachServer, error) {
 	if err := ensureAttachDir(dir); err != nil {
 		return nil, err
 	}
@@ -65,7 +72,8 @@ func startAttach(sessions *Sessions, dir string, logf func(format string, a ...a
 		return nil, fmt.Errorf("attach: %w", err)
 	}
 	as := &attachServer{sessions: sessions, path: path, ln: ln, logf: logf,
-		slots: make(chan struct{}, maxAttachClients), conns: map[*attachConn]struct{}{}}
+		slots: make(chan struct{}, maxAttachClients), conns: map[*attachConn]struct{}{},
+		readLimit: read, writeLimit: write}
 	as.wg.Add(1)
 	go as.serve()
 	return as, nil

@@ -55,7 +55,7 @@ func (ac *attachConn) close() {
 func (ac *attachConn) send(frame []byte) error {
 	ac.writeMu.Lock()
 	defer ac.writeMu.Unlock()
-	_ = ac.c.SetWriteDeadline(time.Now().Add(attachWriteLimit))
+	_ = ac.c.SetWriteDeadline(time.Now().Add(ac.as.writeLimit))
 	if _, err := ac.c.Write(frame); err != nil {
 		ac.close()
 		return err
@@ -69,7 +69,7 @@ func (ac *attachConn) serve() {
 	defer ac.leave()
 	fr := newFrameReader(ac.c)
 	for {
-		_ = ac.c.SetReadDeadline(time.Now().Add(attachReadLimit))
+		_ = ac.c.SetReadDeadline(time.Now().Add(ac.as.readLimit))
 		line, err := fr.next()
 		switch {
 		case errors.Is(err, errFrameIdle):
