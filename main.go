@@ -9,6 +9,7 @@
 //
 //	ttywright [flags]
 //	ttywright snap [-o out.png] [--gif out.gif] [--cols N --rows N --theme T] [--wait-for TEXT | --idle DUR] [--delay DUR] [--timeout DUR] [--title T] [--trim] -- COMMAND [ARGS...]
+//	ttywright attach [--list] [--server PID] [--control] [--resize] [SESSION]
 //	ttywright --version | --licenses | --help
 //
 // With no arguments ttywright serves MCP on stdin and stdout, one JSON
@@ -28,6 +29,19 @@
 // status 1. --title draws a macOS window frame; --trim crops the blank
 // rows below the output, in the PNG and the GIF; --scale sets the pixel
 // scale. `ttywright snap -h` lists the flags.
+//
+// The attach subcommand lets a person watch a session of a running server
+// of theirs in their own terminal, live, and take its keyboard: Ctrl-] t
+// takes it (the agent's shell_send and shell_click are then refused),
+// Ctrl-] g gives it back, Ctrl-] d detaches. --list lists the sessions of
+// every server of the user; --server PID picks a server when ids collide;
+// --control takes the keyboard at once; --resize gives the session the
+// terminal's size while the person holds the keyboard. Each server
+// listens on a unix socket in a directory private to the user
+// ($XDG_RUNTIME_DIR/ttywright, else $TMPDIR/ttywright-UID) and admits
+// only the user's own processes; docs/attach-protocol.md is the protocol.
+// Replies with a screen say viewers, keyboard and person_typed while a
+// person watches.
 //
 // # Flags
 //
@@ -184,6 +198,9 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "snap" {
 		os.Exit(runSnap(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "attach" {
+		os.Exit(runAttach(os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+	}
 	if err := hideDescriptors(); err != nil {
 		log.Printf("cannot make the process non-dumpable: %v (a program in a session could write to the client through /proc)", err)
 	}
@@ -237,8 +254,10 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	// closes, the sessions (each in its own process session, so not hung
 	// up on by the kernel) must still be stopped.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt, syscall.SIGHUP)
+	viewers := a.startAttach(getenv, srv.errlog)
 	err = srv.Serve(ctx, stdin, stdout)
 	stop() // a second Ctrl-C now ends the process even if cleanup hangs
+	viewers.Close()
 	a.shutdown()
 	if err != nil {
 		log.Printf("reading stdin: %v", err)
@@ -262,6 +281,7 @@ MCP (JSON-RPC) on stdin/stdout, to be started by an MCP client.
 
 usage: ttywright [flags]                              serve MCP on stdin/stdout
        ttywright snap [flags] -- COMMAND [ARGS...]    screenshot a command (snap -h)
+       ttywright attach [SESSION]                     watch a session and take its keyboard (attach -h)
        ttywright --version | --licenses
 
 flags (each also TTYWRIGHT_<NAME>):

@@ -1,6 +1,9 @@
 package main
 
-import "runtime/debug"
+import (
+	"log"
+	"runtime/debug"
+)
 
 // main_app.go: the server's configuration and the App that builds the
 // rooms from it and wires them together: the capture store, the
@@ -61,6 +64,19 @@ func (a *App) shutdown() {
 		a.tools.web.Close()
 	}
 	a.store.close()
+}
+
+// startAttach opens the attach listener, where a person's ttywright
+// attach watches the sessions and takes their keyboard; when it cannot
+// (an unsafe socket directory, no unix sockets) the server runs without,
+// and says why on errlog. Close the result at exit: it may be nil.
+func (a *App) startAttach(getenv func(string) string, errlog *log.Logger) *attachServer {
+	as, err := startAttach(a.sessions, attachDir(getenv), errlog.Printf)
+	if err != nil {
+		errlog.Printf("%v: ttywright attach cannot reach this server", err)
+		return nil
+	}
+	return as
 }
 
 // sessions is the part of c the Session room needs.

@@ -138,6 +138,7 @@ func (h *mcpHub) freeze(s *Session) {
 	v.stopped = &stoppedSession{info: h.describe(v, true), buffer: s.Text(true), screenshots: s.Screenshots(), recordings: s.Recordings(), commands: s.commandsCopy()}
 	v.stopped.info.CommandRunning = false
 	v.stopped.info.Stopped = true
+	v.stopped.info.KeyboardInfo = KeyboardInfo{} // no one can watch a stopped session
 	v.live = nil
 	r := &h.res
 	r.mu.Lock()
@@ -217,6 +218,9 @@ type sessionJSON struct {
 	// Foreground: while it runs, what the foreground program waits for
 	// (session_input.go).
 	Foreground *Foreground `json:"foreground,omitempty"`
+	// KeyboardInfo: viewers and keyboard while a person watches
+	// (ttywright attach); person_typed is left to the tools' replies.
+	KeyboardInfo
 }
 
 // describe is v's sessions://list entry, or with info its
@@ -237,6 +241,7 @@ func (h *mcpHub) describe(v *resSess, info bool) sessionJSON {
 		Started: s.Started, Exited: st.Exited, Signal: st.Signal, Theme: s.Theme, shellInfo: s.ShellInfo(),
 	}
 	j.Recording, j.RecordingEnded = h.toolbox.recs.state(s)
+	j.KeyboardInfo = s.KeyboardInfo(false)
 	if j.Args == nil {
 		j.Args = []string{}
 	}

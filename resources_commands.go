@@ -22,13 +22,14 @@ type commandJSON struct {
 	Cwd         string    `json:"cwd"`
 	OutputBytes int       `json:"output_bytes"`
 	URI         string    `json:"uri"`
+	By          string    `json:"by,omitempty"` // "person": typed by a person who held the keyboard; left out for the agent
 }
 
 func commandList(id string, cmds []*command) []commandJSON {
 	out := make([]commandJSON, 0, len(cmds))
 	for _, c := range cmds {
 		out = append(out, commandJSON{N: c.n, Line: c.line, ExitCode: c.exitCode, Started: c.started.UTC(),
-			DurationMS: c.ended.Sub(c.started).Milliseconds(), Cwd: c.cwd, OutputBytes: c.outBytes, URI: commandURI(id, c.n).String()})
+			DurationMS: c.ended.Sub(c.started).Milliseconds(), Cwd: c.cwd, OutputBytes: c.outBytes, URI: commandURI(id, c.n).String(), By: c.by})
 	}
 	return out
 }
@@ -59,7 +60,7 @@ func (v *resSess) commandOutput(name string) (string, bool) {
 // commands: the list, then each finished command.
 func commandResources(id, label string, cmds []*command) []resourceJSON {
 	out := []resourceJSON{{URI: commandsURI(id).String(), Name: id + "/commands", Title: label + " commands", MimeType: "application/json",
-		Description: fmt.Sprintf("The commands the shell finished (the newest %d): n, line, exit_code, started, duration_ms, cwd, output_bytes, uri.", maxCommands)}}
+		Description: fmt.Sprintf("The commands the shell finished (the newest %d): n, line, exit_code, started, duration_ms, cwd, output_bytes, uri, and by \"person\" for a command a person typed.", maxCommands)}}
 	for _, c := range cmds {
 		out = append(out, resourceJSON{URI: commandURI(id, c.n).String(), Name: fmt.Sprintf("%s/commands/%d", id, c.n),
 			Title: "Command " + strconv.Itoa(c.n), MimeType: "text/plain", Size: int64(c.outBytes),

@@ -259,6 +259,9 @@ func (h *mcpHub) SessionEvent(e Event) {
 		h.resourceUpdated(infoURI(id))
 		h.resourceUpdated(recordingsURI(id))
 		h.resourceUpdated(sessionsListURI())
+	case EventKeyboard:
+		h.resourceUpdated(infoURI(id)) // info and the list show viewers and keyboard
+		h.resourceUpdated(sessionsListURI())
 	case EventExited:
 		h.resourceUpdated(infoURI(id))
 		h.resourceUpdated(sessionsListURI())

@@ -112,6 +112,7 @@ type Session struct {
 	integ       shellIntegration // set at start (session_integ.go)
 	cmdsChanged bool             // a command ended since the reader last said so (session_commands.go)
 	sh          shellState       // what the shell's marks told, guarded by mu (session_commands.go)
+	kb          keyboardState    // the viewers and who holds the keyboard, guarded by mu (session_keyboard.go)
 }
 
 // SessionStatus is a consistent view of a session's process and screen.
@@ -390,9 +391,19 @@ func exitStatus(ps *os.ProcessState, err error) (code int, signal string) {
 // errExited is returned by writeInput once the program has ended.
 var errExited = errors.New("the program has exited")
 
-// writeInput sends p to the program, giving up when ctx ends (a program
-// that does not read its input cannot block the caller forever).
+// writeInput sends the agent's p to the program, giving up when ctx
+// ends (a program that does not read its input cannot block the caller
+// forever).
 func (s *Session) writeInput(ctx context.Context, p []byte) error {
+	s.mu.Lock()
+	s.noteAgentInputLocked()
+	s.mu.Unlock()
+	return s.write(ctx, p)
+}
+
+// write sends p to the program, whoever typed it (writeInput,
+// PersonInput), giving up when ctx ends.
+func (s *Session) write(ctx context.Context, p []byte) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	select {
@@ -535,6 +546,7 @@ const (
 	EventScreenshot                  // a screenshot was added (Event.Name)
 	EventRecording                   // a recording started, or ended by itself
 	EventRecorded                    // a recording was saved (Event.Name)
+	EventKeyboard                    // a viewer came or went, or took or gave back the keyboard
 	EventExited                      // the program ended and its output is all read
 	EventStopped                     // the session was stopped and left the list
 )

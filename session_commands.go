@@ -45,6 +45,7 @@ type command struct {
 	cCol     int
 	endLine  int64 // where it ended: its D (or the next prompt's A), and the column
 	endCol   int
+	by       string // who typed it: "person" (session_keyboard.go), or "" for the agent
 }
 
 // shellState is what the marks have told about the shell. Guarded by
@@ -58,16 +59,20 @@ type shellState struct {
 	cwd          string   // from the last OSC 7
 	running      *command // between C and D
 	cmds         []*command
-	next         int // n of the next command
-	ended        int // commands whose D came
-	prompts      int // primary prompts started (A marks other than continuation prompts)
-	told         int // ended when the reader last notified (Session.readLoop)
+	next         int    // n of the next command
+	ended        int    // commands whose D came
+	prompts      int    // primary prompts started (A marks other than continuation prompts)
+	told         int    // ended when the reader last notified (Session.readLoop)
+	by           string // who a command starting now was typed by (Session.inputByLocked)
 }
 
 // takeMarksLocked runs the marks the last Write recorded; it reports
 // whether a command started or ended. s.mu is held.
 func (s *Session) takeMarksLocked() (changed bool) {
 	marks := s.term.TakeShellMarks()
+	if len(marks) > 0 {
+		s.sh.by = s.inputByLocked()
+	}
 	for _, m := range marks {
 		if m.Alt && m.Kind != '7' && !m.Own {
 			// Without the nonce, a mark on the alternate screen is a
@@ -120,7 +125,7 @@ func (st *shellState) mark(t *Terminal, m ShellMark, now time.Time) bool {
 			return false
 		}
 		st.next++
-		c := &command{n: st.next, cwd: st.cwd, started: now, cLine: m.Line, cCol: m.Col}
+		c := &command{n: st.next, cwd: st.cwd, started: now, cLine: m.Line, cCol: m.Col, by: st.by}
 		if v, ok := markParam(m.Params, "cmdline_url"); ok {
 			if line, err := url.PathUnescape(v); err == nil {
 				c.line, c.lineOK = line, true

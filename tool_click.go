@@ -85,6 +85,9 @@ func (tb *Toolbox) shellClick(ctx context.Context, call *ToolCall, in clickArgs)
 	if err != nil {
 		return clickResult{}, err
 	}
+	if err := s.AgentMayType(); err != nil {
+		return clickResult{}, err
+	}
 	spec, err := in.WaitArgs.parse(true, false)
 	if err != nil {
 		return clickResult{}, err

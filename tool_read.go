@@ -68,6 +68,9 @@ func (r shellReadResult) statusLine() string {
 	if r.Truncated {
 		b.WriteString("; older text cut: raise max_bytes for more")
 	}
+	if k := keyboardLine(r.KeyboardInfo); k != "" {
+		b.WriteString("; " + k)
+	}
 	return b.String() + "]"
 }
 
@@ -126,6 +129,7 @@ func (tb *Toolbox) shellRead(ctx context.Context, _ *ToolCall, in shellReadArgs)
 	res.Cols, res.Rows = st.Cols, st.Rows
 	res.Cursor = cursorInfo{Row: cur.Row, Col: cur.Col, Visible: cur.Visible}
 	res.exitInfo = exitOf(st)
+	res.KeyboardInfo = s.KeyboardInfo(true)
 	if !st.Exited {
 		fg := s.Foreground()
 		res.Foreground = &fg

@@ -107,6 +107,9 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 	if err != nil {
 		return sendResult{}, err
 	}
+	if err := s.AgentMayType(); err != nil {
+		return sendResult{}, err
+	}
 	p, err := planSend(s, in)
 	if err != nil {
 		return sendResult{}, err
@@ -257,6 +260,9 @@ func typeUnits(ctx context.Context, s *Session, units [][]byte, typeDelay, timeo
 			if !sleepCtx(wctx, typeDelay) {
 				break
 			}
+		}
+		if err := s.AgentMayType(); err != nil { // the person took the keyboard while the call waited or typed
+			return err
 		}
 		if err := s.writeInput(wctx, u); err != nil {
 			if errors.Is(err, errExited) {

@@ -772,10 +772,11 @@ func scaleArg(v *int, def int) (int, error) {
 
 // exitInfo is the exit part of a result.
 type exitInfo struct {
-	Exited     bool        `json:"exited"`
-	ExitCode   *int        `json:"exit_code,omitempty"`
-	Signal     string      `json:"signal,omitempty"`
-	Foreground *Foreground `json:"foreground,omitempty"` // while it runs: what the foreground program waits for (session_input.go)
+	Exited       bool        `json:"exited"`
+	ExitCode     *int        `json:"exit_code,omitempty"`
+	Signal       string      `json:"signal,omitempty"`
+	Foreground   *Foreground `json:"foreground,omitempty"` // while it runs: what the foreground program waits for (session_input.go)
+	KeyboardInfo             // viewers, keyboard, person_typed: only while a person watches (session_keyboard.go)
 }
 
 func exitOf(st SessionStatus) exitInfo {
@@ -791,11 +792,13 @@ func exitOf(st SessionStatus) exitInfo {
 // screen.
 func stateOf(s *Session) exitInfo {
 	st := s.Status()
-	if st.Exited {
-		return exitOf(st)
+	e := exitOf(st)
+	if !st.Exited {
+		fg := s.Foreground()
+		e.Foreground = &fg
 	}
-	fg := s.Foreground()
-	return exitInfo{Foreground: &fg}
+	e.KeyboardInfo = s.KeyboardInfo(true)
+	return e
 }
 
 // msArg checks an optional duration in milliseconds.

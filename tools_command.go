@@ -17,6 +17,7 @@ type commandResult struct {
 	Truncated  bool   `json:"truncated"`
 	Running    bool   `json:"running,omitempty"`
 	URI        string `json:"uri,omitempty"`
+	By         string `json:"by,omitempty"` // "person" when a person typed it
 
 	lost bool // the output's oldest part is gone (command.cut): the URI holds no more
 }
@@ -29,7 +30,7 @@ type commandOutcome struct {
 
 // result turns c into a commandResult with output cut to max bytes.
 func (c *command) result(sessionID string, max int) *commandResult {
-	r := &commandResult{N: c.n, Line: c.line, ExitCode: c.exitCode, Cwd: c.cwd, Output: c.output, Truncated: c.cut, lost: c.cut}
+	r := &commandResult{N: c.n, Line: c.line, ExitCode: c.exitCode, Cwd: c.cwd, Output: c.output, Truncated: c.cut, lost: c.cut, By: c.by}
 	if !c.ended.IsZero() {
 		d := c.ended.Sub(c.started).Milliseconds()
 		r.DurationMS = &d

@@ -58,11 +58,32 @@ func replyText(summary string, w waitReport, co commandOutcome, exit exitInfo, s
 		b.WriteString(exitLine(exit))
 		b.WriteByte('\n')
 	}
+	if k := keyboardLine(exit.KeyboardInfo); k != "" {
+		b.WriteString(k)
+		b.WriteByte('\n')
+	}
 	b.WriteString(screen)
 	if screen == "" && co.Command == nil {
 		b.WriteString("(the screen is empty)")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// keyboardLine says that a person watches the session, holds its
+// keyboard or typed since the agent's last call, or is "" when no one
+// watches: the agent then reads nothing more than before.
+func keyboardLine(k KeyboardInfo) string {
+	var parts []string
+	switch {
+	case k.Keyboard == holderPerson:
+		parts = append(parts, "a person holds the keyboard (shell_send and shell_click are refused until they give it back)")
+	case k.Viewers > 0:
+		parts = append(parts, fmt.Sprintf("%d person(s) watching", k.Viewers))
+	}
+	if k.PersonTyped {
+		parts = append(parts, "a person typed since your last call")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // inputNote is the line a reply adds when the foreground program waits

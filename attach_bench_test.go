@@ -1,0 +1,66 @@
+//go:build unix
+
+package main
+
+// attach_bench_test.go: how long a program's output takes to reach an
+// attach viewer as a screen frame.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// BenchmarkAttachLatency measures, for each of b.N lines a program
+// prints, the time from its PTY read (the output listener's timestamp)
+// to the viewer's receipt of a screen frame showing it; it reports the
+// median and p95 in milliseconds. Each line follows a pause, as typing
+// does: back to back, changes wait for the frame rate (attachFrameGap).
+func BenchmarkAttachLatency(b *testing.B) {
+	a := newTestApp(b)
+	id := start(b, a, "cat")
+	s := a.sessions.Get(id)
+	as := attachTestServer(b, a, attachReadLimit, attachWriteLimit)
+	var mu sync.Mutex
+	seen := map[string]time.Time{} // marker to when the PTY read had it
+	remove := s.AddOutputListener(func(p []byte, at time.Time) {
+		for _, f := range strings.Fields(string(p)) {
+			if strings.HasPrefix(f, "mark-") {
+				mu.Lock()
+				if _, ok := seen[f]; !ok {
+					seen[f] = at
+				}
+				mu.Unlock()
+			}
+		}
+	})
+	defer remove()
+	v := dialViewer(b, as)
+	v.send(fmt.Sprintf(`{"op":"attach","session":%q}`, id))
+	v.until("screen", nil)
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		time.Sleep(3 * attachFrameGap) // a change after a pause, not one held back by the frame rate
+		b.StartTimer()
+		mark := fmt.Sprintf("mark-%d-", i)
+		if err := s.writeInput(b.Context(), []byte(mark+"\r")); err != nil {
+			b.Fatal(err)
+		}
+		v.until("screen", screenHas(mark))
+		got := time.Now()
+		mu.Lock()
+		at := seen[mark]
+		mu.Unlock()
+		lat = append(lat, got.Sub(at))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(lat[len(lat)/2]), "median-ms")
+	b.ReportMetric(ms(lat[len(lat)*95/100]), "p95-ms")
+}

@@ -1,0 +1,59 @@
+//go:build unix
+
+package main
+
+// main_attach_test.go: the attach subcommand's arguments and which
+// session it picks.
+
+import (
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestParseAttachFlags(t *testing.T) {
+	tests := []struct {
+		args    string
+		want    attachFlags
+		wantErr bool
+	}{
+		{"", attachFlags{}, false},
+		{"shell-2", attachFlags{session: "shell-2"}, false},
+		{"--list", attachFlags{list: true}, false},
+		{"--server 42 --control --resize shell-1", attachFlags{server: 42, control: true, resize: true, session: "shell-1"}, false},
+		{"shell-1 shell-2", attachFlags{}, true},
+		{"--bogus", attachFlags{}, true},
+	}
+	for _, tt := range tests {
+		got, err := parseAttachFlags(strings.Fields(tt.args), io.Discard)
+		if (err != nil) != tt.wantErr || err == nil && got != tt.want {
+			t.Errorf("%q: %+v, %v; want %+v, error %v", tt.args, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+func TestPickSession(t *testing.T) {
+	one := foundSession{pid: 10, attachSessionJSON: attachSessionJSON{ID: "shell-1"}}
+	two := foundSession{pid: 10, attachSessionJSON: attachSessionJSON{ID: "shell-2"}}
+	other := foundSession{pid: 11, attachSessionJSON: attachSessionJSON{ID: "shell-1"}}
+	tests := []struct {
+		name    string
+		found   []foundSession
+		id      string
+		want    foundSession
+		wantErr string
+	}{
+		{"the only one", []foundSession{one}, "", one, ""},
+		{"none", nil, "", foundSession{}, "no server of yours"},
+		{"several, none named", []foundSession{one, two}, "", foundSession{}, "several sessions"},
+		{"named", []foundSession{one, two}, "shell-2", two, ""},
+		{"unknown", []foundSession{one}, "shell-9", foundSession{}, "no session"},
+		{"in two servers", []foundSession{one, other}, "shell-1", foundSession{}, "--server"},
+	}
+	for _, tt := range tests {
+		got, err := pickSession(tt.found, tt.id)
+		if tt.wantErr == "" && (err != nil || got != tt.want) || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("%s: %+v, %v; want %+v, error containing %q", tt.name, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
