@@ -23,6 +23,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -148,6 +149,15 @@ type roomReport struct {
 	roomOf     map[string]*roomRow // file -> its room
 }
 
+// roomsImporter is the source importer every checkRooms call shares,
+// with its file set: type-checking the standard library from source is
+// most of a check's time, and the mutation tests check the package six
+// times. Not safe for concurrent use, like the importer.
+var roomsImporter = sync.OnceValues(func() (*token.FileSet, types.Importer) {
+	fset := token.NewFileSet()
+	return fset, importer.ForCompiler(fset, "source", nil)
+})
+
 // checkRooms checks the package in dir against t. extra adds files (name
 // -> source) to the package, for tests of the checker itself; they are
 // type-checked whatever their names say of the platform.
@@ -164,7 +174,7 @@ func checkRooms(t *roomTable, dir string, extra map[string]string) (*roomReport,
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	fset := token.NewFileSet()
+	fset, imp := roomsImporter()
 	var files []*ast.File
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") {
@@ -193,7 +203,7 @@ func checkRooms(t *roomTable, dir string, extra map[string]string) (*roomReport,
 		}
 		files = append(files, f)
 	}
-	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	conf := types.Config{Importer: imp}
 	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}
 	pkg, err := conf.Check("main", fset, files, info)
 	if err != nil {
