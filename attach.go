@@ -24,16 +24,16 @@ import (
 
 // Attach limits and timings.
 const (
-	maxAttachClients = 64                    // connections at once
-	attachWriteLimit = 10 * time.Second      // a frame not taken by then disconnects the viewer
-	attachReadLimit  = 10 * time.Second      // a frame begun must end within this
-	attachFrameGap   = 16 * time.Millisecond // screen frames to one viewer at most this often
+	maxAttachClients = 64               // connections at once
+	attachWriteLimit = 10 * time.Second // a frame not taken by then disconnects the viewer
+	attachReadLimit  = 10 * time.Second // a frame begun must end within this
 )
 
 // attachServer is the attach listener of one server. Build it with
 // startAttach; Close ends it and every connection.
 type attachServer struct {
 	sessions *Sessions
+	views    *sessionViews // the live views ttywright attach --web asks for
 	path     string
 	ln       *net.UnixListener
 	logf     func(format string, a ...any)
@@ -50,12 +50,12 @@ type attachServer struct {
 // startAttach listens on dir/PID.sock for viewers of sessions, after
 // checking dir (created 0700) and removing the sockets of servers that
 // are gone. logf reports refused connections.
-func startAttach(sessions *Sessions, dir string, logf func(format string, a ...any)) (*attachServer, error) {
-	return startAttachLimits(sessions, dir, logf, attachReadLimit, attachWriteLimit)
+func startAttach(sessions *Sessions, views *sessionViews, dir string, logf func(format string, a ...any)) (*attachServer, error) {
+	return startAttachLimits(sessions, views, dir, logf, attachReadLimit, attachWriteLimit)
 }
 
 // startAttachLimits is startAttach with the read and write limits given.
-func startAttachLimits(sessions *Sessions, dir string, logf func(format string, a ...any), read, write time.Duration) (*attachServer, error) {
+func startAttachLimits(sessions *Sessions, views *sessionViews, dir string, logf func(format string, a ...any), read, write time.Duration) (*attachServer, error) {
 	if err := ensureAttachDir(dir); err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func startAttachLimits(sessions *Sessions, dir string, logf func(format string, 
 		ln.Close()
 		return nil, fmt.Errorf("attach: %w", err)
 	}
-	as := &attachServer{sessions: sessions, path: path, ln: ln, logf: logf,
+	as := &attachServer{sessions: sessions, views: views, path: path, ln: ln, logf: logf,
 		slots: make(chan struct{}, maxAttachClients), conns: map[*attachConn]struct{}{},
 		readLimit: read, writeLimit: write}
 	as.wg.Add(1)

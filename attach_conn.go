@@ -93,7 +93,7 @@ func (ac *attachConn) serve() {
 
 // run runs one request; it returns false when the connection ends.
 func (ac *attachConn) run(req attachRequest) bool {
-	if ac.s == nil && req.Op != "list" && req.Op != "attach" && req.Op != "detach" {
+	if ac.s == nil && req.Op != "list" && req.Op != "attach" && req.Op != "web" && req.Op != "detach" {
 		return ac.send(errorFrame(fmt.Sprintf("%s before attach: attach to a session first", req.Op))) == nil
 	}
 	switch req.Op {
@@ -101,6 +101,8 @@ func (ac *attachConn) run(req attachRequest) bool {
 		return ac.send(ac.as.sessionsFrame()) == nil
 	case "attach":
 		return ac.attach(req)
+	case "web":
+		return ac.send(ac.webFrame(req.Session)) == nil
 	case "take":
 		return ac.take()
 	case "give":
@@ -121,6 +123,24 @@ func (ac *attachConn) run(req attachRequest) bool {
 		return false
 	}
 	return true
+}
+
+// webFrame answers a web request: the live view's URL of the session id,
+// {"op":"web","url":"http://127.0.0.1:PORT/view/TOKEN"}, or an error.
+func (ac *attachConn) webFrame(id string) []byte {
+	s := ac.as.sessions.Get(id)
+	if s == nil {
+		return errorFrame(fmt.Sprintf("no session %q in server %d: ttywright attach --list lists them", id, pidOf()))
+	}
+	url, err := ac.as.views.Offer(s)
+	if err != nil {
+		return errorFrame("web: " + err.Error())
+	}
+	b, _ := encodeFrame(struct {
+		Op  string `json:"op"`
+		URL string `json:"url"`
+	}{"web", url}) // always encodes
+	return b
 }
 
 // attach makes the connection a viewer of the session the request

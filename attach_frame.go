@@ -17,8 +17,13 @@ import (
 	"io"
 	"os"
 	"slices"
+	"time"
 	"unicode/utf8"
 )
+
+// attachFrameGap is how often at most one viewer, a terminal or a
+// browser tab, gets a screen frame.
+const attachFrameGap = 16 * time.Millisecond
 
 // Attach frame limits.
 const (
@@ -116,9 +121,9 @@ func parseAttachRequest(line []byte) (attachRequest, error) {
 	}
 	switch r.Op {
 	case "list", "take", "give", "detach":
-	case "attach":
+	case "attach", "web":
 		if r.Session == "" || len(r.Session) > maxAttachSessionID {
-			return r, errors.New("attach: session must be a session id such as shell-1")
+			return r, fmt.Errorf("%s: session must be a session id such as shell-1", r.Op)
 		}
 		if r.Cols != 0 || r.Rows != 0 {
 			if err := checkSize(r.Cols, r.Rows); err != nil {
@@ -139,7 +144,7 @@ func parseAttachRequest(line []byte) (attachRequest, error) {
 		}
 		r.keys = p
 	default:
-		return r, fmt.Errorf("unknown op %q: the ops are list, attach, take, give, keys, size and detach", r.Op)
+		return r, fmt.Errorf("unknown op %q: the ops are list, attach, web, take, give, keys, size and detach", r.Op)
 	}
 	return r, nil
 }
@@ -160,9 +165,12 @@ type frameStyle struct {
 }
 
 // frameSpan is a run of text in one style on one row.
+// W is 2 for a span of one wide character (with its marks), so that a
+// browser, which has no width table of its own, gives it two columns.
 type frameSpan struct {
 	T string `json:"t"`
 	S int    `json:"s"`
+	W int    `json:"w,omitempty"`
 }
 
 // frameCursor is where the cursor is, 0-based.
@@ -228,7 +236,7 @@ func screenFrame(snap *Snapshot, th *Theme) []byte {
 				index[k] = s
 				f.Styles = append(f.Styles, frameStyleOf(th, c))
 			}
-			if s != cur && cur >= 0 {
+			if (s != cur || c.Width == 2) && cur >= 0 {
 				spans = append(spans, frameSpan{T: string(text), S: cur})
 				text = text[:0]
 			}
@@ -239,6 +247,10 @@ func screenFrame(snap *Snapshot, th *Theme) []byte {
 			}
 			text = utf8.AppendRune(text, r)
 			text = append(text, snap.Marks[i]...)
+			if c.Width == 2 {
+				spans = append(spans, frameSpan{T: string(text), S: cur, W: 2})
+				text, cur = text[:0], -1
+			}
 		}
 		if cur >= 0 {
 			spans = append(spans, frameSpan{T: string(text), S: cur})

@@ -14,7 +14,7 @@ var errAttachUnsupported = errors.New("attach is not supported on this system (i
 type attachServer struct{}
 
 // startAttach refuses: there is nowhere to listen.
-func startAttach(*Sessions, string, func(string, ...any)) (*attachServer, error) {
+func startAttach(*Sessions, *sessionViews, string, func(string, ...any)) (*attachServer, error) {
 	return nil, errAttachUnsupported
 }
 

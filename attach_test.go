@@ -28,7 +28,7 @@ import (
 func attachTestServer(t testing.TB, a *App, read, write time.Duration) *attachServer {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ttywright")
-	as, err := startAttachLimits(a.sessions, dir, t.Logf, read, write)
+	as, err := startAttachLimits(a.sessions, a.tools.views, dir, t.Logf, read, write)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func TestAttachStaleSockets(t *testing.T) {
 	}
 	ln.(*net.UnixListener).SetUnlinkOnClose(false)
 	ln.Close()
-	as, err := startAttach(a.sessions, dir, t.Logf)
+	as, err := startAttach(a.sessions, a.tools.views, dir, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +364,7 @@ func TestAttachOtherUIDRefused(t *testing.T) {
 	start(t, a, "sh")
 	dir := filepath.Join(t.TempDir(), "ttywright")
 	logged := make(chan string, 4)
-	as, err := startAttach(a.sessions, dir, func(format string, a ...any) { logged <- fmt.Sprintf(format, a...) })
+	as, err := startAttach(a.sessions, a.tools.views, dir, func(format string, a ...any) { logged <- fmt.Sprintf(format, a...) })
 	if err != nil {
 		t.Fatal(err)
 	}

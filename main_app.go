@@ -47,6 +47,7 @@ func newApp(cfg Config) *App {
 	if cfg.Web != "off" {
 		a.tools.web = newWebDoor(cfg.Web)
 	}
+	a.tools.views = newSessionViews(a.tools.web)
 	a.hub = newHub(buildVersion(), a.tools)
 	a.sessions.events = a.hub // before any session starts
 	a.tools.log = a.hub.log
@@ -71,7 +72,7 @@ func (a *App) shutdown() {
 // (an unsafe socket directory, no unix sockets) the server runs without,
 // and says why on errlog. Close the result at exit: it may be nil.
 func (a *App) startAttach(getenv func(string) string, errlog *log.Logger) *attachServer {
-	as, err := startAttach(a.sessions, attachDir(getenv), errlog.Printf)
+	as, err := startAttach(a.sessions, a.tools.views, attachDir(getenv), errlog.Printf)
 	if err != nil {
 		errlog.Printf("%v: ttywright attach cannot reach this server", err)
 		return nil

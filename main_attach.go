@@ -28,14 +28,17 @@ type attachFlags struct {
 	server  int
 	control bool
 	resize  bool
+	web     bool
 	session string
 }
 
 const attachUsage = `usage: ttywright attach [--server PID] [--control] [--resize] [SESSION]
        ttywright attach --list
+       ttywright attach --web [--server PID] [SESSION]
 
 Watch a session of a running ttywright server of yours in this terminal.
 With no SESSION it lists the sessions and attaches when there is one.
+--web prints the link of the session's live view in a browser instead.
 Keys: Ctrl-] t takes the keyboard, Ctrl-] g gives it back, Ctrl-] d detaches.
 `
 
@@ -48,6 +51,7 @@ func parseAttachFlags(args []string, help io.Writer) (attachFlags, error) {
 	fs.IntVar(&f.server, "server", 0, "the server's pid, when two servers have a session of that id")
 	fs.BoolVar(&f.control, "control", false, "take the keyboard at once")
 	fs.BoolVar(&f.resize, "resize", false, "while you hold the keyboard, the session takes this terminal's size")
+	fs.BoolVar(&f.web, "web", false, "print the link of the session's live view in a browser and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(help, attachUsage)
@@ -93,6 +97,15 @@ func runAttach(args []string, getenv func(string) string, stdin *os.File, stdout
 		}
 		fmt.Fprintf(stderr, "ttywright attach: %v\n", err)
 		return 1
+	}
+	if f.web {
+		url, err := askWeb(pick)
+		if err != nil {
+			fmt.Fprintf(stderr, "ttywright attach: %v\n", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, url)
+		return 0
 	}
 	if err := attachTerminal(pick, f, stdin); err != nil {
 		fmt.Fprintf(stderr, "ttywright attach: %v\n", err)
@@ -154,6 +167,34 @@ func askSessions(path string) (attachSessionsFrame, error) {
 		return f, fmt.Errorf("the server at %s did not list its sessions", path)
 	}
 	return f, nil
+}
+
+// askWeb asks the server of s for the link of its live view.
+func askWeb(s foundSession) (string, error) {
+	c, err := net.DialTimeout("unix", s.path, time.Second)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	req, _ := encodeFrame(attachRequest{Op: "web", Session: s.ID}) // always encodes
+	if _, err := c.Write(req); err != nil {
+		return "", err
+	}
+	line, err := newFrameReader(c).next()
+	if err != nil {
+		return "", err
+	}
+	var f struct{ Op, URL, Message string }
+	switch err := json.Unmarshal(line, &f); {
+	case err != nil:
+		return "", fmt.Errorf("server %d did not answer with a link: %v", s.pid, err)
+	case f.Op == "error":
+		return "", errors.New(f.Message)
+	case f.Op != "web" || f.URL == "":
+		return "", fmt.Errorf("server %d did not answer with a link", s.pid)
+	}
+	return f.URL, nil
 }
 
 // printSessions writes the sessions as a table.

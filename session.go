@@ -115,6 +115,10 @@ type Session struct {
 	kb          keyboardState    // the viewers and who holds the keyboard, guarded by mu (session_keyboard.go)
 }
 
+// Closed returns a channel closed when the session has stopped: its
+// PTY is closed and it takes no more input.
+func (s *Session) Closed() <-chan struct{} { return s.closed }
+
 // SessionStatus is a consistent view of a session's process and screen.
 type SessionStatus struct {
 	Pid      int

@@ -29,7 +29,7 @@ const (
 
 // errPersonTyping refuses the agent's typing while a person holds the
 // keyboard; the text is the tool error the model reads.
-var errPersonTyping = errors.New("a person is typing in this session (they took the keyboard with ttywright attach); read with shell_read or shell_wait, or ask them to give it back with Ctrl-] g")
+var errPersonTyping = errors.New("a person is typing in this session (they took the keyboard in ttywright attach or the live view); read with shell_read or shell_wait, or ask them to give it back (Ctrl-] g, or the page's button)")
 
 // keyboardState is the viewers of a session and who holds its keyboard.
 // Guarded by Session.mu; personTyped and personLast are set by the

@@ -53,7 +53,7 @@ func (tb *Toolbox) toolShellRecordStop() *Tool {
 	return newTool(Tool{
 		Name:        "shell_record_stop",
 		Title:       "Stop recording",
-		Description: "Stop the session's recording and save it; returns the file paths, the resource uri, frames, duration and bytes.",
+		Description: "Stop the session's recording and save it; returns the paths, resource uri, frames, duration and bytes.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
 			"name":       prop("string", "File name (default: the recording's name)."),

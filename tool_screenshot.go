@@ -49,8 +49,8 @@ func (tb *Toolbox) toolShellScreenshot() *Tool {
 	return newTool(Tool{
 		Name:  "shell_screenshot",
 		Title: "Take a screenshot",
-		Description: "Render the screen to a PNG (and .svg, .ansi, .txt) in the session's theme; returns the paths, the size and the resource uri. " +
-			"inline true also returns the image for you to see. shell_read is cheaper for text.",
+		Description: "Render the screen to a PNG (and .svg, .ansi, .txt) in the session's theme; returns the paths, size and resource uri. " +
+			"inline true also returns the image to you. shell_read is cheaper for text.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
 			"name":       prop("string", "File name without extension (default screenshot-N)."),

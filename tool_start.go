@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"strings"
 )
 
 type startArgs struct {
@@ -19,6 +20,7 @@ type startArgs struct {
 	Env     map[string]string `json:"env"`
 
 	ShellIntegration *bool `json:"shell_integration"` // nil: as --shell-integration says (default on)
+	View             bool  `json:"view"`              // offer the live view: view_url
 }
 
 // derefInt is *p, or 0 for nil.
@@ -40,8 +42,9 @@ type startResult struct {
 	Cwd     string   `json:"cwd"`
 
 	ShellIntegration shellIntegration `json:"shell_integration"`
-	Screen           string           `json:"screen"` // the first screen, once the program is ready
-	Ready            bool             `json:"ready"`  // false: shell_start stopped waiting, or the program exited (Session.waitReady)
+	Screen           string           `json:"screen"`             // the first screen, once the program is ready
+	Ready            bool             `json:"ready"`              // false: shell_start stopped waiting, or the program exited (Session.waitReady)
+	ViewURL          string           `json:"view_url,omitempty"` // the live view, with view (attach_web.go)
 	Note             string           `json:"note,omitempty"`
 	exitInfo                          // foreground while it runs
 }
@@ -52,7 +55,7 @@ func (tb *Toolbox) toolShellStart() *Tool {
 		Title: "Start a program in a terminal",
 		Description: "Start a program (default: the user's shell) in a new xterm-256color pseudo-terminal. " +
 			"Returns its shell_session_id once it is ready (a shell: at its first prompt), with its first screen. " +
-			"The session stays readable after the program exits, until shell_stop.",
+			"It stays readable after the program exits, until shell_stop.",
 		Input: objectSchema(map[string]any{
 			"command":           prop("string", "Program name (searched in PATH) or path. Default: $SHELL, else bash."),
 			"args":              map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Arguments, one per element: command \"python3\", args [\"-i\"]."},
@@ -62,6 +65,7 @@ func (tb *Toolbox) toolShellStart() *Tool {
 			"cwd":               prop("string", "Working directory (default: the server's); ~/ is home."),
 			"env":               map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra environment variables."},
 			"shell_integration": prop("boolean", "Mark bash, zsh or fish prompts (OSC 133) for wait_for_command (default true)."),
+			"view":              prop("boolean", "Also return view_url, a live view for the person."),
 		}),
 		OpenWorld: true,
 	}, tb.shellStart)
@@ -81,6 +85,9 @@ func (tb *Toolbox) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (s
 		}
 		return startResult{}, checkSize(c, r)
 	}
+	if in.View && (tb.views == nil || tb.views.door == nil) {
+		return startResult{}, errViewOff
+	}
 	s, err := tb.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: cols, Rows: rows, Theme: in.Theme,
 		Cwd: in.Cwd, Env: in.Env, ShellIntegration: in.ShellIntegration})
 	if err != nil {
@@ -97,8 +104,16 @@ func (tb *Toolbox) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (s
 	if args == nil {
 		args = []string{}
 	}
+	var view string
+	if in.View {
+		// The session runs already: a view that cannot open is a note,
+		// not an error that would hide the session from the agent.
+		if view, err = tb.views.Offer(s); err != nil {
+			note = strings.TrimPrefix(note+"; ", "; ") + "no live view: " + err.Error()
+		}
+	}
 	return startResult{ID: s.ID, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd,
-		ShellIntegration: s.ShellInfo().Integration, Screen: s.Text(false), Ready: ready, Note: note, exitInfo: stateOf(s)}, nil
+		ShellIntegration: s.ShellInfo().Integration, Screen: s.Text(false), Ready: ready, ViewURL: view, Note: note, exitInfo: stateOf(s)}, nil
 }
 
 // startSession starts a session (Sessions.Start) in the theme opts names,

@@ -29,8 +29,8 @@ func (tb *Toolbox) toolShellStop() *Tool {
 	return newTool(Tool{
 		Name:  "shell_stop",
 		Title: "Stop a terminal session",
-		Description: "End the program and close the session: signal (default SIGHUP) to its process group, SIGKILL after 2 s, every process reaped; " +
-			"a running recording is saved. Its resources stay readable. To interrupt a command instead, shell_send keys [\"C-c\"].",
+		Description: "End the program and close the session: signal (default SIGHUP) to its process group, SIGKILL after 2 s; " +
+			"a running recording is saved; its resources stay readable. To interrupt a command, send C-c instead.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
 			"signal":     prop("string", "First signal: SIGHUP (default), SIGINT, SIGTERM, SIGKILL."),

@@ -37,11 +37,12 @@ type Toolbox struct {
 	cfg      ToolsConfig
 	sessions *Sessions
 	store    *captureStore
-	rec      recLimits   // caps on each recording (tool_record.go)
-	recs     *recordings // the recordings of each session (tools_recorder.go)
-	turns    turnTable   // the calls typing into each session, in turn (tools_turns.go)
-	web      *webDoor    // the secret pages (web.go); nil with --web=off
-	asks     secretAsks  // pages offered to 2026-07-28 clients, until their retry (tool_ask_secret.go)
+	rec      recLimits     // caps on each recording (tool_record.go)
+	recs     *recordings   // the recordings of each session (tools_recorder.go)
+	turns    turnTable     // the calls typing into each session, in turn (tools_turns.go)
+	web      *webDoor      // the secret pages (web.go); nil with --web=off
+	views    *sessionViews // the sessions' live views on web (attach_web.go)
+	asks     secretAsks    // pages offered to 2026-07-28 clients, until their retry (tool_ask_secret.go)
 	// log sends an MCP log message to the clients (mcpHub.log, installed
 	// by the program); nil sends nothing.
 	log func(level, logger string, data any)

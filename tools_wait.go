@@ -289,7 +289,7 @@ const (
 // regexFlagsDoc says what regexFlags and ignoredFlags are, for every tool
 // description (and snap's help) that takes a /regex/; README.md says the
 // same.
-const regexFlagsDoc = "flags i (ignore case), m (^ $ at line ends, always on), s (. matches newline), U (ungreedy); g, u, y ignored; with any other letter after the last slash (/tmp/x) it is literal text"
+const regexFlagsDoc = "flags i (ignore case), m (always on), s (. matches newline), U (ungreedy); g, u, y ignored; any other letter after the last slash (/tmp/x) makes it literal text"
 
 // parseWaitFor parses a wait_for argument (parseMatcher).
 func parseWaitFor(s string) (*matcher, error) { return parseMatcher("wait_for", s) }

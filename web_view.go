@@ -68,7 +68,8 @@ type ViewPage struct {
 // ViewViewer is one viewer's hooks into the session's keyboard.
 type ViewViewer struct {
 	// Status sends this viewer's status as a JSON object,
-	// {"keyboard":"agent"|"person","you":bool,"viewers":N}, the current
+	// {"keyboard":"agent"|"person","you":bool,"viewers":N}, with
+	// "exit_code" (and "signal") once the program has ended; the current
 	// one first, then each change; nil when there is none. It is read
 	// until it closes or the Join context ends.
 	Status <-chan []byte
@@ -91,8 +92,9 @@ type ViewOffer struct {
 	done  chan struct{} // closed when the view ends
 	timer *time.Timer   // the expiry; nil without one
 
-	// Guarded by door.mu:
+	// Guarded by door.mu; why is read once done is closed:
 	ended   bool
+	why     string                            // the end event's why: "view", or "session" after End
 	viewers map[[sha256.Size]byte]*viewViewer // by the SHA-256 of their CSRF token
 	joining int                               // viewers counted but not in viewers yet
 }
@@ -160,9 +162,18 @@ func (o *ViewOffer) Done() <-chan struct{} { return o.done }
 // Cancel ends the view: its event streams end (each viewer leaves), its
 // URL answers 404, and the listener closes when nothing else needs it.
 // Cancelling an ended view does nothing.
-func (o *ViewOffer) Cancel() {
+func (o *ViewOffer) Cancel() { o.end("view") }
+
+// End ends the view as Cancel does, because its session has ended: the
+// pages say so rather than "ask for a new link".
+func (o *ViewOffer) End() { o.end("session") }
+
+func (o *ViewOffer) end(why string) {
 	o.door.mu.Lock()
 	defer o.door.mu.Unlock()
+	if !o.ended {
+		o.why = why
+	}
 	o.door.endViewLocked(o)
 }
 
@@ -173,6 +184,9 @@ func (d *webDoor) endViewLocked(o *ViewOffer) {
 		return
 	}
 	o.ended = true
+	if o.why == "" {
+		o.why = "view"
+	}
 	if o.timer != nil {
 		o.timer.Stop()
 	}
@@ -530,7 +544,7 @@ func (o *ViewOffer) serveEvents(w http.ResponseWriter, r *http.Request, host str
 		case <-ctx.Done():
 			return
 		case <-o.done:
-			_ = viewSend(rc, w, viewEvent("end", []byte(`{"why":"view"}`)))
+			_ = viewSend(rc, w, viewEvent("end", []byte(`{"why":"`+o.why+`"}`)))
 			return
 		case <-beat.C:
 			out = ": keep-alive\n\n"
@@ -641,8 +655,8 @@ body.holding #screen{border-color:#e5a00d}
 // viewScript is the page's one script. It draws each screen frame as
 // rows of spans, shows the status, and while this tab holds the keyboard
 // turns keydown and paste into the bytes xterm sends (cursor keys in
-// normal mode unless a frame says "modes":{"appCursor":true}; a paste is
-// bracketed only when a frame says "bracketedPaste":true), posted in
+// normal mode unless a frame says "modes":{"app_cursor":true}; a paste is
+// bracketed only when a frame says "bracketed_paste":true), posted in
 // order, one request at a time.
 const viewScript = `"use strict";
 (function () {
@@ -664,29 +678,22 @@ const viewScript = `"use strict";
     return fetch(base + "/" + action, init);
   }
 
-  // width is how many columns the code point cp takes: 0 for combining
-  // marks, 2 for the East Asian wide and emoji ranges, else 1.
-  function width(cp) {
-    if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe00 && cp <= 0xfe0f)) return 0;
-    if (cp < 0x1100) return 1;
-    if (cp <= 0x115f || cp === 0x2329 || cp === 0x232a || (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-        (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0xfe30 && cp <= 0xfe6f) ||
-        (cp >= 0xff00 && cp <= 0xff60) || (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
-        (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd)) return 2;
-    return 1;
-  }
+  // mark is whether ch takes no column of its own: a combining mark or
+  // a zero-width format character, drawn with the character before.
+  var markRe = /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f]$/u;
 
   // cells turns a line's runs into cells {ch, s, w}: one per column a
-  // character starts at, a wide one w 2, combining marks kept with the
-  // character before. A run's "w":2 says all its characters are wide.
+  // character starts at, marks kept with the character before. The
+  // emulator decides widths: a run with "w":2 is one wide character,
+  // every other character takes one column.
   function cells(runs, cols) {
     var out = [], used = 0;
     for (var i = 0; i < runs.length; i++) {
-      var run = runs[i] || {}, t = String(run.t || ""), s = run.s | 0;
+      var run = runs[i] || {}, t = String(run.t || ""), s = run.s | 0, wide = run.w === 2, n = 0;
       for (var ch of t) {
-        var w = run.w === 2 ? 2 : width(ch.codePointAt(0));
-        if (w === 0 && out.length) { out[out.length - 1].ch += ch; continue; }
-        if (w === 0) w = 1;
+        if (out.length && (wide ? n > 0 : markRe.test(ch))) { out[out.length - 1].ch += ch; n++; continue; }
+        var w = wide ? 2 : 1;
+        n++;
         if (used + w > cols) return out;
         out.push({ch: ch, s: s, w: w});
         used += w;
@@ -759,7 +766,7 @@ const viewScript = `"use strict";
     screen.replaceChildren(frag);
     screen.dataset.rows = rows;
     screen.dataset.cols = f.cols | 0;
-    if (f.modes) { appCursor = !!f.modes.appCursor; bracketed = !!f.modes.bracketedPaste; }
+    if (f.modes) { appCursor = !!f.modes.app_cursor; bracketed = !!f.modes.bracketed_paste; }
     if (typeof f.title === "string" && f.title) document.title = f.title + " · ttywright";
   }
 
@@ -775,6 +782,7 @@ const viewScript = `"use strict";
     holding = !!s.you;
     var n = s.viewers | 0;
     viewersEl.textContent = n + (n === 1 ? " viewer" : " viewers");
+    if (typeof s.exit_code === "number") say("The program has exited" + (s.signal ? " (" + s.signal + ")" : " with code " + s.exit_code) + ".");
     show();
   }
 

@@ -232,7 +232,13 @@ var viewStreamClient = &http.Client{Transport: &http.Transport{Proxy: nil, Disab
 // viewer event.
 func openViewStream(t *testing.T, o *ViewOffer) *viewStream {
 	t.Helper()
-	req, err := http.NewRequest("GET", o.URL+"/events", nil)
+	return openViewURL(t, o.URL)
+}
+
+// openViewURL opens the event stream of the view at url.
+func openViewURL(t *testing.T, url string) *viewStream {
+	t.Helper()
+	req, err := http.NewRequest("GET", url+"/events", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +353,13 @@ func (s *viewStream) ends(t *testing.T) []string {
 // edit's changes.
 func viewPost(t *testing.T, o *ViewOffer, action, csrf, body string, edit func(*http.Request)) webAnswer {
 	t.Helper()
-	return webSend(t, "POST", o.URL+"/"+action, body, func(r *http.Request) {
+	return viewPostURL(t, o.URL, action, csrf, body, edit)
+}
+
+// viewPostURL is viewPost to the view at url.
+func viewPostURL(t *testing.T, url, action, csrf, body string, edit func(*http.Request)) webAnswer {
+	t.Helper()
+	return webSend(t, "POST", url+"/"+action, body, func(r *http.Request) {
 		r.Header.Set("Origin", "null") // what a browser sends under Referrer-Policy: no-referrer
 		r.Header.Set("Sec-Fetch-Site", "same-origin")
 		r.Header.Set(viewCSRFHeader, csrf)

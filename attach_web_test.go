@@ -1,0 +1,164 @@
+//go:build unix
+
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// viewStatusMsg is a status event of a live view.
+type viewStatusMsg struct {
+	Keyboard string `json:"keyboard"`
+	You      bool   `json:"you"`
+	Viewers  int    `json:"viewers"`
+	ExitCode *int   `json:"exit_code"`
+}
+
+func statusIs(want func(viewStatusMsg) bool) func(string) bool {
+	return func(data string) bool {
+		var st viewStatusMsg
+		return json.Unmarshal([]byte(data), &st) == nil && want(st)
+	}
+}
+
+// trimRows joins rows, each cut of trailing blanks, without the blank
+// rows at the end.
+func trimRows(rows []string) string {
+	for i := range rows {
+		rows[i] = strings.TrimRight(rows[i], " ")
+	}
+	return strings.TrimRight(strings.Join(rows, "\n"), "\n")
+}
+
+// gridRows are g's rows as text, trailing blanks cut.
+func gridRows(g *frameGrid) []string {
+	rows := make([]string, g.Rows)
+	for r := range g.Rows {
+		var b strings.Builder
+		for c := range g.Cols {
+			cell := g.Cells[r*g.Cols+c]
+			switch {
+			case cell.Cont:
+			case cell.Text == "":
+				b.WriteByte(' ')
+			default:
+				b.WriteString(cell.Text)
+			}
+		}
+		rows[r] = strings.TrimRight(b.String(), " ")
+	}
+	return rows
+}
+
+// TestSessionView drives a real bash through shell_start's live view as
+// a browser would: the frames show the session's screen, wide
+// characters marked two columns; the keyboard taken on the page refuses
+// the agent and types into the program; the agent hears of it; stopping
+// the session ends the stream with why "session" and the link.
+func TestSessionView(t *testing.T) {
+	a := newTestApp(t)
+	needShell(t, "bash")
+	home := t.TempDir()
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "bash", "args": []string{"--norc", "--noprofile"}, "cwd": home,
+		"env": map[string]string{"HOME": home}, "view": true})
+	id, url := m["shell_session_id"].(string), m["view_url"].(string)
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.Contains(url, "/view/") {
+		t.Fatalf("view_url %q", url)
+	}
+	s := a.sessions.Get(id)
+	if again, err := a.tools.views.Offer(s); err != nil || again != url {
+		t.Errorf("a second offer: %q, %v; want the same link", again, err)
+	}
+	st := openViewURL(t, url)
+	st.until(t, "status", statusIs(func(m viewStatusMsg) bool { return m.Keyboard == "agent" && !m.You && m.Viewers == 1 }))
+
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": `printf '\e[31mred\e[0m \xe6\x97\xa5\xe6\x9c\xac wide\n'` + "\n", "wait_for_command": true})
+	// The screen is still once the command has ended: a frame comes
+	// that equals it, cell for cell in text.
+	ev := st.until(t, "screen", func(d string) bool {
+		g, err := decodeScreenFrame([]byte(d))
+		return err == nil && trimRows(gridRows(g)) == trimRows(strings.Split(s.Text(false), "\n"))
+	})
+	if !strings.Contains(ev.data, `{"t":"日","s":0,"w":2}`) || !strings.Contains(ev.data, "red 日本 wide") && !strings.Contains(ev.data, `"t":"red"`) {
+		t.Errorf("the wide character is not a span of its own with w 2: %s", ev.data)
+	}
+
+	if r := viewPostURL(t, url, "take", st.csrf, "", nil); r.status/100 != 2 {
+		t.Fatalf("take: %d %s", r.status, r.body)
+	}
+	st.until(t, "status", statusIs(func(m viewStatusMsg) bool { return m.Keyboard == "person" && m.You }))
+	if r, _ := call(t, a, "shell_send", map[string]any{"session_id": id, "text": "echo agent\n"}); !r.IsError || !strings.Contains(r.Text, "a person is typing") {
+		t.Errorf("shell_send while the page holds the keyboard: isError %v, %q", r.IsError, r.Text)
+	}
+	if r := viewPostURL(t, url, "keys", st.csrf, "echo from-$((6*7))-browser\r", nil); r.status/100 != 2 {
+		t.Fatalf("keys: %d %s", r.status, r.body)
+	}
+	w := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "/^from-42-browser$/", "timeout_ms": 10000})
+	if w["matched"] != true || w["person_typed"] != true {
+		t.Errorf("the agent's wait after the person typed: matched %v, person_typed %v", w["matched"], w["person_typed"])
+	}
+	if r := viewPostURL(t, url, "give", st.csrf, "", nil); r.status/100 != 2 {
+		t.Fatalf("give: %d %s", r.status, r.body)
+	}
+	st.until(t, "status", statusIs(func(m viewStatusMsg) bool { return m.Keyboard == "agent" && !m.You }))
+	if c := runCommand(t, a, id, "echo agent-again", nil); c["exit_code"] != float64(0) {
+		t.Errorf("the agent's command after give: %v", c)
+	}
+	cmds := readText(t, a, "session://"+id+"/commands")
+	if !strings.Contains(cmds, `"by":"person"`) || !strings.Contains(cmds, "from-$((6*7))-browser") {
+		t.Errorf("session://%s/commands does not list the person's command by person:\n%s", id, cmds)
+	}
+
+	mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
+	if rest := strings.Join(st.ends(t), " "); !strings.Contains(rest, "end") {
+		t.Errorf("the stream after shell_stop: %s", rest)
+	}
+	// The listener closes with its last view, or answers 404.
+	if resp, err := http.Get(url); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("the link after shell_stop: %d, want 404 or no listener", resp.StatusCode)
+		}
+	}
+	if _, err := a.tools.views.Offer(s); err == nil {
+		t.Error("a view of a stopped session was offered")
+	}
+}
+
+// TestSessionViewOff: with --web=off, shell_start's view is refused
+// before anything starts, with the fix.
+func TestSessionViewOff(t *testing.T) {
+	a := newApp(Config{Cols: 80, Rows: 24, Theme: "one-dark", Scrollback: 100, MaxSessions: 4, OutputDir: t.TempDir(), Web: "off"})
+	t.Cleanup(a.shutdown)
+	r, _ := call(t, a, "shell_start", map[string]any{"command": "true", "view": true})
+	if !r.IsError || !strings.Contains(r.Text, "--web=off") || !strings.Contains(r.Text, "ttywright attach") {
+		t.Errorf("view with --web=off: isError %v, %q", r.IsError, r.Text)
+	}
+	if n := len(a.sessions.List()); n != 0 {
+		t.Errorf("%d sessions started", n)
+	}
+}
+
+// TestAttachWebOp: the attach socket's web request answers the session's
+// link, the same one shell_start gives, and an unknown session an error.
+func TestAttachWebOp(t *testing.T) {
+	a := newTestApp(t)
+	id := start(t, a, "cat")
+	as := attachTestServer(t, a, attachReadLimit, attachWriteLimit)
+	v := dialViewer(t, as)
+	v.send(`{"op":"web","session":"` + id + `"}`)
+	var f struct{ Op, URL string }
+	if err := json.Unmarshal(v.until("web", nil), &f); err != nil || !strings.Contains(f.URL, "/view/") {
+		t.Fatalf("web answer: %+v, %v", f, err)
+	}
+	if url, err := a.tools.views.Offer(a.sessions.Get(id)); err != nil || url != f.URL {
+		t.Errorf("the tools' link %q, %v; the socket's %q", url, err, f.URL)
+	}
+	v.send(`{"op":"web","session":"shell-99"}`)
+	if line := v.until("error", nil); !strings.Contains(string(line), "no session") {
+		t.Errorf("web of an unknown session: %s", line)
+	}
+}
