@@ -4,9 +4,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // viewStatusMsg is a status event of a live view.
@@ -160,5 +166,88 @@ func TestAttachWebOp(t *testing.T) {
 	v.send(`{"op":"web","session":"shell-99"}`)
 	if line := v.until("error", nil); !strings.Contains(string(line), "no session") {
 		t.Errorf("web of an unknown session: %s", line)
+	}
+}
+
+// viewDemoScript draws the browser test's screens in raw mode, 40x6:
+// colours, bold, underline, italic, dim, reverse and wide characters,
+// the cursor on row 4; each Ctrl-N (the agent's) draws the other
+// screen, and every other byte it reads goes to the log, argv[1].
+const viewDemoScript = `import os, sys, tty
+screens = [
+    "\x1b[H\x1b[2J$ \x1b[1;31mls --color\x1b[0m"
+    "\x1b[2;1HREADME.md  \x1b[32;44msrc\x1b[0m  go.mod"
+    "\x1b[3;1H\x1b[3;4m\u65e5\u672c\u8a9e wide\x1b[0m"
+    "\x1b[4;1H\x1b[7;33m reversed \x1b[0m\x1b[2m dim\x1b[0m"
+    "\x1b[5;1H$ ",
+    "\x1b[H\x1b[2Jsecond frame \x1b[1;32mok\x1b[0m\x1b[2;1H$ ",
+]
+log = open(sys.argv[1], "ab", 0)
+tty.setraw(0)
+shown = 0
+os.write(1, screens[0].encode())
+while True:
+    b = os.read(0, 4096)
+    if not b:
+        break
+    for _ in range(b.count(b"\x0e")):
+        shown = 1 - shown
+        os.write(1, screens[shown].encode())
+    log.write(b.replace(b"\x0e", b""))
+`
+
+// TestSessionViewServeForBrowser serves the live view of a real session
+// for the browser test (interop/ts/view.test.mjs) when
+// TTYWRIGHT_VIEW_DEMO=1: python3 draws viewDemoScript's screens. It
+// prints VIEW_URL= and CONTROL_URL= lines; the control server on another
+// loopback port answers GET /frame (the session's screen frame now),
+// POST /next (the agent sends Ctrl-N: the other screen, returned once
+// shown), GET /keys (the bytes that reached the program) and POST /quit,
+// which ends the test; so does a deadline of five minutes.
+func TestSessionViewServeForBrowser(t *testing.T) {
+	if os.Getenv("TTYWRIGHT_VIEW_DEMO") != "1" {
+		t.Skip("serves the browser test's view only with TTYWRIGHT_VIEW_DEMO=1")
+	}
+	a := newTestApp(t)
+	dir := t.TempDir()
+	script, keys := filepath.Join(dir, "demo.py"), filepath.Join(dir, "keys")
+	if err := os.WriteFile(script, []byte(viewDemoScript), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := mustCall(t, a, "shell_start", map[string]any{"command": realPython(), "args": []string{script, keys},
+		"cols": 40, "rows": 6, "view": true})
+	id, url := m["shell_session_id"].(string), m["view_url"].(string)
+	s := a.sessions.Get(id)
+	th := viewTheme(s)
+	frame := func() []byte { return screenFrame(s.Snapshot(), th) }
+	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "dim", "timeout_ms": 20000})
+
+	quit := make(chan struct{})
+	var once sync.Once
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /frame", func(w http.ResponseWriter, _ *http.Request) { w.Write(frame()) })
+	mux.HandleFunc("POST /next", func(w http.ResponseWriter, _ *http.Request) {
+		want := "second frame"
+		if strings.Contains(s.Text(false), want) {
+			want = "dim"
+		}
+		if r, _ := call(t, a, "shell_send", map[string]any{"session_id": id, "text": "\x0e", "wait_for": want, "timeout_ms": 10000}); r.IsError {
+			http.Error(w, r.Text, http.StatusInternalServerError)
+			return
+		}
+		w.Write(frame())
+	})
+	mux.HandleFunc("GET /keys", func(w http.ResponseWriter, _ *http.Request) {
+		b, _ := os.ReadFile(keys)
+		json.NewEncoder(w).Encode(map[string]any{"keys": string(b), "calls": len(b)})
+	})
+	mux.HandleFunc("POST /quit", func(http.ResponseWriter, *http.Request) { once.Do(func() { close(quit) }) })
+	ctl := httptest.NewServer(mux)
+	defer ctl.Close()
+	fmt.Printf("VIEW_URL=%s\nCONTROL_URL=%s\n", url, ctl.URL)
+	select {
+	case <-quit:
+	case <-time.After(5 * time.Minute):
+		t.Error("no POST /quit within five minutes")
 	}
 }

@@ -9,7 +9,7 @@
 //
 //	ttywright [flags]
 //	ttywright snap [-o out.png] [--gif out.gif] [--cols N --rows N --theme T] [--wait-for TEXT | --idle DUR] [--delay DUR] [--timeout DUR] [--title T] [--trim] -- COMMAND [ARGS...]
-//	ttywright attach [--list] [--server PID] [--control] [--resize] [SESSION]
+//	ttywright attach [--list] [--server PID] [--control] [--resize] [--web] [SESSION]
 //	ttywright --version | --licenses | --help
 //
 // With no arguments ttywright serves MCP on stdin and stdout, one JSON
@@ -40,8 +40,10 @@
 // listens on a unix socket in a directory private to the user
 // ($XDG_RUNTIME_DIR/ttywright, else $TMPDIR/ttywright-UID) and admits
 // only the user's own processes; docs/attach-protocol.md is the protocol.
-// Replies with a screen say viewers, keyboard and person_typed while a
-// person watches.
+// --web prints the link of the session's live view in a browser instead
+// (the link shell_start's view returns as view_url): the same screen and
+// keyboard on the loopback door of the secret pages. Replies with a
+// screen say viewers, keyboard and person_typed while a person watches.
 //
 // # Flags
 //
@@ -113,7 +115,8 @@
 // # Tools
 //
 // shell_start starts a program (default $SHELL) and returns its
-// shell_session_id. shell_send types text (exactly as written, like a
+// shell_session_id (with view true also view_url, the session's live view
+// for a person's browser). shell_send types text (exactly as written, like a
 // paste), input (escapes such as "\r" for Enter) and named keys, then
 // waits; shell_wait waits without typing. Their waits hold in order:
 // wait_for (text or /regex/, never satisfied by the echo of the input

@@ -16,7 +16,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -1011,72 +1010,4 @@ func FuzzWebViewRequest(f *testing.F) {
 			t.Fatalf("204 for a request not the tab's own:\n%q", raw)
 		}
 	})
-}
-
-// viewDemoFrames are the screens the browser test checks: colours, bold,
-// underline, italic, dim, reverse, a wide character and the cursor, then
-// a second screen.
-var viewDemoFrames = []string{
-	`{"op":"screen","cols":40,"rows":6,"cursor":{"row":4,"col":2,"visible":true},"title":"bash",
-"styles":[{"sgr":"","fg":"#abb2bf","bg":"#282c34"},
-{"sgr":"1;31","fg":"#e06c75","bg":"#282c34","bold":true},
-{"sgr":"32;44","fg":"#98c379","bg":"#61afef"},
-{"sgr":"7;33","fg":"#e5c07b","bg":"#282c34","reverse":true},
-{"sgr":"3;4","fg":"#c678dd","bg":"#282c34","italic":true,"underline":true},
-{"sgr":"2","fg":"#abb2bf","bg":"#282c34","dim":true}],
-"lines":[[{"t":"$ ","s":0},{"t":"ls --color","s":1}],
-[{"t":"README.md  ","s":0},{"t":"src","s":2},{"t":"  go.mod","s":0}],
-[{"t":"日本語 wide","s":4}],
-[{"t":" reversed ","s":3},{"t":" dim","s":5}],
-[{"t":"$ ","s":0}],
-[]]}`,
-	`{"op":"screen","cols":40,"rows":6,"cursor":{"row":1,"col":2,"visible":true},"title":"bash",
-"styles":[{"sgr":"","fg":"#abb2bf","bg":"#282c34"},{"sgr":"1;32","fg":"#98c379","bg":"#282c34","bold":true}],
-"lines":[[{"t":"second frame ","s":0},{"t":"ok","s":1}],[{"t":"$ ","s":0}],[],[],[],[]]}`,
-}
-
-// TestWebViewServeForBrowser serves a view of a fake session for the
-// browser test (interop/ts/view.test.mjs) when TTYWRIGHT_VIEW_DEMO=1: it
-// prints VIEW_URL= and CONTROL_URL= lines, and the control server on
-// another loopback port answers GET /frame (the screen shown now), POST
-// /next (show the next screen), GET /keys (what reached the program and
-// the session's calls) and POST /quit, which ends the test; so does a
-// deadline of five minutes.
-func TestWebViewServeForBrowser(t *testing.T) {
-	if os.Getenv("TTYWRIGHT_VIEW_DEMO") != "1" {
-		t.Skip("serves the browser test's view only with TTYWRIGHT_VIEW_DEMO=1")
-	}
-	d := newWebTestDoor(t, "")
-	f := newViewFake(viewDemoFrames[0])
-	p := f.page()
-	p.Title = "bash -l"
-	o := viewOffer(t, d, p)
-	quit := make(chan struct{})
-	var once sync.Once
-	shown := 0
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /frame", func(w http.ResponseWriter, _ *http.Request) {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		w.Write(f.frame)
-	})
-	mux.HandleFunc("POST /next", func(w http.ResponseWriter, _ *http.Request) {
-		f.mu.Lock()
-		shown = (shown + 1) % len(viewDemoFrames)
-		f.mu.Unlock()
-		f.setFrame(viewDemoFrames[shown])
-		io.WriteString(w, viewDemoFrames[shown])
-	})
-	mux.HandleFunc("GET /keys", func(w http.ResponseWriter, _ *http.Request) {
-		json.NewEncoder(w).Encode(map[string]any{"keys": f.typed(), "calls": f.calls()})
-	})
-	mux.HandleFunc("POST /quit", func(http.ResponseWriter, *http.Request) { once.Do(func() { close(quit) }) })
-	ctl := httptest.NewServer(mux)
-	defer ctl.Close()
-	fmt.Printf("VIEW_URL=%s\nCONTROL_URL=%s\n", o.URL, ctl.URL)
-	select {
-	case <-quit:
-	case <-time.After(5 * time.Minute):
-		t.Error("no POST /quit within five minutes")
-	}
 }

@@ -8,9 +8,8 @@ import (
 
 // TestBrowserView runs ts/view.test.mjs: the live view of a session in a
 // real headless Chromium (Debian's, $CHROMIUM to name another) driven by
-// playwright-core. The view comes from the root package's
-// TestWebViewServeForBrowser, a fake session with fixed screens, until
-// the view is wired into real sessions. Without chromium it skips,
+// playwright-core. The view is of a real session, served by the root
+// package's TestSessionViewServeForBrowser. Without chromium it skips,
 // except under CI (CI=true).
 func TestBrowserView(t *testing.T) {
 	browser := os.Getenv("CHROMIUM")

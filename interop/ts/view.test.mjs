@@ -6,9 +6,10 @@
 // from elsewhere must be refused.
 //
 // Where the view comes from is openView alone: by default it runs the
-// root package's TestWebViewServeForBrowser (a fake session with fixed
-// screens and a control server); VIEW_URL and CONTROL_URL point it at a
-// view served some other way.
+// root package's TestSessionViewServeForBrowser (a real session, python3
+// drawing fixed screens in raw mode and logging the bytes it reads, and
+// a control server); VIEW_URL and CONTROL_URL point it at a view served
+// some other way.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -34,7 +35,7 @@ async function openView() {
   if (process.env.VIEW_URL && process.env.CONTROL_URL) {
     return controlled(process.env.VIEW_URL, process.env.CONTROL_URL, async () => {});
   }
-  const child = spawn("go", ["test", "-count=1", "-v", "-run", "^TestWebViewServeForBrowser$", "."], {
+  const child = spawn("go", ["test", "-count=1", "-v", "-run", "^TestSessionViewServeForBrowser$", "."], {
     cwd: path.resolve(here, "..", ".."),
     env: { ...process.env, TTYWRIGHT_VIEW_DEMO: "1" },
     stdio: ["ignore", "pipe", "inherit"],
