@@ -703,25 +703,11 @@ const viewScript = `"use strict";
     return out;
   }
 
-  function hex(c) { return /^#[0-9a-fA-F]{6}$/.test(c) ? c : null; }
-
-  // dim blends fg halfway to bg, as terminals draw faint text.
-  function dim(fg, bg) {
-    if (!hex(fg) || !hex(bg)) return fg;
-    var out = "#";
-    for (var i = 1; i < 7; i += 2) {
-      var v = (parseInt(fg.substr(i, 2), 16) + parseInt(bg.substr(i, 2), 16)) >> 1;
-      out += (v < 16 ? "0" : "") + v.toString(16);
-    }
-    return out;
-  }
-
+  // paint gives el its style: fg and bg are the colours to paint, reverse
+  // video and dim already applied by the server; the cursor swaps them.
   function paint(el, st, def, cursor) {
     var fg = st.fg || def.fg || "#d7dae0", bg = st.bg || def.bg || "#1b1d21", t;
-    if (st.reverse) { t = fg; fg = bg; bg = t; }
     if (cursor) { t = fg; fg = bg; bg = t; }
-    if (st.dim) fg = dim(fg, bg);
-    if (st.invisible) fg = bg;
     el.style.color = fg;
     el.style.backgroundColor = bg;
     if (st.bold) el.style.fontWeight = "bold";

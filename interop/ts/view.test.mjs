@@ -80,14 +80,14 @@ function rowTexts(f) {
 }
 
 // cellColours is what a cell of an ASCII row should show: the run's
-// style's colours, swapped by reverse, swapped again at the cursor.
+// style's colours (reverse video already applied by the server), swapped
+// at the cursor.
 function cellColours(f, row, col) {
   let at = 0;
   for (const run of f.lines[row]) {
     if (col < at + [...run.t].length) {
       const st = f.styles[run.s];
       let [fg, bg] = [st.fg, st.bg];
-      if (st.reverse) [fg, bg] = [bg, fg];
       if (f.cursor.visible && f.cursor.row === row && f.cursor.col === col) [fg, bg] = [bg, fg];
       return { fg, bg, bold: !!st.bold };
     }
