@@ -3,7 +3,7 @@
 package main
 
 // attach_bench_test.go: how long a program's output takes to reach an
-// attach viewer as a screen frame.
+// attach viewer, or a browser's live view, as a screen frame.
 
 import (
 	"fmt"
@@ -52,6 +52,57 @@ func BenchmarkAttachLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 		v.until("screen", screenHas(mark))
+		got := time.Now()
+		mu.Lock()
+		at := seen[mark]
+		mu.Unlock()
+		lat = append(lat, got.Sub(at))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(lat[len(lat)/2]), "median-ms")
+	b.ReportMetric(ms(lat[len(lat)*95/100]), "p95-ms")
+}
+
+// BenchmarkViewLatency is BenchmarkAttachLatency for the browser's live
+// view: from the PTY read of a line of output to the receipt, on the
+// view's event stream, of the screen event that shows it.
+func BenchmarkViewLatency(b *testing.B) {
+	a := newTestApp(b)
+	id := start(b, a, "cat")
+	s := a.sessions.Get(id)
+	url, err := a.tools.views.Offer(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[string]time.Time{}
+	remove := s.AddOutputListener(func(p []byte, at time.Time) {
+		for _, f := range strings.Fields(string(p)) {
+			if strings.HasPrefix(f, "mark-") {
+				mu.Lock()
+				if _, ok := seen[f]; !ok {
+					seen[f] = at
+				}
+				mu.Unlock()
+			}
+		}
+	})
+	defer remove()
+	st := openViewURL(b, url)
+	st.next(b, "screen")
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		time.Sleep(3 * attachFrameGap)
+		b.StartTimer()
+		mark := fmt.Sprintf("mark-%d-", i)
+		if err := s.writeInput(b.Context(), []byte(mark+"\r")); err != nil {
+			b.Fatal(err)
+		}
+		st.until(b, "screen", func(d string) bool { return strings.Contains(d, mark) })
 		got := time.Now()
 		mu.Lock()
 		at := seen[mark]

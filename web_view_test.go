@@ -229,13 +229,13 @@ var viewStreamClient = &http.Client{Transport: &http.Transport{Proxy: nil, Disab
 
 // openViewStream opens o's event stream as the page would and reads its
 // viewer event.
-func openViewStream(t *testing.T, o *ViewOffer) *viewStream {
+func openViewStream(t testing.TB, o *ViewOffer) *viewStream {
 	t.Helper()
 	return openViewURL(t, o.URL)
 }
 
 // openViewURL opens the event stream of the view at url.
-func openViewURL(t *testing.T, url string) *viewStream {
+func openViewURL(t testing.TB, url string) *viewStream {
 	t.Helper()
 	req, err := http.NewRequest("GET", url+"/events", nil)
 	if err != nil {
@@ -297,7 +297,7 @@ func cmpErr(err, def error) error {
 // next returns the next event named name, skipping others; it fails when
 // the stream ends first. The timeout only keeps a broken door from
 // hanging the test.
-func (s *viewStream) next(t *testing.T, name string) viewEventMsg {
+func (s *viewStream) next(t testing.TB, name string) viewEventMsg {
 	t.Helper()
 	return s.until(t, name, func(string) bool { return true })
 }
@@ -305,7 +305,7 @@ func (s *viewStream) next(t *testing.T, name string) viewEventMsg {
 // until returns the last event named name read so far when its data
 // satisfies ok, else the next such event: a status and a screen sent
 // together may come in either order.
-func (s *viewStream) until(t *testing.T, name string, ok func(data string) bool) viewEventMsg {
+func (s *viewStream) until(t testing.TB, name string, ok func(data string) bool) viewEventMsg {
 	t.Helper()
 	if data, seen := s.last[name]; seen && ok(data) {
 		delete(s.last, name) // next must not return it twice
@@ -331,7 +331,7 @@ func (s *viewStream) until(t *testing.T, name string, ok func(data string) bool)
 
 // ends waits for the stream to end and returns the events after the
 // last one read, the end event among them.
-func (s *viewStream) ends(t *testing.T) []string {
+func (s *viewStream) ends(t testing.TB) []string {
 	t.Helper()
 	var names []string
 	deadline := time.After(30 * time.Second)
