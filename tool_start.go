@@ -19,6 +19,7 @@ type startArgs struct {
 	Env     map[string]string `json:"env"`
 
 	ShellIntegration *bool `json:"shell_integration"` // nil: as --shell-integration says (default on)
+	Trace            bool  `json:"trace"`             // keep an HTML trace (tools_steps.go); --trace sets it for all
 }
 
 // derefInt is *p, or 0 for nil.
@@ -62,6 +63,7 @@ func (tb *Toolbox) toolShellStart() *Tool {
 			"cwd":               prop("string", "Working directory (default: the server's); ~/ is home."),
 			"env":               map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra environment variables."},
 			"shell_integration": prop("boolean", "Mark bash, zsh or fish prompts (OSC 133) for wait_for_command (default true)."),
+			"trace":             prop("boolean", "Keep an HTML trace (session://{id}/trace)."),
 		}),
 		OpenWorld: true,
 	}, tb.shellStart)
@@ -86,6 +88,7 @@ func (tb *Toolbox) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (s
 	if err != nil {
 		return startResult{}, err
 	}
+	tb.openTrace(s, in.Trace || tb.cfg.Trace)
 	// Typing before a shell has printed its prompt works, but the echo
 	// lands before the prompt: wait until the program is ready.
 	ready, note := s.waitReady(ctx)
