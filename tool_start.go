@@ -55,15 +55,15 @@ func (tb *Toolbox) toolShellStart() *Tool {
 			"Returns its shell_session_id once it is ready (a shell: at its first prompt), with its first screen. " +
 			"The session stays readable after the program exits, until shell_stop.",
 		Input: objectSchema(map[string]any{
-			"command":           prop("string", "Program name (searched in PATH) or path. Default: $SHELL, else bash."),
-			"args":              map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Arguments, one per element: command \"python3\", args [\"-i\"]."},
+			"command":           prop("string", "Program (in PATH) or path. Default: $SHELL, else bash."),
+			"args":              map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Arguments, one per element: [\"-i\"]."},
 			"cols":              intProp("Screen width in cells (default 120).", minCols, maxCols),
 			"rows":              intProp("Screen height in cells (default 40).", minRows, maxRows),
-			"theme":             prop("string", "Colour theme of its screenshots and recordings (themes://list)."),
+			"theme":             prop("string", "Colour theme of its pictures (themes://list)."),
 			"cwd":               prop("string", "Working directory (default: the server's); ~/ is home."),
-			"env":               map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra environment variables."},
+			"env":               map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra env variables."},
 			"shell_integration": prop("boolean", "Mark bash, zsh or fish prompts (OSC 133) for wait_for_command (default true)."),
-			"trace":             prop("boolean", "Keep an HTML trace (session://{id}/trace)."),
+			"trace":             prop("boolean", "Keep an HTML trace."),
 		}),
 		OpenWorld: true,
 	}, tb.shellStart)

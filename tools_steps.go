@@ -146,7 +146,7 @@ func replyOf(res *ToolResult) stepReply {
 	}
 	r.IsError = res.IsError
 	if res.IsError {
-		r.Error = clip(res.Text, maxTraceError)
+		r.Error = clipRunes(res.Text, maxTraceError)
 	}
 	return r
 }
