@@ -87,6 +87,7 @@ type stepReply struct {
 	Col         *int   `json:"col,omitempty"`
 	Filename    string `json:"filename,omitempty"`  // shell_screenshot
 	Delivered   *bool  `json:"delivered,omitempty"` // shell_ask_secret
+	Screen      string `json:"screen,omitempty"`    // shell_start: the first screen
 	Command     *struct {
 		N          int    `json:"n"`
 		Line       string `json:"line"`
