@@ -16,6 +16,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,6 +172,10 @@ func (g *tapeGen) start(a stepArgs, r stepReply) {
 			g.comment("Env %s: its value was not recorded (a secret-like name): set it here", k)
 			continue
 		}
+		if v := a.Env[k]; !envName.MatchString(k) || strings.ContainsAny(v, "\r\n") || len(tapeQuotes(v)) > 1 {
+			g.comment("Env %s: its value does not fit on a tape line: set it here", strconv.Quote(k))
+			continue
+		}
 		g.line("Env %s %s", k, tapeQuote(a.Env[k]))
 	}
 	if a.Cwd != "" {
@@ -191,6 +196,9 @@ func (g *tapeGen) start(a stepArgs, r stepReply) {
 		g.line("Expect %s", tapeQuote(l))
 	}
 }
+
+// envName is a variable name an Env line can set.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // fullestLine is the line of screen with the most characters other than
 // spaces, trimmed and cut to 60 characters ("" for a blank screen).
@@ -238,7 +246,7 @@ func (g *tapeGen) click(a stepArgs, r stepReply) {
 	case a.Row != nil && a.Col != nil:
 		g.line("Click %d %d", *a.Row, *a.Col)
 	case a.Text != "":
-		g.line("Click %s", tapeQuote(a.Text))
+		g.line("Click %s", tapeQuote(strings.NewReplacer("\r", " ", "\n", " ").Replace(a.Text)))
 	case r.Row != nil && r.Col != nil:
 		g.line("Click %d %d", *r.Row, *r.Col)
 	}
@@ -446,7 +454,12 @@ func vhsKey(name string) (string, bool) {
 func tapePattern(s string) string {
 	m, err := parseMatcher("wait_for", s)
 	if err != nil || m == nil || m.re == nil {
-		return tapeQuote(s)
+		if !strings.ContainsAny(s, "\r\n") && !strings.Contains(tapeQuote(s), "\x00") && len(tapeQuotes(s)) == 1 {
+			return tapeQuote(s)
+		}
+		// A text over lines, or with all three quotes: as a regex.
+		lit := strings.NewReplacer("\n", `\n`, "\r", `\r`, "/", `\x2f`).Replace(regexp.QuoteMeta(s))
+		return "/" + lit + "/"
 	}
 	j := strings.LastIndexByte(s, '/')
 	expr, flags := s[1:j], ""
