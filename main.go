@@ -109,6 +109,13 @@
 // loopback host:port (default 127.0.0.1 on a free port, open only while
 // a page waits); --web=off turns them off.
 //
+// --trace keeps an HTML trace of every session, as shell_start {trace:
+// true} does of one: each tool call, its reply's essentials and the
+// screen after it, the commands and screenshots, written at shell_stop
+// (and at exit for the sessions still live) as DIR/<session id>/trace.html
+// and read as session://{id}/trace. It opens from a file:// URL and
+// loads nothing from anywhere.
+//
 // --version prints the version and exits; --licenses prints the licences
 // of the embedded fonts and exits.
 //
@@ -143,6 +150,11 @@
 // session://{id}/screenshots and .../screenshots/{name},
 // session://{id}/recordings and .../recordings/{name}, themes://list and
 // theme://{name}. Clients may subscribe to any of them.
+// session://{id}/tape is what was done in the session so far as a tape,
+// VHS's language with ttywright's assertions, the waits written as
+// assertions (wait_for_command as Wait+Command exit=N, wait_for as
+// Expect), so that replaying it with ttywright test checks the same
+// outcomes; session://{id}/trace is a traced session's HTML trace.
 //
 // # Prompts
 //
@@ -310,6 +322,7 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 	fs.StringVar(&cfg.OutputDir, "output-dir", defaultOutputDir(), "directory for screenshots and recordings (created 0700)")
 	fs.IntVar(&cfg.Scale, "scale", 2, "integer pixel scale of the font in files on disk (1-4)")
 	fs.BoolVar(&cfg.InlineImages, "inline-images", false, "return screenshots inline as MCP image content by default")
+	fs.BoolVar(&cfg.Trace, "trace", false, "keep an HTML trace of every session (steps, screens, commands), written at shell_stop as <output-dir>/<id>/trace.html")
 	fs.StringVar(&cfg.LogPath, "log-path", "", "append a JSON line per tool call to this file")
 	fs.IntVar(&cfg.MaxSessions, "max-sessions", 16, "maximum number of live sessions (1-1000)")
 	fs.Int64Var(&cfg.MaxOutputBytes, "max-output-bytes", defaultMaxOutputBytes, "cap on the bytes of the captures this server wrote that are still in the output directory; past it captures are refused and recordings stop")

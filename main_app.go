@@ -17,6 +17,7 @@ type Config struct {
 	OutputDir      string   // where captures are written (created 0700)
 	Scale          int      // integer pixel scale of the bitmap font for files on disk
 	InlineImages   bool     // screenshots inline by default
+	Trace          bool     // --trace: an HTML trace of every session
 	LogPath        string   // JSONL log of every tool call; "" = none
 	MaxSessions    int      // live sessions at most
 	MaxOutputBytes int64    // cap on the bytes of the captures written (--max-output-bytes); 0 = defaultMaxOutputBytes
@@ -88,7 +89,7 @@ func (c Config) sessions() SessionConfig {
 
 // tools is the part of c the Tools room needs.
 func (c Config) tools() ToolsConfig {
-	return ToolsConfig{Theme: c.Theme, Scale: c.Scale, InlineImages: c.InlineImages}
+	return ToolsConfig{Theme: c.Theme, Scale: c.Scale, InlineImages: c.InlineImages, Trace: c.Trace}
 }
 
 // buildVersion is the module version when built by go install (v1.2.3),

@@ -599,7 +599,7 @@ func (s *Server) runTool(ctx context.Context, tool *Tool, call *ToolCall) (res *
 			res = toolErrorf("%s failed with an internal error (%v); this is a ttywright bug, please report it, and retry or use another approach", tool.Name, p)
 		}
 	}()
-	res = tool.Handle(ctx, call)
+	res = s.hub.toolbox.Run(ctx, tool, call)
 	switch {
 	case res != nil:
 	case call.bindErr != nil:

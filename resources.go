@@ -124,7 +124,8 @@ type stoppedSession struct {
 	buffer      string
 	screenshots []Capture
 	recordings  []Capture
-	commands    []*command // finished commands (session_commands.go)
+	commands    []*command    // finished commands (session_commands.go)
+	trace       *sessionTrace // its steps, and screens when traced (tools_steps.go)
 }
 
 func liveSession(s *Session) *resSess {
@@ -135,7 +136,7 @@ func liveSession(s *Session) *resSess {
 // resState.gone, the newest maxGoneSessions kept.
 func (h *mcpHub) freeze(s *Session) {
 	v := liveSession(s)
-	v.stopped = &stoppedSession{info: h.describe(v, true), buffer: s.Text(true), screenshots: s.Screenshots(), recordings: s.Recordings(), commands: s.commandsCopy()}
+	v.stopped = &stoppedSession{info: h.describe(v, true), buffer: s.Text(true), screenshots: s.Screenshots(), recordings: s.Recordings(), commands: s.commandsCopy(), trace: h.toolbox.TraceOf(s)}
 	v.stopped.info.CommandRunning = false
 	v.stopped.info.Stopped = true
 	v.stopped.info.KeyboardInfo = KeyboardInfo{} // no one can watch a stopped session
@@ -147,6 +148,14 @@ func (h *mcpHub) freeze(s *Session) {
 		r.gone = slices.Delete(r.gone, 0, n)
 	}
 	r.mu.Unlock()
+}
+
+// trace returns the session's steps and trace, nil when it has none.
+func (h *mcpHub) trace(v *resSess) *sessionTrace {
+	if v.live != nil {
+		return h.toolbox.TraceOf(v.live)
+	}
+	return v.stopped.trace
 }
 
 // Screenshots returns the session's screenshots, oldest first.
@@ -214,7 +223,11 @@ type sessionJSON struct {
 	Screenshots *int    `json:"screenshot_count,omitempty"`
 	Recordings  *int    `json:"recording_count,omitempty"`
 	Mouse       string  `json:"mouse,omitempty"` // info: the mouse mode, e.g. "1000 normal, SGR 1006", or "off"
-	shellInfo           // shell_integration, command_running (session_commands.go)
+	// Trace (info): session://{id}/trace when the session is traced, and
+	// TracePath the file once shell_stop wrote it.
+	Trace     string `json:"trace,omitempty"`
+	TracePath string `json:"trace_path,omitempty"`
+	shellInfo        // shell_integration, command_running (session_commands.go)
 	// Foreground: while it runs, what the foreground program waits for
 	// (session_input.go).
 	Foreground *Foreground `json:"foreground,omitempty"`
@@ -428,6 +441,22 @@ func (h *mcpHub) allResources() []resourceJSON {
 				Description: fmt.Sprintf("%d-frame, %.1f s recording of session %s, made %s.", c.FrameCount, float64(c.DurationMS)/1000, id, c.Created.UTC().Format(time.RFC3339))})
 		}
 		out = append(out, commandResources(id, label, s.commands())...)
+		out = append(out, h.stepResources(s, label)...)
+	}
+	return out
+}
+
+// stepResources are the tape and, when traced, the trace of session v.
+func (h *mcpHub) stepResources(v *resSess, label string) []resourceJSON {
+	t := h.trace(v)
+	if t == nil {
+		return nil
+	}
+	out := []resourceJSON{{URI: tapeURI(v.ID).String(), Name: v.ID + "/tape", Title: label + " tape", MimeType: "text/plain",
+		Description: "What was done in the session so far as a tape; replay it with ttywright test."}}
+	if t.Full() {
+		out = append(out, resourceJSON{URI: traceURI(v.ID).String(), Name: v.ID + "/trace", Title: label + " trace", MimeType: "text/html",
+			Description: "The session's trace: each step, the screen after it, commands, screenshots."})
 	}
 	return out
 }
@@ -487,6 +516,8 @@ var resourceTemplates = []templateJSON{
 	templateOf(uriRecording, "session-recording", "Recording", "One recording: the GIF as a base64 image/gif blob, or for name.cast the asciicast as application/x-asciicast text.", ""),
 	templateOf(uriCommands, "session-commands", "Session commands", "The commands a shell with integration finished, oldest first: n, line, exit_code, started, duration_ms, cwd, output_bytes, uri.", "application/json"),
 	templateOf(uriCommand, "session-command", "Command output", "One finished command's output as plain text (scrollback included).", "text/plain"),
+	templateOf(uriTrace, "session-trace", "Session trace", "The session's trace as one HTML page (shell_start trace: true, or --trace): each step, the screen after it, commands, screenshots.", "text/html"),
+	templateOf(uriTape, "session-tape", "Session tape", "What was done in the session so far as a tape (VHS's language with ttywright's assertions); replay it with ttywright test.", "text/plain"),
 	templateOf(uriTheme, "theme", "Theme", "One colour theme: background, foreground, cursor and the 16 ANSI colours as #rrggbb. Names: themes://list.", "application/json"),
 }
 
@@ -588,6 +619,9 @@ func (h *mcpHub) readResourceCtx(ctx context.Context, uri string) (resourceConte
 			j := h.describe(s, true)
 			ns, nr := len(h.store.onDisk(s.Screenshots())), len(h.store.onDisk(s.Recordings())) // as the lists count them
 			j.Screenshots, j.Recordings = &ns, &nr
+			if t := h.trace(s); t.Full() {
+				j.Trace, j.TracePath = traceURI(u.session).String(), t.Path()
+			}
 			v = j
 		case uriBuffer:
 			text := s.bufferText(ctx)
@@ -608,6 +642,8 @@ func (h *mcpHub) readResourceCtx(ctx context.Context, uri string) (resourceConte
 			return out, nil
 		case uriScreenshot, uriRecording:
 			return h.readCaptureResource(out, u, s)
+		case uriTrace, uriTape:
+			return h.readSteps(out, u, s)
 		}
 	}
 	b, err := json.Marshal(v)
@@ -616,6 +652,29 @@ func (h *mcpHub) readResourceCtx(ctx context.Context, uri string) (resourceConte
 	}
 	text := string(b)
 	out.Text = &text
+	return out, nil
+}
+
+// readSteps reads session s's trace (the HTML page) or tape (tape_gen.go).
+func (h *mcpHub) readSteps(out resourceContents, u resourceURI, s *resSess) (resourceContents, error) {
+	t := h.trace(s)
+	if t == nil {
+		return out, notFound(out.URI, fmt.Sprintf("session %s was not started by shell_start, so it has no steps", u.session))
+	}
+	if u.kind == uriTape {
+		text := genTape(t)
+		out.MimeType, out.Text = "text/plain", &text
+		return out, nil
+	}
+	if !t.Full() {
+		return out, notFound(out.URI, fmt.Sprintf("session %s keeps no trace: start one with shell_start {trace: true}, or the server with --trace; %s has its steps as a tape", u.session, tapeURI(u.session)))
+	}
+	b, err := t.HTML()
+	if err != nil {
+		return out, &RPCError{Code: codeInternalError, Message: "the trace cannot be written: " + err.Error()}
+	}
+	text := string(b)
+	out.MimeType, out.Text = "text/html", &text
 	return out, nil
 }
 

@@ -270,6 +270,8 @@ func (h *mcpHub) SessionEvent(e Event) {
 		h.resourceListChanged()
 		h.resourceUpdated(sessionsListURI()) // stopped: true
 		h.resourceUpdated(infoURI(id))
+		h.resourceUpdated(traceURI(id)) // its end
+		h.resourceUpdated(tapeURI(id))
 	}
 }
 

@@ -55,7 +55,7 @@ func call(t testing.TB, a *App, name string, args any) (*ToolResult, map[string]
 		t.Fatal(err)
 	}
 	tool := toolByName(t, a, name)
-	r := tool.Handle(context.Background(), &ToolCall{Args: b, tool: tool})
+	r := a.tools.Run(context.Background(), tool, &ToolCall{Args: b, tool: tool}) // as tools/call runs it: a step of its session
 	if r == nil {
 		t.Fatalf("%s returned nil", name)
 	}

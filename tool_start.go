@@ -21,6 +21,7 @@ type startArgs struct {
 
 	ShellIntegration *bool `json:"shell_integration"` // nil: as --shell-integration says (default on)
 	View             bool  `json:"view"`              // offer the live view: view_url
+	Trace            bool  `json:"trace"`             // keep an HTML trace (tools_steps.go); --trace sets it for all
 }
 
 // derefInt is *p, or 0 for nil.
@@ -57,15 +58,16 @@ func (tb *Toolbox) toolShellStart() *Tool {
 			"Returns its shell_session_id once it is ready (a shell: at its first prompt), with its first screen. " +
 			"It stays readable after the program exits, until shell_stop.",
 		Input: objectSchema(map[string]any{
-			"command":           prop("string", "Program name (searched in PATH) or path. Default: $SHELL, else bash."),
-			"args":              map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Arguments, one per element: command \"python3\", args [\"-i\"]."},
+			"command":           prop("string", "Program (in PATH) or path. Default: $SHELL, else bash."),
+			"args":              map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Arguments, one per element: [\"-i\"]."},
 			"cols":              intProp("Screen width in cells (default 120).", minCols, maxCols),
 			"rows":              intProp("Screen height in cells (default 40).", minRows, maxRows),
-			"theme":             prop("string", "Colour theme of its screenshots and recordings (themes://list)."),
+			"theme":             prop("string", "Colour theme of its pictures (themes://list)."),
 			"cwd":               prop("string", "Working directory (default: the server's); ~/ is home."),
-			"env":               map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra environment variables."},
+			"env":               map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra env variables."},
 			"shell_integration": prop("boolean", "Mark bash, zsh or fish prompts (OSC 133) for wait_for_command (default true)."),
 			"view":              prop("boolean", "Also return view_url, a live view for the person."),
+			"trace":             prop("boolean", "Keep an HTML trace."),
 		}),
 		OpenWorld: true,
 	}, tb.shellStart)
@@ -93,6 +95,7 @@ func (tb *Toolbox) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (s
 	if err != nil {
 		return startResult{}, err
 	}
+	tb.openTrace(s, in.Trace || tb.cfg.Trace)
 	// Typing before a shell has printed its prompt works, but the echo
 	// lands before the prompt: wait until the program is ready.
 	ready, note := s.waitReady(ctx)

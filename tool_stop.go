@@ -83,16 +83,24 @@ func (tb *Toolbox) stopSession(s *Session, sig syscall.Signal) (SessionStatus, *
 	rec := tb.finishRecordings(s)
 	tb.sessions.Remove(s)
 	tb.recs.forget(s) // after Remove: no tool finds s any more to record it
+	tb.steps.close(s) // after Remove, which the protocol keeps the trace at; Run adds shell_stop's step and saves it
 	return st, rec
 }
 
 // shutdown stops every session at once (SIGHUP to each process group,
-// SIGKILL after 2 s) and returns when all are reaped. The program calls
+// SIGKILL after 2 s), writes the traces of the traced ones, and returns
+// when all are reaped. The program calls
 // it when the client goes (stdin EOF) or on SIGTERM and SIGINT.
 func (tb *Toolbox) shutdown() {
 	var wg sync.WaitGroup
 	for _, s := range tb.sessions.List() {
-		wg.Go(func() { tb.stopSession(s, syscall.SIGHUP) })
+		wg.Go(func() {
+			log := tb.steps.get(s)
+			tb.stopSession(s, syscall.SIGHUP)
+			if log != nil {
+				tb.saveTrace(log)
+			}
+		})
 	}
 	wg.Wait()
 }

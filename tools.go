@@ -28,6 +28,7 @@ type ToolsConfig struct {
 	Theme        string // default theme of new sessions; "" = the first of themeList
 	Scale        int    // integer pixel scale of screenshots on disk (1-4; else 2)
 	InlineImages bool   // screenshots inline by default
+	Trace        bool   // trace every session (--trace), as shell_start {trace: true} does one
 }
 
 // Toolbox is what the tools work on: the sessions, the capture store and
@@ -43,6 +44,7 @@ type Toolbox struct {
 	web      *webDoor      // the secret pages (web.go); nil with --web=off
 	views    *sessionViews // the sessions' live views on web (attach_web.go)
 	asks     secretAsks    // pages offered to 2026-07-28 clients, until their retry (tool_ask_secret.go)
+	steps    stepLogs      // each live session's steps and trace (tools_steps.go)
 	// log sends an MCP log message to the clients (mcpHub.log, installed
 	// by the program); nil sends nothing.
 	log func(level, logger string, data any)

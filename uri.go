@@ -33,6 +33,8 @@ const (
 	uriRecording                      // session://{id}/recordings/{name}
 	uriCommands                       // session://{id}/commands
 	uriCommand                        // session://{id}/commands/{n}
+	uriTrace                          // session://{id}/trace
+	uriTape                           // session://{id}/tape
 )
 
 // resourceURI is a resource URI: its kind, the session id (session://
@@ -57,6 +59,8 @@ func screenshotURI(id, name string) resourceURI {
 	return resourceURI{kind: uriScreenshot, session: id, name: name}
 }
 func commandsURI(id string) resourceURI { return resourceURI{kind: uriCommands, session: id} }
+func traceURI(id string) resourceURI    { return resourceURI{kind: uriTrace, session: id} }
+func tapeURI(id string) resourceURI     { return resourceURI{kind: uriTape, session: id} }
 func commandURI(id string, n int) resourceURI {
 	return resourceURI{kind: uriCommand, session: id, name: strconv.Itoa(n)}
 }
@@ -103,6 +107,10 @@ func (u resourceURI) String() string {
 		return "session://" + u.session + "/commands"
 	case uriCommand:
 		return "session://" + u.session + "/commands/" + u.name
+	case uriTrace:
+		return "session://" + u.session + "/trace"
+	case uriTape:
+		return "session://" + u.session + "/tape"
 	}
 	return ""
 }
@@ -189,6 +197,10 @@ func parseSessionURI(seg []string) (resourceURI, error) {
 		return recordingURI(id, seg[2]), nil
 	case len(seg) == 2 && seg[1] == "commands":
 		return commandsURI(id), nil
+	case len(seg) == 2 && seg[1] == "trace":
+		return traceURI(id), nil
+	case len(seg) == 2 && seg[1] == "tape":
+		return tapeURI(id), nil
 	case len(seg) == 3 && seg[1] == "commands":
 		if n, err := strconv.Atoi(seg[2]); err == nil && n > 0 && strconv.Itoa(n) == seg[2] {
 			return commandURI(id, n), nil

@@ -59,7 +59,7 @@ func TestURITemplates(t *testing.T) {
 		}
 	}
 	want := []string{"session://{id}/info", "session://{id}/buffer", "session://{id}/screenshots", "session://{id}/screenshots/{name}",
-		"session://{id}/recordings", "session://{id}/recordings/{name}", "session://{id}/commands", "session://{id}/commands/{n}", "theme://{name}"}
+		"session://{id}/recordings", "session://{id}/recordings/{name}", "session://{id}/commands", "session://{id}/commands/{n}", "session://{id}/trace", "session://{id}/tape", "theme://{name}"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("templates %v, want %v", got, want)
 	}

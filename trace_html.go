@@ -1,0 +1,285 @@
+package main
+
+// trace_html.go: the HTML trace of a session, one self-contained file
+// (html/template; inline CSS and a small inline script; no network, no
+// framework; a Content-Security-Policy of default-src 'none' keeps the
+// page from loading anything, so it opens from file:// as it is): a
+// timeline of the steps, the screen after each one drawn as styled text
+// that can be selected and searched, a before/after toggle that marks
+// the cells a step changed, the step's arguments, reply and command
+// blocks, the commands list with exit codes, and a film strip of small
+// text thumbnails, one a step.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"strings"
+	"unicode/utf8"
+)
+
+// traceDoc is the data the page's script draws from.
+type traceDoc struct {
+	Meta    traceMeta         `json:"meta"`
+	Theme   [3]string         `json:"theme"` // background, foreground, cursor as #rrggbb
+	Steps   []traceStepJSON   `json:"steps"`
+	Screens []traceScreen     `json:"screens"`
+	Rows    []json.RawMessage `json:"rows"`
+	Styles  []string          `json:"styles"`
+	Dropped int               `json:"dropped,omitempty"`
+	EndMS   int64             `json:"end_ms,omitempty"` // when the session was stopped, ms after it started
+}
+
+// traceStepJSON is a step as the page shows it: times in milliseconds
+// from the session's start, and a one-line summary for the timeline.
+type traceStepJSON struct {
+	traceStep
+	AtMS    int64   `json:"at_ms"`
+	DurMS   float64 `json:"dur_ms"`
+	Summary string  `json:"sum"`
+}
+
+// HTML writes the trace as one HTML page.
+func (t *sessionTrace) HTML() ([]byte, error) {
+	doc := t.doc()
+	var b bytes.Buffer
+	err := traceTemplate.Execute(&b, struct {
+		Title string
+		Doc   traceDoc
+	}{fmt.Sprintf("ttywright trace: %s (%s)", doc.Meta.ID, doc.Meta.Command), doc})
+	return b.Bytes(), err
+}
+
+// doc copies what the page needs, under t's lock.
+func (t *sessionTrace) doc() traceDoc {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	th := t.meta.Theme
+	if th == nil {
+		th = themeList[0]
+	}
+	d := traceDoc{Meta: t.meta, Theme: [3]string{hexColor(th.Background), hexColor(th.Foreground), hexColor(th.Cursor)},
+		Screens: t.screens, Rows: t.rows, Styles: t.styles, Dropped: t.dropped}
+	if d.Screens == nil {
+		d.Screens = []traceScreen{}
+	}
+	if d.Rows == nil {
+		d.Rows = []json.RawMessage{}
+	}
+	if !t.stoppedAt.IsZero() {
+		d.EndMS = t.stoppedAt.Sub(t.meta.Started).Milliseconds()
+	}
+	d.Steps = make([]traceStepJSON, len(t.steps))
+	for i, s := range t.steps {
+		d.Steps[i] = traceStepJSON{traceStep: s, AtMS: s.Start.Sub(t.meta.Started).Milliseconds(),
+			DurMS: float64(s.Duration.Microseconds()) / 1000, Summary: stepSummary(s)}
+	}
+	return d
+}
+
+// stepSummary is a step's line in the timeline: what it typed, waited
+// for or took, and how it ended.
+func stepSummary(s traceStep) string {
+	var a struct {
+		Text, Input, Name, Command string
+		Keys                       []string
+		WaitFor                    *string `json:"wait_for"`
+		WaitForGone                *string `json:"wait_for_gone"`
+		WaitForCommand             bool    `json:"wait_for_command"`
+		Row, Col                   *int
+		Cols, Rows                 int
+	}
+	_ = json.Unmarshal(s.Args, &a) // a step's arguments are an object; a cut one shows nothing
+	var parts []string
+	add := func(format string, v ...any) { parts = append(parts, fmt.Sprintf(format, v...)) }
+	switch {
+	case a.Text != "":
+		add("%q", clipRunes(a.Text, 40))
+	case a.Input != "":
+		add("input %q", clipRunes(a.Input, 30))
+	case a.Command != "":
+		add("%s", clipRunes(a.Command, 40))
+	case a.Name != "":
+		add("%s", a.Name)
+	case s.Tool == "shell_click" && a.Row != nil && a.Col != nil:
+		add("row %d col %d", *a.Row, *a.Col)
+	case s.Tool == "shell_resize":
+		add("%dx%d", a.Cols, a.Rows)
+	}
+	if len(a.Keys) > 0 {
+		add("%s", clipRunes(strings.Join(a.Keys, " "), 30))
+	}
+	if a.WaitFor != nil {
+		add("wait %q", clipRunes(*a.WaitFor, 30))
+	}
+	if a.WaitForGone != nil {
+		add("gone %q", clipRunes(*a.WaitForGone, 30))
+	}
+	r := s.Reply
+	switch {
+	case r.IsError:
+		add("error")
+	case r.Command != nil && r.Command.ExitCode != nil:
+		add("exit %d", *r.Command.ExitCode)
+	case r.TimedOut != nil && *r.TimedOut:
+		add("timed out")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// clipRunes cuts s to n characters, with an ellipsis when it was longer.
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+// traceTemplate is the page. Its data is written once, as JSON, into the
+// script (html/template escapes it for a script), and the script draws
+// the rest.
+var traceTemplate = template.Must(template.New("trace").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+body{margin:0;font:13px/1.4 system-ui,sans-serif;background:#f4f4f5;color:#18181b;display:grid;grid-template-columns:300px 1fr;grid-template-rows:auto 1fr auto;height:100vh}
+header{grid-column:1/3;padding:6px 12px;background:#18181b;color:#fafafa;display:flex;gap:16px;align-items:baseline}
+header h1{font-size:15px;margin:0}header span{color:#a1a1aa}
+#steps{overflow:auto;margin:0;padding:0;list-style:none;border-right:1px solid #d4d4d8;background:#fff}
+#steps li{padding:4px 8px;border-bottom:1px solid #f4f4f5;cursor:pointer;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+#steps li.sel{background:#dbeafe}#steps li.err .tool{color:#dc2626}
+#steps .n{color:#71717a;display:inline-block;width:3em}#steps .tool{font-weight:600}#steps .sum{color:#52525b}#steps .dur{float:right;color:#a1a1aa}
+main{overflow:auto;padding:10px 14px}
+.bar{display:flex;gap:10px;align-items:center;margin-bottom:8px;flex-wrap:wrap}
+.bar button{font:inherit;padding:2px 10px;border:1px solid #a1a1aa;background:#fff;border-radius:4px;cursor:pointer}
+.bar button.on{background:#2563eb;color:#fff;border-color:#2563eb}
+#screen{font:14px/1.25 ui-monospace,"DejaVu Sans Mono",monospace;padding:6px;white-space:pre;display:inline-block;min-width:40ch;border-radius:4px}
+#screen .row{height:1.25em}
+.chg{outline:1px solid #f59e0b;background-color:rgba(245,158,11,.35)}
+.cur{box-shadow:inset 0 -3px 0 var(--cursor)}
+h2{font-size:13px;margin:12px 0 4px}
+pre.json{background:#fff;border:1px solid #e4e4e7;padding:6px;white-space:pre-wrap;word-break:break-all;max-height:14em;overflow:auto;margin:0}
+table{border-collapse:collapse;background:#fff}td,th{border:1px solid #e4e4e7;padding:2px 8px;text-align:left;font-size:12px}
+tr.fail td.exit{color:#dc2626;font-weight:600}tbody tr{cursor:pointer}
+#strip{grid-column:1/3;display:flex;gap:6px;overflow-x:auto;padding:6px;background:#27272a}
+.thumb{flex:none;cursor:pointer;border:2px solid transparent;border-radius:3px;font:2px/2px monospace;white-space:pre;overflow:hidden;width:120px;height:64px;position:relative}
+.thumb.sel{border-color:#60a5fa}.thumb b{position:absolute;right:2px;bottom:1px;font:9px/1 system-ui;color:#fff;background:#0008;padding:1px 3px}
+</style></head>
+<body>
+<header><h1 id="title"></h1><span id="meta"></span></header>
+<ol id="steps"></ol>
+<main>
+<div class="bar"><button id="after" class="on">After</button><button id="before">Before</button>
+<label><input type="checkbox" id="mark" checked> mark changed cells</label>
+<input id="find" type="search" placeholder="find in screens (Enter)"><span id="found"></span></div>
+<div id="screen"></div>
+<h2>Step <span id="stepn"></span></h2>
+<div id="shots"></div>
+<h2>Arguments</h2><pre class="json" id="args"></pre>
+<h2>Reply</h2><pre class="json" id="reply"></pre>
+<div id="cmdout"></div>
+<h2>Commands</h2><table><thead><tr><th>#</th><th>line</th><th>exit</th><th>ms</th><th>step</th></tr></thead><tbody id="cmds"></tbody></table>
+</main>
+<div id="strip"></div>
+<script>
+"use strict";
+const D = {{.Doc}};
+const $ = id => document.getElementById(id);
+let cur = 0, showBefore = false;
+const cellsOf = rid => { const out = []; for (const [s, t] of D.rows[rid]) for (const c of (typeof t === "string" ? Array.from(t) : t)) out.push([c, s]); return out; };
+const rowText = rid => cellsOf(rid).map(c => c[0]).join("").replace(/ +$/, "");
+const screenText = i => i < 0 ? "" : D.screens[i].r.map(rowText).join("\n").replace(/\n+$/, "");
+function screenBefore(i) { for (let j = i - 1; j >= 0; j--) if (D.steps[j].screen >= 0) return D.steps[j].screen; return -1; }
+function draw(el, si, oi, mark) {
+  el.textContent = "";
+  if (si < 0) { el.textContent = "(no screen)"; return; }
+  const sc = D.screens[si], ot = oi >= 0 ? D.screens[oi] : null;
+  sc.r.forEach((rid, r) => {
+    const div = document.createElement("div"); div.className = "row";
+    const cells = cellsOf(rid), prev = ot && ot.r[r] !== undefined ? cellsOf(ot.r[r]) : [];
+    const changed = mark && ot && ot.r[r] !== rid;
+    let n = cells.length;
+    if (changed) n = Math.max(n, prev.length);
+    if (sc.c[2] && sc.c[0] === r) n = Math.max(n, sc.c[1] + 1);
+    let span = null, key = "";
+    for (let c = 0; c < n; c++) {
+      const [t, s] = cells[c] || [" ", 0];
+      const p = prev[c] || [" ", 0];
+      const chg = changed && (p[0] !== t || p[1] !== s);
+      const k = s + (chg ? "c" : "") + (sc.c[2] && sc.c[0] === r && sc.c[1] === c ? "k" : "");
+      if (k !== key) {
+        span = document.createElement("span"); key = k;
+        if (D.styles[s]) span.style.cssText = D.styles[s];
+        span.className = (chg ? "chg" : "") + (k.endsWith("k") ? " cur" : "");
+        div.appendChild(span);
+      }
+      span.textContent += t;
+    }
+    el.appendChild(div);
+  });
+}
+function select(i) {
+  if (i < 0 || i >= D.steps.length) return;
+  cur = i;
+  const st = D.steps[i];
+  document.querySelectorAll("#steps li, .thumb").forEach(e => e.classList.toggle("sel", +e.dataset.i === i));
+  const li = document.querySelector('#steps li[data-i="' + i + '"]'); if (li) li.scrollIntoView({block: "nearest"});
+  const b = screenBefore(i), mark = $("mark").checked;
+  if (showBefore) draw($("screen"), b, st.screen, mark); else draw($("screen"), st.screen, b, mark);
+  $("stepn").textContent = "#" + st.n + " " + st.tool + " at " + (st.at_ms / 1000).toFixed(3) + " s, " + st.dur_ms.toFixed(1) + " ms";
+  $("args").textContent = JSON.stringify(st.args, null, 1);
+  $("reply").textContent = JSON.stringify(st.reply, null, 1);
+  const co = $("cmdout"); co.textContent = "";
+  for (const c of st.commands || []) {
+    const h = document.createElement("h2"); h.textContent = "Command " + c.n + ": " + c.line + " (exit " + (c.exit_code ?? "?") + ", " + c.duration_ms + " ms)";
+    const pre = document.createElement("pre"); pre.className = "json"; pre.textContent = (c.cut ? "…" : "") + c.output;
+    co.append(h, pre);
+  }
+  const sh = $("shots"); sh.textContent = "";
+  for (const f of st.shots || []) { const a = document.createElement("a"); a.href = f; a.textContent = "screenshot " + f; sh.append(a, " "); }
+}
+function init() {
+  const m = D.meta;
+  $("title").textContent = m.id + ": " + [m.command].concat(m.args || []).join(" ");
+  $("meta").textContent = m.cols + "x" + m.rows + " · " + m.started + " · " + D.steps.length + " steps" + (D.dropped ? " (+" + D.dropped + " not kept)" : "");
+  const scr = $("screen"); scr.style.background = D.theme[0]; scr.style.color = D.theme[1]; scr.style.setProperty("--cursor", D.theme[2]);
+  const ol = $("steps"), strip = $("strip"), cmds = $("cmds");
+  D.steps.forEach((st, i) => {
+    const li = document.createElement("li"); li.dataset.i = i; li.className = "step" + (st.reply.isError ? " err" : "");
+    const add = (cls, t) => { const s = document.createElement("span"); s.className = cls; s.textContent = t; li.append(s, " "); };
+    add("n", "#" + st.n); add("tool", st.tool); add("sum", st.sum); add("dur", st.dur_ms.toFixed(0) + " ms");
+    li.onclick = () => select(i); ol.append(li);
+    const th = document.createElement("div"); th.className = "thumb"; th.dataset.i = i;
+    th.style.background = D.theme[0]; th.style.color = D.theme[1];
+    th.textContent = screenText(st.screen); const b = document.createElement("b"); b.textContent = st.n; th.append(b);
+    th.onclick = () => select(i); strip.append(th);
+    for (const c of st.commands || []) {
+      const tr = document.createElement("tr"); tr.className = c.exit_code ? "fail" : "";
+      for (const [cls, v] of [["", c.n], ["", c.line], ["exit", c.exit_code ?? ""], ["", c.duration_ms], ["", "#" + st.n]]) {
+        const td = document.createElement("td"); td.className = cls; td.textContent = v; tr.append(td);
+      }
+      tr.onclick = () => select(i); cmds.append(tr);
+    }
+  });
+  $("after").onclick = () => { showBefore = false; $("after").className = "on"; $("before").className = ""; select(cur); };
+  $("before").onclick = () => { showBefore = true; $("before").className = "on"; $("after").className = ""; select(cur); };
+  $("mark").onchange = () => select(cur);
+  $("find").onkeydown = e => {
+    if (e.key !== "Enter" || !e.target.value) return;
+    const q = e.target.value.toLowerCase(), n = D.steps.length;
+    for (let k = 1; k <= n; k++) {
+      const i = (cur + k) % n, st = D.steps[i];
+      if (screenText(st.screen).toLowerCase().includes(q) || JSON.stringify(st.args).toLowerCase().includes(q)) { select(i); $("found").textContent = "step #" + st.n; return; }
+    }
+    $("found").textContent = "not found";
+  };
+  document.onkeydown = e => { if (e.target.tagName === "INPUT") return; if (e.key === "ArrowDown" || e.key === "j") select(cur + 1); if (e.key === "ArrowUp" || e.key === "k") select(cur - 1); };
+  select(0);
+}
+init();
+</script>
+</body></html>
+`))

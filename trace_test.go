@@ -1,0 +1,202 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// traceTerm is a Terminal fed text, for the trace's screens.
+func traceTerm(cols, rows int, text string) *Snapshot {
+	term := NewTerminal(cols, rows, 0)
+	term.Write([]byte(text))
+	return term.Snapshot()
+}
+
+// TestTraceScreensOncePerChange: a step whose screen equals the last one
+// stored points at it, and a changed screen adds only its changed rows to
+// the row table.
+func TestTraceScreensOncePerChange(t *testing.T) {
+	tr := newSessionTrace(traceMeta{ID: "s1", Cols: 20, Rows: 5, Theme: themeList[0], Started: time.Now()}, true)
+	a := traceTerm(20, 5, "$ echo hi\r\nhi\r\n$ ")
+	b := traceTerm(20, 5, "$ echo hi\r\nhi\r\n$ ls")
+	steps := []struct {
+		snap        *Snapshot
+		screen, nrs int // the step's screen and the rows table's size after it
+	}{
+		{a, 0, 4}, // "$ echo hi", "hi", "$ ", and the empty row
+		{a, 0, 4}, // same screen
+		{b, 1, 5}, // one row changed
+		{b, 1, 5},
+		{a, 2, 5}, // back to a: a new screen, no new row
+	}
+	for i, st := range steps {
+		tr.Add(traceStep{Tool: "shell_read", Args: json.RawMessage(`{}`)}, st.snap, nil)
+		got := tr.Steps()[i]
+		if got.N != i+1 || got.Screen != st.screen || len(tr.rows) != st.nrs {
+			t.Errorf("step %d: n %d screen %d, %d rows; want n %d screen %d, %d rows", i, got.N, got.Screen, len(tr.rows), i+1, st.screen, st.nrs)
+		}
+	}
+}
+
+// TestTraceRowEncoding: runs of one style, wide characters and marks as
+// cells, hidden text as blanks, trailing blanks left out.
+func TestTraceRowEncoding(t *testing.T) {
+	th := themeList[0]
+	tests := []struct{ name, in, want string }{
+		{"plain", "abc", `[[0,"abc"]]`},
+		{"styled", "a\x1b[1;31mbc\x1b[0md", `[[0,"a"],[1,"bc"],[0,"d"]]`},
+		{"wide", "x日y", `[[0,["x","日","","y"]]]`},
+		{"mark", "e\u0301!", "[[0,[\"e\u0301\",\"!\"]]]"},
+		{"hidden", "pw:\x1b[8msecret\x1b[0m.", `[[0,"pw:"],[1,"      "],[0,"."]]`},
+		{"html", "</script>", `[[0,"\u003c/script\u003e"]]`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newSessionTrace(traceMeta{Theme: th}, true)
+			got := string(encodeTraceRow(traceTerm(20, 2, tc.in), 0, th, tr.styleID))
+			if got != tc.want {
+				t.Errorf("row %q = %s, want %s", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestTraceHTMLSelfContained: the page loads nothing (a CSP of
+// default-src 'none', no URL in it), and a screen's text cannot end its
+// script.
+func TestTraceHTMLSelfContained(t *testing.T) {
+	tr := newSessionTrace(traceMeta{ID: "s1", Command: "bash", Cols: 30, Rows: 3, Theme: themeList[0], Started: time.Now()}, true)
+	tr.Add(traceStep{Tool: "shell_send", Args: json.RawMessage(`{"text":"</script><img src=http://x>"}`)},
+		traceTerm(30, 3, "</script><img src=http://x>"), nil)
+	b, err := tr.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	if n := strings.Count(page, "</script>"); n != 1 {
+		t.Errorf("the page has %d </script>, want 1 (its own)", n)
+	}
+	if !strings.Contains(page, `content="default-src 'none';`) {
+		t.Error("the page has no Content-Security-Policy of default-src 'none'")
+	}
+	outside := regexp.MustCompile(`(?m)^const D = .*$`).ReplaceAllString(page, "") // the data: text, escaped
+	if m := regexp.MustCompile(`(?i)<(img|link|iframe)|src=|https?://`).FindString(outside); m != "" {
+		t.Errorf("the page would load something: %q", m)
+	}
+}
+
+// TestRedactArgs: env values of secret-like names are not kept; text and
+// input are.
+func TestRedactArgs(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"text":"ls\n","input":"\\r"}`, `{"text":"ls\n","input":"\\r"}`},
+		{`{"command":"bash","env":{"API_TOKEN":"t0k","LANG":"C","PGPASSWORD":"pw"}}`, `{"command":"bash","env":{"API_TOKEN":"(redacted)","LANG":"C","PGPASSWORD":"(redacted)"}}`},
+		{`[1]`, `{}`},
+		{`{"env":5}`, `{"env":5}`},
+		{``, `{}`},
+	}
+	for _, tc := range tests {
+		if got := string(redactArgs(json.RawMessage(tc.in))); got != tc.want {
+			t.Errorf("redactArgs(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// FuzzRedactArgs: any arguments give a JSON object, and never a panic.
+func FuzzRedactArgs(f *testing.F) {
+	f.Add(`{"env":{"KEY":"v"}}`)
+	f.Add(`{"text":"a"}`)
+	f.Add(`{"env":{"A":1,"TOKEN":[1]}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		out := redactArgs(json.RawMessage(in))
+		var m map[string]any
+		if err := json.Unmarshal(out, &m); err != nil {
+			t.Fatalf("redactArgs(%q) = %q, not a JSON object: %v", in, out, err)
+		}
+		if env, ok := m["env"].(map[string]any); ok {
+			for k, v := range env {
+				if secretName(k) && v != "(redacted)" {
+					t.Fatalf("redactArgs(%q) kept %s=%v", in, k, v)
+				}
+			}
+		}
+	})
+}
+
+// TestTracedSession drives a real bash through the tools: every call is
+// a step, the trace is written at shell_stop into the output directory,
+// info lists it, the tape replays the same outcomes, and neither holds a
+// secret-like env value.
+func TestTracedSession(t *testing.T) {
+	a := newTestApp(t)
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "bash", "args": []string{"--norc"}, "trace": true,
+		"env": map[string]string{"API_TOKEN": "hunter2-token", "GREETING": "hi"}})
+	id := m["shell_session_id"].(string)
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "echo $GREETING there\n", "wait_for_command": true})
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "false\n", "wait_for_command": true})
+	mustCall(t, a, "shell_screenshot", map[string]any{"session_id": id, "name": "after"})
+	call(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "never shown", "timeout_ms": 50})
+	mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
+
+	b, err := os.ReadFile(filepath.Join(a.cfg.OutputDir, id, traceFile))
+	if err != nil {
+		t.Fatalf("no trace written at shell_stop: %v", err)
+	}
+	page := string(b)
+	if strings.Contains(page, "hunter2") {
+		t.Error("the trace holds the API_TOKEN value")
+	}
+	for _, want := range []string{`"tool":"shell_start"`, `"tool":"shell_stop"`, `"line":"false"`, `"filename":"after.png"`, "hi there"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the trace has no %s", want)
+		}
+	}
+	info, err := a.hub.readResource(infoURI(id).String())
+	if err != nil || !strings.Contains(*info.Text, `"trace":"session://`+id+`/trace"`) || !strings.Contains(*info.Text, `"trace_path":`) {
+		t.Errorf("info does not list the trace: %v %v", info.Text, err)
+	}
+	res, err := a.hub.readResource(traceURI(id).String())
+	if err != nil || res.MimeType != "text/html" || *res.Text != page {
+		t.Errorf("session://%s/trace: %s, %v; want the file written", id, res.MimeType, err)
+	}
+	tape, err := a.hub.readResource(tapeURI(id).String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Set Shell \"bash\"\nSet FontSize 16\nSet Padding 0\nSet Width 640\nSet Height 384\n" +
+		"Env API_TOKEN: its value was not recorded (a secret-like name): set it here\n" + // a comment, below
+		"Env GREETING \"hi\"\n" +
+		"Type \"echo $GREETING there\"\nEnter\nWait+Command exit=0\n" +
+		"Type \"false\"\nEnter\nWait+Command exit=1\n" +
+		"Screenshot after.png\n" +
+		"# the wait here timed out in the session, so it is no assertion\nSleep 50ms\n"
+	got := *tape.Text
+	_, body, _ := strings.Cut(got, "\n") // after the comment line
+	if body != strings.Replace(want, "Env API_TOKEN", "# Env API_TOKEN", 1) {
+		t.Errorf("tape:\n%s\nwant:\n%s", body, want)
+	}
+}
+
+// TestUntracedSessionKeepsSteps: without trace a session keeps only its
+// steps: the tape, and no trace (a clear not-found) and no file.
+func TestUntracedSessionKeepsSteps(t *testing.T) {
+	a := newTestApp(t)
+	id := start(t, a, "sh")
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"Down", "Down", "C-c"}})
+	if _, err := a.hub.readResource(traceURI(id).String()); err == nil || !strings.Contains(err.Error(), "trace: true") {
+		t.Errorf("trace of an untraced session: %v, want a not-found naming trace: true", err)
+	}
+	tape, err := a.hub.readResource(tapeURI(id).String())
+	if err != nil || !regexp.MustCompile(`Type "sh"\nEnter\nExpect "[#$]"\nDown 2\nCtrl\+C\nSleep 100ms\n$`).MatchString(*tape.Text) {
+		t.Errorf("tape: %q %v", *tape.Text, err)
+	}
+	mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
+	if _, err := os.Stat(filepath.Join(a.cfg.OutputDir, id, traceFile)); err == nil {
+		t.Error("an untraced session wrote a trace")
+	}
+}
