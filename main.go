@@ -198,6 +198,12 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "snap" {
 		os.Exit(runSnap(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "tape" {
+		os.Exit(runTapeCmd(os.Args[2:], os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "test" {
+		os.Exit(runTestCmd(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	if len(os.Args) > 1 && os.Args[1] == "attach" {
 		os.Exit(runAttach(os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 	}
