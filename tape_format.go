@@ -59,7 +59,7 @@ func (c tapeCmd) args() []string {
 		if c.HasRows {
 			return []string{strconv.Itoa(c.Row), strconv.Itoa(c.Col2)}
 		}
-	case "Output", "Screenshot", "Snapshot", "Require":
+	case "Output", "Screenshot", "Snapshot", "Require", "Type", "Copy":
 		return []string{tapeQuote(c.Text)}
 	}
 	if _, key := tapeKeys[c.Name]; key && c.Count != 1 {
@@ -82,6 +82,8 @@ func (c tapeCmd) setValue() string {
 		return strconv.FormatFloat(c.Num, 'f', -1, 64) + "%"
 	case "regex":
 		return tapeRegex(c.Regex)
+	case "bool", "windowbar":
+		return c.Text
 	}
 	if strings.HasPrefix(c.Text, "{") {
 		return c.Text
@@ -143,6 +145,9 @@ func tapeRegex(re string) string {
 
 // tapeDuration writes d in ms (whole milliseconds) or s.
 func tapeDuration(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
 	if d%time.Millisecond == 0 {
 		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
 	}

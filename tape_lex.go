@@ -101,7 +101,7 @@ func lexOne(s string, line, col int) (tapeTok, int, *tapeLexError) {
 		n := spanOf(s, func(b byte) bool { return isTapeDigit(b) || b == '.' })
 		t.kind, t.text = tokNumber, s[:n]
 		return t, n, nil
-	case isTapeLetter(c) || c == '.' || c == '#':
+	case isTapeLetter(c) || c == '.' || c == '#' || c == '_':
 		n := 1 + spanOf(s[1:], isTapeWordByte)
 		t.kind, t.text = tokWord, s[:n]
 		return t, n, nil

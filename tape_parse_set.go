@@ -106,6 +106,9 @@ func (p *tapeParser) parseSetNumber(c *tapeCmd, kind string) error {
 
 // checkRegex reports a regex that does not compile, at its token.
 func (p *tapeParser) checkRegex(t tapeTok) error {
+	if t.text == "" {
+		return p.errAt(t, "the regex // is empty: expected a pattern between the slashes")
+	}
 	if _, err := regexp.Compile(t.text); err != nil {
 		return p.errAt(t, "the regex /%s/ does not compile: %v", t.text, err)
 	}
