@@ -23,14 +23,14 @@ import (
 // result's Failure.
 var errTapeFailed = errors.New("assertion failed")
 
-// fail records that c expected what it did not see: actual, or the
-// screen when actual is empty.
-func (r *tapeRun) fail(c tapeCmd, expected, actual string) error {
-	if actual == "" || !strings.Contains(actual, "\n") {
-		screen := strings.Join(trimBlankRows(screenRows(r.tb.sessions.Get(r.sid).Snapshot())), "\n")
-		actual = strings.TrimSpace(actual + "\n" + screen)
+// fail records that c expected what it did not see: got says what it
+// saw instead ("" for nothing more than the screen), screen is the
+// screen to show ("" for the session's screen now).
+func (r *tapeRun) fail(c tapeCmd, expected, got, screen string) error {
+	if screen == "" {
+		screen = strings.Join(trimBlankRows(screenRows(r.tb.sessions.Get(r.sid).Snapshot())), "\n")
 	}
-	r.res.Failure = &tapeFailure{Line: c.Line, Col: c.Col, Cmd: c.String(), Expected: expected, Actual: actual,
+	r.res.Failure = &tapeFailure{Line: c.Line, Col: c.Col, Cmd: c.String(), Expected: expected, Got: got, Actual: screen,
 		Steps: append([]string(nil), r.steps...)}
 	return errTapeFailed
 }
@@ -55,9 +55,9 @@ func waitArg(c tapeCmd) string {
 // (Expect+Gone).
 func (r *tapeRun) execExpect(ctx context.Context, c tapeCmd) error {
 	args := map[string]any{"session_id": r.sid, "timeout_ms": ms(r.timeout(c)), "new_only": false}
-	want := waitArg(c) + " on the screen"
+	want := c.target() + " on the screen"
 	if c.Variant == "Gone" {
-		args["wait_for_gone"], want = waitArg(c), waitArg(c)+" gone from the screen"
+		args["wait_for_gone"], want = waitArg(c), c.target()+" gone from the screen"
 	} else {
 		args["wait_for"] = waitArg(c)
 	}
@@ -66,7 +66,7 @@ func (r *tapeRun) execExpect(ctx context.Context, c tapeCmd) error {
 		return err
 	}
 	if !res.Matched {
-		return r.fail(c, want+" within "+r.timeout(c).String(), res.Buffer)
+		return r.fail(c, want+" within "+r.timeout(c).String(), "", res.Buffer)
 	}
 	return nil
 }
@@ -86,7 +86,7 @@ func (r *tapeRun) execExpectStyle(ctx context.Context, c tapeCmd) error {
 	if _, err := r.call(ctx, "shell_read", map[string]any{"session_id": r.sid, "format": "styled"}, &read); err != nil {
 		return err
 	}
-	return r.fail(c, fmt.Sprintf("%s in %s within %v", waitArg(c), strings.Join(styleWords(c.Style), " "), r.timeout(c)), read.Text)
+	return r.fail(c, fmt.Sprintf("%s in %s within %v", c.target(), strings.Join(styleWords(c.Style), " "), r.timeout(c)), "", read.Text)
 }
 
 // waitCommand is Wait+Command: the next command ends (one that ended
@@ -106,9 +106,9 @@ func (r *tapeRun) waitCommand(ctx context.Context, c tapeCmd) error {
 			r.lastCmd = cmd.N
 			return r.checkExit(c, cmd)
 		case cmd != nil && cmd.Running:
-			return r.fail(c, "the command to end within "+r.timeout(c).String(), "still running: "+cmd.Line+"\n"+res.Buffer)
+			return r.fail(c, "the command to end within "+r.timeout(c).String(), "still running: "+cmd.Line, res.Buffer)
 		case left <= 0:
-			return r.fail(c, "a command to run and end within "+r.timeout(c).String(), "no command ran since the last one seen\n"+res.Buffer)
+			return r.fail(c, "a command to run and end within "+r.timeout(c).String(), "no command ran since the last one seen", res.Buffer)
 		}
 		// The shell has not marked the command's start yet.
 		if err := r.execSleep(ctx, tapeCmd{Dur: 20 * time.Millisecond}); err != nil {
@@ -127,7 +127,7 @@ func (r *tapeRun) checkExit(c tapeCmd, cmd *commandResult) error {
 		if cmd.ExitCode != nil {
 			got = fmt.Sprintf("exit code %d", *cmd.ExitCode)
 		}
-		return r.fail(c, fmt.Sprintf("exit code %d from %q", *c.Exit, cmd.Line), got+"; its output:\n"+cmd.Output)
+		return r.fail(c, fmt.Sprintf("exit code %d from %q", *c.Exit, cmd.Line), got, "")
 	}
 	return nil
 }
@@ -189,13 +189,13 @@ func (r *tapeRun) execSnapshot(ctx context.Context, c tapeCmd) error {
 	}
 	want, err := os.ReadFile(golden)
 	if errors.Is(err, os.ErrNotExist) {
-		return r.fail(c, golden+" (no such file: run ttywright test --update to write it)", got)
+		return r.fail(c, golden+" (no such file: run ttywright test --update to write it)", "", strings.TrimSuffix(got, "\n"))
 	}
 	if err != nil {
 		return err
 	}
 	if string(want) != got {
-		return r.fail(c, fmt.Sprintf("the screen as in %s (%s)", golden, firstDiff(string(want), got)), got)
+		return r.fail(c, "the screen as in "+golden, firstDiff(string(want), got), strings.TrimSuffix(got, "\n"))
 	}
 	return nil
 }

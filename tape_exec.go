@@ -194,10 +194,10 @@ func (r *tapeRun) execWait(ctx context.Context, c tapeCmd) error {
 			return nil
 		}
 		if s.Status().Exited {
-			return r.fail(c, "/"+re.String()+"/ on the "+strings.ToLower(c.Variant), "the program exited")
+			return r.fail(c, "/"+re.String()+"/ on the "+strings.ToLower(c.Variant), "the program exited", "")
 		}
 		if _, err := s.WaitChange(wctx, snap.Generation); err != nil {
-			return r.fail(c, "/"+re.String()+"/ on the "+strings.ToLower(c.Variant), fmt.Sprintf("not there after %v", timeout))
+			return r.fail(c, "/"+re.String()+"/ on the "+strings.ToLower(c.Variant), fmt.Sprintf("not there after %v", timeout), "")
 		}
 	}
 }

@@ -247,9 +247,12 @@ func (p *tapeParser) parseDuration(what string) (time.Duration, error) {
 		default:
 			unit = 0
 		}
-		if unit != 0 {
+		switch {
+		case unit != 0:
 			p.next()
-		} else {
+		case u.line == t.line && u.col == t.col+len(t.text): // 1x
+			return 0, p.errAt(t, "bad duration %q after %s: expected a time like 500ms, 2s or 1m", t.text+u.text, what)
+		default:
 			unit = time.Second
 		}
 	}

@@ -46,7 +46,8 @@ type tapeFailure struct {
 	Line, Col int
 	Cmd       string
 	Expected  string
-	Actual    string
+	Got       string // what was seen instead, when more than the screen
+	Actual    string // the screen
 	Steps     []string
 	// TracePath is the session trace of the failed run; empty until traces
 	// record tape runs.

@@ -131,7 +131,11 @@ func writeReport(w io.Writer, r suiteResult) {
 		return
 	}
 	f := r.Failure
-	fmt.Fprintf(w, "  %s:%d:%d: %s\n  expected: %s\n  screen:\n", r.Path, f.Line, f.Col, f.Cmd, f.Expected)
+	fmt.Fprintf(w, "  %s:%d:%d: %s\n  expected: %s\n", r.Path, f.Line, f.Col, f.Cmd, f.Expected)
+	if f.Got != "" {
+		fmt.Fprintf(w, "  got: %s\n", f.Got)
+	}
+	fmt.Fprintf(w, "  screen:\n")
 	for _, line := range strings.Split(f.Actual, "\n") {
 		fmt.Fprintf(w, "    | %s\n", line)
 	}
