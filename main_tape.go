@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -38,6 +39,7 @@ func runTapeCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ttywright tape", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	update := fs.Bool("update", false, "write the Snapshot golden files instead of comparing")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object (tapeReport) instead of the report")
 	if code, ok := parseSubFlags(fs, args, tapeUsage, stdout, stderr); !ok {
 		return code
 	}
@@ -49,6 +51,11 @@ func runTapeCmd(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	res := runTape(ctx, fs.Arg(0), tapeOptions{Update: *update})
 	r := suiteResult{tapeResult: res, Runs: 1}
+	if *asJSON {
+		b, _ := json.Marshal(res.report())
+		fmt.Fprintf(stdout, "%s\n", b)
+		return map[bool]int{true: 0, false: 1}[res.Passed()]
+	}
 	writeReport(stderr, r)
 	for _, p := range res.Wrote {
 		fmt.Fprintf(stdout, "wrote %s\n", p)

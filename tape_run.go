@@ -33,6 +33,7 @@ type tapeResult struct {
 	ParseErr bool         // Err is the parse error: nothing ran
 	Failure  *tapeFailure // an assertion failed
 	Warnings []tapeWarning
+	Outputs  []string // the Output paths the tape names
 	Wrote    []string // the files written (Output, Screenshot, updated goldens)
 	Duration time.Duration
 }
@@ -94,6 +95,11 @@ func runTape(ctx context.Context, path string, opt tapeOptions) *tapeResult {
 	if err != nil {
 		res.Err, res.ParseErr = err, true
 		return res
+	}
+	for _, c := range prog.Cmds {
+		if c.Name == "Output" {
+			res.Outputs = append(res.Outputs, c.Text)
+		}
 	}
 	r := &tapeRun{prog: prog, opt: opt, set: defaultTapeSettings(), env: map[string]string{}, res: res}
 	if err := r.run(ctx); err != nil && res.Failure == nil {

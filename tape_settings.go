@@ -41,9 +41,10 @@ func defaultTapeSettings() tapeSettings {
 // from VHS: the command, as the compatibility table counts it ("Set
 // FontFamily"), and what was done instead.
 type tapeWarning struct {
-	Line, Col int
-	Cmd       string
-	Msg       string
+	Line int    `json:"line"`
+	Col  int    `json:"col"`
+	Cmd  string `json:"cmd"`
+	Msg  string `json:"msg"`
 }
 
 // tapeScale is the font scale for a VHS font size: FontSize/16 rounded,

@@ -214,3 +214,30 @@ func writeJUnit(path string, results []suiteResult) error {
 	}
 	return os.WriteFile(path, append([]byte(xml.Header), append(out, '\n')...), 0o644)
 }
+
+// tapeReport is a tape's result as JSON (ttywright tape --json): what
+// bench/vhscompat counts.
+type tapeReport struct {
+	Path       string        `json:"path"`
+	Passed     bool          `json:"passed"`
+	ParseError bool          `json:"parse_error,omitempty"`
+	Error      string        `json:"error,omitempty"`
+	Failure    string        `json:"failure,omitempty"`
+	Outputs    []string      `json:"outputs"` // the Output paths the tape names
+	Wrote      []string      `json:"wrote"`
+	Warnings   []tapeWarning `json:"warnings"`
+	DurationMS int64         `json:"duration_ms"`
+}
+
+// report is r as a tapeReport.
+func (r *tapeResult) report() tapeReport {
+	rep := tapeReport{Path: r.Path, Passed: r.Passed(), ParseError: r.ParseErr, Outputs: r.Outputs, Wrote: r.Wrote,
+		Warnings: r.Warnings, DurationMS: r.Duration.Milliseconds()}
+	if r.Err != nil {
+		rep.Error = r.Err.Error()
+	}
+	if f := r.Failure; f != nil {
+		rep.Failure = fmt.Sprintf("%d:%d: %s: expected %s", f.Line, f.Col, f.Cmd, f.Expected)
+	}
+	return rep
+}

@@ -71,12 +71,12 @@ func TestTapeSuitePasses(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("ttywright test = %d:\n%s%s", code, out.String(), errb.String())
 	}
-	if !strings.Contains(out.String(), "4 passed, 0 failed") {
+	if !strings.Contains(out.String(), "5 passed, 0 failed") {
 		t.Errorf("no summary line:\n%s", out.String())
 	}
 	j := readJUnit(t, junit)
-	if j.Tests != 4 || j.Failures != 0 || len(j.Cases) != 4 {
-		t.Errorf("JUnit: %d tests, %d failures, %d cases; want 4, 0, 4", j.Tests, j.Failures, len(j.Cases))
+	if j.Tests != 5 || j.Failures != 0 || len(j.Cases) != 5 {
+		t.Errorf("JUnit: %d tests, %d failures, %d cases; want 5, 0, 5", j.Tests, j.Failures, len(j.Cases))
 	}
 }
 
