@@ -10,6 +10,8 @@
 //	ttywright [flags]
 //	ttywright snap [-o out.png] [--gif out.gif] [--cols N --rows N --theme T] [--wait-for TEXT | --idle DUR] [--delay DUR] [--timeout DUR] [--title T] [--trim] -- COMMAND [ARGS...]
 //	ttywright attach [--list] [--server PID] [--control] [--resize] [--web] [SESSION]
+//	ttywright tape [--update] [--json] FILE.tape
+//	ttywright test [-j N] [--retries N] [--update] [--junit FILE] [DIR|FILE.tape...]
 //	ttywright --version | --licenses | --help
 //
 // With no arguments ttywright serves MCP on stdin and stdout, one JSON
@@ -44,6 +46,24 @@
 // (the link shell_start's view returns as view_url): the same screen and
 // keyboard on the loopback door of the secret pages. Replies with a
 // screen say viewers, keyboard and person_typed while a person watches.
+//
+// The tape subcommand runs a tape: VHS's .tape language (Output, Require,
+// Set, Type, the keys, Sleep, Wait, Hide/Show, Screenshot, Env, Source,
+// Copy/Paste) played through the same tools an agent calls, with no
+// browser and no ffmpeg, plus assertions that wait: Wait+Command [exit=N],
+// Expect "text" or /regex/, Expect+Gone, ExpectStyle "text" bold fg=red,
+// Snapshot[+Style] NAME (compared with NAME.txt, or NAME.style.txt, beside
+// the tape), Mask /regex/ and Mask rows N-M (0-based), Click "text" or
+// Click ROW COL. A malformed tape stops before anything runs with
+// FILE:LINE:COL and what was expected there; what ttywright cannot honour
+// (a TTF font family, letter spacing) is a warning naming the command.
+// --update writes the Snapshot goldens; --json prints the result as JSON.
+// The test subcommand runs tapes as tests: each FILE, every *.tape under
+// each DIR but _*.tape (for Source), -j N at a time, each in its own
+// sessions and temporary directory, a failed one again up to --retries
+// times; it prints each failure with the expected and the actual screen
+// and the last tool calls, then "N passed, N failed", writes --junit FILE
+// for CI, and exits with status 1 when a tape failed.
 //
 // # Flags
 //
@@ -213,6 +233,12 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "snap" {
 		os.Exit(runSnap(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == "tape" {
+		os.Exit(runTapeCmd(os.Args[2:], os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "test" {
+		os.Exit(runTestCmd(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	if len(os.Args) > 1 && os.Args[1] == "attach" {
 		os.Exit(runAttach(os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 	}
@@ -297,6 +323,8 @@ MCP (JSON-RPC) on stdin/stdout, to be started by an MCP client.
 usage: ttywright [flags]                              serve MCP on stdin/stdout
        ttywright snap [flags] -- COMMAND [ARGS...]    screenshot a command (snap -h)
        ttywright attach [SESSION]                     watch a session and take its keyboard (attach -h)
+       ttywright tape FILE.tape                       run a VHS tape, with assertions (tape -h)
+       ttywright test [DIR|FILE.tape...]              run tapes as tests (test -h)
        ttywright --version | --licenses
 
 flags (each also TTYWRIGHT_<NAME>):

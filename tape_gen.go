@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -219,7 +220,7 @@ func fullestLine(screen string) string {
 // send writes a shell_send: its text, input and keys, then its wait.
 func (g *tapeGen) send(a stepArgs, r stepReply) {
 	if a.TypeDelayMS != nil && *a.TypeDelayMS > 0 {
-		g.typeFor = "@" + tapeDuration(*a.TypeDelayMS)
+		g.typeFor = "@" + tapeMS(*a.TypeDelayMS)
 	}
 	g.typeText(a.Text)
 	if in, err := decodeInput(a.Input); err == nil {
@@ -262,17 +263,17 @@ func (g *tapeGen) click(a stepArgs, r stepReply) {
 func (g *tapeGen) wait(a stepArgs, r stepReply, sent bool) {
 	at := ""
 	if a.TimeoutMS != nil {
-		at = "@" + tapeDuration(*a.TimeoutMS)
+		at = "@" + tapeMS(*a.TimeoutMS)
 	}
 	timedOut := r.TimedOut != nil && *r.TimedOut
 	waited := a.WaitCommand || a.WaitFor != nil || a.WaitForGone != nil || a.WaitIdle != nil || a.WaitStable != nil || a.WaitInput
 	switch {
 	case !waited && sent:
-		g.line("Sleep %s", tapeDuration(derefOr(a.DelayMS, defaultDelayMS)))
+		g.line("Sleep %s", tapeMS(derefOr(a.DelayMS, defaultDelayMS)))
 		return
 	case timedOut:
 		g.comment("the wait here timed out in the session, so it is no assertion")
-		g.line("Sleep %s", tapeDuration(derefOr(a.TimeoutMS, defaultTimeoutMS)))
+		g.line("Sleep %s", tapeMS(derefOr(a.TimeoutMS, defaultTimeoutMS)))
 		return
 	}
 	if a.WaitCommand {
@@ -289,7 +290,7 @@ func (g *tapeGen) wait(a stepArgs, r stepReply, sent bool) {
 		g.line("Sleep 200ms")
 	}
 	if n := max(derefOr(a.WaitIdle, 0), derefOr(a.WaitStable, 0)); n > 0 {
-		g.line("Sleep %s", tapeDuration(n))
+		g.line("Sleep %s", tapeMS(n))
 	}
 }
 
@@ -474,26 +475,8 @@ func tapePattern(s string) string {
 	return "/" + strings.ReplaceAll(expr, "/", `\x2f`) + "/"
 }
 
-// tapeDuration writes ms milliseconds as VHS does: "2s" when whole
-// seconds, else "500ms".
-func tapeDuration(ms int) string {
-	if ms > 0 && ms%1000 == 0 {
-		return strconv.Itoa(ms/1000) + "s"
-	}
-	return strconv.Itoa(ms) + "ms"
-}
-
-// tapeQuote quotes s as a tape string: "...", '...' or `...`, the first
-// whose quote s does not contain (VHS strings have no escapes). s must
-// not contain all three: tapeQuotes splits such a text.
-func tapeQuote(s string) string {
-	for _, q := range []string{`"`, `'`, "`"} {
-		if !strings.Contains(s, q) {
-			return q + s + q
-		}
-	}
-	return `"` + strings.ReplaceAll(s, `"`, "") + `"`
-}
+// tapeMS writes ms milliseconds as a tape duration (tapeDuration).
+func tapeMS(ms int) string { return tapeDuration(time.Duration(ms) * time.Millisecond) }
 
 // tapeQuotes quotes s as one or more tape strings, split where needed so
 // that each can be quoted (a text holding all three quote characters).

@@ -1,0 +1,123 @@
+package main
+
+// main_tape.go: the "ttywright tape" and "ttywright test" subcommands:
+// one tape run and its outputs written, or tapes run as tests with a
+// summary and an exit status for CI (the Tapes room, tape*.go).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const tapeUsage = `usage: ttywright tape [--update] FILE.tape
+
+Runs a tape (VHS's language, with waits and assertions) and writes its
+Output files. Exit status 0 when it ran to the end with every assertion
+met, 1 when it failed, 2 for a usage error.
+
+flags:
+`
+
+const testUsage = `usage: ttywright test [-j N] [--retries N] [--update] [--junit FILE] [DIR|FILE.tape...]
+
+Runs tapes as tests: each FILE, and every *.tape under each DIR (not
+_*.tape, which are for Source), the current folder by default. Prints a
+report per tape and "N passed, N failed"; exit status 1 when one failed.
+
+flags:
+`
+
+// runTapeCmd is "ttywright tape ARGS".
+func runTapeCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ttywright tape", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	update := fs.Bool("update", false, "write the Snapshot golden files instead of comparing")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object (tapeReport) instead of the report")
+	if code, ok := parseSubFlags(fs, args, tapeUsage, stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "ttywright tape: give one FILE.tape (ttywright test runs many)")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res := runTape(ctx, fs.Arg(0), tapeOptions{Update: *update})
+	r := suiteResult{tapeResult: res, Runs: 1}
+	if *asJSON {
+		b, _ := json.Marshal(res.report())
+		fmt.Fprintf(stdout, "%s\n", b)
+		return map[bool]int{true: 0, false: 1}[res.Passed()]
+	}
+	writeReport(stderr, r)
+	for _, p := range res.Wrote {
+		fmt.Fprintf(stdout, "wrote %s\n", p)
+	}
+	if !res.Passed() {
+		return 1
+	}
+	return 0
+}
+
+// runTestCmd is "ttywright test ARGS".
+func runTestCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("ttywright test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var o suiteOptions
+	fs.IntVar(&o.Jobs, "j", 1, "tapes run at once, each in its own sessions")
+	fs.IntVar(&o.Retries, "retries", 0, "run a failed tape again up to N times")
+	fs.BoolVar(&o.Update, "update", false, "write the Snapshot golden files instead of comparing")
+	fs.StringVar(&o.JUnit, "junit", "", "also write a JUnit XML report to FILE")
+	if code, ok := parseSubFlags(fs, args, testUsage, stdout, stderr); !ok {
+		return code
+	}
+	if o.Jobs < 1 || o.Jobs > 64 || o.Retries < 0 || o.Retries > 10 {
+		fmt.Fprintln(stderr, "ttywright test: -j takes 1 to 64, --retries 0 to 10")
+		return 2
+	}
+	tapes, err := findTapes(fs.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "ttywright test: %v\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	results := runSuite(ctx, tapes, o, func(r suiteResult) { writeReport(stdout, r) })
+	fmt.Fprintln(stdout, summaryLine(results))
+	if o.JUnit != "" {
+		if err := writeJUnit(o.JUnit, results); err != nil {
+			fmt.Fprintf(stderr, "ttywright test: --junit: %v\n", err)
+			return 1
+		}
+	}
+	for _, r := range results {
+		if !r.Passed() {
+			return 1
+		}
+	}
+	return 0
+}
+
+// parseSubFlags parses a subcommand's flags; -h prints usage and the
+// flags to stdout. ok is false when the caller must return code.
+func parseSubFlags(fs *flag.FlagSet, args []string, usage string, stdout, stderr io.Writer) (code int, ok bool) {
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return 0, false
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v (-h lists the flags)\n", fs.Name(), err)
+		return 2, false
+	}
+	return 0, true
+}

@@ -1,0 +1,242 @@
+package main
+
+// tape_assert.go: the assertions a tape adds to VHS's language, each a
+// wait with a timeout (@time, else Set WaitTimeout) through the same
+// tools and matchers an agent uses: Wait+Command (shell_wait
+// wait_for_command), Expect and Expect+Gone (shell_wait wait_for and
+// wait_for_gone, the typed echo excluded), ExpectStyle (shell_find with a
+// style), Snapshot against a golden file beside the tape, Mask, and Click
+// (shell_click). A failure stops the tape (tapeFailure).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// errTapeFailed is returned once a failed assertion is recorded in the
+// result's Failure.
+var errTapeFailed = errors.New("assertion failed")
+
+// fail records that c expected what it did not see: got says what it
+// saw instead ("" for nothing more than the screen), screen is the
+// screen to show ("" for the session's screen now).
+func (r *tapeRun) fail(c tapeCmd, expected, got, screen string) error {
+	if screen == "" {
+		screen = strings.Join(trimBlankRows(screenRows(r.tb.sessions.Get(r.sid).Snapshot())), "\n")
+	}
+	r.res.Failure = &tapeFailure{Line: c.Line, Col: c.Col, Cmd: c.String(), Expected: expected, Got: got, Actual: screen,
+		Steps: append([]string(nil), r.steps...)}
+	return errTapeFailed
+}
+
+// trimBlankRows drops the empty rows at the end.
+func trimBlankRows(rows []string) []string {
+	for len(rows) > 0 && rows[len(rows)-1] == "" {
+		rows = rows[:len(rows)-1]
+	}
+	return rows
+}
+
+// waitArg is c's target as a wait_for argument: the text, or /regex/.
+func waitArg(c tapeCmd) string {
+	if c.Regex != "" {
+		return "/" + c.Regex + "/"
+	}
+	return c.Text
+}
+
+// execExpect waits for the text to be shown (Expect) or to be gone
+// (Expect+Gone).
+func (r *tapeRun) execExpect(ctx context.Context, c tapeCmd) error {
+	args := map[string]any{"session_id": r.sid, "timeout_ms": ms(r.timeout(c)), "new_only": false}
+	want := c.target() + " on the screen"
+	if c.Variant == "Gone" {
+		args["wait_for_gone"], want = waitArg(c), c.target()+" gone from the screen"
+	} else {
+		args["wait_for"] = waitArg(c)
+	}
+	var res shellWaitResult
+	if _, err := r.call(ctx, "shell_wait", args, &res); err != nil {
+		return err
+	}
+	if !res.Matched {
+		return r.fail(c, want+" within "+r.timeout(c).String(), "", res.Buffer)
+	}
+	return nil
+}
+
+// execExpectStyle waits for the text to be shown in the style.
+func (r *tapeRun) execExpectStyle(ctx context.Context, c tapeCmd) error {
+	var res findResult
+	_, err := r.call(ctx, "shell_find", map[string]any{"session_id": r.sid, "text": waitArg(c), "style": c.Style,
+		"timeout_ms": ms(r.timeout(c))}, &res)
+	if err != nil {
+		return err
+	}
+	if res.Count > 0 {
+		return nil
+	}
+	var read shellReadResult
+	if _, err := r.call(ctx, "shell_read", map[string]any{"session_id": r.sid, "format": "styled"}, &read); err != nil {
+		return err
+	}
+	return r.fail(c, fmt.Sprintf("%s in %s within %v", c.target(), strings.Join(styleWords(c.Style), " "), r.timeout(c)), "", read.Text)
+}
+
+// waitCommand is Wait+Command: the next command ends (one that ended
+// after the last Wait+Command saw), with exit=N its exit code is N.
+func (r *tapeRun) waitCommand(ctx context.Context, c tapeCmd) error {
+	deadline := time.Now().Add(r.timeout(c))
+	for {
+		left := time.Until(deadline)
+		var res shellWaitResult
+		if _, err := r.call(ctx, "shell_wait", map[string]any{"session_id": r.sid, "wait_for_command": true,
+			"timeout_ms": max(0, ms(left))}, &res); err != nil {
+			return err
+		}
+		cmd := res.Command
+		switch {
+		case cmd != nil && !cmd.Running && cmd.N > r.lastCmd:
+			r.lastCmd = cmd.N
+			return r.checkExit(c, cmd)
+		case cmd != nil && cmd.Running:
+			return r.fail(c, "the command to end within "+r.timeout(c).String(), "still running: "+cmd.Line, res.Buffer)
+		case left <= 0:
+			return r.fail(c, "a command to run and end within "+r.timeout(c).String(), "no command ran since the last one seen", res.Buffer)
+		}
+		// The shell has not marked the command's start yet.
+		if err := r.execSleep(ctx, tapeCmd{Dur: 20 * time.Millisecond}); err != nil {
+			return err
+		}
+	}
+}
+
+// checkExit checks the exit=N of Wait+Command against the command's code.
+func (r *tapeRun) checkExit(c tapeCmd, cmd *commandResult) error {
+	if c.Exit == nil {
+		return nil
+	}
+	if cmd.ExitCode == nil || *cmd.ExitCode != *c.Exit {
+		got := "no exit code"
+		if cmd.ExitCode != nil {
+			got = fmt.Sprintf("exit code %d", *cmd.ExitCode)
+		}
+		return r.fail(c, fmt.Sprintf("exit code %d from %q", *c.Exit, cmd.Line), got, "")
+	}
+	return nil
+}
+
+// execClick clicks on the text or the cell (shell_click).
+func (r *tapeRun) execClick(ctx context.Context, c tapeCmd) error {
+	args := map[string]any{"session_id": r.sid}
+	if c.HasRows {
+		args["row"], args["col"] = c.Row, c.Col2
+	} else {
+		args["text"] = c.Text
+	}
+	_, err := r.call(ctx, "shell_click", args, nil)
+	return err
+}
+
+// execMask adds a mask for the snapshots and the .txt output.
+func (r *tapeRun) execMask(_ context.Context, c tapeCmd) error {
+	r.masks = append(r.masks, c)
+	return nil
+}
+
+// tapeMasked replaces what a mask hides.
+const tapeMasked = "[masked]"
+
+// mask hides in line (screen row row, -1 when unknown) what the masks match.
+func (r *tapeRun) mask(line string, row int) string {
+	for _, m := range r.masks {
+		switch {
+		case m.HasRows:
+			if row >= m.Row && row <= m.Col2 {
+				line = tapeMasked
+			}
+		default:
+			line = regexp.MustCompile(m.Regex).ReplaceAllLiteralString(line, tapeMasked) // compiled at parse
+		}
+	}
+	return line
+}
+
+// execSnapshot compares the screen (its text, with +Style its styled
+// text) with the golden file beside the tape, or writes it with --update.
+func (r *tapeRun) execSnapshot(ctx context.Context, c tapeCmd) error {
+	got, err := r.snapshotText(ctx, c.Variant == "Style")
+	if err != nil {
+		return err
+	}
+	ext := ".txt"
+	if c.Variant == "Style" {
+		ext = ".style.txt"
+	}
+	golden := filepath.Join(filepath.Dir(r.prog.Path), c.Text+ext)
+	if r.opt.Update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			return err
+		}
+		r.res.Wrote = append(r.res.Wrote, golden)
+		return nil
+	}
+	want, err := os.ReadFile(golden)
+	if errors.Is(err, os.ErrNotExist) {
+		return r.fail(c, golden+" (no such file: run ttywright test --update to write it)", "", strings.TrimSuffix(got, "\n"))
+	}
+	if err != nil {
+		return err
+	}
+	if string(want) != got {
+		return r.fail(c, "the screen as in "+golden, firstDiff(string(want), got), strings.TrimSuffix(got, "\n"))
+	}
+	return nil
+}
+
+// snapshotText is the screen's rows (styled: shell_read's styled text),
+// masked, trailing blank rows dropped, each row ending in a newline.
+func (r *tapeRun) snapshotText(ctx context.Context, styled bool) (string, error) {
+	var rows []string
+	if styled {
+		var read shellReadResult
+		if _, err := r.call(ctx, "shell_read", map[string]any{"session_id": r.sid, "format": "styled"}, &read); err != nil {
+			return "", err
+		}
+		rows = strings.Split(read.Text, "\n")
+	} else {
+		rows = screenRows(r.tb.sessions.Get(r.sid).Snapshot())
+	}
+	for i := range rows {
+		rows[i] = r.mask(rows[i], i)
+	}
+	rows = trimBlankRows(rows)
+	if len(rows) == 0 {
+		return "", nil
+	}
+	return strings.Join(rows, "\n") + "\n", nil
+}
+
+// firstDiff says where two texts first differ: the line and both sides.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d: golden %q, screen %q", i+1, a, b)
+		}
+	}
+	return "they differ"
+}

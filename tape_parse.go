@@ -1,0 +1,447 @@
+package main
+
+// tape_parse.go: the parser of the tape language: VHS's commands as VHS
+// spells them, and the assertions ttywright adds (Wait+Command, Expect,
+// Expect+Gone, ExpectStyle, Snapshot, Mask, Click). A tape is read whole
+// before anything runs: the first error is reported as FILE:LINE:COL and
+// what was expected (README "Tapes and tests").
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// tapeCmd is one command of a tape. Name is the command as VHS spells it
+// ("Type", "Ctrl", "Set", "Wait"), Variant what follows its + ("Screen",
+// "Line", "Command", "Gone", "Style"); the other fields are its arguments.
+type tapeCmd struct {
+	Line, Col int
+	Name      string
+	Variant   string
+	Setting   string        // Set: the setting; Env: the variable
+	Speed     time.Duration // @time: a key's typing speed, a wait's timeout
+	HasSpeed  bool
+	Count     int           // key commands: how many times (1 when not given)
+	Text      string        // the string argument: typed, a path, a name, a value
+	Regex     string        // Wait, Expect, Mask, Set WaitPattern: RE2
+	Keys      []string      // Ctrl, Alt, Shift: the ttywright key name, e.g. "C-S-o"
+	Dur       time.Duration // Sleep, Set TypingSpeed, Set WaitTimeout
+	Num       float64       // numeric settings
+	Exit      *int          // Wait+Command exit=N
+	Style     *Style        // ExpectStyle
+	Row, Col2 int           // Click row col; Mask rows Row-Col2
+	HasRows   bool          // Mask rows, Click row col
+}
+
+// tapeProgram is a parsed tape: where it came from and its commands,
+// Source files inlined.
+type tapeProgram struct {
+	Path string
+	Cmds []tapeCmd
+}
+
+// tapeError is a tape that cannot run: FILE:LINE:COL and what was
+// expected there.
+type tapeError struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *tapeError) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
+
+// tapeFS is what parsing needs of the file system: reading a Source
+// tape and whether an Output directory exists. osTapeFS is the real one.
+type tapeFS struct {
+	readFile func(path string) ([]byte, error)
+	isDir    func(path string) bool
+}
+
+var osTapeFS = tapeFS{readFile: os.ReadFile, isDir: func(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}}
+
+// parseTapeFile reads and parses the tape at path.
+func parseTapeFile(path string) (*tapeProgram, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseTape(path, string(src), osTapeFS)
+}
+
+// parseTape parses src, the tape named path. Paths in it (Output, Source,
+// Screenshot) are relative to the working directory, as VHS reads them.
+func parseTape(path, src string, fsys tapeFS) (*tapeProgram, error) {
+	p, err := newTapeParser(path, src, fsys)
+	if err != nil {
+		return nil, err
+	}
+	cmds, err := p.parseAll(true)
+	if err != nil {
+		return nil, err
+	}
+	return &tapeProgram{Path: path, Cmds: cmds}, nil
+}
+
+// tapeParser walks the tokens of one file.
+type tapeParser struct {
+	file string
+	toks []tapeTok
+	i    int
+	fs   tapeFS
+}
+
+func newTapeParser(path, src string, fsys tapeFS) (*tapeParser, error) {
+	toks, lerr := lexTape(src)
+	if lerr != nil {
+		return nil, &tapeError{path, lerr.line, lerr.col, lerr.msg}
+	}
+	return &tapeParser{file: path, toks: toks, fs: fsys}, nil
+}
+
+func (p *tapeParser) peek() tapeTok { return p.toks[p.i] }
+
+func (p *tapeParser) next() tapeTok {
+	t := p.toks[p.i]
+	if t.kind != tokEOF {
+		p.i++
+	}
+	return t
+}
+
+// errAt is an error at token t.
+func (p *tapeParser) errAt(t tapeTok, format string, a ...any) error {
+	return &tapeError{p.file, t.line, t.col, fmt.Sprintf(format, a...)}
+}
+
+// isSym reports whether t is the symbol s.
+func isSym(t tapeTok, s string) bool { return t.kind == tokSym && t.text == s }
+
+// parseAll parses every command; sourcing says whether Source may appear
+// (not in a sourced tape: VHS refuses nesting).
+func (p *tapeParser) parseAll(sourcing bool) ([]tapeCmd, error) {
+	var cmds []tapeCmd
+	for p.peek().kind != tokEOF {
+		t := p.next()
+		if t.kind != tokWord {
+			return nil, p.errAt(t, "expected a command (Type, Enter, Sleep, Wait, Expect, Set...), got %s", tokDesc(t))
+		}
+		if t.text == "Source" {
+			if !sourcing {
+				return nil, p.errAt(t, "Source inside a sourced tape: VHS allows one level; inline the tape instead")
+			}
+			more, err := p.parseSource(t)
+			if err != nil {
+				return nil, err
+			}
+			cmds = append(cmds, more...)
+			continue
+		}
+		parse, ok := tapeParsers[t.text]
+		if !ok {
+			return nil, p.errAt(t, "unknown command %q: expected one of %s", t.text, strings.Join(tapeCommandNames(), ", "))
+		}
+		c := tapeCmd{Line: t.line, Col: t.col, Name: t.text, Count: 1}
+		if err := parse(p, &c); err != nil {
+			return nil, err
+		}
+		cmds = append(cmds, c)
+	}
+	return cmds, nil
+}
+
+// tokDesc names a token for an error message.
+func tokDesc(t tapeTok) string {
+	switch t.kind {
+	case tokEOF:
+		return "the end of the file"
+	case tokString:
+		return strconv.Quote(t.text) + " (a string)"
+	case tokRegex:
+		return "/" + t.text + "/ (a regex)"
+	case tokNumber:
+		return "the number " + t.text
+	}
+	return strconv.Quote(t.text)
+}
+
+// tapeParsers parse each command's arguments after its name.
+var tapeParsers map[string]func(*tapeParser, *tapeCmd) error
+
+func init() {
+	tapeParsers = map[string]func(*tapeParser, *tapeCmd) error{
+		"Output": (*tapeParser).parseOutput, "Require": (*tapeParser).parseRequire, "Set": (*tapeParser).parseSet,
+		"Type": (*tapeParser).parseType, "Sleep": (*tapeParser).parseSleep, "Wait": (*tapeParser).parseWait,
+		"Hide": noArgs, "Show": noArgs, "Paste": noArgs, "Screenshot": (*tapeParser).parseScreenshot,
+		"Env": (*tapeParser).parseEnv, "Copy": (*tapeParser).parseCopy,
+		"Ctrl": (*tapeParser).parseCombo, "Alt": (*tapeParser).parseCombo, "Shift": (*tapeParser).parseCombo,
+		"Expect": (*tapeParser).parseExpect, "ExpectStyle": (*tapeParser).parseExpectStyle,
+		"Snapshot": (*tapeParser).parseSnapshot, "Mask": (*tapeParser).parseMask, "Click": (*tapeParser).parseClick,
+	}
+	for name := range tapeKeys {
+		tapeParsers[name] = (*tapeParser).parseKey
+	}
+}
+
+// tapeKeys maps VHS's key commands to ttywright's key names.
+var tapeKeys = map[string]string{
+	"Enter": "Enter", "Tab": "Tab", "Space": "Space", "Backspace": "Backspace", "Delete": "Delete",
+	"Insert": "Insert", "Escape": "Escape", "Up": "Up", "Down": "Down", "Left": "Left", "Right": "Right",
+	"PageUp": "PageUp", "PageDown": "PageDown", "Home": "Home", "End": "End",
+	"ScrollUp": "", "ScrollDown": "", // the viewport, not a key (tape_run.go)
+}
+
+// tapeCommandNames lists the commands, sorted, for error messages.
+func tapeCommandNames() []string {
+	names := []string{"Source"}
+	for n := range tapeParsers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func noArgs(*tapeParser, *tapeCmd) error { return nil }
+
+// parseAt reads an optional @time after a command name: a key's typing
+// speed, a wait's timeout.
+func (p *tapeParser) parseAt(c *tapeCmd) error {
+	if !isSym(p.peek(), "@") {
+		return nil
+	}
+	p.next()
+	d, err := p.parseDuration(c.Name + "@")
+	if err != nil {
+		return err
+	}
+	c.Speed, c.HasSpeed = d, true
+	return nil
+}
+
+// parseDuration reads NUMBER[ms|s|m] (seconds without a unit, as VHS).
+func (p *tapeParser) parseDuration(what string) (time.Duration, error) {
+	t := p.next()
+	if t.kind != tokNumber {
+		return 0, p.errAt(t, "bad duration after %s: expected a time like 500ms, 2s or 1m, got %s", what, tokDesc(t))
+	}
+	v, err := strconv.ParseFloat(t.text, 64)
+	if err != nil || v > 24*3600*1000 {
+		return 0, p.errAt(t, "bad duration %q after %s: expected a time like 500ms, 2s or 1m", t.text, what)
+	}
+	unit := time.Second
+	if u := p.peek(); u.kind == tokWord {
+		switch u.text {
+		case "ms":
+			unit = time.Millisecond
+		case "s":
+		case "m":
+			unit = time.Minute
+		default:
+			unit = 0
+		}
+		switch {
+		case unit != 0:
+			p.next()
+		case u.line == t.line && u.col == t.col+len(t.text): // 1x
+			return 0, p.errAt(t, "bad duration %q after %s: expected a time like 500ms, 2s or 1m", t.text+u.text, what)
+		default:
+			unit = time.Second
+		}
+	}
+	return time.Duration(v * float64(unit)), nil
+}
+
+// parseKey reads Key[@time] [count].
+func (p *tapeParser) parseKey(c *tapeCmd) error {
+	if err := p.parseAt(c); err != nil {
+		return err
+	}
+	if t := p.peek(); t.kind == tokNumber {
+		p.next()
+		n, err := strconv.Atoi(t.text)
+		if err != nil || n < 1 || n > 10000 {
+			return p.errAt(t, "bad count %q after %s: expected a whole number from 1 to 10000", t.text, c.Name)
+		}
+		c.Count = n
+	}
+	return nil
+}
+
+// parseStrings reads one or more strings, joined by spaces as VHS does.
+func (p *tapeParser) parseStrings(c *tapeCmd) error {
+	if t := p.peek(); t.kind != tokString {
+		return p.errAt(t, "%s expects a \"string\", got %s", c.Name, tokDesc(t))
+	}
+	var parts []string
+	for p.peek().kind == tokString {
+		parts = append(parts, p.next().text)
+	}
+	c.Text = strings.Join(parts, " ")
+	return nil
+}
+
+func (p *tapeParser) parseType(c *tapeCmd) error {
+	if err := p.parseAt(c); err != nil {
+		return err
+	}
+	return p.parseStrings(c)
+}
+
+func (p *tapeParser) parseCopy(c *tapeCmd) error { return p.parseStrings(c) }
+
+func (p *tapeParser) parseSleep(c *tapeCmd) error {
+	d, err := p.parseDuration("Sleep")
+	c.Dur = d
+	return err
+}
+
+// parseArg reads one word or string: a path, a name, a value.
+func (p *tapeParser) parseArg(c *tapeCmd, what string) (tapeTok, error) {
+	t := p.next()
+	if t.kind != tokWord && t.kind != tokString {
+		return t, p.errAt(t, "%s expects %s, got %s", c.Name, what, tokDesc(t))
+	}
+	return t, nil
+}
+
+func (p *tapeParser) parseRequire(c *tapeCmd) error {
+	t, err := p.parseArg(c, "a program name")
+	c.Text = t.text
+	return err
+}
+
+func (p *tapeParser) parseEnv(c *tapeCmd) error {
+	t, err := p.parseArg(c, "a variable name and a \"value\"")
+	if err != nil {
+		return err
+	}
+	if !regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`).MatchString(t.text) {
+		return p.errAt(t, "Env expects a variable name (letters, digits, _), got %s", tokDesc(t))
+	}
+	c.Setting = t.text
+	v := p.next()
+	if v.kind != tokString && v.kind != tokWord && v.kind != tokNumber {
+		return p.errAt(v, "Env %s expects a \"value\", got %s", t.text, tokDesc(v))
+	}
+	c.Text = v.text
+	return nil
+}
+
+// parseOutput reads Output PATH: .gif, .txt/.ascii/.test (the screens as
+// text), .cast, .mp4/.webm (warned at run), or DIR/ for PNG frames. The
+// directory it is written in must exist.
+func (p *tapeParser) parseOutput(c *tapeCmd) error {
+	t, err := p.parseArg(c, "a file path (demo.gif, out.txt, frames/)")
+	if err != nil {
+		return err
+	}
+	ext := filepath.Ext(t.text)
+	if ext == "" && !strings.HasSuffix(t.text, "/") {
+		return p.errAt(t, "Output %q has no extension: expected .gif, .txt, .ascii, .cast, or a frames folder with a trailing slash (frames/)", t.text)
+	}
+	if !slices.Contains([]string{"", ".gif", ".txt", ".ascii", ".test", ".cast", ".mp4", ".webm", ".png"}, ext) {
+		return p.errAt(t, "Output %q: expected .gif, .txt, .ascii, .test, .cast, .mp4, .webm or a frames folder (frames/)", t.text)
+	}
+	dir := filepath.Dir(strings.TrimSuffix(t.text, "/"))
+	if !p.fs.isDir(dir) {
+		return p.errAt(t, "Output %q: the directory %q does not exist: create it, or write beside the tape", t.text, dir)
+	}
+	c.Text = t.text
+	return nil
+}
+
+func (p *tapeParser) parseScreenshot(c *tapeCmd) error {
+	t, err := p.parseArg(c, "a .png path")
+	if err != nil {
+		return err
+	}
+	if filepath.Ext(t.text) != ".png" {
+		return p.errAt(t, "Screenshot %q: expected a file with the .png extension", t.text)
+	}
+	if dir := filepath.Dir(t.text); !p.fs.isDir(dir) {
+		return p.errAt(t, "Screenshot %q: the directory %q does not exist", t.text, dir)
+	}
+	c.Text = t.text
+	return nil
+}
+
+// parseSource inlines the tape Source names, without its Output commands
+// (they would overwrite the including tape's).
+func (p *tapeParser) parseSource(head tapeTok) ([]tapeCmd, error) {
+	c := tapeCmd{Name: "Source"}
+	t, err := p.parseArg(&c, "a .tape path")
+	if err != nil {
+		return nil, err
+	}
+	if filepath.Ext(t.text) != ".tape" {
+		return nil, p.errAt(t, "Source %q: expected a file with the .tape extension", t.text)
+	}
+	src, err := p.fs.readFile(t.text)
+	if err != nil {
+		return nil, p.errAt(t, "Source %q cannot be read: %v", t.text, err)
+	}
+	sub, err := newTapeParser(t.text, string(src), p.fs)
+	if err != nil {
+		return nil, err
+	}
+	cmds, err := sub.parseAll(false)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(cmds, func(c tapeCmd) bool { return c.Name == "Output" }), nil
+}
+
+// parseCombo reads Ctrl+[Alt+][Shift+]KEY, Alt+KEY, Shift+KEY and turns it
+// into a ttywright key name ("C-M-x").
+func (p *tapeParser) parseCombo(c *tapeCmd) error {
+	mods := map[string]string{"Ctrl": "C-", "Alt": "M-", "Shift": "S-"}
+	prefix := mods[c.Name]
+	for {
+		plus := p.next()
+		if !isSym(plus, "+") {
+			return p.errAt(plus, "%s expects +KEY (e.g. %s+C), got %s", c.Name, c.Name, tokDesc(plus))
+		}
+		k := p.next()
+		if m, ok := mods[k.text]; ok && k.kind == tokWord && isSym(p.peek(), "+") && !strings.Contains(prefix, m) {
+			prefix += m
+			continue
+		}
+		name, ok := comboKey(k)
+		if !ok {
+			return p.errAt(k, "%s+ expects one character or a key (Enter, Tab, Space, Backspace, Up, Down, Left, Right...), got %s", c.Name, tokDesc(k))
+		}
+		switch {
+		case prefix == "S-" && len(name) == 1:
+			c.Keys = []string{strings.ToUpper(name)} // Shift+a types A, as VHS does
+			return nil
+		case strings.HasPrefix(prefix, "C-") && !strings.Contains(prefix, "S-") && len(name) == 1:
+			name = strings.ToLower(name) // Ctrl+C is C-c
+		}
+		c.Keys = []string{prefix + name}
+		return nil
+	}
+}
+
+// comboKey is the key name of the token after a modifier's +.
+func comboKey(k tapeTok) (string, bool) {
+	switch k.kind {
+	case tokSym:
+		return k.text, k.text != "+"
+	case tokWord, tokString, tokNumber:
+		if name, ok := tapeKeys[k.text]; ok && name != "" {
+			return name, true
+		}
+		if len(k.text) == 1 {
+			return k.text, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"image/gif"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// needShells skips the test when a shell the suite uses is missing.
+func needShells(t *testing.T, shells ...string) {
+	t.Helper()
+	for _, sh := range shells {
+		if _, err := exec.LookPath(sh); err != nil {
+			t.Skipf("%s is not installed", sh)
+		}
+	}
+}
+
+// junitShape is the JUnit XML schema's shape: testsuite with its counts,
+// testcase with name, classname and time, failure with message.
+type junitShape struct {
+	XMLName  xml.Name `xml:"testsuite"`
+	Tests    int      `xml:"tests,attr"`
+	Failures int      `xml:"failures,attr"`
+	Errors   int      `xml:"errors,attr"`
+	Time     *string  `xml:"time,attr"`
+	Cases    []struct {
+		Name      string  `xml:"name,attr"`
+		ClassName string  `xml:"classname,attr"`
+		Time      *string `xml:"time,attr"`
+		Failure   *struct {
+			Message string `xml:"message,attr"`
+			Type    string `xml:"type,attr"`
+			Text    string `xml:",chardata"`
+		} `xml:"failure"`
+	} `xml:"testcase"`
+}
+
+// readJUnit decodes a JUnit file, failing on anything outside its shape.
+func readJUnit(t *testing.T, path string) junitShape {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var j junitShape
+	if err := xml.Unmarshal(b, &j); err != nil {
+		t.Fatalf("JUnit XML does not parse: %v\n%s", err, b)
+	}
+	if j.Time == nil {
+		t.Errorf("testsuite has no time attribute")
+	}
+	for _, c := range j.Cases {
+		if c.Name == "" || c.ClassName == "" || c.Time == nil {
+			t.Errorf("testcase lacks name, classname or time: %+v", c)
+		}
+	}
+	return j
+}
+
+func TestTapeSuitePasses(t *testing.T) {
+	needShells(t, "bash", "zsh", "fish", "vim")
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	var out, errb bytes.Buffer
+	code := runTestCmd([]string{"-j", "4", "--junit", junit, filepath.Join("testdata", "tapes", "suite")}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("ttywright test = %d:\n%s%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "5 passed, 0 failed") {
+		t.Errorf("no summary line:\n%s", out.String())
+	}
+	j := readJUnit(t, junit)
+	if j.Tests != 5 || j.Failures != 0 || len(j.Cases) != 5 {
+		t.Errorf("JUnit: %d tests, %d failures, %d cases; want 5, 0, 5", j.Tests, j.Failures, len(j.Cases))
+	}
+}
+
+func TestTapeSuiteFailure(t *testing.T) {
+	needShells(t, "bash")
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	var out, errb bytes.Buffer
+	code := runTestCmd([]string{"--junit", junit, filepath.Join("testdata", "tapes", "failing")}, &out, &errb)
+	if code != 1 {
+		t.Fatalf("ttywright test = %d, want 1:\n%s%s", code, out.String(), errb.String())
+	}
+	report := out.String()
+	for _, want := range []string{
+		"FAIL testdata/tapes/failing/fail.tape",
+		`testdata/tapes/failing/fail.tape:5:1: Expect@500ms "expected output"`,
+		`expected: "expected output" on the screen within 500ms`,
+		"    | actual output",
+		"  last steps:\n    shell_start",
+		`shell_wait {"new_only":false,"session_id":"shell-1","timeout_ms":500,"wait_for":"expected output"}`,
+		"FAIL testdata/tapes/failing/exit.tape",
+		`expected: exit code 0 from "sh -c 'exit 3'"`,
+		"got: exit code 3",
+		"0 passed, 2 failed",
+	} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report lacks %q:\n%s", want, report)
+		}
+	}
+	if strings.Contains(report, "never typed") {
+		t.Errorf("the tape went on after the failed assertion:\n%s", report)
+	}
+	j := readJUnit(t, junit)
+	if j.Tests != 2 || j.Failures != 2 {
+		t.Fatalf("JUnit: %d tests %d failures, want 2 2", j.Tests, j.Failures)
+	}
+	for _, c := range j.Cases {
+		if c.Failure == nil || c.Failure.Message == "" || !strings.Contains(c.Failure.Text, "last steps") {
+			t.Errorf("testcase %s: failure element missing or empty: %+v", c.Name, c.Failure)
+		}
+	}
+}
+
+// writeTape writes a tape into dir and returns its path.
+func writeTape(t *testing.T, dir, name, src string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestTapeUpdate(t *testing.T) {
+	needShells(t, "bash")
+	dir := t.TempDir()
+	tape := writeTape(t, dir, "snap.tape", "Set TypingSpeed 0\nType \"echo golden text\" Enter\nWait+Command\nSnapshot shot\n")
+	var out bytes.Buffer
+	if code := runTestCmd([]string{tape}, &out, &out); code != 1 || !strings.Contains(out.String(), "run ttywright test --update to write it") {
+		t.Fatalf("without a golden: %d\n%s", code, out.String())
+	}
+	out.Reset()
+	if code := runTestCmd([]string{"--update", tape}, &out, &out); code != 0 {
+		t.Fatalf("--update: %d\n%s", code, out.String())
+	}
+	golden, err := os.ReadFile(filepath.Join(dir, "shot.txt"))
+	if err != nil || string(golden) != "> echo golden text\ngolden text\n>\n" {
+		t.Fatalf("golden = %q, %v", golden, err)
+	}
+	out.Reset()
+	if code := runTestCmd([]string{tape}, &out, &out); code != 0 {
+		t.Fatalf("against the golden: %d\n%s", code, out.String())
+	}
+	os.WriteFile(filepath.Join(dir, "shot.txt"), []byte("> echo golden text\nother text\n>\n"), 0o644)
+	out.Reset()
+	if code := runTestCmd([]string{tape}, &out, &out); code != 1 || !strings.Contains(out.String(), `got: line 2: golden "other text", screen "golden text"`) {
+		t.Fatalf("a changed golden: %d\n%s", code, out.String())
+	}
+}
+
+func TestTapeOutputs(t *testing.T) {
+	needShells(t, "bash")
+	dir := t.TempDir()
+	q := func(name string) string { return `"` + filepath.Join(dir, name) + `"` }
+	tape := writeTape(t, dir, "out.tape", "Output "+q("demo.gif")+"\nOutput "+q("demo.txt")+"\nOutput "+q("demo.cast")+
+		"\nOutput "+q("frames")[:len(q("frames"))-1]+"/\""+"\nOutput "+q("demo.mp4")+"\nSet FontFamily \"Fira Code\"\nSet FontSize 16\nSet Padding 0\nSet Width 320\nSet Height 160\n"+
+		"Hide\nType@0 \"export SECRET_SETUP=1; clear\" Enter\nWait\nShow\nType \"echo hi\" Enter\nWait+Screen /hi/\nScreenshot "+q("shot.png")+"\nSet Width 999\n")
+	res := runTape(t.Context(), tape, tapeOptions{})
+	if !res.Passed() {
+		t.Fatalf("run: %v %+v", res.Err, res.Failure)
+	}
+	g, err := os.Open(filepath.Join(dir, "demo.gif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	img, err := gif.DecodeAll(g)
+	if err != nil || len(img.Image) == 0 || img.Config.Width != 320 {
+		t.Errorf("demo.gif: %v (%d frames, %d px wide; want 320: 40 cells of 8 px)", err, len(img.Image), img.Config.Width)
+	}
+	txt, _ := os.ReadFile(filepath.Join(dir, "demo.txt"))
+	if !strings.Contains(string(txt), "> echo hi\nhi\n") || !strings.Contains(string(txt), tapeTextRule) || strings.Contains(string(txt), "SECRET_SETUP") {
+		t.Errorf("demo.txt:\n%s", txt)
+	}
+	for _, f := range []string{"demo.cast", "shot.png", "frames/frame-00001.png"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	counts := map[string]int{}
+	for _, w := range res.Warnings {
+		counts[w.Cmd]++
+	}
+	for _, cmd := range []string{"Set FontFamily", "Output .mp4", "Set Width"} {
+		if counts[cmd] != 1 {
+			t.Errorf("warnings for %s: %d, want 1 (all: %+v)", cmd, counts[cmd], res.Warnings)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "demo.mp4")); err == nil {
+		t.Errorf("demo.mp4 was written")
+	}
+}
+
+func TestTapeMalformedRunsNothing(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	tape := writeTape(t, dir, "bad.tape", "Type \"touch "+marker+"\" Enter\nSleep 1x\n")
+	var out, errb bytes.Buffer
+	if code := runTapeCmd([]string{tape}, &out, &errb); code != 1 {
+		t.Fatalf("ttywright tape = %d, want 1", code)
+	}
+	if want := tape + ":2:7: bad duration"; !strings.Contains(errb.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, errb.String())
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("the first command ran before the parse error was reported")
+	}
+}
