@@ -439,6 +439,10 @@ func (h *httpMCP) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.p.give(false)
+	if r.ContentLength > h.maxBody {
+		httpError(w, http.StatusRequestEntityTooLarge, codeInvalidRequest, fmt.Sprintf("request body too large: %d bytes, at most %d", r.ContentLength, h.maxBody))
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError

@@ -209,7 +209,7 @@ func (h *httpMCP) sessionFor(w http.ResponseWriter, r *http.Request, sid string)
 // envelope, and returns the ids of its requests and of the requests it
 // cancels; a non-nil reply is the 400 to answer instead.
 func legacyMessages(body []byte, batches bool) (ids, cancels []string, reply *response) {
-	msgs := []json.RawMessage{body}
+	var msgs []json.RawMessage // not {body}: decoding into it would overwrite body
 	if body[0] == '[' {
 		if !batches {
 			return nil, nil, errorResponse(nullID, codeInvalidRequest, "invalid request: no JSON-RPC batches in initialize or since MCP 2025-06-18: POST each message alone")
@@ -217,6 +217,8 @@ func legacyMessages(body []byte, batches bool) (ids, cancels []string, reply *re
 		if err := json.Unmarshal(body, &msgs); err != nil || len(msgs) == 0 {
 			return nil, nil, decodeError(err, "invalid request: a batch must be a non-empty array of messages")
 		}
+	} else {
+		msgs = []json.RawMessage{body}
 	}
 	for _, raw := range msgs {
 		m, id, method, params, reply := validateMessage(raw)
