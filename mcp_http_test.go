@@ -75,7 +75,7 @@ func startHTTP(t testing.TB, cfg HTTPConfig, tune func(*httpMCP)) *httpTest {
 	if err := cfg.validate(); err != nil {
 		t.Fatal(err)
 	}
-	app := newApp(Config{Theme: "one-dark", Cols: 80, Rows: 24, Scale: 1, MaxSessions: 16, OutputDir: t.TempDir()})
+	app := newApp(Config{Theme: "one-dark", Cols: 80, Rows: 24, Scale: 1, MaxSessions: 64, OutputDir: t.TempDir()})
 	newConn := func() *Server {
 		s := app.newServer()
 		s.tools = append(s.tools, httpTestTools(s)...)
