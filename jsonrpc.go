@@ -341,13 +341,17 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 		}
 		batch.Wait()
 		var out [][]byte
+		var first json.RawMessage // the batch's reply goes where its first answered request came from
 		for _, r := range replies {
 			if r != nil {
 				out = append(out, bytes.TrimSuffix(r.marshal(), []byte("\n")))
+				if first == nil {
+					first = r.ID
+				}
 			}
 		}
 		if len(out) > 0 {
-			s.write(append(append([]byte("["), bytes.Join(out, []byte(","))...), "]\n"...))
+			s.writeFor(first, append(append([]byte("["), bytes.Join(out, []byte(","))...), "]\n"...))
 		}
 	})
 }
@@ -585,7 +589,8 @@ func (s *Server) request(ctx context.Context, method string, params any) (json.R
 	if err != nil {
 		return nil, err
 	}
-	s.write(line)
+	related := requestIDFrom(ctx)
+	s.writeFor(related, line)
 	select {
 	case m := <-answer:
 		if m.Error != nil {
@@ -597,7 +602,7 @@ func (s *Server) request(ctx context.Context, method string, params any) (json.R
 		}
 		return m.Result, nil
 	case <-ctx.Done():
-		s.notify("notifications/cancelled", map[string]any{"requestId": key, "reason": "the tool call that asked was cancelled or timed out"})
+		s.notifyFor(related, "notifications/cancelled", map[string]any{"requestId": key, "reason": "the tool call that asked was cancelled or timed out"})
 		return nil, ctx.Err()
 	case <-s.clientGone:
 		return nil, errors.New("the client went away")
@@ -624,7 +629,7 @@ func (s *Server) answered(m wireMessage) {
 // send writes a response; nil is a no-op.
 func (s *Server) send(r *response) {
 	if r != nil {
-		s.write(r.marshal())
+		s.writeFor(r.ID, r.marshal())
 	}
 }
 
@@ -633,7 +638,18 @@ func (s *Server) send(r *response) {
 // became a notifications/message whose own failed write re-entered
 // writeFailed.Do, which blocked that goroutine, and every later writer,
 // for good (shutdown then waited stopGrace for them).
-func (s *Server) write(line []byte) {
+func (s *Server) write(line []byte) { s.writeFor(nil, line) }
+
+// writeFor sends one line that belongs to the client request related
+// (a response's own id, the request a progress notification or an
+// elicitation/create serves; nil for the connection's own messages). A
+// Server with a sink (the HTTP transport, mcp_http*.go) hands it the line
+// and related, which picks the HTTP stream; else the line goes to out.
+func (s *Server) writeFor(related json.RawMessage, line []byte) {
+	if s.sink != nil {
+		s.sink(related, line)
+		return
+	}
 	if err := s.out.write(line); err != nil {
 		s.writeFailed.Do(func() {
 			s.errlog.Printf("writing to the client: %v; shutting down", err)
@@ -643,13 +659,17 @@ func (s *Server) write(line []byte) {
 }
 
 // notify sends a notification to the client.
-func (s *Server) notify(method string, params any) {
+func (s *Server) notify(method string, params any) { s.notifyFor(nil, method, params) }
+
+// notifyFor sends a notification that belongs to the client request
+// related (writeFor).
+func (s *Server) notifyFor(related json.RawMessage, method string, params any) {
 	b, err := encodeLine(notification{JSONRPC: "2.0", Method: method, Params: params})
 	if err != nil {
 		s.logf("error", "cannot encode %s: %v", method, err)
 		return
 	}
-	s.write(b)
+	s.writeFor(related, b)
 }
 
 // progress sends notifications/progress for one request that carried
@@ -699,7 +719,11 @@ func (p *progress) report(progress, total float64, message string) {
 	if message != "" && protoAtLeast(p.version, protoV20250326) {
 		params["message"] = message
 	}
-	p.s.notify("notifications/progress", params) // under p.mu: keeps the order
+	var related json.RawMessage
+	if p.ctx != nil {
+		related = requestIDFrom(p.ctx)
+	}
+	p.s.notifyFor(related, "notifications/progress", params) // under p.mu: keeps the order
 }
 
 // done stops further notifications (the response is on its way).

@@ -282,7 +282,7 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 		}
 		defer srv.calls.Close()
 	}
-	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) && cfg.HTTP.Addr == "" {
 		fmt.Fprint(stderr, hint)
 	}
 
@@ -296,12 +296,17 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 	// up on by the kernel) must still be stopped.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt, syscall.SIGHUP)
 	viewers := a.startAttach(getenv, srv.errlog)
-	err = srv.Serve(ctx, stdin, stdout)
+	what := "reading stdin"
+	if cfg.HTTP.Addr != "" {
+		what, err = "serving HTTP", a.serveHTTP(ctx, cfg.HTTP, srv, stderr)
+	} else {
+		err = srv.Serve(ctx, stdin, stdout)
+	}
 	stop() // a second Ctrl-C now ends the process even if cleanup hangs
 	viewers.Close()
 	a.shutdown()
 	if err != nil {
-		log.Printf("reading stdin: %v", err)
+		log.Printf("%s: %v", what, err)
 		return 1
 	}
 	return 0
@@ -364,6 +369,7 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 	})
 	fs.IntVar(&cfg.Nice, "nice", 5, "nice value of the programs sessions run (0-19): the server's requests come first when they take every CPU; 0 runs them at the server's priority")
 	fs.StringVar(&cfg.Web, "web", "", "where the one-time pages of shell_ask_secret listen, for a person to type a password into a program: a loopback host:port, or off (default 127.0.0.1 on a free port, open only while a page waits)")
+	httpFlags(fs, &cfg.HTTP)
 	fs.Var((*offFlag)(&cfg.NoShellIntegration), "shell-integration", "mark prompts and commands in interactive bash, zsh and fish (OSC 133) (default true; -shell-integration=false turns it off)")
 	version = fs.Bool("version", false, "print the version and exit")
 	licenses = fs.Bool("licenses", false, "print the licences of the embedded fonts and exit")
@@ -442,6 +448,9 @@ func validateConfig(cfg *Config) error {
 	if _, err := lookupTheme(cfg.Theme); err != nil {
 		return fmt.Errorf("--theme: %v", err)
 	}
+	if err := cfg.HTTP.validate(); err != nil {
+		return err
+	}
 	if cfg.Web != "off" {
 		if _, _, err := webLoopback(cfg.Web); err != nil {
 			return fmt.Errorf("--web: %v (or --web=off)", err)
@@ -481,6 +490,27 @@ func validateConfig(cfg *Config) error {
 	}
 	cfg.OutputDir = dir
 	return nil
+}
+
+// httpFlags defines the flags of MCP over HTTP (mcp_http.go).
+func httpFlags(fs *flag.FlagSet, c *HTTPConfig) {
+	fs.StringVar(&c.Addr, "http", "", "serve MCP over Streamable HTTP at host:port on /mcp instead of stdio (e.g. 127.0.0.1:8765); a bearer token is made unless --http-auth=none")
+	fs.StringVar(&c.Auth, "http-auth", "", "token (default: a bearer token, written to a 0600 file whose path goes to stderr) or none (loopback addresses only)")
+	fs.StringVar(&c.TokenFile, "http-token-file", "", "read the bearer token from this file (mode 0600, at least 32 characters), or write a new one there when it does not exist")
+	fs.Func("http-allow-origin", "allow this Origin (scheme://host[:port]) and answer it with CORS headers (repeatable; default: none but the server's own)", func(v string) error {
+		c.AllowOrigin = append(c.AllowOrigin, strings.TrimSpace(v))
+		return nil
+	})
+	fs.Func("http-host", "accept this name in the Host header too, e.g. a tunnel's public host (repeatable; default: the listen address's names, the TLS certificate's)", func(v string) error {
+		if v = strings.TrimSpace(v); v == "" || strings.ContainsAny(v, "/ ") {
+			return errors.New("give a host name, e.g. abc.example.com")
+		}
+		c.Hosts = append(c.Hosts, v)
+		return nil
+	})
+	fs.StringVar(&c.TLSCert, "tls-cert", "", "serve HTTPS with this PEM certificate (chain) file; with --tls-key")
+	fs.StringVar(&c.TLSKey, "tls-key", "", "the PEM private key of --tls-cert")
+	fs.BoolVar(&c.Insecure, "http-insecure", false, "allow plain HTTP on a non-loopback address (a tunnel or proxy in front terminates TLS)")
 }
 
 // offFlag is a boolean flag that defaults to true and stores its

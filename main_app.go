@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"log"
 	"runtime/debug"
 )
@@ -29,6 +32,9 @@ type Config struct {
 	// Web is where the secret pages listen (--web): "" for 127.0.0.1 on
 	// a free port, a loopback host:port, or "off" for none (web.go).
 	Web string
+	// HTTP serves MCP over Streamable HTTP instead of stdio when its Addr
+	// is set (--http and friends, mcp_http.go).
+	HTTP HTTPConfig
 }
 
 // App is the server: its configuration and the rooms built from it.
@@ -57,6 +63,41 @@ func newApp(cfg Config) *App {
 
 // newServer returns a new MCP connection to the app.
 func (a *App) newServer() *Server { return newServer(a.hub) }
+
+// serveHTTP serves MCP over HTTP at cfg.Addr until ctx ends or the
+// listener fails; each legacy session and each 2026-07-28 request is a
+// Server of the app's hub with proto's error log and call log. The URL and
+// the token file's path go to stderr.
+func (a *App) serveHTTP(ctx context.Context, cfg HTTPConfig, proto *Server, stderr io.Writer) error {
+	newConn := func() *Server {
+		s := a.newServer()
+		s.errlog, s.calls = proto.errlog, proto.calls
+		return s
+	}
+	h, err := newHTTPMCP(cfg, newConn, proto.errlog)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	url, err := h.Listen()
+	if err != nil {
+		return err
+	}
+	if p := h.auth.Path(); p != "" {
+		fmt.Fprintf(stderr, "ttywright: serving MCP on %s\nttywright: the bearer token is in %s (send Authorization: Bearer TOKEN, or use %s/TOKEN)\n", url, p, url)
+	} else {
+		fmt.Fprintf(stderr, "ttywright: serving MCP on %s without authentication (--http-auth=none)\n", url)
+	}
+	done := make(chan error, 1)
+	go func() { done <- h.Serve() }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		h.Close()
+		err = <-done
+	}
+	return err
+}
 
 // shutdown stops every session (Toolbox.shutdown), which saves their
 // recordings, closes the secret pages, then lets the output directory go.

@@ -173,7 +173,12 @@ type Server struct {
 	// subscriptions/listen requests then end with a closing result.
 	stopped chan struct{}
 
-	out         lineWriter
+	out lineWriter
+	// sink, when set before the first message, takes every outgoing
+	// line instead of out, with the id of the client request it belongs
+	// to (Server.writeFor): the HTTP transport routes it to that
+	// request's stream (mcp_http_stream.go).
+	sink        func(related json.RawMessage, line []byte)
 	wg          sync.WaitGroup // running request handlers
 	writeFailed sync.Once
 	// clientGone is closed at the first failed write to the client: with
@@ -439,7 +444,7 @@ func (s *Server) logReq(ctx context.Context, level, logger string, data any) {
 	if logger != "" {
 		params["logger"] = logger
 	}
-	s.notify("notifications/message", params)
+	s.notifyFor(requestIDFrom(ctx), "notifications/message", params)
 }
 
 // logf writes to stderr and, at or above the client's level, to the client.

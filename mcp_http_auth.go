@@ -1,0 +1,211 @@
+package main
+
+// mcp_http_auth.go: the bearer token of the HTTP transport. 256 random
+// bits made at start and written to a 0600 file in a private directory
+// (its path goes to stderr), or read from --http-token-file (written there
+// when the file does not exist yet). A request carries it as
+// Authorization: Bearer TOKEN or in the path, /mcp/TOKEN; it is compared
+// in constant time, and failed attempts are logged and limited per client
+// address. A nil *httpAuth is --http-auth=none: every request passes.
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Failed attempts of one client address: a burst of authFailBurst, then
+// authFailRate a second; past that a wrong token gets 429 and is counted,
+// not logged. The right token always passes: it cannot be guessed, so a
+// lockout would only let a stranger lock its owner out.
+const (
+	authFailBurst = 10
+	authFailRate  = 1.0
+	authFailAddrs = 4096 // client addresses remembered
+	minTokenLen   = 32   // characters of a token read from a file
+)
+
+// httpAuth holds the token and the failure counts.
+type httpAuth struct {
+	sum     [sha256.Size]byte // SHA-256 of the token: compared, never the token itself
+	token   string
+	path    string // the token file
+	written string // the private directory made for it, removed at close; "" when given
+	errlog  *log.Logger
+
+	mu    sync.Mutex
+	fails map[string]*logLimiter // by client IP
+}
+
+// newHTTPAuth reads the token from file, or makes one and writes it there
+// (0600); with file "" it goes to a new private directory.
+func newHTTPAuth(file string, errlog *log.Logger) (*httpAuth, error) {
+	a := &httpAuth{errlog: errlog, fails: map[string]*logLimiter{}}
+	if file != "" {
+		b, err := os.ReadFile(file)
+		switch {
+		case err == nil:
+			t := strings.TrimSpace(string(b))
+			if len(t) < minTokenLen || strings.ContainsAny(t, " \t\r\n/?#") {
+				return nil, fmt.Errorf("--http-token-file %s: the token must be at least %d characters with no space, '/', '?' or '#' (delete the file to have one made)", file, minTokenLen)
+			}
+			if fi, err := os.Stat(file); err == nil && fi.Mode().Perm()&0o077 != 0 {
+				return nil, fmt.Errorf("--http-token-file %s: mode %v lets others read the token: chmod 600 it", file, fi.Mode().Perm())
+			}
+			a.setToken(t, file)
+			return a, nil
+		case !errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("--http-token-file: %v", err)
+		}
+	} else {
+		dir, err := os.MkdirTemp("", "ttywright-http-")
+		if err != nil {
+			return nil, fmt.Errorf("--http: a directory for the token: %v", err)
+		}
+		a.written, file = dir, filepath.Join(dir, "token")
+	}
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	t := base64.RawURLEncoding.EncodeToString(b)
+	if err := os.WriteFile(file, []byte(t+"\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("--http-token-file: %v", err)
+	}
+	a.setToken(t, file)
+	return a, nil
+}
+
+func (a *httpAuth) setToken(t, path string) {
+	a.token, a.path, a.sum = t, path, sha256.Sum256([]byte(t))
+}
+
+// Path is the token file's path; "" without auth.
+func (a *httpAuth) Path() string {
+	if a == nil {
+		return ""
+	}
+	return a.path
+}
+
+// close removes the directory newHTTPAuth made (a given file stays).
+func (a *httpAuth) close() {
+	if a != nil && a.written != "" {
+		os.RemoveAll(a.written)
+	}
+}
+
+// matches compares t with the token in constant time (of the hashes, so
+// the length leaks nothing either).
+func (a *httpAuth) matches(t string) bool {
+	sum := sha256.Sum256([]byte(t))
+	return subtle.ConstantTimeCompare(sum[:], a.sum[:]) == 1
+}
+
+// inQuery reports whether a raw query string carries the token, or a
+// parameter named like one: refused, since URLs are logged by proxies.
+func (a *httpAuth) inQuery(raw string) bool {
+	if a == nil || raw == "" {
+		return false
+	}
+	q, _ := url.ParseQuery(raw) // a malformed pair is still looked at below
+	for k, vs := range q {
+		switch strings.ToLower(k) {
+		case "token", "access_token", "auth", "authorization", "bearer", "key", "api_key", "apikey":
+			return true
+		}
+		for _, v := range vs {
+			if a.matches(v) {
+				return true
+			}
+		}
+	}
+	return strings.Contains(raw, a.token)
+}
+
+// check authenticates r: the Authorization header, else the path's
+// token. It returns 0, or the status and message of a refusal (401, or
+// 429 for an address past its failures).
+func (a *httpAuth) check(r *http.Request, pathToken string) (int, string) {
+	if a == nil {
+		return 0, ""
+	}
+	given, how := pathToken, "path"
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, t, _ := strings.Cut(h, " ")
+		if !strings.EqualFold(scheme, "Bearer") {
+			return a.failed(r, "an Authorization that is not Bearer")
+		}
+		given, how = strings.TrimSpace(t), "bearer"
+	}
+	if given == "" {
+		return a.failed(r, "no token")
+	}
+	if !a.matches(given) {
+		return a.failed(r, "a wrong "+how+" token")
+	}
+	return 0, ""
+}
+
+// failed counts and logs a refused attempt of r's address.
+func (a *httpAuth) failed(r *http.Request, what string) (int, string) {
+	ip, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		ip = r.RemoteAddr
+	}
+	a.mu.Lock()
+	l := a.fails[ip]
+	if l == nil {
+		if len(a.fails) >= authFailAddrs {
+			clear(a.fails) // a flood of addresses: start counting again
+		}
+		l = &logLimiter{}
+		a.fails[ip] = l
+	}
+	ok, dropped := a.take(l)
+	a.mu.Unlock()
+	if !ok {
+		return http.StatusTooManyRequests, "too many failed attempts from this address: wait, then send the right token"
+	}
+	note := ""
+	if dropped > 0 {
+		note = fmt.Sprintf(" (%d more refused since the last report)", dropped)
+	}
+	path := "/mcp" // never the path's token: a wrong one may be a typo of the right one
+	if strings.HasPrefix(r.URL.Path, "/mcp/") {
+		path = "/mcp/..."
+	}
+	a.errlog.Printf("http: refused %s %s %s: %s%s", clientAddr(r), r.Method, path, what, note)
+	return http.StatusUnauthorized, "unauthorized: send Authorization: Bearer TOKEN (the token is in the file ttywright printed at start), or use /mcp/TOKEN"
+}
+
+// take spends one of an address's failures (logLimiter's bucket at the
+// auth rates); under a.mu.
+func (a *httpAuth) take(l *logLimiter) (bool, int) {
+	now := time.Now()
+	if l.last.IsZero() {
+		l.tokens = authFailBurst
+	} else {
+		l.tokens = min(authFailBurst, l.tokens+now.Sub(l.last).Seconds()*authFailRate)
+	}
+	l.last = now
+	if l.tokens < 1 {
+		l.dropped++
+		return false, 0
+	}
+	l.tokens--
+	d := l.dropped
+	l.dropped = 0
+	return true, d
+}

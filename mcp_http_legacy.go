@@ -1,0 +1,379 @@
+package main
+
+// mcp_http_legacy.go: the legacy eras (2024-11-05 to 2025-11-25) over
+// Streamable HTTP. An initialize POST without the 2026-07-28 envelope
+// makes a session, one Server, whose id goes back in Mcp-Session-Id; later
+// POSTs carry it and their messages (requests, notifications, responses to
+// the server's elicitation/create; batches before 2025-06-18). A POST's
+// response, and what the Server sends for that request before it
+// (progress, elicitation/create), go on that POST's stream; the session's
+// own messages (resources/updated, list_changed, log messages, a response
+// whose POST went away) on the GET stream, numbered for Last-Event-ID and
+// kept in a ring of httpRingEvents while no GET stream is open. DELETE ends
+// the session; an unknown id is 404. MCP-Protocol-Version, when sent, must
+// be the negotiated version.
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// httpSession is one legacy session: its Server and its HTTP streams.
+type httpSession struct {
+	id     string
+	srv    *Server
+	ctx    context.Context // the session's requests'; cancelled when it ends
+	cancel context.CancelFunc
+	lineMu sync.Mutex // one POST's messages into the Server at a time, in arrival order
+
+	mu        sync.Mutex
+	posts     map[string]*httpStream // by the raw id of each request waiting for its response
+	get       *httpStream            // the GET stream; nil when none is open
+	ring      []httpMsg              // the session's messages, for Last-Event-ID
+	ringBytes int
+	seq       uint64 // the last event id
+	active    int    // POSTs and GETs in progress: no idle expiry while > 0
+	last      time.Time
+	ended     bool
+}
+
+// sink routes one line of the Server's (Server.sink): to the POST stream
+// of the request it belongs to while that stream lives, else to the
+// session's stream.
+func (s *httpSession) sink(related json.RawMessage, line []byte) {
+	kind, _ := classifyLine(line)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return
+	}
+	if st := s.posts[string(related)]; st != nil {
+		if st.put(httpMsg{line: line}, kind == lineResponse) {
+			if kind == lineResponse {
+				s.unlinkLocked(st)
+			}
+			return
+		}
+		s.unlinkLocked(st) // dropped: what follows goes to the session's stream
+	}
+	s.seq++
+	m := httpMsg{line: line, event: s.seq}
+	s.ring = append(s.ring, m)
+	s.ringBytes += len(line)
+	for len(s.ring) > httpRingEvents || s.ringBytes > httpRingBytes {
+		s.ringBytes -= len(s.ring[0].line)
+		s.ring = s.ring[1:]
+	}
+	if s.get != nil && !s.get.put(m, false) {
+		s.get = nil // dropped; the client may come back with Last-Event-ID
+	}
+}
+
+// unlinkLocked forgets the request ids of st.
+func (s *httpSession) unlinkLocked(st *httpStream) {
+	for _, id := range st.ids {
+		if s.posts[id] == st {
+			delete(s.posts, id)
+		}
+	}
+}
+
+// newSession makes a session within the principal's limit; nil when full.
+func (h *httpMCP) newSession() *httpSession {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	s := &httpSession{id: hex.EncodeToString(b), posts: map[string]*httpStream{}, last: time.Now()}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	h.p.mu.Lock()
+	defer h.p.mu.Unlock()
+	if len(h.p.sessions) >= httpMaxSessions {
+		s.cancel()
+		return nil
+	}
+	s.srv = h.newConn()
+	s.srv.sink = s.sink
+	h.p.sessions[s.id] = s
+	return s
+}
+
+// session looks up the session of id.
+func (h *httpMCP) session(id string) *httpSession {
+	h.p.mu.Lock()
+	defer h.p.mu.Unlock()
+	return h.p.sessions[id]
+}
+
+// endSession ends s: its streams close, its requests are cancelled, its
+// Server leaves the hub once they returned. It returns at once.
+func (h *httpMCP) endSession(s *httpSession) {
+	h.p.mu.Lock()
+	if h.p.sessions[s.id] == s {
+		delete(h.p.sessions, s.id)
+	}
+	h.p.mu.Unlock()
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		return
+	}
+	s.ended = true
+	for _, st := range s.posts {
+		st.finish()
+	}
+	if s.get != nil {
+		s.get.finish()
+	}
+	s.posts, s.get, s.ring = nil, nil, nil
+	s.mu.Unlock()
+	s.srv.stop()
+	s.cancel()
+	go func() {
+		if !s.srv.waitTimeout(stopGrace) {
+			s.srv.errlog.Printf("http: requests of an ended session still running %v after it ended", stopGrace)
+		}
+		s.srv.close()
+	}()
+}
+
+// expireSessions ends the sessions idle for sessionIdle, until Close.
+func (h *httpMCP) expireSessions() {
+	t := time.NewTicker(max(h.sessionIdle/4, time.Second))
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stopped:
+			return
+		case <-t.C:
+		}
+		var idle []*httpSession
+		h.p.mu.Lock()
+		for _, s := range h.p.sessions {
+			s.mu.Lock()
+			if s.active == 0 && time.Since(s.last) > h.sessionIdle {
+				idle = append(idle, s)
+			}
+			s.mu.Unlock()
+		}
+		h.p.mu.Unlock()
+		for _, s := range idle {
+			h.endSession(s)
+		}
+	}
+}
+
+// legacyInitialize serves an initialize POST: a new session.
+func (h *httpMCP) legacyInitialize(w http.ResponseWriter, r *http.Request, body []byte) {
+	s := h.newSession()
+	if s == nil {
+		w.Header().Set("Retry-After", "5")
+		httpError(w, http.StatusServiceUnavailable, codeServerBusy, fmt.Sprintf("server busy: %d sessions are open, the most at once: DELETE one you no longer use (idle ones end after %v)", httpMaxSessions, h.sessionIdle))
+		return
+	}
+	h.legacyServe(w, r, s, body, true)
+}
+
+// legacyPost serves a POST of session sid.
+func (h *httpMCP) legacyPost(w http.ResponseWriter, r *http.Request, sid string, body []byte) {
+	s := h.sessionFor(w, r, sid)
+	if s != nil {
+		h.legacyServe(w, r, s, body, false)
+	}
+}
+
+// sessionFor finds the session of sid and checks MCP-Protocol-Version
+// against its version; it answers the request itself (404, 400) and
+// returns nil when the request cannot go on.
+func (h *httpMCP) sessionFor(w http.ResponseWriter, r *http.Request, sid string) *httpSession {
+	s := h.session(sid)
+	if s == nil {
+		httpError(w, http.StatusNotFound, codeInvalidRequest, "session not found: it ended or never was; send initialize for a new one")
+		return nil
+	}
+	v := s.srv.negotiated()
+	if hv := strings.TrimSpace(r.Header.Get("MCP-Protocol-Version")); hv != "" && hv != v {
+		httpError(w, http.StatusBadRequest, codeInvalidRequest, fmt.Sprintf("bad request: MCP-Protocol-Version %q is not this session's protocol version, %s", hv, v))
+		return nil
+	}
+	return s
+}
+
+// legacyMessages splits a POST body into its messages, checks each
+// envelope, and returns the ids of its requests and of the requests it
+// cancels; a non-nil reply is the 400 to answer instead.
+func legacyMessages(body []byte, batches bool) (ids, cancels []string, reply *response) {
+	var msgs []json.RawMessage // not {body}: decoding into it would overwrite body
+	if body[0] == '[' {
+		if !batches {
+			return nil, nil, errorResponse(nullID, codeInvalidRequest, "invalid request: no JSON-RPC batches in initialize or since MCP 2025-06-18: POST each message alone")
+		}
+		if err := json.Unmarshal(body, &msgs); err != nil || len(msgs) == 0 {
+			return nil, nil, decodeError(err, "invalid request: a batch must be a non-empty array of messages")
+		}
+	} else {
+		msgs = []json.RawMessage{body}
+	}
+	for _, raw := range msgs {
+		m, id, method, params, reply := validateMessage(raw)
+		if reply != nil {
+			return nil, nil, reply
+		}
+		if method != "" && m.ID != nil {
+			ids = append(ids, string(id))
+		}
+		if method == "notifications/cancelled" {
+			var p struct {
+				RequestID json.RawMessage `json:"requestId"`
+			}
+			if json.Unmarshal(params, &p) == nil && p.RequestID != nil {
+				cancels = append(cancels, string(p.RequestID))
+			}
+		}
+	}
+	return ids, cancels, nil
+}
+
+// legacyServe hands a POST's messages to the session's Server and writes
+// the POST's stream: 202 when the body holds no request.
+func (h *httpMCP) legacyServe(w http.ResponseWriter, r *http.Request, s *httpSession, body []byte, isInit bool) {
+	batches := !isInit && !s.srv.atLeast(protoV20250618)
+	ids, cancels, reply := legacyMessages(body, batches)
+	if reply == nil && isInit && len(ids) != 1 {
+		reply = errorResponse(nullID, codeInvalidRequest, "invalid request: initialize is a request, with an id")
+	}
+	st := newHTTPStream()
+	st.ids = ids
+	s.mu.Lock()
+	for _, id := range ids {
+		if reply == nil && s.posts[id] != nil {
+			reply = errorResponse(json.RawMessage(id), codeInvalidRequest, "invalid request: id %s is already in use by a running request", id)
+		}
+	}
+	if reply == nil && !s.ended {
+		for _, id := range ids {
+			s.posts[id] = st
+		}
+		s.active++
+		s.last = time.Now()
+	}
+	ended := s.ended
+	s.mu.Unlock()
+	if reply != nil || ended {
+		if isInit {
+			h.endSession(s)
+		}
+		if reply != nil {
+			writeJSONResponse(w, http.StatusBadRequest, reply.marshal())
+		} else {
+			httpError(w, http.StatusNotFound, codeInvalidRequest, "session not found: it ended; send initialize for a new one")
+		}
+		return
+	}
+	defer func() {
+		s.mu.Lock()
+		s.unlinkLocked(st)
+		s.active--
+		s.last = time.Now()
+		s.mu.Unlock()
+	}()
+	s.lineMu.Lock()
+	s.srv.handleLine(s.ctx, body)
+	s.lineMu.Unlock()
+	h.cancelStreams(s, cancels)
+	if isInit && s.srv.negotiated() == "" {
+		h.endSession(s) // initialize failed: the error goes back, no session
+	} else if isInit {
+		w.Header().Set("Mcp-Session-Id", s.id)
+	}
+	if len(ids) == 0 {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	st.run(w, r, streamOpts{stall: h.writeStall, keepAlive: h.keepAlive, done: h.stopped})
+}
+
+// cancelStreams ends the POST streams of the requests a
+// notifications/cancelled named: no response will come for them.
+func (h *httpMCP) cancelStreams(s *httpSession, ids []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range ids {
+		if st := s.posts[id]; st != nil {
+			st.finish()
+			s.unlinkLocked(st)
+		}
+	}
+}
+
+// get serves GET: a legacy session's stream, resumed after Last-Event-ID.
+// 2026-07-28 has no GET stream: without a session it is 405.
+func (h *httpMCP) get(w http.ResponseWriter, r *http.Request) {
+	sid := r.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		w.Header().Set("Allow", "POST")
+		httpError(w, http.StatusMethodNotAllowed, codeInvalidRequest, "method not allowed: GET opens a legacy session's stream (send its Mcp-Session-Id); 2026-07-28 clients POST subscriptions/listen")
+		return
+	}
+	if a := r.Header.Get("Accept"); a != "" && !strings.Contains(a, "text/event-stream") && !strings.Contains(a, "*/*") {
+		httpError(w, http.StatusNotAcceptable, codeInvalidRequest, "not acceptable: the stream is text/event-stream; send Accept: text/event-stream")
+		return
+	}
+	s := h.sessionFor(w, r, sid)
+	if s == nil {
+		return
+	}
+	if !h.p.take(true) {
+		w.Header().Set("Retry-After", "5")
+		httpError(w, http.StatusTooManyRequests, codeServerBusy, fmt.Sprintf("server busy: %d streams are open, the most at once: close one", httpMaxStreams))
+		return
+	}
+	defer h.p.give(true)
+	after, _ := strconv.ParseUint(strings.TrimSpace(r.Header.Get("Last-Event-ID")), 10, 64)
+	st := newHTTPStream()
+	s.mu.Lock()
+	if s.ended {
+		s.mu.Unlock()
+		httpError(w, http.StatusNotFound, codeInvalidRequest, "session not found: it ended; send initialize for a new one")
+		return
+	}
+	old := s.get
+	s.get = st
+	for _, m := range s.ring {
+		if after > 0 && m.event > after {
+			st.put(m, false)
+		}
+	}
+	s.active++
+	s.mu.Unlock()
+	if old != nil {
+		old.finish() // one GET stream a session: the newest wins
+	}
+	st.run(w, r, streamOpts{sse: true, stall: h.writeStall, keepAlive: h.keepAlive, done: h.stopped})
+	s.mu.Lock()
+	if s.get == st {
+		s.get = nil
+	}
+	s.active--
+	s.last = time.Now()
+	s.mu.Unlock()
+}
+
+// delete serves DELETE: the session ends (204), an unknown one is 404.
+func (h *httpMCP) delete(w http.ResponseWriter, r *http.Request) {
+	sid := r.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		httpError(w, http.StatusBadRequest, codeInvalidRequest, "bad request: DELETE ends the session its Mcp-Session-Id names")
+		return
+	}
+	if s := h.sessionFor(w, r, sid); s != nil {
+		h.endSession(s)
+		w.WriteHeader(http.StatusNoContent)
+	}
+}

@@ -1,0 +1,234 @@
+package main
+
+// mcp_http_stream.go: one HTTP response that carries MCP messages. The
+// Server's goroutines queue messages (put, which never blocks); the HTTP
+// handler's goroutine writes them (run): a lone response as JSON, anything
+// else as server-sent events, one message an event. A client that does not
+// read blocks only its own handler, for httpWriteStall a write; a stream
+// whose queue passes httpStreamBytes is dropped. A quiet stream gets a
+// comment every httpKeepAlive (a quiet POST turns into SSE for it), so
+// tunnels do not time it out.
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// httpMsg is one queued message: its line (ending in '\n') and its SSE
+// event id (0: none).
+type httpMsg struct {
+	line  []byte
+	event uint64
+}
+
+// httpStream is the queue of one response. Build it with newHTTPStream.
+type httpStream struct {
+	wake chan struct{} // one token: something to write
+
+	mu    sync.Mutex
+	queue []httpMsg
+	bytes int
+	final bool // the response is queued: the stream ends after it
+	ended bool // finished or dropped: put refuses
+	ids   []string
+}
+
+func newHTTPStream() *httpStream { return &httpStream{wake: make(chan struct{}, 1)} }
+
+// put queues m; final marks the request's response, after which the
+// stream ends. It reports false when the stream has ended, or is dropped
+// now because its queue would pass httpStreamBytes.
+func (st *httpStream) put(m httpMsg, final bool) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.ended || st.final {
+		return false
+	}
+	if st.bytes+len(m.line) > httpStreamBytes {
+		st.queue, st.bytes, st.ended = nil, 0, true
+		st.poke()
+		return false
+	}
+	st.queue = append(st.queue, m)
+	st.bytes += len(m.line)
+	st.final = final
+	st.poke()
+	return true
+}
+
+// finish ends the stream once what is queued is written.
+func (st *httpStream) finish() {
+	st.mu.Lock()
+	st.ended = true
+	st.poke()
+	st.mu.Unlock()
+}
+
+func (st *httpStream) poke() {
+	select {
+	case st.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the queued messages and whether the stream ends after them.
+func (st *httpStream) take() ([]httpMsg, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	q := st.queue
+	st.queue, st.bytes = nil, 0
+	return q, st.final || st.ended
+}
+
+// streamOpts say how run writes a stream.
+type streamOpts struct {
+	sse       bool                  // always SSE (a GET stream, a listen)
+	status    func(line []byte) int // the status of a lone JSON response; nil = 200
+	header    func(hd http.Header)  // headers to add before the first byte
+	stall     time.Duration         // one write's deadline
+	keepAlive time.Duration         // a comment on a quiet stream
+	done      <-chan struct{}       // ends the stream (shutdown); nil = never
+}
+
+// run writes st to w until its response, its end, the client's leaving
+// or o.done.
+func (st *httpStream) run(w http.ResponseWriter, r *http.Request, o streamOpts) {
+	rc := http.NewResponseController(w)
+	started := false
+	start := func() bool {
+		if o.header != nil {
+			o.header(w.Header())
+		}
+		hd := w.Header()
+		hd.Set("Content-Type", "text/event-stream")
+		hd.Set("X-Accel-Buffering", "no")
+		w.WriteHeader(http.StatusOK)
+		started = true
+		return rc.Flush() == nil
+	}
+	tick := time.NewTicker(o.keepAlive)
+	defer tick.Stop()
+	for {
+		msgs, end := st.take()
+		if !started && !o.sse && end && len(msgs) == 1 {
+			status := http.StatusOK
+			if o.status != nil {
+				status = o.status(msgs[0].line)
+			}
+			if o.header != nil {
+				o.header(w.Header())
+			}
+			_ = rc.SetWriteDeadline(time.Now().Add(o.stall))
+			writeJSONResponse(w, status, msgs[0].line)
+			return
+		}
+		if !started && (o.sse || len(msgs) > 0 || end) && !start() {
+			return
+		}
+		for _, m := range msgs {
+			if !writeEvent(w, rc, m, o.stall) {
+				return
+			}
+		}
+		if end {
+			return
+		}
+		select {
+		case <-st.wake:
+		case <-tick.C:
+			if !started && !start() {
+				return
+			}
+			_ = rc.SetWriteDeadline(time.Now().Add(o.stall))
+			if _, err := w.Write([]byte(": keep-alive\n\n")); err != nil || rc.Flush() != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		case <-o.done:
+			return
+		}
+	}
+}
+
+// writeEvent writes one message as an SSE event within stall.
+func writeEvent(w http.ResponseWriter, rc *http.ResponseController, m httpMsg, stall time.Duration) bool {
+	var b bytes.Buffer
+	b.Grow(len(m.line) + 32)
+	if m.event > 0 {
+		b.WriteString("id: ")
+		b.WriteString(strconv.FormatUint(m.event, 10))
+		b.WriteByte('\n')
+	}
+	b.WriteString("event: message\ndata: ")
+	b.Write(bytes.TrimRight(m.line, "\n"))
+	b.WriteString("\n\n")
+	_ = rc.SetWriteDeadline(time.Now().Add(stall))
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return false
+	}
+	return rc.Flush() == nil
+}
+
+// lineKind is what an outgoing line is.
+type lineKind int
+
+const (
+	lineNotification lineKind = iota
+	lineRequest               // a request of the server's (elicitation/create)
+	lineResponse              // a response, or a batch of them
+)
+
+// classifyLine tells an outgoing line's kind from its first bytes (the
+// field order of response, notification and outgoingRequest in
+// jsonrpc.go), and a response's error code (0: a result), without decoding
+// a result that may be megabytes of base64.
+func classifyLine(line []byte) (lineKind, int) {
+	if len(line) > 0 && line[0] == '[' {
+		return lineResponse, 0
+	}
+	rest, ok := bytes.CutPrefix(line, []byte(`{"jsonrpc":"2.0","id":`))
+	if !ok {
+		return lineNotification, 0
+	}
+	rest = rest[jsonValueEnd(rest):]
+	if bytes.HasPrefix(rest, []byte(`,"method":`)) {
+		return lineRequest, 0
+	}
+	if !bytes.HasPrefix(rest, []byte(`,"error":`)) {
+		return lineResponse, 0
+	}
+	var e struct {
+		Code int `json:"code"`
+	}
+	_ = json.NewDecoder(bytes.NewReader(rest[len(`,"error":`):])).Decode(&e) // the object ends the error; the rest is not read
+	return lineResponse, e.Code
+}
+
+// jsonValueEnd returns the length of the JSON scalar (string, number,
+// null) b starts with.
+func jsonValueEnd(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	if b[0] != '"' {
+		i := bytes.IndexAny(b, ",}")
+		if i < 0 {
+			return len(b)
+		}
+		return i
+	}
+	for i := 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
