@@ -136,7 +136,7 @@ func TestTraceChromium(t *testing.T) {
 		t.Errorf("no changed cells marked after a command (%d, %v)", marked, err)
 	}
 	if out := os.Getenv("TRACE_PNG"); out != "" {
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		if err == nil {
 			err = os.WriteFile(out, png, 0o644)
 		}
