@@ -163,6 +163,8 @@
 // in the mode the program enabled; shell_screenshot writes PNG, SVG, ANSI and text captures;
 // shell_record_start and shell_record_stop record a GIF or asciicast;
 // shell_resize changes the screen size; shell_stop ends the program.
+// shell_start {trace: true} keeps an HTML trace of the session (see
+// --trace).
 //
 // # Resources
 //
@@ -179,7 +181,7 @@
 // # Prompts
 //
 // terminal-basics, vim-edit, record-session, theme-selection,
-// tui-navigate and ask-for-password are short guides to these tools that a client can offer
+// tui-navigate, ask-for-password and write-regression-test are short guides to these tools that a client can offer
 // its user.
 //
 // # Example

@@ -5,6 +5,7 @@ package main
 // and arguments. prompts/list and prompts/get.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -81,7 +82,26 @@ func (h *mcpHub) prompts() []*prompt {
 			Description: "What to do when a program in a terminal waits for a password, a passphrase or an answer only the person can give.",
 			text:        func(map[string]string) string { return askForPassword },
 		},
+		{
+			Name:        "write-regression-test",
+			Title:       "Turn a session into a regression test",
+			Description: "Make what was done in a terminal session a tape that ttywright test replays and checks, and save it with the project's tests.",
+			Arguments: []promptArg{
+				{Name: "session_id", Description: "The session to turn into a test (sessions://list).", complete: sessionIDs},
+				{Name: "path", Description: "Where to save the tape, e.g. tests/tapes/help.tape (default testdata/tapes/NAME.tape)."},
+			},
+			text: writeRegressionTest,
+		},
 	}
+}
+
+// sessionIDs lists the ids of the sessions, for completion.
+func sessionIDs(h *mcpHub) []string {
+	var ids []string
+	for _, s := range h.resSessions() {
+		ids = append(ids, s.ID)
+	}
+	return ids
 }
 
 // lookupPrompt returns the prompt called name, or nil.
@@ -201,6 +221,19 @@ const terminalBasics = `You can drive terminal programs through the ttywright to
 7. Resize with shell_resize {session_id, cols, rows}. Finish with shell_stop {session_id}: SIGHUP, then SIGKILL after 2 s; it returns exit_code.
 
 Resources: sessions://list lists every session; session://{id}/buffer is the text, session://{id}/commands the finished commands, session://{id}/screenshots and session://{id}/recordings the captures, readable by their uri. Full-screen programs (vim, htop, less) redraw the whole screen: read it again rather than relying on scrolled text.`
+
+// writeRegressionTest is the write-regression-test prompt.
+func writeRegressionTest(args map[string]string) string {
+	id := cmp.Or(args["session_id"], "{id}")
+	path := cmp.Or(args["path"], "testdata/tapes/NAME.tape")
+	return fmt.Sprintf(`Turn what was done in the ttywright session %[1]s into a regression test that ttywright test replays and checks.
+
+1. Make every step wait for its outcome, never sleep: shell_send {session_id, text: "make\n", wait_for_command: true} for a shell command (the tape checks its exit code), wait_for for what the program shows once done (the tape checks it with Expect), wait_for_gone for a spinner or dialog that goes away. A wait that timed out becomes a pause, not a check: redo the step with a wait that holds.
+2. Read session://%[1]s/tape (resources/read). It is the session so far as a tape, VHS's language with ttywright's assertions: Type "...", keys (Enter, Tab, Down 3, Ctrl+C), Wait+Command exit=N, Expect "text" or Expect /regex/, Expect+Gone, Click "text" or Click row col, Screenshot NAME.png. Comments say what a tape cannot replay (a resize, a secret a person typed).
+3. Edit it into a test: drop the exploratory steps, keep one check per outcome that matters. Where a whole screen is the outcome (a TUI, a report), add Snapshot NAME (Snapshot+Style NAME to check highlights and colours too); add Mask /regex/ before it for what changes from run to run (clocks, pids, temporary paths).
+4. Save it as %[2]s, with the project's tests, and run ttywright test %[2]s --update once to write the golden files beside it; read them, then run ttywright test %[2]s: it must pass. Change what the program prints and run it again: it must fail with the expected and the actual screen. Commit the tape and its goldens.
+5. In CI: ttywright test DIR -j 4 --junit report.xml (exit 1 on a failure; each failure names its trace).`, id, path)
+}
 
 // askForPassword is the ask-for-password prompt.
 const askForPassword = `A program in a ttywright terminal may stop to ask for something only the person can give. Never type a password, passphrase or token yourself, and never ask the person to tell it to you in the conversation.

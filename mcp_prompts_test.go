@@ -49,7 +49,7 @@ func TestPromptsList(t *testing.T) {
 			}
 		}
 	}
-	if want := []string{"terminal-basics", "vim-edit", "record-session", "theme-selection", "tui-navigate", "ask-for-password"}; !slices.Equal(names, want) {
+	if want := []string{"terminal-basics", "vim-edit", "record-session", "theme-selection", "tui-navigate", "ask-for-password", "write-regression-test"}; !slices.Equal(names, want) {
 		t.Errorf("prompts %q, want %q", names, want)
 	}
 	if r.Prompts[1].Arguments[0].Name != "filename" || !r.Prompts[1].Arguments[0].Required {
@@ -84,6 +84,8 @@ func TestPromptsGet(t *testing.T) {
 		{"record-session", nil, []string{"shell_record_start", `format: "gif"`}},
 		{"theme-selection", map[string]string{"background": "light"}, []string{"themes://list", "shell_start {theme:", themeList[0].Name, "light background"}},
 		{"tui-navigate", nil, []string{`format: "styled"`, "shell_find", "style: {reverse: true}", "shell_click", "timeout_ms", "keys"}},
+		{"write-regression-test", map[string]string{"session_id": "shell-7", "path": "tests/help.tape"}, []string{"session://shell-7/tape", "Wait+Command exit=N", "Expect", "Snapshot NAME", "Mask /regex/", "ttywright test tests/help.tape --update", "--junit"}},
+		{"write-regression-test", nil, []string{"session://{id}/tape", "testdata/tapes/NAME.tape"}},
 	} {
 		var r promptResult
 		f.mustCall(t, "prompts/get", map[string]any{"name": tc.name, "arguments": tc.args}, &r)

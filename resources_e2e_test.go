@@ -238,7 +238,7 @@ func e2eCheckList(c *noteClient, id string) {
 		want = append(want, "theme://"+th.Name)
 	}
 	s := func(p string) string { return "session://" + id + "/" + p }
-	want = append(want, s("info"), s("buffer"), s("screenshots"), s("screenshots/one"), s("screenshots/two"), s("recordings"), s("recordings/clip"), s("commands"))
+	want = append(want, s("info"), s("buffer"), s("screenshots"), s("screenshots/one"), s("screenshots/two"), s("recordings"), s("recordings/clip"), s("commands"), s("tape"))
 	if !slices.Equal(got, want) {
 		t.Errorf("resources/list:\n got %q\nwant %q", got, want)
 	}

@@ -64,6 +64,7 @@ func (f *resFixture) addSession(t testing.TB, id string, started time.Time) *Ses
 	s := &Session{ID: id, Command: "bash", Args: []string{"-l"}, Cwd: "/home/me", Theme: "one-dark", Started: started,
 		term: NewTerminal(80, 24, 100), pid: 4242}
 	addTestSession(f.app, s)
+	f.app.tools.openTrace(s, true) // as shell_start {trace: true} does
 	if err := os.MkdirAll(filepath.Join(f.dir, id), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,8 @@ func TestResourcesList(t *testing.T) {
 	want = append(want,
 		"session://s1/info", "session://s1/buffer",
 		"session://s1/screenshots", "session://s1/screenshots/first", "session://s1/screenshots/second",
-		"session://s1/recordings", "session://s1/recordings/demo", "session://s1/commands", "session://s1/commands/1")
+		"session://s1/recordings", "session://s1/recordings/demo", "session://s1/commands", "session://s1/commands/1",
+		"session://s1/tape", "session://s1/trace")
 	if !slices.Equal(got, want) {
 		t.Errorf("resources/list:\n got %q\nwant %q", got, want)
 	}
@@ -303,7 +305,8 @@ func TestResourceTemplates(t *testing.T) {
 		}
 	}
 	want := []string{"session://{id}/info", "session://{id}/buffer", "session://{id}/screenshots", "session://{id}/screenshots/{name}",
-		"session://{id}/recordings", "session://{id}/recordings/{name}", "session://{id}/commands", "session://{id}/commands/{n}", "theme://{name}"}
+		"session://{id}/recordings", "session://{id}/recordings/{name}", "session://{id}/commands", "session://{id}/commands/{n}",
+		"session://{id}/trace", "session://{id}/tape", "theme://{name}"}
 	if !slices.Equal(got, want) {
 		t.Errorf("templates %q, want %q", got, want)
 	}

@@ -111,7 +111,12 @@ func argSessionID(args json.RawMessage) string {
 // record adds the call to log: the step, and in a full trace the screen
 // after it and the commands that ended by then.
 func (tb *Toolbox) record(log *sessionTrace, s *Session, tool string, args json.RawMessage, res *ToolResult, start time.Time) {
-	step := traceStep{Tool: tool, Args: redactArgs(args), Reply: replyOf(res), Start: start, Duration: time.Since(start)}
+	step := traceStep{Tool: tool, Args: redactArgs(args), Start: start, Duration: time.Since(start)}
+	if tool == "shell_read" { // the largest reply, and nothing in it a step keeps
+		step.Reply = replyOf(&ToolResult{Text: res.Text, IsError: res.IsError})
+	} else {
+		step.Reply = replyOf(res)
+	}
 	if !log.Full() {
 		log.Add(step, nil, nil)
 		return

@@ -11,7 +11,9 @@ package main
 // screen, not with the number of steps.
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,10 +129,12 @@ type sessionTrace struct {
 	dropped   int // steps past maxTraceSteps
 	argBytes  int
 	screens   []traceScreen
-	last      *Snapshot // the screen stored last, to compare the next with
 	rows      []json.RawMessage
 	rowIndex  map[string]int // encoded row -> index in rows
-	styles    []string       // CSS declarations, by style index; 0 is the default
+	rowHash   map[uint64]int // rowKey -> index in rows
+	seed      maphash.Seed
+	keyBuf    []byte   // rowKey's buffer
+	styles    []string // CSS declarations, by style index; 0 is the default
 	styleIdx  map[string]int
 	lastCmd   int // the newest command number recorded
 	stoppedAt time.Time
@@ -140,7 +144,8 @@ type sessionTrace struct {
 // newSessionTrace returns the trace of the session meta describes; with
 // full it keeps screens, commands and screenshots.
 func newSessionTrace(meta traceMeta, full bool) *sessionTrace {
-	return &sessionTrace{full: full, meta: meta, rowIndex: map[string]int{}, styles: []string{""}, styleIdx: map[string]int{"": 0}}
+	return &sessionTrace{full: full, meta: meta, rowIndex: map[string]int{}, rowHash: map[uint64]int{}, seed: maphash.MakeSeed(),
+		styles: []string{""}, styleIdx: map[string]int{"": 0}}
 }
 
 // Full reports whether t keeps screens (shell_start {trace: true}, --trace).
@@ -225,16 +230,11 @@ func cutCommand(c traceCommand) traceCommand {
 }
 
 // storeScreen returns the index of snap among the screens: the last one
-// when snap shows the same (cells, marks, cursor), else a new one. -1
-// for no snap or past maxTraceScreens.
+// when snap shows the same (rows, cursor, title), else a new one. -1
+// for no snap or past maxTraceScreens. A row is encoded only when no
+// row with the same cells was seen before (rowKey).
 func (t *sessionTrace) storeScreen(snap *Snapshot) int {
-	if snap == nil {
-		return -1
-	}
-	if t.last != nil && sameTraceScreen(t.last, snap) {
-		return len(t.screens) - 1
-	}
-	if len(t.screens) >= maxTraceScreens {
+	if snap == nil || snap.Cols*snap.Rows > len(snap.Cells) {
 		return -1
 	}
 	th := t.meta.Theme
@@ -244,36 +244,53 @@ func (t *sessionTrace) storeScreen(snap *Snapshot) int {
 	th = th.forScreen(snap)
 	sc := traceScreen{Rows: make([]int, snap.Rows), Title: snap.Title}
 	for r := range snap.Rows {
-		sc.Rows[r] = t.rowID(encodeTraceRow(snap, r, th, t.styleID))
+		key := t.rowKey(snap, r, th)
+		id, ok := t.rowHash[key]
+		if !ok {
+			id = t.rowID(encodeTraceRow(snap, r, th, t.styleID))
+			t.rowHash[key] = id
+		}
+		sc.Rows[r] = id
 	}
 	vis := 0
 	if snap.Cursor.Visible {
 		vis = 1
 	}
 	sc.Cursor = [3]int{snap.Cursor.Row, snap.Cursor.Col, vis}
+	if n := len(t.screens); n > 0 && sameTraceScreen(t.screens[n-1], sc) {
+		return n - 1
+	}
+	if len(t.screens) >= maxTraceScreens {
+		return -1
+	}
 	t.screens = append(t.screens, sc)
-	t.last = snap
 	return len(t.screens) - 1
 }
 
-// sameTraceScreen reports whether a and b show the same: size, cells, marks,
-// links, cursor and title.
-func sameTraceScreen(a, b *Snapshot) bool {
-	return a.Cols == b.Cols && a.Rows == b.Rows && a.Cursor == b.Cursor && a.Title == b.Title &&
-		slices.Equal(a.Cells, b.Cells) && mapsEqual(a.Marks, b.Marks)
+// sameTraceScreen reports whether two screens show the same.
+func sameTraceScreen(a, b traceScreen) bool {
+	return a.Cursor == b.Cursor && a.Title == b.Title && slices.Equal(a.Rows, b.Rows)
 }
 
-// mapsEqual compares two mark maps.
-func mapsEqual(a, b map[int]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
+// rowKey hashes what row r of snap shows (each cell's character, colours,
+// attributes and width, and its marks) and the theme it is drawn in,
+// encoded into one reused buffer and hashed at once.
+func (t *sessionTrace) rowKey(snap *Snapshot, r int, th *Theme) uint64 {
+	b := append(t.keyBuf[:0], th.Foreground.R, th.Foreground.G, th.Foreground.B, th.Background.R, th.Background.G, th.Background.B)
+	for i, c := range snap.Cells[r*snap.Cols : (r+1)*snap.Cols] {
+		b = binary.LittleEndian.AppendUint32(b, uint32(c.Rune))
+		b = binary.LittleEndian.AppendUint32(b, uint32(c.FG))
+		b = binary.LittleEndian.AppendUint32(b, uint32(c.BG))
+		b = binary.LittleEndian.AppendUint16(b, uint16(c.Attr))
+		b = append(b, c.Width)
+		if len(snap.Marks) > 0 {
+			if m := snap.Marks[r*snap.Cols+i]; m != "" {
+				b = append(append(b, m...), 0)
+			}
 		}
 	}
-	return true
+	t.keyBuf = b
+	return maphash.Bytes(t.seed, b)
 }
 
 // rowID returns the index of the encoded row in the row table, adding it.

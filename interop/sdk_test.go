@@ -40,11 +40,12 @@ var toolNames = func() []string {
 var templates = []string{
 	"session://{id}/info", "session://{id}/buffer", "session://{id}/screenshots",
 	"session://{id}/screenshots/{name}", "session://{id}/recordings",
-	"session://{id}/recordings/{name}", "session://{id}/commands", "session://{id}/commands/{n}", "theme://{name}",
+	"session://{id}/recordings/{name}", "session://{id}/commands", "session://{id}/commands/{n}",
+	"session://{id}/trace", "session://{id}/tape", "theme://{name}",
 }
 
 // promptNames are the server's prompts (README "Prompts").
-var promptNames = []string{"vim-edit", "record-session", "terminal-basics", "theme-selection", "tui-navigate"}
+var promptNames = []string{"vim-edit", "record-session", "terminal-basics", "theme-selection", "tui-navigate", "write-regression-test"}
 
 // TestGoSDKHandshake: the official Go client connects with its defaults
 // (server/discover first; ttywright answers it, so the client speaks the
