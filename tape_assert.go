@@ -169,34 +169,55 @@ func (r *tapeRun) mask(line string, row int) string {
 }
 
 // execSnapshot compares the screen (its text, with +Style its styled
-// text) with the golden file beside the tape, or writes it with --update.
+// text) with the golden file beside the tape until they are equal or the
+// timeout passes (a screen still being drawn is waited for), or with
+// --update writes the screen once it has been still for 200 ms.
 func (r *tapeRun) execSnapshot(ctx context.Context, c tapeCmd) error {
-	got, err := r.snapshotText(ctx, c.Variant == "Style")
-	if err != nil {
-		return err
-	}
 	ext := ".txt"
 	if c.Variant == "Style" {
 		ext = ".style.txt"
 	}
 	golden := filepath.Join(filepath.Dir(r.prog.Path), c.Text+ext)
 	if r.opt.Update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			return err
-		}
-		r.res.Wrote = append(r.res.Wrote, golden)
-		return nil
+		return r.updateSnapshot(ctx, c, golden)
 	}
 	want, err := os.ReadFile(golden)
 	if errors.Is(err, os.ErrNotExist) {
+		got, _ := r.snapshotText(ctx, c.Variant == "Style")
 		return r.fail(c, golden+" (no such file: run ttywright test --update to write it)", "", strings.TrimSuffix(got, "\n"))
 	}
 	if err != nil {
 		return err
 	}
-	if string(want) != got {
-		return r.fail(c, "the screen as in "+golden, firstDiff(string(want), got), strings.TrimSuffix(got, "\n"))
+	s := r.tb.sessions.Get(r.sid)
+	wctx, cancel := context.WithTimeout(ctx, r.timeout(c))
+	defer cancel()
+	for {
+		gen := s.Snapshot().Generation
+		got, err := r.snapshotText(ctx, c.Variant == "Style")
+		if err != nil || got == string(want) {
+			return err
+		}
+		if _, err := s.WaitChange(wctx, gen); err != nil || s.Status().Exited && s.Snapshot().Generation == gen {
+			return r.fail(c, "the screen as in "+golden+" within "+r.timeout(c).String(), firstDiff(string(want), got), strings.TrimSuffix(got, "\n"))
+		}
 	}
+}
+
+// updateSnapshot writes the golden file of c once the screen is still.
+func (r *tapeRun) updateSnapshot(ctx context.Context, c tapeCmd, golden string) error {
+	args := map[string]any{"session_id": r.sid, "wait_stable_ms": 200, "timeout_ms": ms(r.timeout(c))}
+	if _, err := r.call(ctx, "shell_wait", args, nil); err != nil {
+		return err
+	}
+	got, err := r.snapshotText(ctx, c.Variant == "Style")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+		return err
+	}
+	r.res.Wrote = append(r.res.Wrote, golden)
 	return nil
 }
 

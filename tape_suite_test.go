@@ -123,16 +123,21 @@ func TestTapeSuiteFailure(t *testing.T) {
 func writeTape(t *testing.T, dir, name, src string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+	writeTapeB(t, p, src)
+	return p
+}
+
+func writeTapeB(t testing.TB, path, src string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return p
 }
 
 func TestTapeUpdate(t *testing.T) {
 	needShells(t, "bash")
 	dir := t.TempDir()
-	tape := writeTape(t, dir, "snap.tape", "Set TypingSpeed 0\nType \"echo golden text\" Enter\nWait+Command\nSnapshot shot\n")
+	tape := writeTape(t, dir, "snap.tape", "Set TypingSpeed 0\nType \"echo golden text\" Enter\nWait+Command\nSnapshot@1s shot\n")
 	var out bytes.Buffer
 	if code := runTestCmd([]string{tape}, &out, &out); code != 1 || !strings.Contains(out.String(), "run ttywright test --update to write it") {
 		t.Fatalf("without a golden: %d\n%s", code, out.String())
