@@ -51,10 +51,23 @@ func waitArg(c tapeCmd) string {
 	return c.Text
 }
 
+// within calls try with timeouts a tool takes (at most maxTimeoutMS)
+// until it reports done or timeout has passed.
+func within(timeout time.Duration, try func(timeoutMS int) (bool, error)) (bool, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		left := max(0, ms(time.Until(deadline)))
+		done, err := try(min(left, maxTimeoutMS))
+		if done || err != nil || left <= maxTimeoutMS {
+			return done, err
+		}
+	}
+}
+
 // execExpect waits for the text to be shown (Expect) or to be gone
 // (Expect+Gone).
 func (r *tapeRun) execExpect(ctx context.Context, c tapeCmd) error {
-	args := map[string]any{"session_id": r.sid, "timeout_ms": ms(r.timeout(c)), "new_only": false}
+	args := map[string]any{"session_id": r.sid, "new_only": false}
 	want := c.target() + " on the screen"
 	if c.Variant == "Gone" {
 		args["wait_for_gone"], want = waitArg(c), c.target()+" gone from the screen"
@@ -62,25 +75,26 @@ func (r *tapeRun) execExpect(ctx context.Context, c tapeCmd) error {
 		args["wait_for"] = waitArg(c)
 	}
 	var res shellWaitResult
-	if _, err := r.call(ctx, "shell_wait", args, &res); err != nil {
+	ok, err := within(r.timeout(c), func(t int) (bool, error) {
+		args["timeout_ms"] = t
+		_, err := r.call(ctx, "shell_wait", args, &res)
+		return res.Matched, err
+	})
+	if err != nil || ok {
 		return err
 	}
-	if !res.Matched {
-		return r.fail(c, want+" within "+r.timeout(c).String(), "", res.Buffer)
-	}
-	return nil
+	return r.fail(c, want+" within "+r.timeout(c).String(), "", res.Buffer)
 }
 
 // execExpectStyle waits for the text to be shown in the style.
 func (r *tapeRun) execExpectStyle(ctx context.Context, c tapeCmd) error {
-	var res findResult
-	_, err := r.call(ctx, "shell_find", map[string]any{"session_id": r.sid, "text": waitArg(c), "style": c.Style,
-		"timeout_ms": ms(r.timeout(c))}, &res)
-	if err != nil {
+	ok, err := within(r.timeout(c), func(t int) (bool, error) {
+		var res findResult
+		_, err := r.call(ctx, "shell_find", map[string]any{"session_id": r.sid, "text": waitArg(c), "style": c.Style, "timeout_ms": t}, &res)
+		return res.Count > 0, err
+	})
+	if err != nil || ok {
 		return err
-	}
-	if res.Count > 0 {
-		return nil
 	}
 	var read shellReadResult
 	if _, err := r.call(ctx, "shell_read", map[string]any{"session_id": r.sid, "format": "styled"}, &read); err != nil {
@@ -97,7 +111,7 @@ func (r *tapeRun) waitCommand(ctx context.Context, c tapeCmd) error {
 		left := time.Until(deadline)
 		var res shellWaitResult
 		if _, err := r.call(ctx, "shell_wait", map[string]any{"session_id": r.sid, "wait_for_command": true,
-			"timeout_ms": max(0, ms(left))}, &res); err != nil {
+			"timeout_ms": min(max(0, ms(left)), maxTimeoutMS)}, &res); err != nil {
 			return err
 		}
 		cmd := res.Command
@@ -105,7 +119,7 @@ func (r *tapeRun) waitCommand(ctx context.Context, c tapeCmd) error {
 		case cmd != nil && !cmd.Running && cmd.N > r.lastCmd:
 			r.lastCmd = cmd.N
 			return r.checkExit(c, cmd)
-		case cmd != nil && cmd.Running:
+		case cmd != nil && cmd.Running && left <= maxTimeoutMS*time.Millisecond:
 			return r.fail(c, "the command to end within "+r.timeout(c).String(), "still running: "+cmd.Line, res.Buffer)
 		case left <= 0:
 			return r.fail(c, "a command to run and end within "+r.timeout(c).String(), "no command ran since the last one seen", res.Buffer)
@@ -206,7 +220,7 @@ func (r *tapeRun) execSnapshot(ctx context.Context, c tapeCmd) error {
 
 // updateSnapshot writes the golden file of c once the screen is still.
 func (r *tapeRun) updateSnapshot(ctx context.Context, c tapeCmd, golden string) error {
-	args := map[string]any{"session_id": r.sid, "wait_stable_ms": 200, "timeout_ms": ms(r.timeout(c))}
+	args := map[string]any{"session_id": r.sid, "wait_stable_ms": 200, "timeout_ms": min(ms(r.timeout(c)), maxTimeoutMS)}
 	if _, err := r.call(ctx, "shell_wait", args, nil); err != nil {
 		return err
 	}

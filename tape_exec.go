@@ -74,7 +74,7 @@ func init() {
 // execSet applies a Set: before the terminal starts every setting, after
 // it only TypingSpeed, as VHS does (it ignores the others there).
 func (r *tapeRun) execSet(c tapeCmd) error {
-	if r.started && c.Setting != "TypingSpeed" {
+	if r.started && c.Setting != "TypingSpeed" && c.Setting != "Shell" { // Shell: read before the start
 		r.warn(tapeWarning{c.Line, c.Col, "Set " + c.Setting, "after the first command: ignored, as VHS does (move it to the top)"})
 		return nil
 	}
