@@ -54,13 +54,13 @@ func waitArg(c tapeCmd) string {
 // within calls try with timeouts a tool takes (at most maxTimeoutMS)
 // until it reports done or timeout has passed.
 func within(timeout time.Duration, try func(timeoutMS int) (bool, error)) (bool, error) {
-	deadline := time.Now().Add(timeout)
+	deadline, left := time.Now().Add(timeout), ms(timeout)
 	for {
-		left := max(0, ms(time.Until(deadline)))
 		done, err := try(min(left, maxTimeoutMS))
 		if done || err != nil || left <= maxTimeoutMS {
 			return done, err
 		}
+		left = max(0, ms(time.Until(deadline)))
 	}
 }
 
@@ -106,9 +106,8 @@ func (r *tapeRun) execExpectStyle(ctx context.Context, c tapeCmd) error {
 // waitCommand is Wait+Command: the next command ends (one that ended
 // after the last Wait+Command saw), with exit=N its exit code is N.
 func (r *tapeRun) waitCommand(ctx context.Context, c tapeCmd) error {
-	deadline := time.Now().Add(r.timeout(c))
-	for {
-		left := time.Until(deadline)
+	deadline, left := time.Now().Add(r.timeout(c)), r.timeout(c)
+	for ; ; left = time.Until(deadline) {
 		var res shellWaitResult
 		if _, err := r.call(ctx, "shell_wait", map[string]any{"session_id": r.sid, "wait_for_command": true,
 			"timeout_ms": min(max(0, ms(left)), maxTimeoutMS)}, &res); err != nil {
