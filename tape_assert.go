@@ -51,10 +51,23 @@ func waitArg(c tapeCmd) string {
 	return c.Text
 }
 
+// within calls try with timeouts a tool takes (at most maxTimeoutMS)
+// until it reports done or timeout has passed.
+func within(timeout time.Duration, try func(timeoutMS int) (bool, error)) (bool, error) {
+	deadline, left := time.Now().Add(timeout), ms(timeout)
+	for {
+		done, err := try(min(left, maxTimeoutMS))
+		if done || err != nil || left <= maxTimeoutMS {
+			return done, err
+		}
+		left = max(0, ms(time.Until(deadline)))
+	}
+}
+
 // execExpect waits for the text to be shown (Expect) or to be gone
 // (Expect+Gone).
 func (r *tapeRun) execExpect(ctx context.Context, c tapeCmd) error {
-	args := map[string]any{"session_id": r.sid, "timeout_ms": ms(r.timeout(c)), "new_only": false}
+	args := map[string]any{"session_id": r.sid, "new_only": false}
 	want := c.target() + " on the screen"
 	if c.Variant == "Gone" {
 		args["wait_for_gone"], want = waitArg(c), c.target()+" gone from the screen"
@@ -62,25 +75,26 @@ func (r *tapeRun) execExpect(ctx context.Context, c tapeCmd) error {
 		args["wait_for"] = waitArg(c)
 	}
 	var res shellWaitResult
-	if _, err := r.call(ctx, "shell_wait", args, &res); err != nil {
+	ok, err := within(r.timeout(c), func(t int) (bool, error) {
+		args["timeout_ms"] = t
+		_, err := r.call(ctx, "shell_wait", args, &res)
+		return res.Matched, err
+	})
+	if err != nil || ok {
 		return err
 	}
-	if !res.Matched {
-		return r.fail(c, want+" within "+r.timeout(c).String(), "", res.Buffer)
-	}
-	return nil
+	return r.fail(c, want+" within "+r.timeout(c).String(), "", res.Buffer)
 }
 
 // execExpectStyle waits for the text to be shown in the style.
 func (r *tapeRun) execExpectStyle(ctx context.Context, c tapeCmd) error {
-	var res findResult
-	_, err := r.call(ctx, "shell_find", map[string]any{"session_id": r.sid, "text": waitArg(c), "style": c.Style,
-		"timeout_ms": ms(r.timeout(c))}, &res)
-	if err != nil {
+	ok, err := within(r.timeout(c), func(t int) (bool, error) {
+		var res findResult
+		_, err := r.call(ctx, "shell_find", map[string]any{"session_id": r.sid, "text": waitArg(c), "style": c.Style, "timeout_ms": t}, &res)
+		return res.Count > 0, err
+	})
+	if err != nil || ok {
 		return err
-	}
-	if res.Count > 0 {
-		return nil
 	}
 	var read shellReadResult
 	if _, err := r.call(ctx, "shell_read", map[string]any{"session_id": r.sid, "format": "styled"}, &read); err != nil {
@@ -92,12 +106,11 @@ func (r *tapeRun) execExpectStyle(ctx context.Context, c tapeCmd) error {
 // waitCommand is Wait+Command: the next command ends (one that ended
 // after the last Wait+Command saw), with exit=N its exit code is N.
 func (r *tapeRun) waitCommand(ctx context.Context, c tapeCmd) error {
-	deadline := time.Now().Add(r.timeout(c))
-	for {
-		left := time.Until(deadline)
+	deadline, left := time.Now().Add(r.timeout(c)), r.timeout(c)
+	for ; ; left = time.Until(deadline) {
 		var res shellWaitResult
 		if _, err := r.call(ctx, "shell_wait", map[string]any{"session_id": r.sid, "wait_for_command": true,
-			"timeout_ms": max(0, ms(left))}, &res); err != nil {
+			"timeout_ms": min(max(0, ms(left)), maxTimeoutMS)}, &res); err != nil {
 			return err
 		}
 		cmd := res.Command
@@ -105,7 +118,7 @@ func (r *tapeRun) waitCommand(ctx context.Context, c tapeCmd) error {
 		case cmd != nil && !cmd.Running && cmd.N > r.lastCmd:
 			r.lastCmd = cmd.N
 			return r.checkExit(c, cmd)
-		case cmd != nil && cmd.Running:
+		case cmd != nil && cmd.Running && left <= maxTimeoutMS*time.Millisecond:
 			return r.fail(c, "the command to end within "+r.timeout(c).String(), "still running: "+cmd.Line, res.Buffer)
 		case left <= 0:
 			return r.fail(c, "a command to run and end within "+r.timeout(c).String(), "no command ran since the last one seen", res.Buffer)
@@ -169,34 +182,55 @@ func (r *tapeRun) mask(line string, row int) string {
 }
 
 // execSnapshot compares the screen (its text, with +Style its styled
-// text) with the golden file beside the tape, or writes it with --update.
+// text) with the golden file beside the tape until they are equal or the
+// timeout passes (a screen still being drawn is waited for), or with
+// --update writes the screen once it has been still for 200 ms.
 func (r *tapeRun) execSnapshot(ctx context.Context, c tapeCmd) error {
-	got, err := r.snapshotText(ctx, c.Variant == "Style")
-	if err != nil {
-		return err
-	}
 	ext := ".txt"
 	if c.Variant == "Style" {
 		ext = ".style.txt"
 	}
 	golden := filepath.Join(filepath.Dir(r.prog.Path), c.Text+ext)
 	if r.opt.Update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			return err
-		}
-		r.res.Wrote = append(r.res.Wrote, golden)
-		return nil
+		return r.updateSnapshot(ctx, c, golden)
 	}
 	want, err := os.ReadFile(golden)
 	if errors.Is(err, os.ErrNotExist) {
+		got, _ := r.snapshotText(ctx, c.Variant == "Style")
 		return r.fail(c, golden+" (no such file: run ttywright test --update to write it)", "", strings.TrimSuffix(got, "\n"))
 	}
 	if err != nil {
 		return err
 	}
-	if string(want) != got {
-		return r.fail(c, "the screen as in "+golden, firstDiff(string(want), got), strings.TrimSuffix(got, "\n"))
+	s := r.tb.sessions.Get(r.sid)
+	wctx, cancel := context.WithTimeout(ctx, r.timeout(c))
+	defer cancel()
+	for {
+		gen := s.Snapshot().Generation
+		got, err := r.snapshotText(ctx, c.Variant == "Style")
+		if err != nil || got == string(want) {
+			return err
+		}
+		if _, err := s.WaitChange(wctx, gen); err != nil || s.Status().Exited && s.Snapshot().Generation == gen {
+			return r.fail(c, "the screen as in "+golden+" within "+r.timeout(c).String(), firstDiff(string(want), got), strings.TrimSuffix(got, "\n"))
+		}
 	}
+}
+
+// updateSnapshot writes the golden file of c once the screen is still.
+func (r *tapeRun) updateSnapshot(ctx context.Context, c tapeCmd, golden string) error {
+	args := map[string]any{"session_id": r.sid, "wait_stable_ms": 200, "timeout_ms": min(ms(r.timeout(c)), maxTimeoutMS)}
+	if _, err := r.call(ctx, "shell_wait", args, nil); err != nil {
+		return err
+	}
+	got, err := r.snapshotText(ctx, c.Variant == "Style")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+		return err
+	}
+	r.res.Wrote = append(r.res.Wrote, golden)
 	return nil
 }
 

@@ -34,9 +34,8 @@ func (r *tapeRun) exec(ctx context.Context, c tapeCmd, i int) error {
 		return nil // read before the start (prepare)
 	case "Hide":
 		r.hidden = true
-		if r.recorded && !r.hideWarn {
-			r.hideWarn = true
-			r.warn(tapeWarning{c.Line, c.Col, "Hide", "a recording cannot pause: the GIF shows what runs hidden after it began (a Hide before the first shown command is honoured)"})
+		if err := r.stopRecording(ctx); err != nil {
+			return r.cmdErr(c, err)
 		}
 		return nil
 	case "Show":
@@ -75,7 +74,7 @@ func init() {
 // execSet applies a Set: before the terminal starts every setting, after
 // it only TypingSpeed, as VHS does (it ignores the others there).
 func (r *tapeRun) execSet(c tapeCmd) error {
-	if r.started && c.Setting != "TypingSpeed" {
+	if r.started && c.Setting != "TypingSpeed" && c.Setting != "Shell" { // Shell: read before the start
 		r.warn(tapeWarning{c.Line, c.Col, "Set " + c.Setting, "after the first command: ignored, as VHS does (move it to the top)"})
 		return nil
 	}
@@ -251,6 +250,15 @@ func (r *tapeRun) border() *Border {
 
 // copyOut copies the capture at from to the tape's path to.
 func (r *tapeRun) copyOut(from, to string) error {
+	if err := copyFile(from, to); err != nil {
+		return err
+	}
+	r.res.Wrote = append(r.res.Wrote, to)
+	return nil
+}
+
+// copyFile copies the file from to the file to.
+func copyFile(from, to string) error {
 	in, err := os.Open(from)
 	if err != nil {
 		return err
@@ -264,7 +272,6 @@ func (r *tapeRun) copyOut(from, to string) error {
 		out.Close()
 		return err
 	}
-	r.res.Wrote = append(r.res.Wrote, to)
 	return out.Close()
 }
 

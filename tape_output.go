@@ -1,15 +1,18 @@
 package main
 
 // tape_output.go: a tape's Output files. The GIF and the asciicast come
-// from one recording (shell_record_start at the first shown command,
-// shell_record_stop at the end); the .txt/.ascii/.test file gets the
+// from recordings (shell_record_start at the first shown command and
+// after each Show, shell_record_stop at each Hide and at the end), joined; the .txt/.ascii/.test file gets the
 // screen after each shown command and a rule line, as VHS writes it; a
 // frames folder (frames/) gets a PNG of the screen after each shown
 // command. .mp4 and .webm are warned: ttywright encodes no video.
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"image/gif"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,14 +21,17 @@ import (
 // tapeTextRule ends each screen of the .txt output, as VHS's does.
 var tapeTextRule = strings.Repeat("─", 80)
 
-// ensureRecording starts the recording before the first shown command
-// when the tape writes a GIF or a cast.
+// ensureRecording starts a recording before a shown command when the
+// tape writes a GIF or a cast and none runs: at the first, and after each
+// Show. A Hide stops it (stopRecording): the hidden part is a gap between
+// two recordings, which the outputs join.
 func (r *tapeRun) ensureRecording(ctx context.Context) error {
-	if r.recorded || r.hidden || len(r.outputsOf(".gif", ".cast")) == 0 {
+	if r.recording || r.hidden || len(r.outputsOf(".gif", ".cast")) == 0 {
 		return nil
 	}
-	r.recorded = true
-	args := map[string]any{"session_id": r.sid, "fps": min(max(r.set.Framerate, 1), recMaxFPS), "scale": r.scale, "name": "tape"}
+	r.recording = true
+	args := map[string]any{"session_id": r.sid, "fps": min(max(r.set.Framerate, 1), recMaxFPS), "scale": r.scale,
+		"name": fmt.Sprintf("tape-%d", len(r.segments)+1)}
 	if b := r.border(); b != nil {
 		args["border"] = b
 	}
@@ -97,15 +103,14 @@ func (r *tapeRun) finish(ctx context.Context) error {
 	return err
 }
 
-// writeRecording stops the recording and copies its GIF and cast to the
-// Output paths.
-func (r *tapeRun) writeRecording(ctx context.Context) error {
-	if !r.recorded {
+// stopRecording stops the running recording, if any, and keeps its files.
+func (r *tapeRun) stopRecording(ctx context.Context) error {
+	if !r.recording {
 		return nil
 	}
-	gifs, casts := r.outputsOf(".gif"), r.outputsOf(".cast")
+	r.recording = false
 	format := "gif"
-	switch {
+	switch gifs, casts := r.outputsOf(".gif"), r.outputsOf(".cast"); {
 	case len(gifs) > 0 && len(casts) > 0:
 		format = "both"
 	case len(casts) > 0:
@@ -115,15 +120,100 @@ func (r *tapeRun) writeRecording(ctx context.Context) error {
 	if _, err := r.call(ctx, "shell_record_stop", map[string]any{"session_id": r.sid, "format": format}, &rs); err != nil {
 		return err
 	}
-	for _, p := range gifs {
-		if err := r.copyOut(rs.GIFPath, p); err != nil {
-			return err
-		}
+	r.segments = append(r.segments, rs)
+	return nil
+}
+
+// writeRecording stops the recording and writes the GIF and the cast of
+// its segments to the Output paths.
+func (r *tapeRun) writeRecording(ctx context.Context) error {
+	if err := r.stopRecording(ctx); err != nil || len(r.segments) == 0 {
+		return err
 	}
-	for _, p := range casts {
-		if err := r.copyOut(rs.CastPath, p); err != nil {
+	var gifs, casts []string
+	for _, seg := range r.segments {
+		gifs, casts = append(gifs, seg.GIFPath), append(casts, seg.CastPath)
+	}
+	for _, p := range r.outputsOf(".gif") {
+		if err := joinGIFs(gifs, p); err != nil {
 			return err
 		}
+		r.res.Wrote = append(r.res.Wrote, p)
+	}
+	for _, p := range r.outputsOf(".cast") {
+		if err := joinCasts(casts, p); err != nil {
+			return err
+		}
+		r.res.Wrote = append(r.res.Wrote, p)
 	}
 	return nil
+}
+
+// joinGIFs writes the frames of the GIF files one after the other to
+// out (one file is copied as it is).
+func joinGIFs(paths []string, out string) error {
+	if len(paths) == 1 {
+		return copyFile(paths[0], out)
+	}
+	var all *gif.GIF
+	for _, p := range paths {
+		g, err := readTapeGIF(p)
+		if err != nil {
+			return err
+		}
+		if all == nil {
+			all = g
+			continue
+		}
+		all.Image = append(all.Image, g.Image...)
+		all.Delay = append(all.Delay, g.Delay...)
+		all.Disposal = append(all.Disposal, g.Disposal...)
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := gif.EncodeAll(f, all); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func readTapeGIF(path string) (*gif.GIF, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return gif.DecodeAll(f)
+}
+
+// joinCasts writes the asciicast v2 files as one: the first's header,
+// then every file's events, each file's times after the one before.
+func joinCasts(paths []string, out string) error {
+	var b bytes.Buffer
+	offset := 0.0
+	for i, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		if i == 0 {
+			b.WriteString(lines[0] + "\n")
+		}
+		last := 0.0
+		for _, line := range lines[1:] {
+			var ev []json.RawMessage
+			var t float64
+			if json.Unmarshal([]byte(line), &ev) != nil || len(ev) != 3 || json.Unmarshal(ev[0], &t) != nil {
+				return fmt.Errorf("%s: not an asciicast v2 event: %.80s", p, line)
+			}
+			last = t
+			fmt.Fprintf(&b, "[%.6f, %s, %s]\n", offset+t, ev[1], ev[2])
+		}
+		offset += last
+	}
+	return os.WriteFile(out, b.Bytes(), 0o644)
 }

@@ -211,6 +211,23 @@ func tapeCommandNames() []string {
 
 func noArgs(*tapeParser, *tapeCmd) error { return nil }
 
+// isTapeString reports whether t, the next token, reads as a string:
+// quoted, or a bare word on the line of the token before that is none of
+// VHS's keywords (commands, settings, units, true and false) nor one of
+// ttywright's commands (a misspelt command on the next line is an error,
+// not typed text).
+func (p *tapeParser) isTapeString(t tapeTok) bool {
+	if t.kind == tokString {
+		return true
+	}
+	if t.kind != tokWord || p.i == 0 || p.toks[p.i-1].line != t.line {
+		return false
+	}
+	_, cmd := tapeParsers[t.text]
+	_, set := tapeSettingKinds[t.text]
+	return !cmd && !set && !slices.Contains([]string{"Source", "true", "false", "ms", "s", "m", "em", "px", "Ctrl", "Alt", "Shift"}, t.text)
+}
+
 // parseAt reads an optional @time after a command name: a key's typing
 // speed, a wait's timeout.
 func (p *tapeParser) parseAt(c *tapeCmd) error {
@@ -275,13 +292,14 @@ func (p *tapeParser) parseKey(c *tapeCmd) error {
 	return nil
 }
 
-// parseStrings reads one or more strings, joined by spaces as VHS does.
+// parseStrings reads one or more strings, joined by spaces as VHS does;
+// a bare word that is no keyword is a string too (Type o).
 func (p *tapeParser) parseStrings(c *tapeCmd) error {
-	if t := p.peek(); t.kind != tokString {
+	if t := p.peek(); !p.isTapeString(t) {
 		return p.errAt(t, "%s expects a \"string\", got %s", c.Name, tokDesc(t))
 	}
 	var parts []string
-	for p.peek().kind == tokString {
+	for p.isTapeString(p.peek()) {
 		parts = append(parts, p.next().text)
 	}
 	c.Text = strings.Join(parts, " ")

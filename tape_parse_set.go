@@ -255,9 +255,12 @@ func (p *tapeParser) styleAttr(st *Style, t tapeTok) error {
 // snapshotName is what a Snapshot's golden file may be called.
 var snapshotName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
 
-// parseSnapshot reads Snapshot[+Style] NAME.
+// parseSnapshot reads Snapshot[+Style][@timeout] NAME.
 func (p *tapeParser) parseSnapshot(c *tapeCmd) error {
 	if err := p.parseVariant(c, "Style"); err != nil {
+		return err
+	}
+	if err := p.parseAt(c); err != nil {
 		return err
 	}
 	t, err := p.parseArg(c, "a NAME for its golden file (NAME.txt beside the tape)")

@@ -206,3 +206,39 @@ func FuzzTape(f *testing.F) {
 		}
 	})
 }
+
+// TestVHSTapesParse parses every tape of a checkout of
+// charmbracelet/vhs named by $TTYWRIGHT_VHS_DIR (skipped without it):
+// all parse but the two VHS itself refuses (a bad setting, a shell it
+// does not know). bench/vhscompat runs them.
+func TestVHSTapesParse(t *testing.T) {
+	root := os.Getenv("TTYWRIGHT_VHS_DIR")
+	if root == "" {
+		t.Skip("TTYWRIGHT_VHS_DIR is not set (a checkout of github.com/charmbracelet/vhs)")
+	}
+	fsys := tapeFS{
+		readFile: func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(root, p)) },
+		isDir: func(p string) bool {
+			fi, err := os.Stat(filepath.Join(root, p))
+			return err == nil && fi.IsDir()
+		},
+	}
+	want := map[string]bool{"examples/errors/parser.tape": true, "examples/settings/set-shell-custom.tape": true}
+	n := 0
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".tape") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		src, _ := os.ReadFile(p)
+		_, perr := parseTape(rel, string(src), fsys)
+		if (perr != nil) != want[rel] {
+			t.Errorf("%s: parse error %v, want one: %v", rel, perr, want[rel])
+		}
+		n++
+		return nil
+	})
+	if n < 100 {
+		t.Errorf("only %d tapes under %s", n, root)
+	}
+}

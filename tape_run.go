@@ -60,30 +60,30 @@ const tapeStepsKept = 8
 
 // tapeRun is one run of a tape.
 type tapeRun struct {
-	prog     *tapeProgram
-	opt      tapeOptions
-	set      tapeSettings
-	env      map[string]string
-	tb       *Toolbox
-	store    *captureStore
-	tools    map[string]*Tool
-	tmp      string
-	sid      string
-	cols     int
-	rows     int
-	scale    int
-	started  bool // the settings are read and the session runs
-	hidden   bool
-	recorded bool // shell_record_start ran
-	hideWarn bool
-	clip     string
-	lastCmd  int // the n of the last command Wait+Command saw end
-	frames   int
-	masks    []tapeCmd
-	outputs  []tapeCmd
-	text     strings.Builder // the .txt/.ascii output
-	steps    []string
-	res      *tapeResult
+	prog      *tapeProgram
+	opt       tapeOptions
+	set       tapeSettings
+	env       map[string]string
+	tb        *Toolbox
+	store     *captureStore
+	tools     map[string]*Tool
+	tmp       string
+	sid       string
+	cols      int
+	rows      int
+	scale     int
+	started   bool // the settings are read and the session runs
+	hidden    bool
+	recording bool               // a recording runs (shell_record_start)
+	segments  []recordStopResult // the recordings stopped, in order
+	clip      string
+	lastCmd   int // the n of the last command Wait+Command saw end
+	frames    int
+	masks     []tapeCmd
+	outputs   []tapeCmd
+	text      strings.Builder // the .txt/.ascii output
+	steps     []string
+	res       *tapeResult
 }
 
 // runTape parses and runs the tape at path.

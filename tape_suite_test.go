@@ -123,16 +123,21 @@ func TestTapeSuiteFailure(t *testing.T) {
 func writeTape(t *testing.T, dir, name, src string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+	writeTapeB(t, p, src)
+	return p
+}
+
+func writeTapeB(t testing.TB, path, src string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return p
 }
 
 func TestTapeUpdate(t *testing.T) {
 	needShells(t, "bash")
 	dir := t.TempDir()
-	tape := writeTape(t, dir, "snap.tape", "Set TypingSpeed 0\nType \"echo golden text\" Enter\nWait+Command\nSnapshot shot\n")
+	tape := writeTape(t, dir, "snap.tape", "Set TypingSpeed 0\nType \"echo golden text\" Enter\nWait+Command\nSnapshot@1s shot\n")
 	var out bytes.Buffer
 	if code := runTestCmd([]string{tape}, &out, &out); code != 1 || !strings.Contains(out.String(), "run ttywright test --update to write it") {
 		t.Fatalf("without a golden: %d\n%s", code, out.String())
@@ -162,7 +167,8 @@ func TestTapeOutputs(t *testing.T) {
 	q := func(name string) string { return `"` + filepath.Join(dir, name) + `"` }
 	tape := writeTape(t, dir, "out.tape", "Output "+q("demo.gif")+"\nOutput "+q("demo.txt")+"\nOutput "+q("demo.cast")+
 		"\nOutput "+q("frames")[:len(q("frames"))-1]+"/\""+"\nOutput "+q("demo.mp4")+"\nSet FontFamily \"Fira Code\"\nSet FontSize 16\nSet Padding 0\nSet Width 320\nSet Height 160\n"+
-		"Hide\nType@0 \"export SECRET_SETUP=1; clear\" Enter\nWait\nShow\nType \"echo hi\" Enter\nWait+Screen /hi/\nScreenshot "+q("shot.png")+"\nSet Width 999\n")
+		"Hide\nType@0 \"export SECRET_SETUP=1; clear\" Enter\nWait\nShow\nType \"echo hi\" Enter\nWait+Screen /hi/\nScreenshot "+q("shot.png")+"\nSet Width 999\n"+
+		"Hide\nType@0 \"echo hidden-middle; clear\" Enter\nWait\nShow\nType \"echo shown-after\" Enter\nWait+Screen /shown-after\\n/\n")
 	res := runTape(t.Context(), tape, tapeOptions{})
 	if !res.Passed() {
 		t.Fatalf("run: %v %+v", res.Err, res.Failure)
@@ -179,6 +185,11 @@ func TestTapeOutputs(t *testing.T) {
 	txt, _ := os.ReadFile(filepath.Join(dir, "demo.txt"))
 	if !strings.Contains(string(txt), "> echo hi\nhi\n") || !strings.Contains(string(txt), tapeTextRule) || strings.Contains(string(txt), "SECRET_SETUP") {
 		t.Errorf("demo.txt:\n%s", txt)
+	}
+	cast, _ := os.ReadFile(filepath.Join(dir, "demo.cast"))
+	if strings.Contains(string(cast), "hidden-middle") || !strings.Contains(string(cast), "shown-after") ||
+		strings.Count(string(cast), `"version"`) != 1 {
+		t.Errorf("demo.cast: one header, the shown parts, not the hidden one:\n%s", cast)
 	}
 	for _, f := range []string{"demo.cast", "shot.png", "frames/frame-00001.png"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
