@@ -32,6 +32,15 @@ func TestTypeScriptSecret(t *testing.T) {
 	runNodeTest(t, "secret.test.mjs", filepath.Join("@modelcontextprotocol", "client"))
 }
 
+// TestTypeScriptHTTP runs ts/http.test.mjs: ttywright --http with its
+// bearer token, driven by the TypeScript SDK v2 client's streamable HTTP
+// transport in both eras (the whole story, a subscription's update over
+// SSE included), then the MCP Inspector CLI with --transport http.
+func TestTypeScriptHTTP(t *testing.T) {
+	needProgram(t, "bash")
+	runNodeTest(t, "http.test.mjs", filepath.Join("@modelcontextprotocol", "client"))
+}
+
 // runNodeTest runs one node --test file in ts/ with TTYWRIGHT_BIN set. It
 // needs node and `npm ci` in ts/ (the package under node_modules); without
 // them it skips, except under CI (CI=true), where a skip would hide a
