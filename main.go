@@ -129,6 +129,17 @@
 // loopback host:port (default 127.0.0.1 on a free port, open only while
 // a page waits); --web=off turns them off.
 //
+// --http ADDR serves MCP over Streamable HTTP on /mcp (and /mcp/TOKEN)
+// at ADDR instead of stdio, for remote clients, in every protocol
+// version: legacy sessions with Mcp-Session-Id and SSE, and stateless
+// 2026-07-28 requests. A bearer token is made at start (256 bits, in a
+// 0600 file whose path goes to stderr) or read from --http-token-file;
+// --http-auth=none turns it off, on a loopback address only. Origin and
+// Host are checked on every request (--http-allow-origin and --http-host
+// add names); --tls-cert and --tls-key serve HTTPS; a non-loopback
+// address without TLS needs --http-insecure. Whoever holds the token can
+// run any allowed command as the server's user.
+//
 // --trace keeps an HTML trace of every session, as shell_start {trace:
 // true} does of one: each tool call, its reply's essentials and the
 // screen after it, the commands and screenshots, written at shell_stop
