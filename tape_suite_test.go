@@ -261,4 +261,3 @@ func TestTapeLeavesNothing(t *testing.T) {
 		t.Errorf("left in the temporary directory: %v", left)
 	}
 }
-
