@@ -261,3 +261,21 @@ func TestTapeLeavesNothing(t *testing.T) {
 		t.Errorf("left in the temporary directory: %v", left)
 	}
 }
+
+// TestTapeReadmeExample holds README's example tape to the one the suite
+// runs: the README block is testdata/tapes/suite/readme.tape but its
+// first line.
+func TestTapeReadmeExample(t *testing.T) {
+	tape, err := os.ReadFile(filepath.Join("testdata", "tapes", "suite", "readme.tape"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(tape), "\n")
+	if !strings.Contains(string(readme), "```tape\n# testdata/tapes/suite/readme.tape: a CLI's --help, an exit code, a TUI snapshot\n"+body+"```") {
+		t.Errorf("README's example tape is not testdata/tapes/suite/readme.tape")
+	}
+}
