@@ -2,14 +2,11 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var updateTapes = flag.Bool("update-tapes", false, "rewrite testdata/tapes/parse/*.golden (also with -update)")
 
 // fakeTapeFS reads Source tapes from dir and has every directory but
 // "missing".
@@ -43,7 +40,7 @@ func TestTapeParseGolden(t *testing.T) {
 			}
 			got := programText(p)
 			golden := filepath.Join(dir, name+".golden")
-			if *updateTapes || flagUpdate() {
+			if *update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -65,12 +62,6 @@ func TestTapeParseGolden(t *testing.T) {
 			}
 		})
 	}
-}
-
-// flagUpdate reports whether the package's -update flag is set.
-func flagUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
 }
 
 func TestTapeParseErrors(t *testing.T) {

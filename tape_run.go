@@ -76,6 +76,7 @@ type tapeRun struct {
 	hidden    bool
 	recording bool               // a recording runs (shell_record_start)
 	segments  []recordStopResult // the recordings stopped, in order
+	shellCmd  tapeCmd            // the Set Shell that chose the shell, if any
 	clip      string
 	lastCmd   int // the n of the last command Wait+Command saw end
 	frames    int
@@ -150,7 +151,7 @@ func (r *tapeRun) prepare() {
 		case c.Name == "Env":
 			r.env[c.Setting] = c.Text
 		case c.Name == "Set" && c.Setting == "Shell":
-			r.set.Shell = c.Text
+			r.set.Shell, r.shellCmd = c.Text, c
 		}
 	}
 }
@@ -281,7 +282,8 @@ func (r *tapeRun) shellArgs() (map[string]any, error) {
 	sh := r.set.Shell
 	path, err := exec.LookPath(sh)
 	if err != nil {
-		return nil, fmt.Errorf("Set Shell %s: %s is not installed (install it, or use bash, zsh or fish)", sh, sh)
+		return nil, &tapeError{r.prog.Path, r.shellCmd.Line, r.shellCmd.Col,
+			fmt.Sprintf("Set Shell %s: %s is not installed (install it, or use bash, zsh or fish)", sh, sh)}
 	}
 	env := map[string]string{"PS1": "> ", "PROMPT": "> ", "HISTFILE": "/dev/null"}
 	if sh == "zsh" {

@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // needShells skips the test when a shell the suite uses is missing.
@@ -223,5 +225,57 @@ func TestTapeMalformedRunsNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Errorf("the first command ran before the parse error was reported")
+	}
+}
+
+// TestTapeLeavesNothing runs tapes that pass, fail and do not start, and
+// checks that no goroutine, descriptor or temporary directory is left.
+func TestTapeLeavesNothing(t *testing.T) {
+	needShells(t, "bash")
+	dir := t.TempDir()
+	tapes := []string{
+		writeTape(t, dir, "ok.tape", "Set TypingSpeed 0\nType \"echo ok\" Enter\nWait+Command exit=0\n"),
+		writeTape(t, dir, "fail.tape", "Set TypingSpeed 0\nExpect@100ms \"never\"\n"),
+		writeTape(t, dir, "noshell.tape", "Set Shell xonsh\nType \"x\"\n"),
+		writeTape(t, dir, "bad.tape", "Type 3\n"),
+	}
+	tmp := t.TempDir()
+	runTape(t.Context(), tapes[0], tapeOptions{TmpDir: tmp}) // warm up: the package's lazy state
+	goroutines, fds := runtime.NumGoroutine(), openFDs(t)
+	for range 3 {
+		for _, p := range tapes {
+			runTape(t.Context(), p, tapeOptions{TmpDir: tmp})
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > goroutines {
+		t.Errorf("%d goroutines before, %d after", goroutines, n)
+	}
+	if n := openFDs(t); n > fds {
+		t.Errorf("%d descriptors open before, %d after", fds, n)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left in the temporary directory: %v", left)
+	}
+}
+
+// TestTapeReadmeExample holds README's example tape to the one the suite
+// runs: the README block is testdata/tapes/suite/readme.tape but its
+// first line.
+func TestTapeReadmeExample(t *testing.T) {
+	tape, err := os.ReadFile(filepath.Join("testdata", "tapes", "suite", "readme.tape"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(tape), "\n")
+	if !strings.Contains(string(readme), "```tape\n# testdata/tapes/suite/readme.tape: a CLI's --help, an exit code, a TUI snapshot\n"+body+"```") {
+		t.Errorf("README's example tape is not testdata/tapes/suite/readme.tape")
 	}
 }
