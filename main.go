@@ -10,6 +10,7 @@
 //	ttywright [flags]
 //	ttywright snap [-o out.png] [--gif out.gif] [--cols N --rows N --theme T] [--wait-for TEXT | --idle DUR] [--delay DUR] [--timeout DUR] [--title T] [--trim] -- COMMAND [ARGS...]
 //	ttywright attach [--list] [--server PID] [--control] [--resize] [SESSION]
+//	ttywright --http 127.0.0.1:8765 [flags]
 //	ttywright --version | --licenses | --help
 //
 // With no arguments ttywright serves MCP on stdin and stdout, one JSON
@@ -106,6 +107,21 @@
 // --web ADDR is where the one-time pages of shell_ask_secret listen, a
 // loopback host:port (default 127.0.0.1 on a free port, open only while
 // a page waits); --web=off turns them off.
+//
+// --http ADDR serves MCP over Streamable HTTP at host:port instead of
+// stdio, on /mcp, both eras: a legacy initialize opens a session
+// (Mcp-Session-Id, its GET stream resumable with Last-Event-ID, DELETE to
+// end it), a 2026-07-28 request is served statelessly. --http-auth token
+// (the default) makes a 256-bit bearer token, written to a 0600 file whose
+// path goes to stderr, or read from --http-token-file (written there when
+// the file does not exist); a client sends Authorization: Bearer TOKEN or
+// uses /mcp/TOKEN, never a query string. --http-auth=none is accepted only
+// on a loopback address. Host must be a served name (--http-host adds one,
+// a tunnel's) and Origin the server's own or one given with
+// --http-allow-origin, which also gets CORS headers. --tls-cert and
+// --tls-key serve HTTPS; a non-loopback address without them needs
+// --http-insecure (a tunnel in front terminates TLS). Whoever holds the
+// token can run what the agent can; SECURITY.md gives the limits.
 //
 // --version prints the version and exits; --licenses prints the licences
 // of the embedded fonts and exits.
@@ -287,6 +303,7 @@ MCP (JSON-RPC) on stdin/stdout, to be started by an MCP client.
 usage: ttywright [flags]                              serve MCP on stdin/stdout
        ttywright snap [flags] -- COMMAND [ARGS...]    screenshot a command (snap -h)
        ttywright attach [SESSION]                     watch a session and take its keyboard (attach -h)
+       ttywright --http 127.0.0.1:8765 [flags]        serve MCP over HTTP, a bearer token made (SECURITY.md)
        ttywright --version | --licenses
 
 flags (each also TTYWRIGHT_<NAME>):

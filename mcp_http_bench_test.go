@@ -180,4 +180,3 @@ func reportLatency(b *testing.B, ds []time.Duration) {
 	b.ReportMetric(float64(percentile(ds, 0.95).Microseconds()), "p95-µs")
 	b.ReportMetric(0, "ns/op")
 }
-
