@@ -12,6 +12,7 @@
 //	ttywright attach [--list] [--server PID] [--control] [--resize] [--web] [SESSION]
 //	ttywright tape [--update] [--json] FILE.tape
 //	ttywright test [-j N] [--retries N] [--update] [--junit FILE] [DIR|FILE.tape...]
+//	ttywright --http 127.0.0.1:8765 [flags]
 //	ttywright --version | --licenses | --help
 //
 // With no arguments ttywright serves MCP on stdin and stdout, one JSON
@@ -129,23 +130,20 @@
 // loopback host:port (default 127.0.0.1 on a free port, open only while
 // a page waits); --web=off turns them off.
 //
-// --http ADDR serves MCP over Streamable HTTP on /mcp (and /mcp/TOKEN)
-// at ADDR instead of stdio, for remote clients, in every protocol
-// version: legacy sessions with Mcp-Session-Id and SSE, and stateless
-// 2026-07-28 requests. A bearer token is made at start (256 bits, in a
-// 0600 file whose path goes to stderr) or read from --http-token-file;
-// --http-auth=none turns it off, on a loopback address only. Origin and
-// Host are checked on every request (--http-allow-origin and --http-host
-// add names); --tls-cert and --tls-key serve HTTPS; a non-loopback
-// address without TLS needs --http-insecure. Whoever holds the token can
-// run any allowed command as the server's user.
-//
-// --trace keeps an HTML trace of every session, as shell_start {trace:
-// true} does of one: each tool call, its reply's essentials and the
-// screen after it, the commands and screenshots, written at shell_stop
-// (and at exit for the sessions still live) as DIR/<session id>/trace.html
-// and read as session://{id}/trace. It opens from a file:// URL and
-// loads nothing from anywhere.
+// --http ADDR serves MCP over Streamable HTTP at host:port instead of
+// stdio, on /mcp, both eras: a legacy initialize opens a session
+// (Mcp-Session-Id, its GET stream resumable with Last-Event-ID, DELETE to
+// end it), a 2026-07-28 request is served statelessly. --http-auth token
+// (the default) makes a 256-bit bearer token, written to a 0600 file whose
+// path goes to stderr, or read from --http-token-file (written there when
+// the file does not exist); a client sends Authorization: Bearer TOKEN or
+// uses /mcp/TOKEN, never a query string. --http-auth=none is accepted only
+// on a loopback address. Host must be a served name (--http-host adds one,
+// a tunnel's) and Origin the server's own or one given with
+// --http-allow-origin, which also gets CORS headers. --tls-cert and
+// --tls-key serve HTTPS; a non-loopback address without them needs
+// --http-insecure (a tunnel in front terminates TLS). Whoever holds the
+// token can run what the agent can; SECURITY.md gives the limits.
 //
 // --version prints the version and exits; --licenses prints the licences
 // of the embedded fonts and exits.
@@ -343,6 +341,7 @@ usage: ttywright [flags]                              serve MCP on stdin/stdout
        ttywright attach [SESSION]                     watch a session and take its keyboard (attach -h)
        ttywright tape FILE.tape                       run a VHS tape, with assertions (tape -h)
        ttywright test [DIR|FILE.tape...]              run tapes as tests (test -h)
+       ttywright --http 127.0.0.1:8765 [flags]        serve MCP over HTTP, a bearer token made (SECURITY.md)
        ttywright --version | --licenses
 
 flags (each also TTYWRIGHT_<NAME>):

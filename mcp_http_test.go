@@ -4,11 +4,19 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"log"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -50,6 +58,12 @@ func httpTestTools(s *Server) []*Tool {
 			}
 			return &ToolResult{Text: "action " + action}
 		}},
+		{Name: "test_block", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
+			httpBlocked <- struct{}{}
+			<-ctx.Done()
+			httpUnblocked <- struct{}{}
+			return &ToolResult{Text: "cancelled"}
+		}},
 		{Name: "test_flood", Handle: func(ctx context.Context, call *ToolCall) *ToolResult {
 			var a struct{ N, Size int }
 			_ = json.Unmarshal(call.Args, &a)
@@ -61,6 +75,10 @@ func httpTestTools(s *Server) []*Tool {
 		}},
 	}
 }
+
+// httpBlocked and httpUnblocked hear test_block start and see its
+// context end.
+var httpBlocked, httpUnblocked = make(chan struct{}, 8), make(chan struct{}, 8)
 
 // startHTTP serves a fresh App over HTTP with cfg (Addr and Auth filled
 // in when empty) after tune adjusted the transport.
@@ -788,3 +806,148 @@ func (zeros) Read(p []byte) (int, error) {
 
 // noBody in a case's code: the response has no body.
 const noBody = 1
+
+// TestHTTPCancel: a legacy notifications/cancelled ends the POST stream
+// of the request it names with no response; closing a 2026-07-28 stream
+// cancels its request.
+func TestHTTPCancel(t *testing.T) {
+	ht := startHTTP(t, HTTPConfig{}, nil)
+	sid := ht.initialize(protoV20251125, "{}")
+	s := map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": protoV20251125}
+	done := make(chan []map[string]any, 1)
+	go func() {
+		done <- messages(t, ht.do("POST", `{"jsonrpc":"2.0","id":"b1","method":"tools/call","params":{"name":"test_block"}}`, s))
+	}()
+	<-httpBlocked
+	if r := ht.do("POST", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b1"}}`, s); r.StatusCode != http.StatusAccepted {
+		t.Fatalf("cancel: %d", r.StatusCode)
+	}
+	<-httpUnblocked
+	if msgs := <-done; len(msgs) != 0 {
+		t.Errorf("a cancelled request got %v", msgs)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", ht.url, strings.NewReader(modernBody(2, "tools/call", map[string]any{"name": "test_block"})))
+	for k, v := range modernHeaders("tools/call", "test_block") {
+		req.Header.Set(k, v)
+	}
+	req.Header.Set("Authorization", "Bearer "+ht.token)
+	errc := make(chan error, 1)
+	go func() {
+		resp, err := ht.c.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		errc <- err
+	}()
+	<-httpBlocked
+	cancel()
+	<-httpUnblocked
+	<-errc
+}
+
+// TestHTTPOptions: TLS with the certificate's names, CORS for an allowed
+// origin, no auth on loopback, the failure limit, idle sessions ending.
+func TestHTTPOptions(t *testing.T) {
+	cert, key := selfSigned(t, "mcp.test")
+	ht := startHTTP(t, HTTPConfig{TLSCert: cert, TLSKey: key, AllowOrigin: []string{"https://app.example.com"}}, func(h *httpMCP) { h.sessionIdle = 200 * time.Millisecond })
+	if !strings.HasPrefix(ht.url, "https://") {
+		t.Fatalf("url %s", ht.url)
+	}
+	ht.c.Transport = &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}} // the test's own certificate
+	disc, dh := modernBody(1, "server/discover", nil), modernHeaders("server/discover", "")
+	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(ht.url, "https://"), "/mcp"))
+	cases := []struct {
+		name   string
+		hdr    map[string]string
+		method string
+		status int
+		acao   string // Access-Control-Allow-Origin
+	}{
+		{"over TLS", dh, "POST", 200, ""},
+		{"the certificate's name", map[string]string{"Host": "mcp.test:" + port, "Mcp-Method": "server/discover", "MCP-Protocol-Version": protoV20260728}, "POST", 200, ""},
+		{"an allowed origin", map[string]string{"Origin": "https://app.example.com", "Mcp-Method": "server/discover", "MCP-Protocol-Version": protoV20260728}, "POST", 200, "https://app.example.com"},
+		{"its preflight", map[string]string{"Origin": "https://app.example.com", "-Authorization": ""}, "OPTIONS", 204, "https://app.example.com"},
+		{"http origin of the server over https", map[string]string{"Origin": "http://127.0.0.1:" + port, "Mcp-Method": "server/discover", "MCP-Protocol-Version": protoV20260728}, "POST", 403, ""},
+		{"the server's own origin", map[string]string{"Origin": "https://127.0.0.1:" + port, "Mcp-Method": "server/discover", "MCP-Protocol-Version": protoV20260728}, "POST", 200, ""},
+	}
+	for _, c := range cases {
+		req, _ := http.NewRequest(c.method, ht.url, strings.NewReader(disc))
+		req.Header.Set("Authorization", "Bearer "+ht.token)
+		req.Header.Set("Content-Type", "application/json")
+		for k, v := range c.hdr {
+			switch name, del := strings.CutPrefix(k, "-"); {
+			case del:
+				req.Header.Del(name)
+			case k == "Host":
+				req.Host = v
+			default:
+				req.Header.Set(k, v)
+			}
+		}
+		resp, err := ht.c.Do(req)
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status || resp.Header.Get("Access-Control-Allow-Origin") != c.acao {
+			t.Errorf("%s: %d, CORS %q; want %d, %q", c.name, resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), c.status, c.acao)
+		}
+	}
+	sid := ht.initialize(protoV20251125, "{}")
+	waitFor(t, func() bool { return ht.session(sid) == nil }) // idle for sessionIdle
+
+	bad := &httpTest{t: t, h: ht.h, url: ht.url, token: strings.Repeat("B", 43), c: ht.c}
+	got := map[int]int{}
+	for range authFailBurst + 3 {
+		r := bad.do("POST", disc, dh)
+		r.Body.Close()
+		got[r.StatusCode]++
+	}
+	if got[401] != authFailBurst || got[429] != 3 {
+		t.Errorf("failed attempts: %v, want %d 401 then 429", got, authFailBurst)
+	}
+	if r := ht.do("POST", disc, dh); r.StatusCode != 200 {
+		t.Errorf("the right token after the failures: %d", r.StatusCode)
+	}
+
+	open := startHTTP(t, HTTPConfig{Auth: "none"}, nil)
+	if r := open.do("POST", disc, dh); r.StatusCode != 200 {
+		t.Errorf("--http-auth=none: %d", r.StatusCode)
+	}
+}
+
+// TestHTTPFlags: the flags reach HTTPConfig and are checked together.
+func TestHTTPFlags(t *testing.T) {
+	cfg, _, err := parseConfig([]string{"--http", "127.0.0.1:0", "--http-allow-origin", "https://a.example", "--http-host", "t.example", "--http-host", "u.example", "--http-insecure"}, func(string) string { return "" }, io.Discard)
+	if err != nil || cfg.HTTP.Addr != "127.0.0.1:0" || len(cfg.HTTP.Hosts) != 2 || cfg.HTTP.AllowOrigin[0] != "https://a.example" || !cfg.HTTP.Insecure {
+		t.Errorf("%+v, %v", cfg.HTTP, err)
+	}
+	env := map[string]string{"TTYWRIGHT_HTTP": "0.0.0.0:1", "TTYWRIGHT_HTTP_AUTH": "none"}
+	if _, _, err := parseConfig(nil, func(k string) string { return env[k] }, io.Discard); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Errorf("no auth off loopback from the environment: %v", err)
+	}
+}
+
+// selfSigned writes a certificate for name and 127.0.0.1 and its key.
+func selfSigned(t *testing.T, name string) (certFile, keyFile string) {
+	t.Helper()
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: name}, DNSNames: []string{name},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &k.PublicKey, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalPKCS8PrivateKey(k)
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kb}), 0o600)
+	return certFile, keyFile
+}
