@@ -304,15 +304,3 @@ func (as *attachServer) sessionsFrame() []byte {
 	b, _ := encodeFrame(f) // strings and numbers always encode
 	return b
 }
-
-// attachSleep waits d, or less when ctx ends; it reports whether d passed.
-func attachSleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}

@@ -214,3 +214,15 @@ func viewStatus(s *Session, id uint64, exited bool) []byte {
 	b, _ := encodeFrame(st) // always encodes
 	return b
 }
+
+// attachSleep waits d, or less when ctx ends; it reports whether d passed.
+func attachSleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
