@@ -145,12 +145,25 @@ func (r *tapeRun) checkExit(c tapeCmd, cmd *commandResult) error {
 	return nil
 }
 
-// execClick clicks on the text or the cell (shell_click).
+// execClick clicks on the text or the cell (shell_click). A text is
+// waited for first, at most the timeout (shell_find), as an action on
+// what is not drawn yet would miss.
 func (r *tapeRun) execClick(ctx context.Context, c tapeCmd) error {
 	args := map[string]any{"session_id": r.sid}
 	if c.HasRows {
 		args["row"], args["col"] = c.Row, c.Col2
 	} else {
+		ok, err := within(r.timeout(c), func(t int) (bool, error) {
+			var res findResult
+			_, err := r.call(ctx, "shell_find", map[string]any{"session_id": r.sid, "text": c.Text, "timeout_ms": t}, &res)
+			return res.Count > 0, err
+		})
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return r.fail(c, c.target()+" on the screen to click within "+r.timeout(c).String(), "", "")
+		}
 		args["text"] = c.Text
 	}
 	_, err := r.call(ctx, "shell_click", args, nil)

@@ -313,8 +313,12 @@ func (p *tapeParser) parseInt(c *tapeCmd, what string) (int, error) {
 	return n, nil
 }
 
-// parseClick reads Click "text" or Click ROW COL (0-based, as shell_click).
+// parseClick reads Click[@timeout] "text" or Click ROW COL (0-based, as
+// shell_click).
 func (p *tapeParser) parseClick(c *tapeCmd) error {
+	if err := p.parseAt(c); err != nil {
+		return err
+	}
 	if t := p.peek(); t.kind == tokString {
 		p.next()
 		if t.text == "" {
