@@ -24,20 +24,7 @@ func BenchmarkAttachLatency(b *testing.B) {
 	id := start(b, a, "cat")
 	s := a.sessions.Get(id)
 	as := attachTestServer(b, a, attachReadLimit, attachWriteLimit)
-	var mu sync.Mutex
-	seen := map[string]time.Time{} // marker to when the PTY read had it
-	remove := s.AddOutputListener(func(p []byte, at time.Time) {
-		for _, f := range strings.Fields(string(p)) {
-			if strings.HasPrefix(f, "mark-") {
-				mu.Lock()
-				if _, ok := seen[f]; !ok {
-					seen[f] = at
-				}
-				mu.Unlock()
-			}
-		}
-	})
-	defer remove()
+	readAt := markReads(b, s)
 	v := dialViewer(b, as)
 	v.send(fmt.Sprintf(`{"op":"attach","session":%q}`, id))
 	v.until("screen", nil)
@@ -52,11 +39,7 @@ func BenchmarkAttachLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 		v.until("screen", screenHas(mark))
-		got := time.Now()
-		mu.Lock()
-		at := seen[mark]
-		mu.Unlock()
-		lat = append(lat, got.Sub(at))
+		lat = append(lat, time.Since(readAt(mark)))
 	}
 	b.StopTimer()
 	slices.Sort(lat)
@@ -76,20 +59,7 @@ func BenchmarkViewLatency(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var mu sync.Mutex
-	seen := map[string]time.Time{}
-	remove := s.AddOutputListener(func(p []byte, at time.Time) {
-		for _, f := range strings.Fields(string(p)) {
-			if strings.HasPrefix(f, "mark-") {
-				mu.Lock()
-				if _, ok := seen[f]; !ok {
-					seen[f] = at
-				}
-				mu.Unlock()
-			}
-		}
-	})
-	defer remove()
+	readAt := markReads(b, s)
 	st := openViewURL(b, url)
 	st.next(b, "screen")
 	lat := make([]time.Duration, 0, b.N)
@@ -103,15 +73,35 @@ func BenchmarkViewLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 		st.until(b, "screen", func(d string) bool { return strings.Contains(d, mark) })
-		got := time.Now()
-		mu.Lock()
-		at := seen[mark]
-		mu.Unlock()
-		lat = append(lat, got.Sub(at))
+		lat = append(lat, time.Since(readAt(mark)))
 	}
 	b.StopTimer()
 	slices.Sort(lat)
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	b.ReportMetric(ms(lat[len(lat)/2]), "median-ms")
 	b.ReportMetric(ms(lat[len(lat)*95/100]), "p95-ms")
+}
+
+// markReads records when the PTY read of s first had each "mark-..."
+// word, until b ends; the function returned reads it.
+func markReads(b *testing.B, s *Session) func(mark string) time.Time {
+	var mu sync.Mutex
+	seen := map[string]time.Time{}
+	remove := s.AddOutputListener(func(p []byte, at time.Time) {
+		for _, f := range strings.Fields(string(p)) {
+			if strings.HasPrefix(f, "mark-") {
+				mu.Lock()
+				if _, ok := seen[f]; !ok {
+					seen[f] = at
+				}
+				mu.Unlock()
+			}
+		}
+	})
+	b.Cleanup(remove)
+	return func(mark string) time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return seen[mark]
+	}
 }

@@ -224,7 +224,7 @@ func (ac *attachConn) sendLoop() {
 			}
 		}
 		if first || now.Screen != sent.Screen {
-			if wait := time.Until(last.Add(attachFrameGap)); wait > 0 && !attachSleep(ac.ctx, wait) {
+			if wait := time.Until(last.Add(attachFrameGap)); wait > 0 && !sleepCtx(ac.ctx, wait) {
 				return
 			}
 			snap := ac.s.Snapshot()

@@ -119,7 +119,7 @@ func screenFrames(ctx context.Context, s *Session) <-chan []byte {
 				return
 			}
 			if first || now.Screen != sent.Screen {
-				if wait := time.Until(last.Add(attachFrameGap)); wait > 0 && !attachSleep(ctx, wait) {
+				if wait := time.Until(last.Add(attachFrameGap)); wait > 0 && !sleepCtx(ctx, wait) {
 					return
 				}
 				snap := s.Snapshot()
@@ -215,8 +215,9 @@ func viewStatus(s *Session, id uint64, exited bool) []byte {
 	return b
 }
 
-// attachSleep waits d, or less when ctx ends; it reports whether d passed.
-func attachSleep(ctx context.Context, d time.Duration) bool {
+// sleepCtx waits d, or less when ctx ends; it reports whether d passed.
+// The Tools room uses it too (a typing delay, a recording's frame gap).
+func sleepCtx(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -191,18 +191,8 @@ func svgTextStyle(th *Theme, c Cell, underCursor bool) string {
 	if c.Attr&AttrItalic != 0 {
 		b.WriteString(` font-style="italic"`)
 	}
-	var deco []string
-	if c.Attr&AttrUnderline != 0 {
-		deco = append(deco, "underline")
-	}
-	if c.Attr&AttrStrike != 0 {
-		deco = append(deco, "line-through")
-	}
-	if c.Attr&AttrOverline != 0 {
-		deco = append(deco, "overline")
-	}
-	if len(deco) > 0 {
-		fmt.Fprintf(&b, ` text-decoration="%s"`, strings.Join(deco, " "))
+	if deco := textDecorations(c.Attr); deco != "" {
+		fmt.Fprintf(&b, ` text-decoration="%s"`, deco)
 	}
 	return b.String()
 }
@@ -244,4 +234,20 @@ func snapshotText(s *Snapshot) string {
 		return ""
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// textDecorations is a's lines as a CSS and SVG text-decoration value
+// ("underline line-through overline", in that order), "" for none.
+func textDecorations(a Attr) string {
+	var deco []string
+	if a&AttrUnderline != 0 {
+		deco = append(deco, "underline")
+	}
+	if a&AttrStrike != 0 {
+		deco = append(deco, "line-through")
+	}
+	if a&AttrOverline != 0 {
+		deco = append(deco, "overline")
+	}
+	return strings.Join(deco, " ")
 }

@@ -632,15 +632,3 @@ func (rs *recordings) state(s *Session) (running bool, ended string) {
 	}
 	return sl.running != nil, ended
 }
-
-// sleepCtx waits d or until ctx ends; it reports whether d passed.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}

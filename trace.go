@@ -396,18 +396,8 @@ func cellCSS(th *Theme, c Cell) string {
 	if c.Attr&AttrItalic != 0 {
 		b.WriteString("font-style:italic;")
 	}
-	var deco []string
-	if c.Attr&AttrUnderline != 0 {
-		deco = append(deco, "underline")
-	}
-	if c.Attr&AttrStrike != 0 {
-		deco = append(deco, "line-through")
-	}
-	if c.Attr&AttrOverline != 0 {
-		deco = append(deco, "overline")
-	}
-	if len(deco) > 0 {
-		b.WriteString("text-decoration:" + strings.Join(deco, " ") + ";")
+	if deco := textDecorations(c.Attr); deco != "" {
+		b.WriteString("text-decoration:" + deco + ";")
 	}
 	return b.String()
 }

@@ -28,14 +28,7 @@ import (
 // is refused by it. The secret is then in nothing the client got, the
 // log, the recording or the session's resources.
 func TestSecretChromium(t *testing.T) {
-	browser, err := exec.LookPath("chromium")
-	if err != nil {
-		msg := "chromium is not installed (apt-get install -y chromium): " + err.Error()
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg + "; .ci/run must install it")
-		}
-		t.Skip(msg)
-	}
+	browser := needChromium(t)
 	secret, core, printed := newSecret(t)
 	wire := &syncBuffer{}
 	logPath := filepath.Join(t.TempDir(), "calls.jsonl")
@@ -44,34 +37,7 @@ func TestSecretChromium(t *testing.T) {
 	s.call("shell_record_start", map[string]any{"session_id": id, "fps": 10})
 	pageURL := askSecretLink(t, s, id)
 
-	var chromeOut syncBuffer
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(browser),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true), // the tests run as root in CI
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("password-store", "basic"), // no keyring for the password field
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.CombinedOutput(&chromeOut),
-	)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx, chromedp.WithErrorf(t.Logf))
-	defer cancelBrowser()
-	defer func() {
-		if t.Failed() {
-			t.Logf("chromium's output:\n%s", chromeOut.String())
-		}
-	}()
-	// The first call starts the browser, which lives as long as the
-	// context of that call: so that one has no timeout, the others do.
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("starting chromium: %v\n%s", err, chromeOut.String())
-	}
+	bctx, stopChromium := startChromium(t, browser, chromedp.Flag("password-store", "basic")) // no keyring for the password field
 	ctx, cancel := context.WithTimeout(bctx, 2*waitTimeout)
 	defer cancel()
 
@@ -160,7 +126,58 @@ func TestSecretChromium(t *testing.T) {
 	if resp, err := chromedp.RunResponse(ctx, chromedp.Navigate(pageURL)); err == nil && resp.Status == http.StatusOK {
 		t.Errorf("the page answered 200 after it was used")
 	}
-	cancelBrowser()
-	cancelAlloc()
+	stopChromium()
 	checkSecretNowhere(t, s, id, logPath, wire.String(), printed, secret, core)
+}
+
+// needChromium returns the path of Debian's chromium; without it the
+// test skips, or fails under CI (CI=true), where .ci/run installs it.
+func needChromium(t *testing.T) string {
+	t.Helper()
+	browser, err := exec.LookPath("chromium")
+	if err != nil {
+		msg := "chromium is not installed (apt-get install -y chromium): " + err.Error()
+		if os.Getenv("CI") != "" {
+			t.Fatal(msg + "; .ci/run must install it")
+		}
+		t.Skip(msg)
+	}
+	return browser
+}
+
+// startChromium starts headless Chromium at browser with a fresh
+// profile, the flags this closed network needs and extra options, and
+// returns its context and stop, which ends it (so does the test's end).
+// Chromium's output is logged when the test fails.
+func startChromium(t *testing.T, browser string, extra ...chromedp.ExecAllocatorOption) (context.Context, func()) {
+	t.Helper()
+	var chromeOut syncBuffer
+	opts := append([]chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(browser),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true), // the tests run as root in CI
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.CombinedOutput(&chromeOut),
+	}, extra...)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx, chromedp.WithErrorf(t.Logf))
+	stop := func() { cancelBrowser(); cancelAlloc() }
+	t.Cleanup(func() {
+		stop()
+		if t.Failed() {
+			t.Logf("chromium's output:\n%s", chromeOut.String())
+		}
+	})
+	// The first call starts the browser, which lives as long as the
+	// context of that call: so that one has no timeout, the others do.
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("starting chromium: %v\n%s", err, chromeOut.String())
+	}
+	return bctx, stop
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -26,14 +25,7 @@ import (
 // of that call's reply. With TRACE_PNG=path the page is also written
 // there as a PNG (docs/trace.png).
 func TestTraceChromium(t *testing.T) {
-	browser, err := exec.LookPath("chromium")
-	if err != nil {
-		msg := "chromium is not installed (apt-get install -y chromium): " + err.Error()
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg + "; .ci/run must install it")
-		}
-		t.Skip(msg)
-	}
+	browser := needChromium(t)
 	s := startServer(t, "--cols", "80", "--rows", "16")
 	calls := 0
 	call := func(name string, args map[string]any) map[string]any { calls++; return s.call(name, args) }
@@ -62,31 +54,7 @@ func TestTraceChromium(t *testing.T) {
 	}
 	fileURL := "file://" + path
 
-	var chromeOut syncBuffer
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(browser),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true), // the tests run as root in CI
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1280, 900),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.CombinedOutput(&chromeOut),
-	)
-	defer cancelAlloc()
-	bctx, cancelBrowser := chromedp.NewContext(actx, chromedp.WithErrorf(t.Logf))
-	defer cancelBrowser()
-	defer func() {
-		if t.Failed() {
-			t.Logf("chromium's output:\n%s", chromeOut.String())
-		}
-	}()
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("starting chromium: %v\n%s", err, chromeOut.String())
-	}
+	bctx, _ := startChromium(t, browser, chromedp.WindowSize(1280, 900))
 	ctx, cancel := context.WithTimeout(bctx, 2*waitTimeout)
 	defer cancel()
 
