@@ -16,23 +16,29 @@ import (
 	"syscall"
 )
 
-const tapeUsage = `usage: ttywright tape [--update] FILE.tape
+const tapeUsage = `usage: ttywright tape [--update] [--json] [--trace-dir DIR] FILE.tape
 
 Runs a tape (VHS's language, with waits and assertions) and writes its
 Output files. Exit status 0 when it ran to the end with every assertion
-met, 1 when it failed, 2 for a usage error.
+met, 1 when it failed (its trace written under --trace-dir), 2 for a
+usage error.
 
 flags:
 `
 
-const testUsage = `usage: ttywright test [-j N] [--retries N] [--update] [--junit FILE] [DIR|FILE.tape...]
+const testUsage = `usage: ttywright test [-j N] [--retries N] [--update] [--junit FILE] [--trace-dir DIR] [DIR|FILE.tape...]
 
 Runs tapes as tests: each FILE, and every *.tape under each DIR (not
 _*.tape, which are for Source), the current folder by default. Prints a
 report per tape and "N passed, N failed"; exit status 1 when one failed.
+A failed tape's trace is written under --trace-dir and its path printed.
 
 flags:
 `
+
+// defaultTraceDir is where the traces of failed tapes go: a folder of the
+// current one, as a test runner's results go (CI keeps it as an artifact).
+const defaultTraceDir = "test-results"
 
 // runTapeCmd is "ttywright tape ARGS".
 func runTapeCmd(args []string, stdout, stderr io.Writer) int {
@@ -40,6 +46,7 @@ func runTapeCmd(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	update := fs.Bool("update", false, "write the Snapshot golden files instead of comparing")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object (tapeReport) instead of the report")
+	traceDir := fs.String("trace-dir", defaultTraceDir, "where a failed run's trace (HTML) is written; \"\" for none")
 	if code, ok := parseSubFlags(fs, args, tapeUsage, stdout, stderr); !ok {
 		return code
 	}
@@ -49,7 +56,7 @@ func runTapeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res := runTape(ctx, fs.Arg(0), tapeOptions{Update: *update})
+	res := runTape(ctx, fs.Arg(0), tapeOptions{Update: *update, TraceDir: *traceDir})
 	r := suiteResult{tapeResult: res, Runs: 1}
 	if *asJSON {
 		b, _ := json.Marshal(res.report())
@@ -75,6 +82,7 @@ func runTestCmd(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Retries, "retries", 0, "run a failed tape again up to N times")
 	fs.BoolVar(&o.Update, "update", false, "write the Snapshot golden files instead of comparing")
 	fs.StringVar(&o.JUnit, "junit", "", "also write a JUnit XML report to FILE")
+	fs.StringVar(&o.TraceDir, "trace-dir", defaultTraceDir, "where each failed tape's trace (HTML) is written; \"\" for none")
 	if code, ok := parseSubFlags(fs, args, testUsage, stdout, stderr); !ok {
 		return code
 	}

@@ -22,8 +22,9 @@ import (
 
 // tapeOptions are how a tape runs.
 type tapeOptions struct {
-	Update bool   // write the Snapshot goldens instead of comparing
-	TmpDir string // where the run's output directory and shell files go ("" = the system's)
+	Update   bool   // write the Snapshot goldens instead of comparing
+	TmpDir   string // where the run's output directory and shell files go ("" = the system's)
+	TraceDir string // where a failed run's trace goes ("" = nowhere)
 }
 
 // tapeResult is what running one tape came to.
@@ -36,6 +37,9 @@ type tapeResult struct {
 	Outputs  []string // the Output paths the tape names
 	Wrote    []string // the files written (Output, Screenshot, updated goldens)
 	Duration time.Duration
+	// TracePath is the trace of the failed run (traceName in
+	// tapeOptions.TraceDir), "" when it passed or did not start.
+	TracePath string
 }
 
 // Passed reports whether the tape ran to its end with every assertion met.
@@ -50,9 +54,6 @@ type tapeFailure struct {
 	Got       string // what was seen instead, when more than the screen
 	Actual    string // the screen
 	Steps     []string
-	// TracePath is the session trace of the failed run; empty until traces
-	// record tape runs.
-	TracePath string
 }
 
 // tapeStepsKept is how many of the last tool calls a failure shows.
@@ -110,7 +111,8 @@ func runTape(ctx context.Context, path string, opt tapeOptions) *tapeResult {
 }
 
 // run plays every command, then writes the outputs and stops the session.
-func (r *tapeRun) run(ctx context.Context) error {
+// A run that fails keeps its session's trace (keepTrace).
+func (r *tapeRun) run(ctx context.Context) (err error) {
 	tmp, err := os.MkdirTemp(r.opt.TmpDir, "ttywright-tape-")
 	if err != nil {
 		return err
@@ -118,6 +120,11 @@ func (r *tapeRun) run(ctx context.Context) error {
 	r.tmp = tmp
 	defer os.RemoveAll(tmp)
 	defer r.close()
+	defer func() {
+		if err != nil {
+			r.keepTrace()
+		}
+	}()
 	r.prepare()
 	for i, c := range r.prog.Cmds {
 		if !r.started && !isTapeSetting(c) {
@@ -175,9 +182,10 @@ func (r *tapeRun) warn(w tapeWarning) {
 	r.res.Warnings = append(r.res.Warnings, w)
 }
 
-// call runs one tool, as a tools/call would, and decodes its structured
-// result into out (when not nil). A result with isError is an error
-// carrying its text. Every tool call of a tape run goes through here.
+// call runs one tool through the Toolbox, as a tools/call would (a step
+// of the session's trace), and decodes its structured result into out
+// (when not nil). A result with isError is an error carrying its text.
+// Every tool call of a tape run goes through here.
 func (r *tapeRun) call(ctx context.Context, tool string, args any, out any) (*ToolResult, error) {
 	t := r.tools[tool]
 	if t == nil {
@@ -191,7 +199,7 @@ func (r *tapeRun) call(ctx context.Context, tool string, args any, out any) (*To
 	if t.Arrive != nil {
 		cctx = t.Arrive(ctx, raw)
 	}
-	res := t.Handle(cctx, &ToolCall{Args: raw, tool: t, Progress: func(float64, float64, string) {}})
+	res := r.tb.Run(cctx, t, &ToolCall{Args: raw, tool: t, Progress: func(float64, float64, string) {}})
 	r.step(tool, raw, res)
 	if res == nil {
 		return nil, fmt.Errorf("%s returned nothing", tool)
@@ -304,7 +312,44 @@ func (r *tapeRun) shellArgs() (map[string]any, error) {
 	}
 	integ := sh == "bash" || sh == "zsh" || sh == "fish"
 	return map[string]any{"command": path, "args": append([]string{}, tapeShellArgs[sh]...), "cols": r.cols, "rows": r.rows,
-		"theme": r.set.Theme, "env": env, "cwd": cwd, "shell_integration": integ}, nil
+		"theme": r.set.Theme, "env": env, "cwd": cwd, "shell_integration": integ, "trace": r.opt.TraceDir != ""}, nil
+}
+
+// keepTrace writes the trace of the run's session, failed, into
+// opt.TraceDir (traceName) and names it in the result. A run that did
+// not start a session has none; a trace that cannot be written is a
+// warning.
+func (r *tapeRun) keepTrace() {
+	if r.opt.TraceDir == "" || r.tb == nil {
+		return
+	}
+	log := r.tb.TraceOf(r.tb.sessions.Get(r.sid))
+	if log == nil {
+		return
+	}
+	b, err := log.HTML()
+	path := filepath.Join(r.opt.TraceDir, traceName(r.prog.Path))
+	if err == nil {
+		err = os.MkdirAll(r.opt.TraceDir, 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(path, b, 0o644)
+	}
+	if err != nil {
+		r.warn(tapeWarning{Cmd: "trace", Msg: fmt.Sprintf("the failed run's trace was not written: %v", err)})
+		return
+	}
+	r.res.TracePath = path
+}
+
+// traceName is the file a failed tape's trace is kept in: its path
+// without ".tape", each folder separator a "-", then ".trace.html"
+// (testdata/cli/help.tape: testdata-cli-help.trace.html), so the tapes
+// of a suite do not overwrite each other's.
+func traceName(tape string) string {
+	p := strings.TrimSuffix(filepath.ToSlash(filepath.Clean(tape)), ".tape")
+	p = strings.TrimLeft(strings.ReplaceAll(p, "../", ""), "./")
+	return strings.NewReplacer("/", "-", ":", "-").Replace(p) + ".trace.html"
 }
 
 // close stops the session and the rooms of the run.

@@ -20,11 +20,12 @@ import (
 
 // suiteOptions are ttywright test's flags.
 type suiteOptions struct {
-	Jobs    int // tapes run at once
-	Retries int // runs more of a failed tape
-	Update  bool
-	JUnit   string // "" = no JUnit file
-	TmpDir  string
+	Jobs     int // tapes run at once
+	Retries  int // runs more of a failed tape
+	Update   bool
+	JUnit    string // "" = no JUnit file
+	TmpDir   string
+	TraceDir string // where a failed tape's trace goes ("" = nowhere)
 }
 
 // suiteResult is one tape's outcome in a suite: its last run and how
@@ -103,7 +104,7 @@ func runWithRetries(ctx context.Context, path string, opt suiteOptions) suiteRes
 	runs := 0
 	for runs <= opt.Retries {
 		runs++
-		res = runTape(ctx, path, tapeOptions{Update: opt.Update, TmpDir: opt.TmpDir})
+		res = runTape(ctx, path, tapeOptions{Update: opt.Update, TmpDir: opt.TmpDir, TraceDir: opt.TraceDir})
 		if res.Passed() || res.ParseErr {
 			break
 		}
@@ -128,10 +129,18 @@ func writeReport(w io.Writer, r suiteResult) {
 	fmt.Fprintf(w, "FAIL %s (%.2fs%s)\n", r.Path, r.Duration.Seconds(), runs)
 	if r.Err != nil {
 		fmt.Fprintf(w, "  %v\n", r.Err)
-		return
+	} else {
+		writeFailure(w, r.Path, r.Failure)
 	}
-	f := r.Failure
-	fmt.Fprintf(w, "  %s:%d:%d: %s\n  expected: %s\n", r.Path, f.Line, f.Col, f.Cmd, f.Expected)
+	if r.TracePath != "" {
+		fmt.Fprintf(w, "  trace: %s\n", r.TracePath)
+	}
+}
+
+// writeFailure writes a failed assertion of the tape at path: where, what
+// it expected, what it saw, the screen and the last tool calls.
+func writeFailure(w io.Writer, path string, f *tapeFailure) {
+	fmt.Fprintf(w, "  %s:%d:%d: %s\n  expected: %s\n", path, f.Line, f.Col, f.Cmd, f.Expected)
 	if f.Got != "" {
 		fmt.Fprintf(w, "  got: %s\n", f.Got)
 	}
@@ -142,9 +151,6 @@ func writeReport(w io.Writer, r suiteResult) {
 	fmt.Fprintf(w, "  last steps:\n")
 	for _, s := range f.Steps {
 		fmt.Fprintf(w, "    %s\n", s)
-	}
-	if f.TracePath != "" {
-		fmt.Fprintf(w, "  trace: %s\n", f.TracePath)
 	}
 }
 
@@ -227,12 +233,13 @@ type tapeReport struct {
 	Wrote      []string      `json:"wrote"`
 	Warnings   []tapeWarning `json:"warnings"`
 	DurationMS int64         `json:"duration_ms"`
+	TracePath  string        `json:"trace_path,omitempty"` // a failed run's trace
 }
 
 // report is r as a tapeReport.
 func (r *tapeResult) report() tapeReport {
 	rep := tapeReport{Path: r.Path, Passed: r.Passed(), ParseError: r.ParseErr, Outputs: r.Outputs, Wrote: r.Wrote,
-		Warnings: r.Warnings, DurationMS: r.Duration.Milliseconds()}
+		Warnings: r.Warnings, DurationMS: r.Duration.Milliseconds(), TracePath: r.TracePath}
 	if r.Err != nil {
 		rep.Error = r.Err.Error()
 	}

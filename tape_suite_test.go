@@ -85,8 +85,9 @@ func TestTapeSuitePasses(t *testing.T) {
 func TestTapeSuiteFailure(t *testing.T) {
 	needShells(t, "bash")
 	junit := filepath.Join(t.TempDir(), "junit.xml")
+	traces := t.TempDir()
 	var out, errb bytes.Buffer
-	code := runTestCmd([]string{"--junit", junit, filepath.Join("testdata", "tapes", "failing")}, &out, &errb)
+	code := runTestCmd([]string{"--junit", junit, "--trace-dir", traces, filepath.Join("testdata", "tapes", "failing")}, &out, &errb)
 	if code != 1 {
 		t.Fatalf("ttywright test = %d, want 1:\n%s%s", code, out.String(), errb.String())
 	}
@@ -102,9 +103,22 @@ func TestTapeSuiteFailure(t *testing.T) {
 		`expected: exit code 0 from "sh -c 'exit 3'"`,
 		"got: exit code 3",
 		"0 passed, 2 failed",
+		"  trace: " + filepath.Join(traces, "testdata-tapes-failing-fail.trace.html") + "\n",
+		"  trace: " + filepath.Join(traces, "testdata-tapes-failing-exit.trace.html") + "\n",
 	} {
 		if !strings.Contains(report, want) {
 			t.Errorf("the report lacks %q:\n%s", want, report)
+		}
+	}
+	// The trace has the failed wait as its last step and the screen it
+	// failed on.
+	trace, err := os.ReadFile(filepath.Join(traces, "testdata-tapes-failing-fail.trace.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"shell_wait", "expected output", "actual output"} {
+		if !strings.Contains(string(trace), want) {
+			t.Errorf("the failed run's trace lacks %q", want)
 		}
 	}
 	if strings.Contains(report, "never typed") {
@@ -141,7 +155,8 @@ func TestTapeUpdate(t *testing.T) {
 	dir := t.TempDir()
 	tape := writeTape(t, dir, "snap.tape", "Set TypingSpeed 0\nType \"echo golden text\" Enter\nWait+Command\nSnapshot@1s shot\n")
 	var out bytes.Buffer
-	if code := runTestCmd([]string{tape}, &out, &out); code != 1 || !strings.Contains(out.String(), "run ttywright test --update to write it") {
+	traces := "--trace-dir=" + t.TempDir()
+	if code := runTestCmd([]string{traces, tape}, &out, &out); code != 1 || !strings.Contains(out.String(), "run ttywright test --update to write it") {
 		t.Fatalf("without a golden: %d\n%s", code, out.String())
 	}
 	out.Reset()
@@ -158,7 +173,7 @@ func TestTapeUpdate(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "shot.txt"), []byte("> echo golden text\nother text\n>\n"), 0o644)
 	out.Reset()
-	if code := runTestCmd([]string{tape}, &out, &out); code != 1 || !strings.Contains(out.String(), `got: line 2: golden "other text", screen "golden text"`) {
+	if code := runTestCmd([]string{traces, tape}, &out, &out); code != 1 || !strings.Contains(out.String(), `got: line 2: golden "other text", screen "golden text"`) {
 		t.Fatalf("a changed golden: %d\n%s", code, out.String())
 	}
 }
@@ -217,7 +232,7 @@ func TestTapeMalformedRunsNothing(t *testing.T) {
 	marker := filepath.Join(dir, "ran")
 	tape := writeTape(t, dir, "bad.tape", "Type \"touch "+marker+"\" Enter\nSleep 1x\n")
 	var out, errb bytes.Buffer
-	if code := runTapeCmd([]string{tape}, &out, &errb); code != 1 {
+	if code := runTapeCmd([]string{"--trace-dir", dir, tape}, &out, &errb); code != 1 {
 		t.Fatalf("ttywright tape = %d, want 1", code)
 	}
 	if want := tape + ":2:7: bad duration"; !strings.Contains(errb.String(), want) {
@@ -244,7 +259,7 @@ func TestTapeLeavesNothing(t *testing.T) {
 	goroutines, fds := runtime.NumGoroutine(), openFDs(t)
 	for range 3 {
 		for _, p := range tapes {
-			runTape(t.Context(), p, tapeOptions{TmpDir: tmp})
+			runTape(t.Context(), p, tapeOptions{TmpDir: tmp, TraceDir: filepath.Join(dir, "traces")})
 		}
 	}
 	deadline := time.Now().Add(5 * time.Second)
