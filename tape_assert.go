@@ -130,6 +130,27 @@ func (r *tapeRun) waitCommand(ctx context.Context, c tapeCmd) error {
 	}
 }
 
+// waitInput is Wait+Input: everything typed has been read and the
+// program in the foreground waits to read the terminal again
+// (shell_wait's wait_for_input), within the timeout. It is the wait
+// before the next key of a TUI, which may throw away what arrives
+// while it starts.
+func (r *tapeRun) waitInput(ctx context.Context, c tapeCmd) error {
+	var res shellWaitResult
+	if _, err := r.call(ctx, "shell_wait", map[string]any{"session_id": r.sid, "wait_for_input": true,
+		"timeout_ms": min(ms(r.timeout(c)), maxTimeoutMS)}, &res); err != nil {
+		return err
+	}
+	if !res.TimedOut {
+		return nil
+	}
+	got := "no program waits to read the terminal"
+	if res.Exited {
+		got = "the program exited"
+	}
+	return r.fail(c, "the program to wait for input within "+r.timeout(c).String(), got, res.Buffer)
+}
+
 // checkExit checks the exit=N of Wait+Command against the command's code.
 func (r *tapeRun) checkExit(c tapeCmd, cmd *commandResult) error {
 	if c.Exit == nil {

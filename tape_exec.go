@@ -169,11 +169,14 @@ func (r *tapeRun) execPaste(ctx context.Context, c tapeCmd) error {
 
 // execWait is VHS's Wait: until the cursor's line (Wait+Line, the
 // default) or the screen (Wait+Screen) matches the regex (WaitPattern
-// when none), at most the timeout; Wait+Command is an assertion
-// (tape_assert.go).
+// when none), at most the timeout; Wait+Command and Wait+Input are
+// assertions (tape_assert.go).
 func (r *tapeRun) execWait(ctx context.Context, c tapeCmd) error {
-	if c.Variant == "Command" {
+	switch c.Variant {
+	case "Command":
 		return r.waitCommand(ctx, c)
+	case "Input":
+		return r.waitInput(ctx, c)
 	}
 	re, err := regexp.Compile(cmpOr(c.Regex, r.set.WaitPattern))
 	if err != nil {

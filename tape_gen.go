@@ -114,7 +114,9 @@ func (g *tapeGen) flushKey() {
 	g.key, g.keyN = "", 0
 }
 
-// header writes the comment, the shell and the size.
+// header writes the comment, the shell, the size and the typing speed:
+// none, as shell_send writes its text at once (Type@ keeps a
+// type_delay_ms).
 func (g *tapeGen) header() {
 	m := g.meta
 	g.comment("Session %s (%s) as a tape, written by ttywright: replay it with ttywright test.", m.ID, strings.Join(append([]string{m.Command}, m.Args...), " "))
@@ -123,6 +125,7 @@ func (g *tapeGen) header() {
 	g.line("Set Padding 0")
 	g.line("Set Width %d", m.Cols*tapeCellW)
 	g.line("Set Height %d", m.Rows*tapeCellH)
+	g.line("Set TypingSpeed 0")
 }
 
 // step writes one step.
@@ -286,8 +289,7 @@ func (g *tapeGen) wait(a stepArgs, r stepReply, sent bool) {
 		g.line("Expect+Gone%s %s", at, tapePattern(*a.WaitForGone))
 	}
 	if a.WaitInput {
-		g.comment("wait_for_input: a tape has no such wait, a pause instead")
-		g.line("Sleep 200ms")
+		g.line("Wait+Input%s", at)
 	}
 	if n := max(derefOr(a.WaitIdle, 0), derefOr(a.WaitStable, 0)); n > 0 {
 		g.line("Sleep %s", tapeMS(n))

@@ -129,10 +129,10 @@ func (p *tapeParser) parseVariant(c *tapeCmd, allowed ...string) error {
 	return nil
 }
 
-// parseWait reads Wait[+Screen|+Line][@timeout] [/regex/] and
-// Wait+Command[@timeout] [exit=N].
+// parseWait reads Wait[+Screen|+Line][@timeout] [/regex/],
+// Wait+Command[@timeout] [exit=N] and Wait+Input[@timeout].
 func (p *tapeParser) parseWait(c *tapeCmd) error {
-	if err := p.parseVariant(c, "Screen", "Line", "Command"); err != nil {
+	if err := p.parseVariant(c, "Screen", "Line", "Command", "Input"); err != nil {
 		return err
 	}
 	if err := p.parseAt(c); err != nil {
@@ -141,10 +141,12 @@ func (p *tapeParser) parseWait(c *tapeCmd) error {
 	if c.HasSpeed && c.Speed <= 0 {
 		return p.errAt(p.toks[p.i-1], "%s@ expects a positive timeout", c.Name)
 	}
-	if c.Variant == "Command" {
+	switch c.Variant {
+	case "Command":
 		return p.parseExit(c)
-	}
-	if c.Variant == "" {
+	case "Input":
+		return nil
+	case "":
 		c.Variant = "Line"
 	}
 	if t := p.peek(); t.kind == tokRegex {

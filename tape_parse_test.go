@@ -86,7 +86,7 @@ func TestTapeParseErrors(t *testing.T) {
 		{"bad count", "Enter 0", `bad.tape:1:7: bad count "0" after Enter`},
 		{"bad ctrl", "Ctrl+Foo", `bad.tape:1:6: Ctrl+ expects one character or a key`},
 		{"ctrl without plus", "Ctrl C", `bad.tape:1:6: Ctrl expects +KEY (e.g. Ctrl+C), got "C"`},
-		{"bad wait variant", "Wait+Forever", `bad.tape:1:6: Wait+ expects Screen or Line or Command, got "Forever"`},
+		{"bad wait variant", "Wait+Forever", `bad.tape:1:6: Wait+ expects Screen or Line or Command or Input, got "Forever"`},
 		{"bad exit", "Wait+Command exit=x", `bad.tape:1:19: Wait+Command exit= expects an exit code from 0 to 255`},
 		{"expect nothing", "Expect", `bad.tape:1:7: Expect expects "text" or /regex/, got the end of the file`},
 		{"style without attributes", `ExpectStyle "x"`, `bad.tape:1:16: ExpectStyle expects attributes after the text`},

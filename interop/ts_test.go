@@ -41,6 +41,17 @@ func TestTypeScriptHTTP(t *testing.T) {
 	runNodeTest(t, "http.test.mjs", filepath.Join("@modelcontextprotocol", "client"))
 }
 
+// TestTypeScriptCodegen runs ts/codegen.test.mjs: an agent's session
+// through the TypeScript SDK client (vim, a CLI's failing and passing
+// command, a dialog menu) whose session://{id}/tape, replayed with
+// ttywright test, passes, then fails when the CLI prints something else.
+func TestTypeScriptCodegen(t *testing.T) {
+	needProgram(t, "bash")
+	needProgram(t, "vim")
+	needProgram(t, "dialog")
+	runNodeTest(t, "codegen.test.mjs", filepath.Join("@modelcontextprotocol", "sdk"))
+}
+
 // runNodeTest runs one node --test file in ts/ with TTYWRIGHT_BIN set. It
 // needs node and `npm ci` in ts/ (the package under node_modules); without
 // them it skips, except under CI (CI=true), where a skip would hide a
