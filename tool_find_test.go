@@ -55,6 +55,7 @@ func TestFindCacheSameAsFresh(t *testing.T) {
 // screen's first, then the history's nearest the screen, and the result
 // says it was cut.
 func TestFindKeepsScreenMatches(t *testing.T) {
+	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
 	a := newTestApp(t)
 	id := start(t, a, "sh", "-c", "seq 1 1000; sleep 100")
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "1000"})

@@ -153,6 +153,7 @@ func TestEchoAfterClear(t *testing.T) {
 	for _, sh := range []string{"bash", "zsh", "fish"} {
 		for _, home := range []string{"clear", "tput cup 0 0", `printf '\033c'`} {
 			t.Run(sh+"/"+home, func(t *testing.T) {
+				t.Parallel() // wait-bound: each round sleeps before its output
 				needProgram(t, sh)
 				a := newTestApp(t)
 				id := startShell(t, a, sh, "", nil, nil)

@@ -90,6 +90,7 @@ func TestDurationText(t *testing.T) {
 // TestCaptureReplacedSaysSo: a screenshot or a recording saved under a
 // name the session used already says it replaced the old files.
 func TestCaptureReplacedSaysSo(t *testing.T) {
+	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
 	a := newTestApp(t)
 	id := start(t, a, "sh", "-c", "echo hi; exec sleep 100")
 	for i, want := range []any{nil, true} {

@@ -105,6 +105,7 @@ func TestCursorPositionReport(t *testing.T) {
 }
 
 func TestResizeSeenBySttySize(t *testing.T) {
+	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	if m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `stty size\r`, "wait_for": "24 80"}); m["matched"] != true {
@@ -418,6 +419,7 @@ func TestEchoDoesNotSatisfyWait(t *testing.T) {
 // TestWaitForAcrossWrappedRows: text that the terminal wrapped onto the
 // next row is still found on the screen, and read back as one line.
 func TestWaitForAcrossWrappedRows(t *testing.T) {
+	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
 	a := newTestApp(t)
 	id := start(t, a, "sh", "-c", `printf '%075dWRAPPED-MARKER\n' 0; sleep 100`)
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 100})

@@ -108,10 +108,15 @@ func TestWaitNewOnly(t *testing.T) {
 // (matched, ended by it), and at once when it is not there.
 func TestWaitForGone(t *testing.T) {
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", `echo Loading...; sleep 1; printf '\033[1A\033[2KReady\n'; sleep 100`)
-	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "Loading..."})
-	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_gone": "Loading...", "timeout_ms": 5000})
-	if m["matched"] != true || m["ended_by"] != "wait_for_gone" || !slices.Contains(screenLines(m["buffer"]), "Ready") {
+	// The program reads a line first, so shell_start returns with
+	// Loading... shown (it would wait out its readiness window for a
+	// program that only sleeps, and Loading... would be gone by then).
+	id := start(t, a, "sh", "-c", `echo Loading...; read x; sleep 0.3; printf '\033[2A\033[2KReady\n'; sleep 100`) // 2A: the echo of Enter took a row
+	if m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "Loading...", "timeout_ms": 5000}); m["matched"] != true {
+		t.Fatalf("Loading... not shown: %v", m)
+	}
+	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "\r", "wait_for_gone": "Loading...", "timeout_ms": 5000})
+	if m["matched"] != true || m["ended_by"] != "wait_for_gone" || !slices.Contains(screenLines(m["bufferAfter"]), "Ready") {
 		t.Errorf("wait_for_gone: %v", m)
 	}
 	m = mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_gone": "/Load(ing)?/", "timeout_ms": 5000})
@@ -135,9 +140,12 @@ func anyStrings(v any) []string {
 // cursor and toggling SGR 5 on a character, without changing any text,
 // never goes idle, but its screen is stable.
 func TestWaitStableIgnoresCursorAndBlink(t *testing.T) {
+	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", `echo STATIC; while :; do printf '\033[?25l\033[5mX\033[0m\b'; sleep 0.05; printf '\033[?25h\033[HX\b\033[3;1H'; sleep 0.05; done`)
-	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "STATIC"})
+	id := start(t, a, "sh", "-c", `echo; echo STATIC; while :; do printf '\033[?25l\033[5mX\033[0m\b'; sleep 0.05; printf '\033[?25h\033[HX\b\033[3;1H'; sleep 0.05; done`)
+	if m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "STATIC", "timeout_ms": 5000}); m["matched"] != true {
+		t.Fatalf("STATIC not shown: %v", m) // row 0 has the X the loop writes at home
+	}
 	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 500, "timeout_ms": 1500})
 	if m["matched"] != false || m["timed_out"] != true {
 		t.Errorf("the blinking program went idle: %v", m)
@@ -657,6 +665,7 @@ func TestTimeoutNoCommandStarted(t *testing.T) {
 		{"fish", "(exit 3)"},
 	} {
 		t.Run(tc.shell+" "+tc.line, func(t *testing.T) {
+			t.Parallel() // wait-bound: each waits out its timeouts
 			id := startShell(t, a, tc.shell, "", nil, nil)
 			r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": tc.line + "\r", "wait_for_command": true, "timeout_ms": 1000})
 			if want := "TIMED OUT after 1s (matched false): no command started since the input was sent"; m["timed_out"] != true || !strings.HasPrefix(r.Text, want) || !strings.Contains(firstLine(r.Text), "send C-c") {

@@ -168,7 +168,7 @@ func TestTracedSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Set Shell \"bash\"\nSet FontSize 16\nSet Padding 0\nSet Width 640\nSet Height 384\n" +
+	want := "Set Shell \"bash\"\nSet FontSize 16\nSet Padding 0\nSet Width 640\nSet Height 384\nSet TypingSpeed 0\n" +
 		"Env API_TOKEN: its value was not recorded (a secret-like name): set it here\n" + // a comment, below
 		"Env GREETING \"hi\"\n" +
 		"Type \"echo $GREETING there\"\nEnter\nWait+Command exit=0\n" +
