@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -45,7 +46,7 @@ func runTapeCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ttywright tape", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	update := fs.Bool("update", false, "write the Snapshot golden files instead of comparing")
-	asJSON := fs.Bool("json", false, "print the result as one JSON object (tapeReport) instead of the report")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object (path, passed, error, failure, outputs, wrote, warnings, duration_ms, trace_path) instead of the report")
 	traceDir := fs.String("trace-dir", defaultTraceDir, "where a failed run's trace (HTML) is written; \"\" for none")
 	if code, ok := parseSubFlags(fs, args, tapeUsage, stdout, stderr); !ok {
 		return code
@@ -54,10 +55,14 @@ func runTapeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ttywright tape: give one FILE.tape (ttywright test runs many)")
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop, signalled := interruptContext()
 	defer stop()
 	res := runTape(ctx, fs.Arg(0), tapeOptions{Update: *update, TraceDir: *traceDir})
-	r := suiteResult{tapeResult: res, Runs: 1}
+	r := suiteResult{tapeResult: res, Runs: 1, Total: res.Duration}
+	if code := signalled(); code != 0 {
+		writeReport(stderr, r)
+		return code
+	}
 	if *asJSON {
 		b, _ := json.Marshal(res.report())
 		fmt.Fprintf(stdout, "%s\n", b)
@@ -95,10 +100,13 @@ func runTestCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ttywright test: %v\n", err)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop, signalled := interruptContext()
 	defer stop()
 	results := runSuite(ctx, tapes, o, func(r suiteResult) { writeReport(stdout, r) })
 	fmt.Fprintln(stdout, summaryLine(results))
+	if code := signalled(); code != 0 {
+		return code // no JUnit file: the suite did not run to its end
+	}
 	if o.JUnit != "" {
 		if err := writeJUnit(o.JUnit, results); err != nil {
 			fmt.Fprintf(stderr, "ttywright test: --junit: %v\n", err)
@@ -111,6 +119,27 @@ func runTestCmd(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// interruptContext is a context that ends at SIGINT or SIGTERM, its
+// stop, and signalled, the exit status for the signal that ended it
+// (128+N, as a shell reports it: 130, 143), 0 when none did.
+func interruptContext() (ctx context.Context, stop func(), signalled func() int) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	var got atomic.Int32
+	go func() {
+		select {
+		case s := <-sigs:
+			if n, ok := s.(syscall.Signal); ok {
+				got.Store(int32(128 + n))
+			}
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(sigs); cancel() }, func() int { return int(got.Load()) }
 }
 
 // parseSubFlags parses a subcommand's flags; -h prints usage and the

@@ -197,7 +197,7 @@ func (g *tapeGen) start(a stepArgs, r stepReply) {
 	}
 	g.typeText(strings.Join(words, " ") + "\n")
 	if l := fullestLine(r.Screen); l != "" && r.Ready != nil && *r.Ready {
-		g.line("Expect %s", tapeQuote(l))
+		g.line("Expect %s", tapeLiteral(l))
 	}
 }
 
@@ -453,16 +453,11 @@ func vhsKey(name string) (string, bool) {
 
 // tapePattern is a wait_for argument as an Expect argument: "/re/flags"
 // (as the tools read it, parseMatcher) as /re/ with the flags written
-// into it, a slash inside as \x2f; anything else quoted text.
+// into it, a slash inside as \/; anything else as tapeLiteral.
 func tapePattern(s string) string {
 	m, err := parseMatcher("wait_for", s)
 	if err != nil || m == nil || m.re == nil {
-		if !strings.ContainsAny(s, "\r\n") && !strings.Contains(tapeQuote(s), "\x00") && len(tapeQuotes(s)) == 1 {
-			return tapeQuote(s)
-		}
-		// A text over lines, or with all three quotes: as a regex.
-		lit := strings.NewReplacer("\n", `\n`, "\r", `\r`, "/", `\x2f`).Replace(regexp.QuoteMeta(s))
-		return "/" + lit + "/"
+		return tapeLiteral(s)
 	}
 	j := strings.LastIndexByte(s, '/')
 	expr, flags := s[1:j], ""
@@ -474,7 +469,36 @@ func tapePattern(s string) string {
 	if flags != "" {
 		expr = "(?" + flags + ")" + expr
 	}
-	return "/" + strings.ReplaceAll(expr, "/", `\x2f`) + "/"
+	return "/" + slashEscaped(expr) + "/"
+}
+
+// tapeLiteral is the text s as an Expect argument: quoted, or, for a
+// text over lines or with all three quote characters (a tape string has
+// no escapes), a /regex/ that matches it literally.
+func tapeLiteral(s string) string {
+	if !strings.ContainsAny(s, "\r\n") && !strings.Contains(tapeQuote(s), "\x00") && len(tapeQuotes(s)) == 1 {
+		return tapeQuote(s)
+	}
+	return "/" + slashEscaped(strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(regexp.QuoteMeta(s))) + "/"
+}
+
+// slashEscaped is the regex expr with each slash not yet escaped written
+// \/, so that the tape's /regex/ ends where it should; an escape pair
+// (\/, \\) is kept as it is.
+func slashEscaped(expr string) string {
+	var b strings.Builder
+	for i := 0; i < len(expr); i++ {
+		switch c := expr[i]; {
+		case c == '\\' && i+1 < len(expr):
+			b.WriteString(expr[i : i+2])
+			i++
+		case c == '/':
+			b.WriteString(`\/`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // tapeMS writes ms milliseconds as a tape duration (tapeDuration).

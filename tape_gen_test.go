@@ -126,6 +126,46 @@ func TestTapeQuote(t *testing.T) {
 	}
 }
 
+// TestTapePatternRoundTrip: what an agent waited for, written as an
+// Expect, parses and matches what the session matched (and, for a
+// literal, not its regex reading).
+func TestTapePatternRoundTrip(t *testing.T) {
+	tests := []struct {
+		name, arg string // tapePattern's argument, or with literal tapeLiteral's
+		literal   bool
+		screen    string // what it must match
+	}{
+		{"plain", "hello", true, "say hello"},
+		{"all three quotes", "arg is: it's a \"b\" `c`", true, "arg is: it's a \"b\" `c`"},
+		{"slashes in a literal", "/usr/bin/", true, "in /usr/bin/ now"},
+		{"over lines", "one\ntwo", true, "one\ntwo"},
+		{"escaped slash", `/path \/usr\/bin\/x/`, false, "path /usr/bin/x"},
+		{"bare slash in a class", `/a[/]b/`, false, "a/b"},
+		{"escaped backslash then slash", `/c:\\\/d/`, false, `c:\/d`},
+		{"flags", "/HELLO/i", false, "hello"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			arg := tapePattern(tc.arg)
+			if tc.literal {
+				arg = tapeLiteral(tc.arg)
+			}
+			prog, err := parseTape("gen.tape", "Expect "+arg+"\n", osTapeFS)
+			if err != nil {
+				t.Fatalf("Expect %s: %v", arg, err)
+			}
+			c := prog.Cmds[0]
+			ok := strings.Contains(tc.screen, c.Text)
+			if c.Regex != "" {
+				ok = regexp.MustCompile(c.Regex).MatchString(tc.screen)
+			}
+			if !ok {
+				t.Errorf("Expect %s does not match %q", arg, tc.screen)
+			}
+		})
+	}
+}
+
 // TestVHSKey: shell_send's key names as tape key commands.
 func TestVHSKey(t *testing.T) {
 	tests := []struct {

@@ -370,7 +370,7 @@ func (p *tapeParser) parseOutput(c *tapeCmd) error {
 	}
 	dir := filepath.Dir(strings.TrimSuffix(t.text, "/"))
 	if !p.fs.isDir(dir) {
-		return p.errAt(t, "Output %q: the directory %q does not exist: create it, or write beside the tape", t.text, dir)
+		return p.errAt(t, "Output %q: the directory %q does not exist: create it (Output paths are relative to the working directory)", t.text, dir)
 	}
 	c.Text = t.text
 	return nil

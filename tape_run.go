@@ -9,6 +9,7 @@ package main
 // sessions and its own output directory under a temporary directory.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -22,9 +23,10 @@ import (
 
 // tapeOptions are how a tape runs.
 type tapeOptions struct {
-	Update   bool   // write the Snapshot goldens instead of comparing
-	TmpDir   string // where the run's output directory and shell files go ("" = the system's)
-	TraceDir string // where a failed run's trace goes ("" = nowhere)
+	Update    bool   // write the Snapshot goldens instead of comparing
+	TmpDir    string // where the run's output directory and shell files go ("" = the system's)
+	TraceDir  string // where a failed run's trace goes ("" = nowhere)
+	TraceName string // its file name there ("" = traceName of the tape's path)
 }
 
 // tapeResult is what running one tape came to.
@@ -104,7 +106,11 @@ func runTape(ctx context.Context, path string, opt tapeOptions) *tapeResult {
 		}
 	}
 	r := &tapeRun{prog: prog, opt: opt, set: defaultTapeSettings(), env: map[string]string{}, res: res}
-	if err := r.run(ctx); err != nil && res.Failure == nil {
+	err = r.run(ctx)
+	switch {
+	case err != nil && ctx.Err() != nil: // SIGINT, SIGTERM: not the tape's failure
+		res.Err, res.Failure = fmt.Errorf("%w: %v", errInterrupted, err), nil
+	case err != nil && res.Failure == nil:
 		res.Err = err
 	}
 	return res
@@ -121,7 +127,7 @@ func (r *tapeRun) run(ctx context.Context) (err error) {
 	defer os.RemoveAll(tmp)
 	defer r.close()
 	defer func() {
-		if err != nil {
+		if err != nil && ctx.Err() == nil {
 			r.keepTrace()
 		}
 	}()
@@ -328,7 +334,7 @@ func (r *tapeRun) keepTrace() {
 		return
 	}
 	b, err := log.HTML()
-	path := filepath.Join(r.opt.TraceDir, traceName(r.prog.Path))
+	path := filepath.Join(r.opt.TraceDir, cmp.Or(r.opt.TraceName, traceName(r.prog.Path)))
 	if err == nil {
 		err = os.MkdirAll(r.opt.TraceDir, 0o755)
 	}
@@ -344,12 +350,30 @@ func (r *tapeRun) keepTrace() {
 
 // traceName is the file a failed tape's trace is kept in: its path
 // without ".tape", each folder separator a "-", then ".trace.html"
-// (testdata/cli/help.tape: testdata-cli-help.trace.html), so the tapes
-// of a suite do not overwrite each other's.
+// (testdata/cli/help.tape: testdata-cli-help.trace.html). Two paths can
+// give one name (x/y-z, x-y/z): a suite numbers them (traceNames).
 func traceName(tape string) string {
 	p := strings.TrimSuffix(filepath.ToSlash(filepath.Clean(tape)), ".tape")
 	p = strings.TrimLeft(strings.ReplaceAll(p, "../", ""), "./")
 	return strings.NewReplacer("/", "-", ":", "-").Replace(p) + ".trace.html"
+}
+
+// traceNames gives each tape of a suite its own trace file name: the
+// traceName, and for a name another tape (earlier in order) already has,
+// the name with -2, -3... before ".trace.html".
+func traceNames(tapes []string) []string {
+	taken := map[string]bool{}
+	names := make([]string, len(tapes))
+	for i, t := range tapes {
+		base := strings.TrimSuffix(traceName(t), ".trace.html")
+		name := base + ".trace.html"
+		for n := 2; taken[name]; n++ {
+			name = fmt.Sprintf("%s-%d.trace.html", base, n)
+		}
+		taken[name] = true
+		names[i] = name
+	}
+	return names
 }
 
 // close stops the session and the rooms of the run.

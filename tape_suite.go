@@ -8,6 +8,7 @@ package main
 import (
 	"context"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // suiteOptions are ttywright test's flags.
@@ -28,11 +30,23 @@ type suiteOptions struct {
 	TraceDir string // where a failed tape's trace goes ("" = nowhere)
 }
 
-// suiteResult is one tape's outcome in a suite: its last run and how
-// many runs it took.
+// suiteResult is one tape's outcome in a suite: its last run, how many
+// runs it took (0: not run, the suite was interrupted first) and their
+// time in all.
 type suiteResult struct {
 	*tapeResult
-	Runs int
+	Runs  int
+	Total time.Duration
+}
+
+// errInterrupted is the Err of a tape the suite did not run, or stopped,
+// because it was interrupted (SIGINT, SIGTERM).
+var errInterrupted = errors.New("interrupted")
+
+// Interrupted reports whether the tape was not run, or stopped, because
+// the suite was interrupted.
+func (r suiteResult) Interrupted() bool {
+	return errors.Is(r.Err, errInterrupted) || errors.Is(r.Err, context.Canceled)
 }
 
 // findTapes lists the tapes of the arguments: a file as given, a folder's
@@ -76,12 +90,16 @@ func runSuite(ctx context.Context, tapes []string, opt suiteOptions, report func
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
+	names := traceNames(tapes)
 	for range max(1, opt.Jobs) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				res := runWithRetries(ctx, tapes[i], opt)
+				res := suiteResult{tapeResult: &tapeResult{Path: tapes[i], Err: errInterrupted}}
+				if ctx.Err() == nil {
+					res = runWithRetries(ctx, tapes[i], names[i], opt)
+				}
 				results[i] = res
 				mu.Lock()
 				report(res)
@@ -99,17 +117,17 @@ func runSuite(ctx context.Context, tapes []string, opt suiteOptions, report func
 
 // runWithRetries runs a tape, and again up to opt.Retries times while it
 // fails (an error in the tape itself is not retried).
-func runWithRetries(ctx context.Context, path string, opt suiteOptions) suiteResult {
-	var res *tapeResult
-	runs := 0
-	for runs <= opt.Retries {
-		runs++
-		res = runTape(ctx, path, tapeOptions{Update: opt.Update, TmpDir: opt.TmpDir, TraceDir: opt.TraceDir})
-		if res.Passed() || res.ParseErr {
+func runWithRetries(ctx context.Context, path, traceName string, opt suiteOptions) suiteResult {
+	var r suiteResult
+	for r.Runs <= opt.Retries {
+		r.Runs++
+		r.tapeResult = runTape(ctx, path, tapeOptions{Update: opt.Update, TmpDir: opt.TmpDir, TraceDir: opt.TraceDir, TraceName: traceName})
+		r.Total += r.Duration
+		if r.Passed() || r.ParseErr || ctx.Err() != nil {
 			break
 		}
 	}
-	return suiteResult{tapeResult: res, Runs: runs}
+	return r
 }
 
 // writeReport writes one tape's report: its warnings, ok or FAIL with
@@ -120,7 +138,15 @@ func writeReport(w io.Writer, r suiteResult) {
 	}
 	runs := ""
 	if r.Runs > 1 {
-		runs = fmt.Sprintf(", %d runs", r.Runs)
+		runs = fmt.Sprintf(", %d runs, %.2fs in all", r.Runs, r.Total.Seconds())
+	}
+	switch {
+	case r.Runs == 0:
+		fmt.Fprintf(w, "SKIP %s (not run: interrupted)\n", r.Path)
+		return
+	case r.Interrupted():
+		fmt.Fprintf(w, "STOP %s (%.2fs%s): interrupted\n", r.Path, r.Duration.Seconds(), runs)
+		return
 	}
 	if r.Passed() {
 		fmt.Fprintf(w, "ok   %s (%.2fs%s)\n", r.Path, r.Duration.Seconds(), runs)
@@ -154,15 +180,23 @@ func writeFailure(w io.Writer, path string, f *tapeFailure) {
 	}
 }
 
-// summaryLine is "N passed, N failed".
+// summaryLine is "N passed, N failed", and when the suite was
+// interrupted ", N interrupted (not run or stopped)".
 func summaryLine(results []suiteResult) string {
-	passed := 0
+	passed, stopped := 0, 0
 	for _, r := range results {
-		if r.Passed() {
+		switch {
+		case r.Passed():
 			passed++
+		case r.Interrupted():
+			stopped++
 		}
 	}
-	return fmt.Sprintf("%d passed, %d failed", passed, len(results)-passed)
+	line := fmt.Sprintf("%d passed, %d failed", passed, len(results)-passed-stopped)
+	if stopped > 0 {
+		line += fmt.Sprintf(", %d interrupted (not run or stopped)", stopped)
+	}
+	return line
 }
 
 // junitSuite is the JUnit XML report: one testsuite, a testcase per
@@ -197,8 +231,9 @@ func writeJUnit(path string, results []suiteResult) error {
 	s := junitSuite{Name: "ttywright", Tests: len(results)}
 	total := 0.0
 	for _, r := range results {
-		c := junitCase{Name: r.Path, ClassName: strings.TrimSuffix(filepath.Base(r.Path), ".tape"), Time: fmt.Sprintf("%.3f", r.Duration.Seconds())}
-		total += r.Duration.Seconds()
+		class := strings.ReplaceAll(strings.TrimSuffix(filepath.ToSlash(filepath.Clean(r.Path)), ".tape"), "/", ".")
+		c := junitCase{Name: r.Path, ClassName: class, Time: fmt.Sprintf("%.3f", r.Total.Seconds())}
+		total += r.Total.Seconds()
 		var b strings.Builder
 		writeReport(&b, r)
 		switch {
@@ -238,8 +273,8 @@ type tapeReport struct {
 
 // report is r as a tapeReport.
 func (r *tapeResult) report() tapeReport {
-	rep := tapeReport{Path: r.Path, Passed: r.Passed(), ParseError: r.ParseErr, Outputs: r.Outputs, Wrote: r.Wrote,
-		Warnings: r.Warnings, DurationMS: r.Duration.Milliseconds(), TracePath: r.TracePath}
+	rep := tapeReport{Path: r.Path, Passed: r.Passed(), ParseError: r.ParseErr, Outputs: orEmpty(r.Outputs),
+		Wrote: orEmpty(r.Wrote), Warnings: orEmpty(r.Warnings), DurationMS: r.Duration.Milliseconds(), TracePath: r.TracePath}
 	if r.Err != nil {
 		rep.Error = r.Err.Error()
 	}
@@ -247,4 +282,12 @@ func (r *tapeResult) report() tapeReport {
 		rep.Failure = fmt.Sprintf("%d:%d: %s: expected %s", f.Line, f.Col, f.Cmd, f.Expected)
 	}
 	return rep
+}
+
+// orEmpty is s, or an empty slice for nil: JSON's [] rather than null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"image/gif"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -292,5 +294,46 @@ func TestTapeReadmeExample(t *testing.T) {
 	_, body, _ := strings.Cut(string(tape), "\n")
 	if !strings.Contains(string(readme), "```tape\n# testdata/tapes/suite/readme.tape: a CLI's --help, an exit code, a TUI snapshot\n"+body+"```") {
 		t.Errorf("README's example tape is not testdata/tapes/suite/readme.tape")
+	}
+}
+
+// TestTraceNamesUnique: tapes whose paths give one traceName each get a
+// file of their own.
+func TestTraceNamesUnique(t *testing.T) {
+	tests := []struct {
+		tapes, want []string
+	}{
+		{[]string{"a/b.tape", "c.tape"}, []string{"a-b.trace.html", "c.trace.html"}},
+		{[]string{"x/y-z.tape", "x-y/z.tape", "x-y-z.tape"}, []string{"x-y-z.trace.html", "x-y-z-2.trace.html", "x-y-z-3.trace.html"}},
+		{[]string{"./t.tape", "../up/t.tape"}, []string{"t.trace.html", "up-t.trace.html"}},
+	}
+	for _, tc := range tests {
+		if got := traceNames(tc.tapes); !slices.Equal(got, tc.want) {
+			t.Errorf("traceNames(%q) = %q, want %q", tc.tapes, got, tc.want)
+		}
+	}
+}
+
+// TestTapeSuiteInterrupted: a suite interrupted while a tape runs stops
+// it and runs no other, and says so: no tape is reported failed.
+func TestTapeSuiteInterrupted(t *testing.T) {
+	needShells(t, "bash")
+	dir := t.TempDir()
+	var tapes []string
+	for _, name := range []string{"a.tape", "b.tape", "c.tape"} {
+		tapes = append(tapes, writeTape(t, dir, name, "Set TypingSpeed 0\nType \"echo started\" Enter\nWait+Command\nSleep 30s\n"))
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(time.Second, cancel)
+	var out strings.Builder
+	results := runSuite(ctx, tapes, suiteOptions{Jobs: 1, TraceDir: filepath.Join(dir, "traces")}, func(r suiteResult) { writeReport(&out, r) })
+	report := out.String() + summaryLine(results)
+	for _, want := range []string{"STOP " + tapes[0], "SKIP " + tapes[1], "SKIP " + tapes[2], "0 passed, 0 failed, 3 interrupted (not run or stopped)"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the report lacks %q:\n%s", want, report)
+		}
+	}
+	if strings.Contains(report, "FAIL") {
+		t.Errorf("an interrupted tape is reported failed:\n%s", report)
 	}
 }
