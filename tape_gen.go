@@ -360,6 +360,9 @@ var escKeys = []struct{ seq, key string }{
 	{"\x1b[H", "Home"}, {"\x1b[F", "End"}, {"\x1bOH", "Home"}, {"\x1bOF", "End"},
 	{"\x1b[2~", "Insert"}, {"\x1b[3~", "Delete"}, {"\x1b[5~", "PageUp"}, {"\x1b[6~", "PageDown"},
 	{"\x1b[Z", "Shift+Tab"},
+	{"\x1bOP", "F1"}, {"\x1bOQ", "F2"}, {"\x1bOR", "F3"}, {"\x1bOS", "F4"},
+	{"\x1b[15~", "F5"}, {"\x1b[17~", "F6"}, {"\x1b[18~", "F7"}, {"\x1b[19~", "F8"},
+	{"\x1b[20~", "F9"}, {"\x1b[21~", "F10"}, {"\x1b[23~", "F11"}, {"\x1b[24~", "F12"},
 }
 
 // controlKey reads the key at the start of s when it is a control
@@ -399,11 +402,13 @@ var vhsNames = map[string]string{
 	"escape": "Escape", "esc": "Escape", "space": "Space", "up": "Up", "down": "Down", "left": "Left", "right": "Right",
 	"home": "Home", "end": "End", "insert": "Insert", "ins": "Insert", "delete": "Delete", "del": "Delete",
 	"pageup": "PageUp", "pgup": "PageUp", "pagedown": "PageDown", "pgdn": "PageDown",
+	"f1": "F1", "f2": "F2", "f3": "F3", "f4": "F4", "f5": "F5", "f6": "F6",
+	"f7": "F7", "f8": "F8", "f9": "F9", "f10": "F10", "f11": "F11", "f12": "F12",
 }
 
 // vhsKey turns a shell_send key name ("C-c", "^C", "M-x", "S-Tab",
 // "Down") into a tape key command ("Ctrl+C", "Alt+X", "Shift+Tab",
-// "Down"); false for one a tape has no command for (F1-F12).
+// "Down", "F10"); false for one a tape has no command for.
 func vhsKey(name string) (string, bool) {
 	if len(name) == 2 && name[0] == '^' {
 		return "Ctrl+" + strings.ToUpper(name[1:]), true

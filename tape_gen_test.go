@@ -174,7 +174,7 @@ func TestVHSKey(t *testing.T) {
 	}{
 		{"Enter", "Enter", true}, {"esc", "Escape", true}, {"C-c", "Ctrl+C", true}, {"^C", "Ctrl+C", true},
 		{"ctrl+a", "Ctrl+A", true}, {"M-x", "Alt+X", true}, {"S-Tab", "Shift+Tab", true}, {"C-Left", "Ctrl+Left", true},
-		{"pgdn", "PageDown", true}, {"q", `Type "q"`, true}, {"F5", "", false}, {"X-y", "", false},
+		{"pgdn", "PageDown", true}, {"q", `Type "q"`, true}, {"F5", "F5", true}, {"f12", "F12", true}, {"F13", "", false}, {"X-y", "", false},
 	}
 	for _, tc := range tests {
 		got, ok := vhsKey(tc.in)

@@ -191,11 +191,14 @@ func init() {
 	}
 }
 
-// tapeKeys maps VHS's key commands to ttywright's key names.
+// tapeKeys maps VHS's key commands to ttywright's key names, and F1 to
+// F12, which VHS lacks (mc and htop quit on F10).
 var tapeKeys = map[string]string{
 	"Enter": "Enter", "Tab": "Tab", "Space": "Space", "Backspace": "Backspace", "Delete": "Delete",
 	"Insert": "Insert", "Escape": "Escape", "Up": "Up", "Down": "Down", "Left": "Left", "Right": "Right",
 	"PageUp": "PageUp", "PageDown": "PageDown", "Home": "Home", "End": "End",
+	"F1": "F1", "F2": "F2", "F3": "F3", "F4": "F4", "F5": "F5", "F6": "F6",
+	"F7": "F7", "F8": "F8", "F9": "F9", "F10": "F10", "F11": "F11", "F12": "F12",
 	"ScrollUp": "", "ScrollDown": "", // the viewport, not a key (tape_run.go)
 }
 
