@@ -654,7 +654,8 @@ func renderResult(v string, res *ToolResult) *callResult {
 }
 
 // callLog appends one JSON line per tool call to the --log-path file:
-// {time, tool, input, output, duration_ms, isError}. A nil *callLog
+// {time, tool, input, output, duration_ms, isError}, input with the
+// values of env entries whose names look secret redacted (redactArgs). A nil *callLog
 // records nothing.
 type callLog struct {
 	mu sync.Mutex
@@ -680,7 +681,7 @@ func (l *callLog) record(tool string, args json.RawMessage, out *callResult, d t
 	if l == nil {
 		return
 	}
-	var input any = args
+	var input any = redactArgs(args) // env values with secret-like names, as traces keep them
 	if len(args) > maxLoggedInput {
 		input = fmt.Sprintf("(%d bytes of arguments)", len(args))
 	}

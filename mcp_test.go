@@ -269,6 +269,7 @@ func TestCallLog(t *testing.T) {
 	c.request(1, "tools/call", map[string]any{"name": "test_echo", "arguments": map[string]any{"s": "hello"}})
 	c.request(2, "tools/call", map[string]any{"name": "test_echo", "arguments": map[string]any{"s": strings.Repeat("x", maxLoggedInput)}})
 	c.request(3, "tools/call", map[string]any{"name": "test_echo", "arguments": map[string]any{}})
+	c.request(4, "tools/call", map[string]any{"name": "test_echo", "arguments": map[string]any{"s": "x", "env": map[string]string{"GH_TOKEN": "ghp_secret77", "LANG": "C"}}})
 	c.close()
 	l.Close()
 
@@ -286,8 +287,11 @@ func TestCallLog(t *testing.T) {
 		}
 		entries = append(entries, e)
 	}
-	if len(entries) != 3 {
-		t.Fatalf("%d log entries, want 3", len(entries))
+	if len(entries) != 4 {
+		t.Fatalf("%d log entries, want 4", len(entries))
+	}
+	if b, _ := json.Marshal(entries[3]["input"]); strings.Contains(string(b), "ghp_secret77") || !strings.Contains(string(b), `"LANG":"C"`) {
+		t.Errorf("entry 3 keeps a secret-looking env value, or lost the rest: %s", b)
 	}
 	for _, k := range []string{"time", "tool", "input", "output", "duration_ms", "isError"} {
 		if _, ok := entries[0][k]; !ok {
