@@ -161,9 +161,12 @@ type httpMCP struct {
 	p       principal
 	conns   connLimiter
 
+	evictLog sync.Once // the first eviction of an idle legacy session is logged
+
 	// Tunables, the constants above; tests lower them.
 	readHeaderTimeout, writeStall, keepAlive, sessionIdle time.Duration
 	maxBody                                               int64
+	maxSessions                                           int
 
 	mu      sync.Mutex
 	ln      net.Listener
@@ -180,7 +183,7 @@ type httpMCP struct {
 func newHTTPMCP(cfg HTTPConfig, newConn func() *Server, errlog *log.Logger) (*httpMCP, error) {
 	h := &httpMCP{cfg: cfg, newConn: newConn, errlog: errlog, origins: map[string]bool{},
 		readHeaderTimeout: httpReadHeaderTimeout, writeStall: httpWriteStall, keepAlive: httpKeepAlive,
-		sessionIdle: httpSessionIdle, maxBody: httpMaxBody, stopped: make(chan struct{})}
+		sessionIdle: httpSessionIdle, maxBody: httpMaxBody, maxSessions: httpMaxSessions, stopped: make(chan struct{})}
 	h.p.sessions, h.p.modern = map[string]*httpSession{}, map[*Server]struct{}{}
 	h.conns.max = httpMaxConns
 	for _, o := range cfg.AllowOrigin {

@@ -86,22 +86,61 @@ func (s *httpSession) unlinkLocked(st *httpStream) {
 	}
 }
 
-// newSession makes a session within the principal's limit; nil when full.
+// newSession makes a session within the principal's limit. When the
+// table is full the least recently used idle session (no request running,
+// no GET stream open) is ended to make room: one-shot clients never
+// DELETE theirs, and would otherwise fill the table until the idle
+// timeout. It returns nil only when every session is busy.
 func (h *httpMCP) newSession() *httpSession {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
 	s := &httpSession{id: hex.EncodeToString(b), posts: map[string]*httpStream{}, last: time.Now()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	h.p.mu.Lock()
-	defer h.p.mu.Unlock()
-	if len(h.p.sessions) >= httpMaxSessions {
-		s.cancel()
-		return nil
+	var evicted *httpSession
+	if len(h.p.sessions) >= h.maxSessions {
+		if evicted = h.evictLocked(); evicted == nil {
+			h.p.mu.Unlock()
+			s.cancel()
+			return nil
+		}
 	}
 	s.srv = h.newConn()
 	s.srv.sink = s.sink
 	h.p.sessions[s.id] = s
+	h.p.mu.Unlock()
+	if evicted != nil {
+		evicted.release()
+		h.evictLog.Do(func() {
+			h.errlog.Printf("http: %d legacy sessions open, the most at once: ending the least recently used idle one for each new one (clients that never DELETE their session; logged once)", h.maxSessions)
+		})
+	}
 	return s
+}
+
+// evictLocked ends the least recently used idle session and takes it out
+// of the table; under h.p.mu. It returns the session, whose Server the
+// caller releases, or nil when every session is busy.
+func (h *httpMCP) evictLocked() *httpSession {
+	var lru *httpSession
+	var at time.Time
+	for _, s := range h.p.sessions {
+		s.mu.Lock()
+		if s.active == 0 && !s.ended && (lru == nil || s.last.Before(at)) {
+			lru, at = s, s.last
+		}
+		s.mu.Unlock()
+	}
+	if lru == nil {
+		return nil
+	}
+	lru.mu.Lock()
+	defer lru.mu.Unlock()
+	if lru.active > 0 || !lru.endLocked() { // busy since the scan
+		return nil
+	}
+	delete(h.p.sessions, lru.id)
+	return lru
 }
 
 // session looks up the session of id.
@@ -120,9 +159,18 @@ func (h *httpMCP) endSession(s *httpSession) {
 	}
 	h.p.mu.Unlock()
 	s.mu.Lock()
+	ended := s.endLocked()
+	s.mu.Unlock()
+	if ended {
+		s.release()
+	}
+}
+
+// endLocked marks s ended and closes its streams (see endSession); under
+// s.mu. It reports false when s had already ended.
+func (s *httpSession) endLocked() bool {
 	if s.ended {
-		s.mu.Unlock()
-		return
+		return false
 	}
 	s.ended = true
 	for _, st := range s.posts {
@@ -132,7 +180,12 @@ func (h *httpMCP) endSession(s *httpSession) {
 		s.get.finish()
 	}
 	s.posts, s.get, s.ring = nil, nil, nil
-	s.mu.Unlock()
+	return true
+}
+
+// release stops the Server of an ended session and cancels its requests;
+// the Server leaves the hub once they returned.
+func (s *httpSession) release() {
 	s.srv.stop()
 	s.cancel()
 	go func() {
@@ -173,8 +226,10 @@ func (h *httpMCP) expireSessions() {
 func (h *httpMCP) legacyInitialize(w http.ResponseWriter, r *http.Request, body []byte) {
 	s := h.newSession()
 	if s == nil {
-		w.Header().Set("Retry-After", "5")
-		httpError(w, http.StatusServiceUnavailable, codeServerBusy, fmt.Sprintf("server busy: %d sessions are open, the most at once: DELETE one you no longer use (idle ones end after %v)", httpMaxSessions, h.sessionIdle))
+		// A session is free for a new one as soon as its request returns
+		// or its GET stream closes: the retry is worth making soon.
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, codeServerBusy, fmt.Sprintf("server busy: all %d sessions, the most at once, are busy (each has a request running or a GET stream open): retry when one is done, or DELETE a session you no longer use", h.maxSessions))
 		return
 	}
 	h.legacyServe(w, r, s, body, true)
