@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -116,9 +117,9 @@ func isLoopbackHost(host string) bool {
 type principal struct {
 	mu       sync.Mutex
 	sessions map[string]*httpSession
-	requests int                  // POSTs being answered
-	streams  int                  // GET and listen streams open
-	modern   map[*Server]struct{} // modern requests running, to stop at shutdown
+	requests int              // POSTs being answered
+	streams  int              // GET and listen streams open
+	modern   map[*Server]bool // modern requests running, to stop at shutdown; true for a listen
 }
 
 // take counts one more request (or stream), within its limit.
@@ -184,7 +185,7 @@ func newHTTPMCP(cfg HTTPConfig, newConn func() *Server, errlog *log.Logger) (*ht
 	h := &httpMCP{cfg: cfg, newConn: newConn, errlog: errlog, origins: map[string]bool{},
 		readHeaderTimeout: httpReadHeaderTimeout, writeStall: httpWriteStall, keepAlive: httpKeepAlive,
 		sessionIdle: httpSessionIdle, maxBody: httpMaxBody, maxSessions: httpMaxSessions, stopped: make(chan struct{})}
-	h.p.sessions, h.p.modern = map[string]*httpSession{}, map[*Server]struct{}{}
+	h.p.sessions, h.p.modern = map[string]*httpSession{}, map[*Server]bool{}
 	h.conns.max = httpMaxConns
 	for _, o := range cfg.AllowOrigin {
 		u, _ := parseOrigin(o) // validated
@@ -273,8 +274,9 @@ func (h *httpMCP) Serve() error {
 }
 
 // Close ends every session and stream (a listen stream gets its closing
-// result), waits up to stopGrace for the handlers, then closes the
-// connections, and removes a token file it wrote.
+// result; a request still running gets a -32000 error, "the server is
+// shutting down"), waits up to stopGrace for the handlers, then closes
+// the connections, and removes a token file it wrote.
 func (h *httpMCP) Close() {
 	h.mu.Lock()
 	if h.closing {
@@ -282,7 +284,6 @@ func (h *httpMCP) Close() {
 		return
 	}
 	h.closing = true
-	close(h.stopped)
 	srv := h.srv
 	h.mu.Unlock()
 	h.p.mu.Lock()
@@ -290,17 +291,22 @@ func (h *httpMCP) Close() {
 	for _, s := range h.p.sessions {
 		sessions = append(sessions, s)
 	}
-	modern := make([]*Server, 0, len(h.p.modern))
-	for s := range h.p.modern {
-		modern = append(modern, s)
-	}
+	modern := maps.Clone(h.p.modern)
 	h.p.mu.Unlock()
-	for _, s := range modern {
+	for s := range modern {
 		s.stop()
 	}
-	for _, s := range sessions {
-		h.endSession(s)
+	// A listen answers stop at once with its closing result: let it be
+	// queued before h.stopped makes the streams answer with an error.
+	for s, listen := range modern {
+		if listen {
+			s.waitTimeout(stopGrace)
+		}
 	}
+	for _, s := range sessions {
+		h.endSession(s, msgShuttingDown)
+	}
+	close(h.stopped)
 	if srv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), stopGrace)
 		if srv.Shutdown(ctx) != nil {

@@ -136,7 +136,7 @@ func (h *httpMCP) evictLocked() *httpSession {
 	}
 	lru.mu.Lock()
 	defer lru.mu.Unlock()
-	if lru.active > 0 || !lru.endLocked() { // busy since the scan
+	if lru.active > 0 || !lru.endLocked("") { // busy since the scan
 		return nil
 	}
 	delete(h.p.sessions, lru.id)
@@ -150,16 +150,18 @@ func (h *httpMCP) session(id string) *httpSession {
 	return h.p.sessions[id]
 }
 
-// endSession ends s: its streams close, its requests are cancelled, its
-// Server leaves the hub once they returned. It returns at once.
-func (h *httpMCP) endSession(s *httpSession) {
+// endSession ends s: its streams close, its requests are cancelled (the
+// ones still waiting for their response answered with a -32000 error, msg,
+// unless msg is ""), its Server leaves the hub once they returned. It
+// returns at once.
+func (h *httpMCP) endSession(s *httpSession, msg string) {
 	h.p.mu.Lock()
 	if h.p.sessions[s.id] == s {
 		delete(h.p.sessions, s.id)
 	}
 	h.p.mu.Unlock()
 	s.mu.Lock()
-	ended := s.endLocked()
+	ended := s.endLocked(msg)
 	s.mu.Unlock()
 	if ended {
 		s.release()
@@ -168,13 +170,17 @@ func (h *httpMCP) endSession(s *httpSession) {
 
 // endLocked marks s ended and closes its streams (see endSession); under
 // s.mu. It reports false when s had already ended.
-func (s *httpSession) endLocked() bool {
+func (s *httpSession) endLocked(msg string) bool {
 	if s.ended {
 		return false
 	}
 	s.ended = true
 	for _, st := range s.posts {
-		st.finish()
+		if msg != "" {
+			st.abort(codeConnectionClosed, msg)
+		} else {
+			st.finish()
+		}
 	}
 	if s.get != nil {
 		s.get.finish()
@@ -217,7 +223,7 @@ func (h *httpMCP) expireSessions() {
 		}
 		h.p.mu.Unlock()
 		for _, s := range idle {
-			h.endSession(s)
+			h.endSession(s, "")
 		}
 	}
 }
@@ -322,7 +328,7 @@ func (h *httpMCP) legacyServe(w http.ResponseWriter, r *http.Request, s *httpSes
 	s.mu.Unlock()
 	if reply != nil || ended {
 		if isInit {
-			h.endSession(s)
+			h.endSession(s, "")
 		}
 		if reply != nil {
 			writeJSONResponse(w, http.StatusBadRequest, reply.marshal())
@@ -343,7 +349,7 @@ func (h *httpMCP) legacyServe(w http.ResponseWriter, r *http.Request, s *httpSes
 	s.lineMu.Unlock()
 	h.cancelStreams(s, cancels)
 	if isInit && s.srv.negotiated() == "" {
-		h.endSession(s) // initialize failed: the error goes back, no session
+		h.endSession(s, "") // initialize failed: the error goes back, no session
 	} else if isInit {
 		w.Header().Set("Mcp-Session-Id", s.id)
 	}
@@ -428,7 +434,7 @@ func (h *httpMCP) delete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s := h.sessionFor(w, r, sid); s != nil {
-		h.endSession(s)
+		h.endSession(s, "the session was ended by DELETE before this request was answered")
 		w.WriteHeader(http.StatusNoContent)
 	}
 }

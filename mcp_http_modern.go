@@ -57,12 +57,13 @@ func (h *httpMCP) modernPost(w http.ResponseWriter, r *http.Request, body []byte
 	}
 	srv := h.newConn()
 	st := newHTTPStream()
+	st.ids = []string{string(id)}
 	srv.sink = func(_ json.RawMessage, line []byte) {
 		kind, _ := classifyLine(line)
 		st.put(httpMsg{line: line}, kind == lineResponse)
 	}
 	h.p.mu.Lock()
-	h.p.modern[srv] = struct{}{}
+	h.p.modern[srv] = method == "subscriptions/listen"
 	h.p.mu.Unlock()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer func() {

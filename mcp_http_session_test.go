@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHTTPSessionEviction: with the table of legacy sessions full, a new
@@ -61,6 +62,60 @@ func TestHTTPSessionEviction(t *testing.T) {
 				if r.StatusCode != want || want == 404 && !strings.Contains(fmt.Sprint(msgs), "send initialize") {
 					t.Errorf("session %d: %d %v, want %d", i, r.StatusCode, msgs, want)
 				}
+			}
+		})
+	}
+}
+
+// TestHTTPShutdownAnswers: a request still running when the server stops
+// gets a JSON-RPC error, "the server is shutting down", as JSON or, when
+// its POST had turned into a stream, as its last event; never an empty
+// 200.
+func TestHTTPShutdownAnswers(t *testing.T) {
+	cases := []struct {
+		name   string
+		modern bool
+		sse    bool // the POST turned into SSE (a keep-alive) before the stop
+	}{
+		{"legacy, JSON", false, false},
+		{"legacy, SSE", false, true},
+		{"2026-07-28, JSON", true, false},
+		{"2026-07-28, SSE", true, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			keepAlive := time.Minute
+			if c.sse {
+				keepAlive = 50 * time.Millisecond
+			}
+			ht := startHTTP(t, HTTPConfig{}, func(h *httpMCP) { h.keepAlive = keepAlive })
+			body, hdr := modernBody(7, "tools/call", map[string]any{"name": "test_block"}), modernHeaders("tools/call", "test_block")
+			if !c.modern {
+				body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"test_block"}}`
+				hdr = map[string]string{"Mcp-Session-Id": ht.initialize(protoV20251125, "{}"), "MCP-Protocol-Version": protoV20251125}
+			}
+			got := make(chan *http.Response, 1)
+			go func() { got <- ht.do("POST", body, hdr) }()
+			<-httpBlocked
+			var resp *http.Response
+			if c.sse {
+				resp = <-got // its headers came with the first keep-alive
+			}
+			ht.h.Close()
+			if !c.sse {
+				resp = <-got
+			}
+			ct := resp.Header.Get("Content-Type")
+			msgs := messages(t, resp)
+			want := map[bool]string{false: "application/json", true: "text/event-stream"}[c.sse]
+			if resp.StatusCode != 200 || ct != want || len(msgs) != 1 || errCode(msgs[0]) != codeConnectionClosed ||
+				fmt.Sprint(msgs[0]["id"]) != "7" || !strings.Contains(fmt.Sprint(msgs[0]), "the server is shutting down") {
+				t.Errorf("%d %q %v, want 200 %s and the shutdown error for id 7", resp.StatusCode, ct, msgs, want)
+			}
+			select {
+			case <-httpUnblocked:
+			case <-time.After(10 * time.Second):
+				t.Error("the request was not cancelled")
 			}
 		})
 	}
