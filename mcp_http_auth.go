@@ -15,6 +15,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log"
 	"net"
@@ -55,20 +56,16 @@ type httpAuth struct {
 func newHTTPAuth(file string, errlog *log.Logger) (*httpAuth, error) {
 	a := &httpAuth{errlog: errlog, fails: map[string]*logLimiter{}}
 	if file != "" {
-		b, err := os.ReadFile(file)
+		if err := checkTokenDir(file); err != nil {
+			return nil, err
+		}
+		t, err := readTokenFile(file)
 		switch {
 		case err == nil:
-			t := strings.TrimSpace(string(b))
-			if len(t) < minTokenLen || strings.ContainsAny(t, " \t\r\n/?#") {
-				return nil, fmt.Errorf("--http-token-file %s: the token must be at least %d characters with no space, '/', '?' or '#' (delete the file to have one made)", file, minTokenLen)
-			}
-			if fi, err := os.Stat(file); err == nil && fi.Mode().Perm()&0o077 != 0 {
-				return nil, fmt.Errorf("--http-token-file %s: mode %v lets others read the token: chmod 600 it", file, fi.Mode().Perm())
-			}
 			a.setToken(t, file)
 			return a, nil
 		case !errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("--http-token-file: %v", err)
+			return nil, err
 		}
 	} else {
 		dir, err := os.MkdirTemp("", "ttywright-http-")
@@ -80,11 +77,91 @@ func newHTTPAuth(file string, errlog *log.Logger) (*httpAuth, error) {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
 	t := base64.RawURLEncoding.EncodeToString(b)
-	if err := os.WriteFile(file, []byte(t+"\n"), 0o600); err != nil {
+	// O_EXCL and O_NOFOLLOW: a file or link put there since the read is
+	// refused, not written through.
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("--http-token-file: %v", err)
+	}
+	_, err = f.WriteString(t + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return nil, fmt.Errorf("--http-token-file: %v", err)
 	}
 	a.setToken(t, file)
 	return a, nil
+}
+
+// readTokenFile reads the token of file, refusing a file another user
+// could read or have put there: a symlink, not a regular file, not this
+// user's, or readable or writable by others. A missing file is
+// fs.ErrNotExist.
+func readTokenFile(file string) (string, error) {
+	if fi, err := os.Lstat(file); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		return "", fmt.Errorf("--http-token-file: %v", err)
+	} else if fi.Mode()&os.ModeSymlink != 0 {
+		return "", fmt.Errorf("--http-token-file %s is a symlink, which another user may point elsewhere: give the path of the file itself", file)
+	}
+	f, err := os.OpenFile(file, os.O_RDONLY|oNoFollow, 0)
+	if err != nil {
+		return "", fmt.Errorf("--http-token-file: %v", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("--http-token-file: %v", err)
+	case !fi.Mode().IsRegular():
+		return "", fmt.Errorf("--http-token-file %s is not a regular file: give a file's path", file)
+	case !ownedByMe(fi):
+		return "", fmt.Errorf("--http-token-file %s belongs to another user, who could read or change the token: delete it and have a new one made, or give a file of your own", file)
+	case fi.Mode().Perm()&0o077 != 0:
+		return "", fmt.Errorf("--http-token-file %s: mode %v lets others read the token: chmod 600 it", file, fi.Mode().Perm())
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 4096))
+	if err != nil {
+		return "", fmt.Errorf("--http-token-file: %v", err)
+	}
+	t := strings.TrimSpace(string(b))
+	if len(t) < minTokenLen || strings.ContainsAny(t, " \t\r\n/?#") {
+		return "", fmt.Errorf("--http-token-file %s: the token must be at least %d characters with no space, '/', '?' or '#' (delete the file to have one made)", file, minTokenLen)
+	}
+	return t, nil
+}
+
+// checkTokenDir refuses a token file whose directory, or any directory
+// above it, another user could write: one writable by others and not
+// sticky (as /tmp is), or owned by a user other than this one or root.
+// Such a user could rename the file away and put their own token, or a
+// link, in its place. The rule is the output directory's ancestor rule
+// (ensureOutputDir), plus the owner.
+func checkTokenDir(file string) error {
+	dir, err := filepath.Abs(filepath.Dir(file))
+	if err == nil {
+		dir, err = filepath.EvalSymlinks(dir) // the directories that hold the file
+	}
+	if err != nil {
+		return fmt.Errorf("--http-token-file %s: its directory: %v", file, err)
+	}
+	for p := dir; ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			return fmt.Errorf("--http-token-file %s: %v", file, err)
+		case fi.Mode().Perm()&0o002 != 0 && fi.Mode()&os.ModeSticky == 0:
+			return fmt.Errorf("--http-token-file %s: the directory %s is writable by other users and not sticky (mode %04o), so they could replace the token: keep the file in a directory only you can write, e.g. your home directory", file, p, fi.Mode().Perm())
+		case !ownedByMe(fi) && !ownedByRoot(fi):
+			return fmt.Errorf("--http-token-file %s: the directory %s belongs to another user, who could replace the token: keep the file in a directory of your own, e.g. your home directory", file, p)
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
 }
 
 func (a *httpAuth) setToken(t, path string) {
