@@ -326,9 +326,11 @@ func (h *httpMCP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, codeInvalidRequest, "not found: the MCP endpoint is /mcp")
 		return
 	}
-	if h.auth.inQuery(r.URL.RawQuery) {
-		h.errlog.Printf("http: %s put the token in a query string (refused; a URL's query ends up in logs: make a new token)", clientAddr(r))
-		httpError(w, http.StatusBadRequest, codeInvalidRequest, "a token in the query string is refused: send Authorization: Bearer TOKEN, or put it in the path, /mcp/TOKEN")
+	if status, msg := h.auth.checkQuery(r); status != 0 {
+		if status == http.StatusTooManyRequests {
+			w.Header().Set("Retry-After", "1")
+		}
+		httpError(w, status, codeInvalidRequest, msg)
 		return
 	}
 	if !h.hostServed(r.Host) {

@@ -190,25 +190,39 @@ func (a *httpAuth) matches(t string) bool {
 	return subtle.ConstantTimeCompare(sum[:], a.sum[:]) == 1
 }
 
-// inQuery reports whether a raw query string carries the token, or a
-// parameter named like one: refused, since URLs are logged by proxies.
-func (a *httpAuth) inQuery(raw string) bool {
+// checkQuery refuses a request with a credential in its query string,
+// since URLs are logged by proxies: the token, or a parameter named like
+// one. It returns 0, or the status and message of the refusal: 400, or
+// 429 for an address past its failures. Only the real token (compared in
+// constant time) is logged as leaked; any other value is a failed
+// attempt, limited and logged as the others are.
+func (a *httpAuth) checkQuery(r *http.Request) (int, string) {
+	raw := r.URL.RawQuery
 	if a == nil || raw == "" {
-		return false
+		return 0, ""
 	}
-	q, _ := url.ParseQuery(raw) // a malformed pair is still looked at below
+	leaked, named := strings.Contains(raw, a.token), false
+	q, _ := url.ParseQuery(raw) // a malformed pair is still looked at above
 	for k, vs := range q {
 		switch strings.ToLower(k) {
 		case "token", "access_token", "auth", "authorization", "bearer", "key", "api_key", "apikey":
-			return true
+			named = true
 		}
 		for _, v := range vs {
-			if a.matches(v) {
-				return true
-			}
+			leaked = leaked || a.matches(v)
 		}
 	}
-	return strings.Contains(raw, a.token)
+	what := "a query parameter named like a credential, not the token"
+	switch {
+	case leaked:
+		what = "the token in the query string (a URL's query ends up in logs: make a new token)"
+	case !named:
+		return 0, ""
+	}
+	if !a.logRefusal(r, what) {
+		return http.StatusTooManyRequests, "too many failed attempts from this address: wait, then send the right token"
+	}
+	return http.StatusBadRequest, "a token in the query string is refused: send Authorization: Bearer TOKEN, or put it in the path, /mcp/TOKEN"
 }
 
 // check authenticates r: the Authorization header, else the path's
@@ -237,6 +251,16 @@ func (a *httpAuth) check(r *http.Request, pathToken string) (int, string) {
 
 // failed counts and logs a refused attempt of r's address.
 func (a *httpAuth) failed(r *http.Request, what string) (int, string) {
+	if !a.logRefusal(r, what) {
+		return http.StatusTooManyRequests, "too many failed attempts from this address: wait, then send the right token"
+	}
+	return http.StatusUnauthorized, "unauthorized: send Authorization: Bearer TOKEN (the token is in the file ttywright printed at start), or use /mcp/TOKEN"
+}
+
+// logRefusal counts a refused attempt of r's address and logs it, with
+// the count of those refused unlogged since; it reports false when the
+// address is past its failures (counted, not logged).
+func (a *httpAuth) logRefusal(r *http.Request, what string) bool {
 	ip, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		ip = r.RemoteAddr
@@ -253,7 +277,7 @@ func (a *httpAuth) failed(r *http.Request, what string) (int, string) {
 	ok, dropped := a.take(l)
 	a.mu.Unlock()
 	if !ok {
-		return http.StatusTooManyRequests, "too many failed attempts from this address: wait, then send the right token"
+		return false
 	}
 	note := ""
 	if dropped > 0 {
@@ -264,7 +288,7 @@ func (a *httpAuth) failed(r *http.Request, what string) (int, string) {
 		path = "/mcp/..."
 	}
 	a.errlog.Printf("http: refused %s %s %s: %s%s", clientAddr(r), r.Method, path, what, note)
-	return http.StatusUnauthorized, "unauthorized: send Authorization: Bearer TOKEN (the token is in the file ttywright printed at start), or use /mcp/TOKEN"
+	return true
 }
 
 // take spends one of an address's failures (logLimiter's bucket at the

@@ -1,11 +1,95 @@
 package main
 
 import (
+	"fmt"
+	"log"
+	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
+
+// logLines collects a logger's lines for a test to look at.
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// matching returns the lines that contain s.
+func (l *logLines) matching(s string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, line := range l.lines {
+		if strings.Contains(line, s) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// TestHTTPQueryCredential: a credential in the query string is refused;
+// the log says to make a new token only when it is the token, and the
+// refusals are limited per address like failed logins: a burst logged,
+// then 429, counted in the next line.
+func TestHTTPQueryCredential(t *testing.T) {
+	cases := []struct {
+		name   string
+		query  func(token string) string
+		leaked bool // the log says "make a new token"
+	}{
+		{"the token as access_token", func(tok string) string { return "access_token=" + tok }, true},
+		{"the token as another parameter", func(tok string) string { return "x=" + tok }, true},
+		{"a wrong value named token", func(string) string { return "token=" + strings.Repeat("A", 43) }, false},
+		{"a short key", func(string) string { return "key=abc" }, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each waits out the failure rate
+			logs := &logLines{}
+			ht := startHTTP(t, HTTPConfig{}, func(h *httpMCP) { h.auth.errlog = log.New(logs, "", 0) })
+			url := ht.url + "?" + c.query(ht.token)
+			var statuses []int
+			send := func() {
+				req, _ := http.NewRequest("POST", url, strings.NewReader(modernBody(1, "server/discover", nil)))
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := ht.c.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				messages(t, resp)
+				statuses = append(statuses, resp.StatusCode)
+			}
+			for range authFailBurst + 5 {
+				send()
+			}
+			time.Sleep(time.Duration(1.2 * float64(time.Second) / authFailRate))
+			send()
+			want := fmt.Sprint(slices.Concat(slices.Repeat([]int{400}, authFailBurst), slices.Repeat([]int{429}, 5), []int{400}))
+			if got := fmt.Sprint(statuses); got != want {
+				t.Errorf("statuses %s, want %s", got, want)
+			}
+			refused, newToken := logs.matching("http: refused"), logs.matching("make a new token")
+			if len(refused) != authFailBurst+1 || !strings.Contains(refused[len(refused)-1], "(5 more refused since the last report)") {
+				t.Errorf("log: %q", refused)
+			}
+			if (len(newToken) > 0) != c.leaked {
+				t.Errorf("leaked %v, but the log says %q", c.leaked, newToken)
+			}
+		})
+	}
+}
 
 // TestHTTPTokenFileUnsafe: --http-token-file refuses a file, or a
 // directory above it, that another user could read, replace or redirect,
