@@ -98,6 +98,14 @@ func (c *HTTPConfig) validate() error {
 			return fmt.Errorf("--http-allow-origin %q: %v", o, err)
 		}
 	}
+	for _, n := range c.Hosts {
+		// A name, not host:port: the port of a proxy's Host header is
+		// the proxy's, so any is accepted with the name.
+		bare := strings.Trim(n, "[]")
+		if n == "" || strings.ContainsAny(n, "/?#@ ") || strings.Contains(bare, ":") && net.ParseIP(bare) == nil {
+			return fmt.Errorf("--http-host %q: give a host name without a port or path, e.g. abc123.trycloudflare.com (a Host header with that name is accepted with any port)", n)
+		}
+	}
 	return nil
 }
 
@@ -333,7 +341,7 @@ func (h *httpMCP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, status, codeInvalidRequest, msg)
 		return
 	}
-	if !h.hostServed(r.Host) {
+	if !h.hostServed(r.Host, requestScheme(r)) {
 		httpError(w, http.StatusForbidden, codeInvalidRequest, fmt.Sprintf("forbidden: Host %q is not a name this server serves (DNS rebinding?); add it with --http-host", r.Host))
 		return
 	}
@@ -381,25 +389,39 @@ func mcpPath(path string) (token string, ok bool) {
 	return token, ok && token != "" && !strings.Contains(token, "/")
 }
 
-// hostServed reports whether the Host header names this server: one of
-// the served names, with the listener's port or none.
-func (h *httpMCP) hostServed(hostport string) bool {
+// hostServed reports whether hostport, from a Host header or an origin
+// of scheme, names this server: one of the served names, with the
+// listener's port; no port means the scheme's default (80, 443), so it
+// passes only when the listener is on it. A name given with --http-host
+// is a proxy's, and so is its port: any passes.
+func (h *httpMCP) hostServed(hostport, scheme string) bool {
 	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {
 		host, port = hostport, ""
 	}
 	host = strings.ToLower(strings.Trim(host, "[]"))
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[scheme]
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if !h.hosts[host] {
 		return false
 	}
-	// A name given with --http-host is a proxy's: its port is the proxy's.
-	return port == "" || port == h.port || slices.ContainsFunc(h.cfg.Hosts, func(n string) bool { return strings.EqualFold(strings.Trim(n, "[]"), host) })
+	return port == h.port || slices.ContainsFunc(h.cfg.Hosts, func(n string) bool { return strings.EqualFold(strings.Trim(n, "[]"), host) })
+}
+
+// requestScheme is the scheme r came by to this listener.
+func requestScheme(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	return "http"
 }
 
 // originAllowed: an origin named by --http-allow-origin, or the server's
-// own (a served name, for a page the server itself would serve).
+// own: the same scheme, a served name and the listener's port (its
+// default when absent), for a page the server itself would serve.
 func (h *httpMCP) originAllowed(origin string, r *http.Request) bool {
 	if h.origins[origin] {
 		return true
@@ -409,10 +431,7 @@ func (h *httpMCP) originAllowed(origin string, r *http.Request) bool {
 		return false
 	}
 	scheme, hostport, _ := strings.Cut(u, "://")
-	if want := map[bool]string{true: "https", false: "http"}[r.TLS != nil]; scheme != want {
-		return false
-	}
-	return h.hostServed(hostport)
+	return scheme == requestScheme(r) && h.hostServed(hostport, scheme)
 }
 
 // cors sets the CORS headers for an origin named by --http-allow-origin.

@@ -547,6 +547,11 @@ func TestHTTPConfigValidate(t *testing.T) {
 		{HTTPConfig{Addr: "127.0.0.1:1", Auth: "basic"}, "token or none"},
 		{HTTPConfig{Addr: "127.0.0.1:1", AllowOrigin: []string{"chatgpt.com"}}, "scheme://host"},
 		{HTTPConfig{TLSCert: "c", TLSKey: "k"}, "go with --http"},
+		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"t.example"}}, ""},
+		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"::1"}}, ""},
+		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"t.example:443"}}, "without a port"},
+		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"[::1]:443"}}, "without a port"},
+		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"https://t.example"}}, "without a port"},
 	}
 	for _, c := range cases {
 		err := c.cfg.validate()
