@@ -20,6 +20,7 @@ import (
 	"io"
 	"log"
 	"maps"
+	"mime"
 	"net"
 	"net/http"
 	"slices"
@@ -459,8 +460,10 @@ func parseOrigin(o string) (string, error) {
 // session's (Mcp-Session-Id, or an initialize without the envelope), else
 // the stateless 2026-07-28 path.
 func (h *httpMCP) post(w http.ResponseWriter, r *http.Request) {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(ct)), "application/json") {
-		httpError(w, http.StatusUnsupportedMediaType, codeInvalidRequest, "unsupported media type: POST a JSON-RPC message with Content-Type: application/json")
+	// application/json, with parameters (charset) or none; a missing
+	// Content-Type too is refused: every MCP client sends it.
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		httpError(w, http.StatusUnsupportedMediaType, codeInvalidRequest, fmt.Sprintf("unsupported media type %q: POST a JSON-RPC message with Content-Type: application/json", r.Header.Get("Content-Type")))
 		return
 	}
 	if !h.p.take(false) {

@@ -244,6 +244,13 @@ func (a *httpAuth) check(r *http.Request, pathToken string) (int, string) {
 		return a.failed(r, "no token")
 	}
 	if !a.matches(given) {
+		if how == "bearer" && pathToken != "" && a.matches(pathToken) {
+			// The right token in the path: pointing at the path would not help.
+			if !a.logRefusal(r, "a wrong bearer token with the right path token") {
+				return http.StatusTooManyRequests, "too many failed attempts from this address: wait, then send the right token"
+			}
+			return http.StatusUnauthorized, "unauthorized: the Authorization header and the path /mcp/TOKEN carry different tokens, and the header's is wrong: drop the header, or send the token in it"
+		}
 		return a.failed(r, "a wrong "+how+" token")
 	}
 	return 0, ""

@@ -268,8 +268,10 @@ func (h *httpMCP) sessionFor(w http.ResponseWriter, r *http.Request, sid string)
 
 // legacyMessages splits a POST body into its messages, checks each
 // envelope, and returns the ids of its requests and of the requests it
-// cancels; a non-nil reply is the 400 to answer instead.
-func legacyMessages(body []byte, batches bool) (ids, cancels []string, reply *response) {
+// cancels; a non-nil reply is the 400 to answer instead. In a session
+// (not its initialize POST) an initialize is refused here, where the
+// answer can say how HTTP opens another session.
+func legacyMessages(body []byte, batches, inSession bool) (ids, cancels []string, reply *response) {
 	var msgs []json.RawMessage // not {body}: decoding into it would overwrite body
 	if body[0] == '[' {
 		if !batches {
@@ -285,6 +287,9 @@ func legacyMessages(body []byte, batches bool) (ids, cancels []string, reply *re
 		m, id, method, params, reply := validateMessage(raw)
 		if reply != nil {
 			return nil, nil, reply
+		}
+		if inSession && method == "initialize" {
+			return nil, nil, errorResponse(id, codeInvalidRequest, "invalid request: this session is initialized already: send initialize without Mcp-Session-Id to open another session")
 		}
 		if method != "" && m.ID != nil {
 			ids = append(ids, string(id))
@@ -305,7 +310,7 @@ func legacyMessages(body []byte, batches bool) (ids, cancels []string, reply *re
 // the POST's stream: 202 when the body holds no request.
 func (h *httpMCP) legacyServe(w http.ResponseWriter, r *http.Request, s *httpSession, body []byte, isInit bool) {
 	batches := !isInit && !s.srv.atLeast(protoV20250618)
-	ids, cancels, reply := legacyMessages(body, batches)
+	ids, cancels, reply := legacyMessages(body, batches, !isInit)
 	if reply == nil && isInit && len(ids) != 1 {
 		reply = errorResponse(nullID, codeInvalidRequest, "invalid request: initialize is a request, with an id")
 	}

@@ -300,7 +300,7 @@ func TestHTTPLegacySession(t *testing.T) {
 		{"a batch after 2025-06-18", "POST", `[{"jsonrpc":"2.0","id":5,"method":"ping"}]`, s, 400, codeInvalidRequest},
 		{"not JSON", "POST", `{"jsonrpc":`, s, 400, codeParseError},
 		{"unknown session", "POST", `{"jsonrpc":"2.0","id":6,"method":"ping"}`, map[string]string{"Mcp-Session-Id": "nope"}, 404, codeInvalidRequest},
-		{"a second initialize", "POST", fmt.Sprintf(initBody, protoV20251125, "{}"), s, 200, codeInvalidRequest},
+		{"a second initialize", "POST", fmt.Sprintf(initBody, protoV20251125, "{}"), s, 400, codeInvalidRequest},
 		{"a response nobody asked for", "POST", `{"jsonrpc":"2.0","id":"x","result":{}}`, s, 202, noBody},
 		{"PUT", "PUT", ``, s, 405, codeInvalidRequest},
 		{"DELETE", "DELETE", ``, s, 204, noBody},
@@ -838,6 +838,7 @@ func TestHTTPCancel(t *testing.T) {
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("Authorization", "Bearer "+ht.token)
+	req.Header.Set("Content-Type", "application/json")
 	errc := make(chan error, 1)
 	go func() {
 		resp, err := ht.c.Do(req)
