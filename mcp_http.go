@@ -212,7 +212,8 @@ func newHTTPMCP(cfg HTTPConfig, newConn func() *Server, errlog *log.Logger) (*ht
 
 // Listen opens the listener and works out the served names: the host of
 // the address (every loopback name for a loopback one), the TLS
-// certificate's names and --http-host. It returns the URL to give clients.
+// certificate's names and --http-host. It returns the URL to give clients
+// (clientURL).
 func (h *httpMCP) Listen() (string, error) {
 	ln, err := net.Listen("tcp", h.cfg.Addr)
 	if err != nil {
@@ -238,7 +239,7 @@ func (h *httpMCP) Listen() (string, error) {
 		ConnState:         h.conns.track,
 		ErrorLog:          log.New(io.Discard, "", 0), // TLS handshake noise from scanners
 	}
-	scheme := "http"
+	scheme, certNames := "http", []string(nil)
 	if h.cfg.TLSCert != "" {
 		cert, err := tls.LoadX509KeyPair(h.cfg.TLSCert, h.cfg.TLSKey)
 		if err != nil {
@@ -248,9 +249,11 @@ func (h *httpMCP) Listen() (string, error) {
 		if cert.Leaf != nil {
 			for _, n := range cert.Leaf.DNSNames {
 				hosts[strings.ToLower(n)] = true
+				certNames = append(certNames, n)
 			}
 			for _, ip := range cert.Leaf.IPAddresses {
 				hosts[ip.String()] = true
+				certNames = append(certNames, ip.String())
 			}
 		}
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
@@ -260,10 +263,27 @@ func (h *httpMCP) Listen() (string, error) {
 	h.mu.Lock()
 	h.ln, h.srv, h.hosts, h.port = ln, srv, hosts, port
 	h.mu.Unlock()
-	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "127.0.0.1"
+	return scheme + "://" + net.JoinHostPort(h.clientHost(host, certNames), port) + "/mcp", nil
+}
+
+// clientHost is the host of the URL Listen gives: the address's, or for
+// one on every interface a name a remote client can use: the first
+// --http-host, else the certificate's first name (with a log line naming
+// them all), else 127.0.0.1 (plain HTTP there has a tunnel in front).
+func (h *httpMCP) clientHost(host string, certNames []string) string {
+	if host != "" && host != "0.0.0.0" && host != "::" {
+		return host
 	}
-	return scheme + "://" + net.JoinHostPort(host, port) + "/mcp", nil
+	switch {
+	case len(h.cfg.Hosts) > 0:
+		return strings.Trim(h.cfg.Hosts[0], "[]")
+	case len(certNames) > 0:
+		if len(certNames) > 1 {
+			h.errlog.Printf("http: serving on every interface; clients reach it by a name of the certificate: %s", strings.Join(certNames, ", "))
+		}
+		return certNames[0]
+	}
+	return "127.0.0.1"
 }
 
 // Serve answers requests until Close; it returns nil after Close.

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"context"
+	"crypto/tls"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -71,6 +74,43 @@ func TestHTTPHostDefaultPort(t *testing.T) {
 	for _, c := range cases {
 		if got := h.hostServed(c.hostport, c.scheme); got != c.want {
 			t.Errorf("%s over %s: %v, want %v", c.hostport, c.scheme, got, c.want)
+		}
+	}
+}
+
+// TestHTTPClientURL: the URL given at start names a host a remote client
+// can use: on every interface, the first --http-host or else the
+// certificate's name, never 127.0.0.1; and a request to it is served.
+func TestHTTPClientURL(t *testing.T) {
+	cert, key := selfSigned(t, "mcp.test")
+	cases := []struct {
+		addr  string
+		hosts []string
+		want  string // the URL's host
+	}{
+		{"0.0.0.0:0", nil, "mcp.test"},
+		{"0.0.0.0:0", []string{"lan.example"}, "lan.example"},
+		{"[::]:0", nil, "mcp.test"},
+		{"127.0.0.1:0", []string{"tunnel.example"}, "127.0.0.1"},
+	}
+	for _, c := range cases {
+		ht := startHTTP(t, HTTPConfig{Addr: c.addr, Hosts: c.hosts, TLSCert: cert, TLSKey: key}, nil)
+		u, err := url.Parse(ht.url)
+		if err != nil || u.Scheme != "https" || u.Hostname() != c.want || u.Path != "/mcp" {
+			t.Errorf("%s %v: URL %s, want https://%s:PORT/mcp", c.addr, c.hosts, ht.url, c.want)
+			continue
+		}
+		port := u.Port()
+		ht.c.Transport = &http.Transport{
+			TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, // the test's own certificate
+			DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+				return (&net.Dialer{}).DialContext(ctx, network, "127.0.0.1:"+port) // the name resolves here
+			},
+		}
+		r := ht.do("POST", modernBody(1, "server/discover", nil), modernHeaders("server/discover", ""))
+		r.Body.Close()
+		if r.StatusCode != 200 {
+			t.Errorf("%s: %d", ht.url, r.StatusCode)
 		}
 	}
 }
