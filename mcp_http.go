@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
+	"mime"
 	"net"
 	"net/http"
 	"slices"
@@ -97,6 +99,14 @@ func (c *HTTPConfig) validate() error {
 			return fmt.Errorf("--http-allow-origin %q: %v", o, err)
 		}
 	}
+	for _, n := range c.Hosts {
+		// A name, not host:port: the port of a proxy's Host header is
+		// the proxy's, so any is accepted with the name.
+		bare := strings.Trim(n, "[]")
+		if n == "" || strings.ContainsAny(n, "/?#@ ") || strings.Contains(bare, ":") && net.ParseIP(bare) == nil {
+			return fmt.Errorf("--http-host %q: give a host name without a port or path, e.g. abc123.trycloudflare.com (a Host header with that name is accepted with any port)", n)
+		}
+	}
 	return nil
 }
 
@@ -116,9 +126,9 @@ func isLoopbackHost(host string) bool {
 type principal struct {
 	mu       sync.Mutex
 	sessions map[string]*httpSession
-	requests int                  // POSTs being answered
-	streams  int                  // GET and listen streams open
-	modern   map[*Server]struct{} // modern requests running, to stop at shutdown
+	requests int              // POSTs being answered
+	streams  int              // GET and listen streams open
+	modern   map[*Server]bool // modern requests running, to stop at shutdown; true for a listen
 }
 
 // take counts one more request (or stream), within its limit.
@@ -161,9 +171,12 @@ type httpMCP struct {
 	p       principal
 	conns   connLimiter
 
+	evictLog sync.Once // the first eviction of an idle legacy session is logged
+
 	// Tunables, the constants above; tests lower them.
 	readHeaderTimeout, writeStall, keepAlive, sessionIdle time.Duration
 	maxBody                                               int64
+	maxSessions                                           int
 
 	mu      sync.Mutex
 	ln      net.Listener
@@ -180,8 +193,8 @@ type httpMCP struct {
 func newHTTPMCP(cfg HTTPConfig, newConn func() *Server, errlog *log.Logger) (*httpMCP, error) {
 	h := &httpMCP{cfg: cfg, newConn: newConn, errlog: errlog, origins: map[string]bool{},
 		readHeaderTimeout: httpReadHeaderTimeout, writeStall: httpWriteStall, keepAlive: httpKeepAlive,
-		sessionIdle: httpSessionIdle, maxBody: httpMaxBody, stopped: make(chan struct{})}
-	h.p.sessions, h.p.modern = map[string]*httpSession{}, map[*Server]struct{}{}
+		sessionIdle: httpSessionIdle, maxBody: httpMaxBody, maxSessions: httpMaxSessions, stopped: make(chan struct{})}
+	h.p.sessions, h.p.modern = map[string]*httpSession{}, map[*Server]bool{}
 	h.conns.max = httpMaxConns
 	for _, o := range cfg.AllowOrigin {
 		u, _ := parseOrigin(o) // validated
@@ -199,7 +212,8 @@ func newHTTPMCP(cfg HTTPConfig, newConn func() *Server, errlog *log.Logger) (*ht
 
 // Listen opens the listener and works out the served names: the host of
 // the address (every loopback name for a loopback one), the TLS
-// certificate's names and --http-host. It returns the URL to give clients.
+// certificate's names and --http-host. It returns the URL to give clients
+// (clientURL).
 func (h *httpMCP) Listen() (string, error) {
 	ln, err := net.Listen("tcp", h.cfg.Addr)
 	if err != nil {
@@ -225,7 +239,7 @@ func (h *httpMCP) Listen() (string, error) {
 		ConnState:         h.conns.track,
 		ErrorLog:          log.New(io.Discard, "", 0), // TLS handshake noise from scanners
 	}
-	scheme := "http"
+	scheme, certNames := "http", []string(nil)
 	if h.cfg.TLSCert != "" {
 		cert, err := tls.LoadX509KeyPair(h.cfg.TLSCert, h.cfg.TLSKey)
 		if err != nil {
@@ -235,9 +249,11 @@ func (h *httpMCP) Listen() (string, error) {
 		if cert.Leaf != nil {
 			for _, n := range cert.Leaf.DNSNames {
 				hosts[strings.ToLower(n)] = true
+				certNames = append(certNames, n)
 			}
 			for _, ip := range cert.Leaf.IPAddresses {
 				hosts[ip.String()] = true
+				certNames = append(certNames, ip.String())
 			}
 		}
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
@@ -247,10 +263,27 @@ func (h *httpMCP) Listen() (string, error) {
 	h.mu.Lock()
 	h.ln, h.srv, h.hosts, h.port = ln, srv, hosts, port
 	h.mu.Unlock()
-	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "127.0.0.1"
+	return scheme + "://" + net.JoinHostPort(h.clientHost(host, certNames), port) + "/mcp", nil
+}
+
+// clientHost is the host of the URL Listen gives: the address's, or for
+// one on every interface a name a remote client can use: the first
+// --http-host, else the certificate's first name (with a log line naming
+// them all), else 127.0.0.1 (plain HTTP there has a tunnel in front).
+func (h *httpMCP) clientHost(host string, certNames []string) string {
+	if host != "" && host != "0.0.0.0" && host != "::" {
+		return host
 	}
-	return scheme + "://" + net.JoinHostPort(host, port) + "/mcp", nil
+	switch {
+	case len(h.cfg.Hosts) > 0:
+		return strings.Trim(h.cfg.Hosts[0], "[]")
+	case len(certNames) > 0:
+		if len(certNames) > 1 {
+			h.errlog.Printf("http: serving on every interface; clients reach it by a name of the certificate: %s", strings.Join(certNames, ", "))
+		}
+		return certNames[0]
+	}
+	return "127.0.0.1"
 }
 
 // Serve answers requests until Close; it returns nil after Close.
@@ -270,8 +303,9 @@ func (h *httpMCP) Serve() error {
 }
 
 // Close ends every session and stream (a listen stream gets its closing
-// result), waits up to stopGrace for the handlers, then closes the
-// connections, and removes a token file it wrote.
+// result; a request still running gets a -32000 error, "the server is
+// shutting down"), waits up to stopGrace for the handlers, then closes
+// the connections, and removes a token file it wrote.
 func (h *httpMCP) Close() {
 	h.mu.Lock()
 	if h.closing {
@@ -279,7 +313,6 @@ func (h *httpMCP) Close() {
 		return
 	}
 	h.closing = true
-	close(h.stopped)
 	srv := h.srv
 	h.mu.Unlock()
 	h.p.mu.Lock()
@@ -287,17 +320,22 @@ func (h *httpMCP) Close() {
 	for _, s := range h.p.sessions {
 		sessions = append(sessions, s)
 	}
-	modern := make([]*Server, 0, len(h.p.modern))
-	for s := range h.p.modern {
-		modern = append(modern, s)
-	}
+	modern := maps.Clone(h.p.modern)
 	h.p.mu.Unlock()
-	for _, s := range modern {
+	for s := range modern {
 		s.stop()
 	}
-	for _, s := range sessions {
-		h.endSession(s)
+	// A listen answers stop at once with its closing result: let it be
+	// queued before h.stopped makes the streams answer with an error.
+	for s, listen := range modern {
+		if listen {
+			s.waitTimeout(stopGrace)
+		}
 	}
+	for _, s := range sessions {
+		h.endSession(s, msgShuttingDown)
+	}
+	close(h.stopped)
 	if srv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), stopGrace)
 		if srv.Shutdown(ctx) != nil {
@@ -317,12 +355,14 @@ func (h *httpMCP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusNotFound, codeInvalidRequest, "not found: the MCP endpoint is /mcp")
 		return
 	}
-	if h.auth.inQuery(r.URL.RawQuery) {
-		h.errlog.Printf("http: %s put the token in a query string (refused; a URL's query ends up in logs: make a new token)", clientAddr(r))
-		httpError(w, http.StatusBadRequest, codeInvalidRequest, "a token in the query string is refused: send Authorization: Bearer TOKEN, or put it in the path, /mcp/TOKEN")
+	if status, msg := h.auth.checkQuery(r); status != 0 {
+		if status == http.StatusTooManyRequests {
+			w.Header().Set("Retry-After", "1")
+		}
+		httpError(w, status, codeInvalidRequest, msg)
 		return
 	}
-	if !h.hostServed(r.Host) {
+	if !h.hostServed(r.Host, requestScheme(r)) {
 		httpError(w, http.StatusForbidden, codeInvalidRequest, fmt.Sprintf("forbidden: Host %q is not a name this server serves (DNS rebinding?); add it with --http-host", r.Host))
 		return
 	}
@@ -370,25 +410,39 @@ func mcpPath(path string) (token string, ok bool) {
 	return token, ok && token != "" && !strings.Contains(token, "/")
 }
 
-// hostServed reports whether the Host header names this server: one of
-// the served names, with the listener's port or none.
-func (h *httpMCP) hostServed(hostport string) bool {
+// hostServed reports whether hostport, from a Host header or an origin
+// of scheme, names this server: one of the served names, with the
+// listener's port; no port means the scheme's default (80, 443), so it
+// passes only when the listener is on it. A name given with --http-host
+// is a proxy's, and so is its port: any passes.
+func (h *httpMCP) hostServed(hostport, scheme string) bool {
 	host, port, err := net.SplitHostPort(hostport)
 	if err != nil {
 		host, port = hostport, ""
 	}
 	host = strings.ToLower(strings.Trim(host, "[]"))
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[scheme]
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if !h.hosts[host] {
 		return false
 	}
-	// A name given with --http-host is a proxy's: its port is the proxy's.
-	return port == "" || port == h.port || slices.ContainsFunc(h.cfg.Hosts, func(n string) bool { return strings.EqualFold(strings.Trim(n, "[]"), host) })
+	return port == h.port || slices.ContainsFunc(h.cfg.Hosts, func(n string) bool { return strings.EqualFold(strings.Trim(n, "[]"), host) })
+}
+
+// requestScheme is the scheme r came by to this listener.
+func requestScheme(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	return "http"
 }
 
 // originAllowed: an origin named by --http-allow-origin, or the server's
-// own (a served name, for a page the server itself would serve).
+// own: the same scheme, a served name and the listener's port (its
+// default when absent), for a page the server itself would serve.
 func (h *httpMCP) originAllowed(origin string, r *http.Request) bool {
 	if h.origins[origin] {
 		return true
@@ -398,10 +452,7 @@ func (h *httpMCP) originAllowed(origin string, r *http.Request) bool {
 		return false
 	}
 	scheme, hostport, _ := strings.Cut(u, "://")
-	if want := map[bool]string{true: "https", false: "http"}[r.TLS != nil]; scheme != want {
-		return false
-	}
-	return h.hostServed(hostport)
+	return scheme == requestScheme(r) && h.hostServed(hostport, scheme)
 }
 
 // cors sets the CORS headers for an origin named by --http-allow-origin.
@@ -429,8 +480,10 @@ func parseOrigin(o string) (string, error) {
 // session's (Mcp-Session-Id, or an initialize without the envelope), else
 // the stateless 2026-07-28 path.
 func (h *httpMCP) post(w http.ResponseWriter, r *http.Request) {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(strings.TrimSpace(ct)), "application/json") {
-		httpError(w, http.StatusUnsupportedMediaType, codeInvalidRequest, "unsupported media type: POST a JSON-RPC message with Content-Type: application/json")
+	// application/json, with parameters (charset) or none; a missing
+	// Content-Type too is refused: every MCP client sends it.
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		httpError(w, http.StatusUnsupportedMediaType, codeInvalidRequest, fmt.Sprintf("unsupported media type %q: POST a JSON-RPC message with Content-Type: application/json", r.Header.Get("Content-Type")))
 		return
 	}
 	if !h.p.take(false) {

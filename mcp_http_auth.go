@@ -15,6 +15,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log"
 	"net"
@@ -55,20 +56,16 @@ type httpAuth struct {
 func newHTTPAuth(file string, errlog *log.Logger) (*httpAuth, error) {
 	a := &httpAuth{errlog: errlog, fails: map[string]*logLimiter{}}
 	if file != "" {
-		b, err := os.ReadFile(file)
+		if err := checkTokenDir(file); err != nil {
+			return nil, err
+		}
+		t, err := readTokenFile(file)
 		switch {
 		case err == nil:
-			t := strings.TrimSpace(string(b))
-			if len(t) < minTokenLen || strings.ContainsAny(t, " \t\r\n/?#") {
-				return nil, fmt.Errorf("--http-token-file %s: the token must be at least %d characters with no space, '/', '?' or '#' (delete the file to have one made)", file, minTokenLen)
-			}
-			if fi, err := os.Stat(file); err == nil && fi.Mode().Perm()&0o077 != 0 {
-				return nil, fmt.Errorf("--http-token-file %s: mode %v lets others read the token: chmod 600 it", file, fi.Mode().Perm())
-			}
 			a.setToken(t, file)
 			return a, nil
 		case !errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("--http-token-file: %v", err)
+			return nil, err
 		}
 	} else {
 		dir, err := os.MkdirTemp("", "ttywright-http-")
@@ -80,11 +77,91 @@ func newHTTPAuth(file string, errlog *log.Logger) (*httpAuth, error) {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
 	t := base64.RawURLEncoding.EncodeToString(b)
-	if err := os.WriteFile(file, []byte(t+"\n"), 0o600); err != nil {
+	// O_EXCL and O_NOFOLLOW: a file or link put there since the read is
+	// refused, not written through.
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("--http-token-file: %v", err)
+	}
+	_, err = f.WriteString(t + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return nil, fmt.Errorf("--http-token-file: %v", err)
 	}
 	a.setToken(t, file)
 	return a, nil
+}
+
+// readTokenFile reads the token of file, refusing a file another user
+// could read or have put there: a symlink, not a regular file, not this
+// user's, or readable or writable by others. A missing file is
+// fs.ErrNotExist.
+func readTokenFile(file string) (string, error) {
+	if fi, err := os.Lstat(file); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		return "", fmt.Errorf("--http-token-file: %v", err)
+	} else if fi.Mode()&os.ModeSymlink != 0 {
+		return "", fmt.Errorf("--http-token-file %s is a symlink, which another user may point elsewhere: give the path of the file itself", file)
+	}
+	f, err := os.OpenFile(file, os.O_RDONLY|oNoFollow, 0)
+	if err != nil {
+		return "", fmt.Errorf("--http-token-file: %v", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("--http-token-file: %v", err)
+	case !fi.Mode().IsRegular():
+		return "", fmt.Errorf("--http-token-file %s is not a regular file: give a file's path", file)
+	case !ownedByMe(fi):
+		return "", fmt.Errorf("--http-token-file %s belongs to another user, who could read or change the token: delete it and have a new one made, or give a file of your own", file)
+	case fi.Mode().Perm()&0o077 != 0:
+		return "", fmt.Errorf("--http-token-file %s: mode %v lets others read the token: chmod 600 it", file, fi.Mode().Perm())
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 4096))
+	if err != nil {
+		return "", fmt.Errorf("--http-token-file: %v", err)
+	}
+	t := strings.TrimSpace(string(b))
+	if len(t) < minTokenLen || strings.ContainsAny(t, " \t\r\n/?#") {
+		return "", fmt.Errorf("--http-token-file %s: the token must be at least %d characters with no space, '/', '?' or '#' (delete the file to have one made)", file, minTokenLen)
+	}
+	return t, nil
+}
+
+// checkTokenDir refuses a token file whose directory, or any directory
+// above it, another user could write: one writable by others and not
+// sticky (as /tmp is), or owned by a user other than this one or root.
+// Such a user could rename the file away and put their own token, or a
+// link, in its place. The rule is the output directory's ancestor rule
+// (ensureOutputDir), plus the owner.
+func checkTokenDir(file string) error {
+	dir, err := filepath.Abs(filepath.Dir(file))
+	if err == nil {
+		dir, err = filepath.EvalSymlinks(dir) // the directories that hold the file
+	}
+	if err != nil {
+		return fmt.Errorf("--http-token-file %s: its directory: %v", file, err)
+	}
+	for p := dir; ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		switch {
+		case err != nil:
+			return fmt.Errorf("--http-token-file %s: %v", file, err)
+		case fi.Mode().Perm()&0o002 != 0 && fi.Mode()&os.ModeSticky == 0:
+			return fmt.Errorf("--http-token-file %s: the directory %s is writable by other users and not sticky (mode %04o), so they could replace the token: keep the file in a directory only you can write, e.g. your home directory", file, p, fi.Mode().Perm())
+		case !ownedByMe(fi) && !ownedByRoot(fi):
+			return fmt.Errorf("--http-token-file %s: the directory %s belongs to another user, who could replace the token: keep the file in a directory of your own, e.g. your home directory", file, p)
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
 }
 
 func (a *httpAuth) setToken(t, path string) {
@@ -113,25 +190,39 @@ func (a *httpAuth) matches(t string) bool {
 	return subtle.ConstantTimeCompare(sum[:], a.sum[:]) == 1
 }
 
-// inQuery reports whether a raw query string carries the token, or a
-// parameter named like one: refused, since URLs are logged by proxies.
-func (a *httpAuth) inQuery(raw string) bool {
+// checkQuery refuses a request with a credential in its query string,
+// since URLs are logged by proxies: the token, or a parameter named like
+// one. It returns 0, or the status and message of the refusal: 400, or
+// 429 for an address past its failures. Only the real token (compared in
+// constant time) is logged as leaked; any other value is a failed
+// attempt, limited and logged as the others are.
+func (a *httpAuth) checkQuery(r *http.Request) (int, string) {
+	raw := r.URL.RawQuery
 	if a == nil || raw == "" {
-		return false
+		return 0, ""
 	}
-	q, _ := url.ParseQuery(raw) // a malformed pair is still looked at below
+	leaked, named := strings.Contains(raw, a.token), false
+	q, _ := url.ParseQuery(raw) // a malformed pair is still looked at above
 	for k, vs := range q {
 		switch strings.ToLower(k) {
 		case "token", "access_token", "auth", "authorization", "bearer", "key", "api_key", "apikey":
-			return true
+			named = true
 		}
 		for _, v := range vs {
-			if a.matches(v) {
-				return true
-			}
+			leaked = leaked || a.matches(v)
 		}
 	}
-	return strings.Contains(raw, a.token)
+	what := "a query parameter named like a credential, not the token"
+	switch {
+	case leaked:
+		what = "the token in the query string (a URL's query ends up in logs: make a new token)"
+	case !named:
+		return 0, ""
+	}
+	if !a.logRefusal(r, what) {
+		return http.StatusTooManyRequests, "too many failed attempts from this address: wait, then send the right token"
+	}
+	return http.StatusBadRequest, "a token in the query string is refused: send Authorization: Bearer TOKEN, or put it in the path, /mcp/TOKEN"
 }
 
 // check authenticates r: the Authorization header, else the path's
@@ -153,6 +244,13 @@ func (a *httpAuth) check(r *http.Request, pathToken string) (int, string) {
 		return a.failed(r, "no token")
 	}
 	if !a.matches(given) {
+		if how == "bearer" && pathToken != "" && a.matches(pathToken) {
+			// The right token in the path: pointing at the path would not help.
+			if !a.logRefusal(r, "a wrong bearer token with the right path token") {
+				return http.StatusTooManyRequests, "too many failed attempts from this address: wait, then send the right token"
+			}
+			return http.StatusUnauthorized, "unauthorized: the Authorization header and the path /mcp/TOKEN carry different tokens, and the header's is wrong: drop the header, or send the token in it"
+		}
 		return a.failed(r, "a wrong "+how+" token")
 	}
 	return 0, ""
@@ -160,6 +258,16 @@ func (a *httpAuth) check(r *http.Request, pathToken string) (int, string) {
 
 // failed counts and logs a refused attempt of r's address.
 func (a *httpAuth) failed(r *http.Request, what string) (int, string) {
+	if !a.logRefusal(r, what) {
+		return http.StatusTooManyRequests, "too many failed attempts from this address: wait, then send the right token"
+	}
+	return http.StatusUnauthorized, "unauthorized: send Authorization: Bearer TOKEN (the token is in the file ttywright printed at start), or use /mcp/TOKEN"
+}
+
+// logRefusal counts a refused attempt of r's address and logs it, with
+// the count of those refused unlogged since; it reports false when the
+// address is past its failures (counted, not logged).
+func (a *httpAuth) logRefusal(r *http.Request, what string) bool {
 	ip, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		ip = r.RemoteAddr
@@ -176,7 +284,7 @@ func (a *httpAuth) failed(r *http.Request, what string) (int, string) {
 	ok, dropped := a.take(l)
 	a.mu.Unlock()
 	if !ok {
-		return http.StatusTooManyRequests, "too many failed attempts from this address: wait, then send the right token"
+		return false
 	}
 	note := ""
 	if dropped > 0 {
@@ -187,7 +295,7 @@ func (a *httpAuth) failed(r *http.Request, what string) (int, string) {
 		path = "/mcp/..."
 	}
 	a.errlog.Printf("http: refused %s %s %s: %s%s", clientAddr(r), r.Method, path, what, note)
-	return http.StatusUnauthorized, "unauthorized: send Authorization: Bearer TOKEN (the token is in the file ttywright printed at start), or use /mcp/TOKEN"
+	return true
 }
 
 // take spends one of an address's failures (logLimiter's bucket at the

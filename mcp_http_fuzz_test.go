@@ -26,10 +26,10 @@ const fuzzToken = "fuzz-token-0123456789abcdefghijklmnopqrstuvwxyz"
 func FuzzHTTPRequest(f *testing.F) {
 	modern := modernBody(1, "tools/list", nil)
 	seeds := []string{
-		"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + fuzzToken + "\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" + fmt.Sprintf(initBody, protoV20251125, "{}"),
-		"POST /mcp/" + fuzzToken + " HTTP/1.1\r\nHost: localhost\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: %d\r\n\r\n" + modern,
-		"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + fuzzToken + "\r\nMcp-Session-Id: x\r\nContent-Length: %d\r\n\r\n[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]",
-		"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + fuzzToken + "\r\nLast-Event-ID: 3\r\nContent-Length: %d\r\n\r\n",
+		"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:1\r\nAuthorization: Bearer " + fuzzToken + "\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" + fmt.Sprintf(initBody, protoV20251125, "{}"),
+		"POST /mcp/" + fuzzToken + " HTTP/1.1\r\nHost: localhost:1\r\nContent-Type: application/json\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: %d\r\n\r\n" + modern,
+		"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:1\r\nAuthorization: Bearer " + fuzzToken + "\r\nMcp-Session-Id: x\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: %d\r\n\r\n[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]",
+		"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:1\r\nAuthorization: Bearer " + fuzzToken + "\r\nLast-Event-ID: 3\r\nContent-Length: %d\r\n\r\n",
 		"DELETE /mcp?token=" + fuzzToken + " HTTP/1.1\r\nHost: evil.example.com\r\nOrigin: null\r\nContent-Length: %d\r\n\r\n",
 		"OPTIONS /mcp HTTP/1.1\r\nHost: [::1]:1\r\nOrigin: https://app.example.com\r\nContent-Length: %d\r\n\r\n",
 	}

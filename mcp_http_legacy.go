@@ -86,22 +86,61 @@ func (s *httpSession) unlinkLocked(st *httpStream) {
 	}
 }
 
-// newSession makes a session within the principal's limit; nil when full.
+// newSession makes a session within the principal's limit. When the
+// table is full the least recently used idle session (no request running,
+// no GET stream open) is ended to make room: one-shot clients never
+// DELETE theirs, and would otherwise fill the table until the idle
+// timeout. It returns nil only when every session is busy.
 func (h *httpMCP) newSession() *httpSession {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
 	s := &httpSession{id: hex.EncodeToString(b), posts: map[string]*httpStream{}, last: time.Now()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	h.p.mu.Lock()
-	defer h.p.mu.Unlock()
-	if len(h.p.sessions) >= httpMaxSessions {
-		s.cancel()
-		return nil
+	var evicted *httpSession
+	if len(h.p.sessions) >= h.maxSessions {
+		if evicted = h.evictLocked(); evicted == nil {
+			h.p.mu.Unlock()
+			s.cancel()
+			return nil
+		}
 	}
 	s.srv = h.newConn()
 	s.srv.sink = s.sink
 	h.p.sessions[s.id] = s
+	h.p.mu.Unlock()
+	if evicted != nil {
+		evicted.release()
+		h.evictLog.Do(func() {
+			h.errlog.Printf("http: %d legacy sessions open, the most at once: ending the least recently used idle one for each new one (clients that never DELETE their session; logged once)", h.maxSessions)
+		})
+	}
 	return s
+}
+
+// evictLocked ends the least recently used idle session and takes it out
+// of the table; under h.p.mu. It returns the session, whose Server the
+// caller releases, or nil when every session is busy.
+func (h *httpMCP) evictLocked() *httpSession {
+	var lru *httpSession
+	var at time.Time
+	for _, s := range h.p.sessions {
+		s.mu.Lock()
+		if s.active == 0 && !s.ended && (lru == nil || s.last.Before(at)) {
+			lru, at = s, s.last
+		}
+		s.mu.Unlock()
+	}
+	if lru == nil {
+		return nil
+	}
+	lru.mu.Lock()
+	defer lru.mu.Unlock()
+	if lru.active > 0 || !lru.endLocked("") { // busy since the scan
+		return nil
+	}
+	delete(h.p.sessions, lru.id)
+	return lru
 }
 
 // session looks up the session of id.
@@ -111,28 +150,48 @@ func (h *httpMCP) session(id string) *httpSession {
 	return h.p.sessions[id]
 }
 
-// endSession ends s: its streams close, its requests are cancelled, its
-// Server leaves the hub once they returned. It returns at once.
-func (h *httpMCP) endSession(s *httpSession) {
+// endSession ends s: its streams close, its requests are cancelled (the
+// ones still waiting for their response answered with a -32000 error, msg,
+// unless msg is ""), its Server leaves the hub once they returned. It
+// returns at once.
+func (h *httpMCP) endSession(s *httpSession, msg string) {
 	h.p.mu.Lock()
 	if h.p.sessions[s.id] == s {
 		delete(h.p.sessions, s.id)
 	}
 	h.p.mu.Unlock()
 	s.mu.Lock()
+	ended := s.endLocked(msg)
+	s.mu.Unlock()
+	if ended {
+		s.release()
+	}
+}
+
+// endLocked marks s ended and closes its streams (see endSession); under
+// s.mu. It reports false when s had already ended.
+func (s *httpSession) endLocked(msg string) bool {
 	if s.ended {
-		s.mu.Unlock()
-		return
+		return false
 	}
 	s.ended = true
 	for _, st := range s.posts {
-		st.finish()
+		if msg != "" {
+			st.abort(codeConnectionClosed, msg)
+		} else {
+			st.finish()
+		}
 	}
 	if s.get != nil {
 		s.get.finish()
 	}
 	s.posts, s.get, s.ring = nil, nil, nil
-	s.mu.Unlock()
+	return true
+}
+
+// release stops the Server of an ended session and cancels its requests;
+// the Server leaves the hub once they returned.
+func (s *httpSession) release() {
 	s.srv.stop()
 	s.cancel()
 	go func() {
@@ -164,7 +223,7 @@ func (h *httpMCP) expireSessions() {
 		}
 		h.p.mu.Unlock()
 		for _, s := range idle {
-			h.endSession(s)
+			h.endSession(s, "")
 		}
 	}
 }
@@ -173,8 +232,10 @@ func (h *httpMCP) expireSessions() {
 func (h *httpMCP) legacyInitialize(w http.ResponseWriter, r *http.Request, body []byte) {
 	s := h.newSession()
 	if s == nil {
-		w.Header().Set("Retry-After", "5")
-		httpError(w, http.StatusServiceUnavailable, codeServerBusy, fmt.Sprintf("server busy: %d sessions are open, the most at once: DELETE one you no longer use (idle ones end after %v)", httpMaxSessions, h.sessionIdle))
+		// A session is free for a new one as soon as its request returns
+		// or its GET stream closes: the retry is worth making soon.
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, codeServerBusy, fmt.Sprintf("server busy: all %d sessions, the most at once, are busy (each has a request running or a GET stream open): retry when one is done, or DELETE a session you no longer use", h.maxSessions))
 		return
 	}
 	h.legacyServe(w, r, s, body, true)
@@ -207,8 +268,10 @@ func (h *httpMCP) sessionFor(w http.ResponseWriter, r *http.Request, sid string)
 
 // legacyMessages splits a POST body into its messages, checks each
 // envelope, and returns the ids of its requests and of the requests it
-// cancels; a non-nil reply is the 400 to answer instead.
-func legacyMessages(body []byte, batches bool) (ids, cancels []string, reply *response) {
+// cancels; a non-nil reply is the 400 to answer instead. In a session
+// (not its initialize POST) an initialize is refused here, where the
+// answer can say how HTTP opens another session.
+func legacyMessages(body []byte, batches, inSession bool) (ids, cancels []string, reply *response) {
 	var msgs []json.RawMessage // not {body}: decoding into it would overwrite body
 	if body[0] == '[' {
 		if !batches {
@@ -224,6 +287,9 @@ func legacyMessages(body []byte, batches bool) (ids, cancels []string, reply *re
 		m, id, method, params, reply := validateMessage(raw)
 		if reply != nil {
 			return nil, nil, reply
+		}
+		if inSession && method == "initialize" {
+			return nil, nil, errorResponse(id, codeInvalidRequest, "invalid request: this session is initialized already: send initialize without Mcp-Session-Id to open another session")
 		}
 		if method != "" && m.ID != nil {
 			ids = append(ids, string(id))
@@ -244,7 +310,7 @@ func legacyMessages(body []byte, batches bool) (ids, cancels []string, reply *re
 // the POST's stream: 202 when the body holds no request.
 func (h *httpMCP) legacyServe(w http.ResponseWriter, r *http.Request, s *httpSession, body []byte, isInit bool) {
 	batches := !isInit && !s.srv.atLeast(protoV20250618)
-	ids, cancels, reply := legacyMessages(body, batches)
+	ids, cancels, reply := legacyMessages(body, batches, !isInit)
 	if reply == nil && isInit && len(ids) != 1 {
 		reply = errorResponse(nullID, codeInvalidRequest, "invalid request: initialize is a request, with an id")
 	}
@@ -267,7 +333,7 @@ func (h *httpMCP) legacyServe(w http.ResponseWriter, r *http.Request, s *httpSes
 	s.mu.Unlock()
 	if reply != nil || ended {
 		if isInit {
-			h.endSession(s)
+			h.endSession(s, "")
 		}
 		if reply != nil {
 			writeJSONResponse(w, http.StatusBadRequest, reply.marshal())
@@ -288,7 +354,7 @@ func (h *httpMCP) legacyServe(w http.ResponseWriter, r *http.Request, s *httpSes
 	s.lineMu.Unlock()
 	h.cancelStreams(s, cancels)
 	if isInit && s.srv.negotiated() == "" {
-		h.endSession(s) // initialize failed: the error goes back, no session
+		h.endSession(s, "") // initialize failed: the error goes back, no session
 	} else if isInit {
 		w.Header().Set("Mcp-Session-Id", s.id)
 	}
@@ -373,7 +439,7 @@ func (h *httpMCP) delete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s := h.sessionFor(w, r, sid); s != nil {
-		h.endSession(s)
+		h.endSession(s, "the session was ended by DELETE before this request was answered")
 		w.WriteHeader(http.StatusNoContent)
 	}
 }

@@ -9,7 +9,7 @@ package main
 // cancels the request, as closing any stream does. Before the Server sees
 // it the transport checks what the revision puts on HTTP: the envelope
 // (-32602), MCP-Protocol-Version against it, Mcp-Method and Mcp-Name
-// against the body (-32020, HeaderMismatch). Statuses: 400 for those and
+// against the body (-32020, HeaderMismatch, a missing header too). Statuses: 400 for those and
 // for -32021 and -32022, 404 for -32601, 202 for a notification.
 
 import (
@@ -57,12 +57,13 @@ func (h *httpMCP) modernPost(w http.ResponseWriter, r *http.Request, body []byte
 	}
 	srv := h.newConn()
 	st := newHTTPStream()
+	st.ids = []string{string(id)}
 	srv.sink = func(_ json.RawMessage, line []byte) {
 		kind, _ := classifyLine(line)
 		st.put(httpMsg{line: line}, kind == lineResponse)
 	}
 	h.p.mu.Lock()
-	h.p.modern[srv] = struct{}{}
+	h.p.modern[srv] = method == "subscriptions/listen"
 	h.p.mu.Unlock()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer func() {
@@ -106,11 +107,16 @@ func checkModernHeaders(hd http.Header, method string, params json.RawMessage) e
 	mismatch := func(format string, a ...any) error {
 		return &RPCError{Code: codeHeaderMismatch, Message: "Header mismatch: " + fmt.Sprintf(format, a...)}
 	}
-	if v := strings.TrimSpace(hd.Get("MCP-Protocol-Version")); v != env.version {
-		return mismatch("MCP-Protocol-Version %q is not the body's %s %q", v, metaProtocolVersion, env.version)
-	}
-	if v := strings.TrimSpace(hd.Get("Mcp-Method")); v != method {
-		return mismatch("Mcp-Method %q is not the body's method %q", v, method)
+	for _, m := range []struct{ name, want, field string }{
+		{"MCP-Protocol-Version", env.version, "_meta " + metaProtocolVersion},
+		{"Mcp-Method", method, "method"},
+	} {
+		switch v := strings.TrimSpace(hd.Get(m.name)); {
+		case v == "":
+			return mismatch("the %s header is missing: send %s: %s, the body's %s", m.name, m.name, m.want, m.field)
+		case v != m.want:
+			return mismatch("%s %q is not the body's %s %q", m.name, v, m.field, m.want)
+		}
 	}
 	field := map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}[method]
 	if field == "" {

@@ -18,6 +18,14 @@ import (
 	"time"
 )
 
+// codeConnectionClosed answers the requests still running when their
+// session ends or the server stops: -32000, the TypeScript SDK's
+// ConnectionClosed.
+const codeConnectionClosed = -32000
+
+// msgShuttingDown is the error of the requests running at shutdown.
+const msgShuttingDown = "the server is shutting down"
+
 // httpMsg is one queued message: its line (ending in '\n') and its SSE
 // event id (0: none).
 type httpMsg struct {
@@ -68,6 +76,29 @@ func (st *httpStream) finish() {
 	st.mu.Unlock()
 }
 
+// abort ends the stream like finish, but when its response has not been
+// queued yet each of its requests is answered with error code and msg
+// first, so the client gets a JSON-RPC answer rather than an empty body.
+func (st *httpStream) abort(code int, msg string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.ended || st.final {
+		return
+	}
+	var lines [][]byte
+	for _, id := range st.ids {
+		lines = append(lines, bytes.TrimRight(errorResponse(json.RawMessage(id), code, "%s", msg).marshal(), "\n"))
+	}
+	switch {
+	case len(lines) == 1:
+		st.queue = append(st.queue, httpMsg{line: append(lines[0], '\n')})
+	case len(lines) > 1: // a batch's requests: one array, as its response would be
+		st.queue = append(st.queue, httpMsg{line: append(append([]byte{'['}, bytes.Join(lines, []byte{','})...), ']', '\n')})
+	}
+	st.ended = true
+	st.poke()
+}
+
 func (st *httpStream) poke() {
 	select {
 	case st.wake <- struct{}{}:
@@ -91,7 +122,7 @@ type streamOpts struct {
 	header    func(hd http.Header)  // headers to add before the first byte
 	stall     time.Duration         // one write's deadline
 	keepAlive time.Duration         // a comment on a quiet stream
-	done      <-chan struct{}       // ends the stream (shutdown); nil = never
+	done      <-chan struct{}       // ends the stream, its requests answered with msgShuttingDown (shutdown); nil = never
 }
 
 // run writes st to w until its response, its end, the client's leaving
@@ -150,7 +181,7 @@ func (st *httpStream) run(w http.ResponseWriter, r *http.Request, o streamOpts) 
 		case <-r.Context().Done():
 			return
 		case <-o.done:
-			return
+			st.abort(codeConnectionClosed, msgShuttingDown)
 		}
 	}
 }

@@ -300,7 +300,7 @@ func TestHTTPLegacySession(t *testing.T) {
 		{"a batch after 2025-06-18", "POST", `[{"jsonrpc":"2.0","id":5,"method":"ping"}]`, s, 400, codeInvalidRequest},
 		{"not JSON", "POST", `{"jsonrpc":`, s, 400, codeParseError},
 		{"unknown session", "POST", `{"jsonrpc":"2.0","id":6,"method":"ping"}`, map[string]string{"Mcp-Session-Id": "nope"}, 404, codeInvalidRequest},
-		{"a second initialize", "POST", fmt.Sprintf(initBody, protoV20251125, "{}"), s, 200, codeInvalidRequest},
+		{"a second initialize", "POST", fmt.Sprintf(initBody, protoV20251125, "{}"), s, 400, codeInvalidRequest},
 		{"a response nobody asked for", "POST", `{"jsonrpc":"2.0","id":"x","result":{}}`, s, 202, noBody},
 		{"PUT", "PUT", ``, s, 405, codeInvalidRequest},
 		{"DELETE", "DELETE", ``, s, 204, noBody},
@@ -547,6 +547,11 @@ func TestHTTPConfigValidate(t *testing.T) {
 		{HTTPConfig{Addr: "127.0.0.1:1", Auth: "basic"}, "token or none"},
 		{HTTPConfig{Addr: "127.0.0.1:1", AllowOrigin: []string{"chatgpt.com"}}, "scheme://host"},
 		{HTTPConfig{TLSCert: "c", TLSKey: "k"}, "go with --http"},
+		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"t.example"}}, ""},
+		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"::1"}}, ""},
+		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"t.example:443"}}, "without a port"},
+		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"[::1]:443"}}, "without a port"},
+		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"https://t.example"}}, "without a port"},
 	}
 	for _, c := range cases {
 		err := c.cfg.validate()
@@ -833,6 +838,7 @@ func TestHTTPCancel(t *testing.T) {
 		req.Header.Set(k, v)
 	}
 	req.Header.Set("Authorization", "Bearer "+ht.token)
+	req.Header.Set("Content-Type", "application/json")
 	errc := make(chan error, 1)
 	go func() {
 		resp, err := ht.c.Do(req)

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"fmt"
+	"log"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// logLines collects a logger's lines for a test to look at.
+type logLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *logLines) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// matching returns the lines that contain s.
+func (l *logLines) matching(s string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, line := range l.lines {
+		if strings.Contains(line, s) {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// TestHTTPQueryCredential: a credential in the query string is refused;
+// the log says to make a new token only when it is the token, and the
+// refusals are limited per address like failed logins: a burst logged,
+// then 429, counted in the next line.
+func TestHTTPQueryCredential(t *testing.T) {
+	cases := []struct {
+		name   string
+		query  func(token string) string
+		leaked bool // the log says "make a new token"
+	}{
+		{"the token as access_token", func(tok string) string { return "access_token=" + tok }, true},
+		{"the token as another parameter", func(tok string) string { return "x=" + tok }, true},
+		{"a wrong value named token", func(string) string { return "token=" + strings.Repeat("A", 43) }, false},
+		{"a short key", func(string) string { return "key=abc" }, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each waits out the failure rate
+			logs := &logLines{}
+			ht := startHTTP(t, HTTPConfig{}, func(h *httpMCP) { h.auth.errlog = log.New(logs, "", 0) })
+			url := ht.url + "?" + c.query(ht.token)
+			var statuses []int
+			send := func() {
+				req, _ := http.NewRequest("POST", url, strings.NewReader(modernBody(1, "server/discover", nil)))
+				req.Header.Set("Content-Type", "application/json")
+				resp, err := ht.c.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				messages(t, resp)
+				statuses = append(statuses, resp.StatusCode)
+			}
+			for range authFailBurst + 5 {
+				send()
+			}
+			time.Sleep(time.Duration(1.2 * float64(time.Second) / authFailRate))
+			send()
+			want := fmt.Sprint(slices.Concat(slices.Repeat([]int{400}, authFailBurst), slices.Repeat([]int{429}, 5), []int{400}))
+			if got := fmt.Sprint(statuses); got != want {
+				t.Errorf("statuses %s, want %s", got, want)
+			}
+			refused, newToken := logs.matching("http: refused"), logs.matching("make a new token")
+			if len(refused) != authFailBurst+1 || !strings.Contains(refused[len(refused)-1], "(5 more refused since the last report)") {
+				t.Errorf("log: %q", refused)
+			}
+			if (len(newToken) > 0) != c.leaked {
+				t.Errorf("leaked %v, but the log says %q", c.leaked, newToken)
+			}
+		})
+	}
+}
+
+// TestHTTPTokenFileUnsafe: --http-token-file refuses a file, or a
+// directory above it, that another user could read, replace or redirect,
+// saying what to do; a missing file is made 0600, never through a link.
+func TestHTTPTokenFileUnsafe(t *testing.T) {
+	const other = 65534 // nobody
+	token := strings.Repeat("k", 43) + "\n"
+	cases := []struct {
+		name  string
+		root  bool // needs root (chown)
+		setup func(t *testing.T, dir string) string
+		fail  string // "" = accepted
+	}{
+		{"a symlink to a good file", false, func(t *testing.T, dir string) string {
+			os.WriteFile(filepath.Join(dir, "real"), []byte(token), 0o600)
+			os.Symlink(filepath.Join(dir, "real"), filepath.Join(dir, "tok"))
+			return filepath.Join(dir, "tok")
+		}, "is a symlink"},
+		{"a dangling symlink", false, func(t *testing.T, dir string) string {
+			os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(dir, "tok"))
+			return filepath.Join(dir, "tok")
+		}, "is a symlink"},
+		{"a directory everyone may write", false, func(t *testing.T, dir string) string {
+			d := filepath.Join(dir, "open")
+			os.Mkdir(d, 0o777)
+			os.Chmod(d, 0o777)
+			return filepath.Join(d, "tok")
+		}, "writable by other users and not sticky"},
+		{"an ancestor everyone may write", false, func(t *testing.T, dir string) string {
+			d := filepath.Join(dir, "open", "mine")
+			os.MkdirAll(d, 0o700)
+			os.Chmod(filepath.Dir(d), 0o777)
+			return filepath.Join(d, "tok")
+		}, "writable by other users and not sticky"},
+		{"a sticky shared directory, as /tmp", false, func(t *testing.T, dir string) string {
+			d := filepath.Join(dir, "sticky")
+			os.Mkdir(d, 0o700)
+			os.Chmod(d, 0o777|os.ModeSticky)
+			return filepath.Join(d, "tok")
+		}, ""},
+		{"a file of another user", true, func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, "tok")
+			os.WriteFile(p, []byte(token), 0o600)
+			os.Chown(p, other, other)
+			return p
+		}, "belongs to another user"},
+		{"a directory of another user", true, func(t *testing.T, dir string) string {
+			d := filepath.Join(dir, "theirs")
+			os.Mkdir(d, 0o755)
+			os.Chown(d, other, other)
+			return filepath.Join(d, "tok")
+		}, "belongs to another user"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.root && os.Geteuid() != 0 {
+				t.Skip("needs root to give a file to another user")
+			}
+			p := c.setup(t, t.TempDir())
+			_, err := newHTTPMCP(HTTPConfig{Addr: "127.0.0.1:0", TokenFile: p}, nil, testLogger(t))
+			if c.fail == "" {
+				fi, serr := os.Lstat(p)
+				if err != nil || serr != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 {
+					t.Fatalf("%v; the file: %v %v", err, fi, serr)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.fail) {
+				t.Fatalf("%v, want %q", err, c.fail)
+			}
+			if _, serr := os.Stat(filepath.Join(filepath.Dir(p), "elsewhere")); serr == nil {
+				t.Error("a token was written through the link")
+			}
+		})
+	}
+}

@@ -1,0 +1,18 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"syscall"
+)
+
+// oNoFollow makes opening a token file fail on a symlink.
+const oNoFollow = syscall.O_NOFOLLOW
+
+// ownedByRoot reports whether fi belongs to root, whose directories (/,
+// /home) hold everyone's files.
+func ownedByRoot(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Uid == 0
+}
