@@ -47,13 +47,20 @@ func ensureOutputDir(dir string) error {
 	// directory open once checked, so such a swap no longer redirects
 	// captures; it still decides which directory is checked at first use.)
 	for p := filepath.Dir(filepath.Clean(dir)); ; p = filepath.Dir(p) {
-		if pfi, err := os.Stat(p); err == nil && pfi.Mode().Perm()&0o002 != 0 && pfi.Mode()&os.ModeSticky == 0 {
+		if pfi, err := os.Stat(p); err == nil && othersCanReplace(pfi) {
 			return fmt.Errorf("the output directory's ancestor %s is writable by other users and not sticky (mode %04o): %w: pass an --output-dir in a directory only you can write", p, pfi.Mode().Perm(), errOutputDirUnsafe)
 		}
 		if filepath.Dir(p) == p {
 			return nil
 		}
 	}
+}
+
+// othersCanReplace reports whether fi, a directory, lets users other
+// than its owner rename or replace what is in it: writable by others,
+// and not sticky (as /tmp is, where each keeps their own).
+func othersCanReplace(fi os.FileInfo) bool {
+	return fi.Mode().Perm()&0o002 != 0 && fi.Mode()&os.ModeSticky == 0
 }
 
 // checkOutputDirInfo refuses fi, the output directory dir as os.Stat (or

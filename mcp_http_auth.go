@@ -153,7 +153,7 @@ func checkTokenDir(file string) error {
 		switch {
 		case err != nil:
 			return fmt.Errorf("--http-token-file %s: %v", file, err)
-		case fi.Mode().Perm()&0o002 != 0 && fi.Mode()&os.ModeSticky == 0:
+		case othersCanReplace(fi):
 			return fmt.Errorf("--http-token-file %s: the directory %s is writable by other users and not sticky (mode %04o), so they could replace the token: keep the file in a directory only you can write, e.g. your home directory", file, p, fi.Mode().Perm())
 		case !ownedByMe(fi) && !ownedByRoot(fi):
 			return fmt.Errorf("--http-token-file %s: the directory %s belongs to another user, who could replace the token: keep the file in a directory of your own, e.g. your home directory", file, p)
