@@ -175,7 +175,9 @@ func childEnv(base []string, cwd string, extra map[string]string) ([]string, err
 	env := make([]string, 0, len(base)+len(extra)+2)
 	for _, kv := range base {
 		name, _, _ := strings.Cut(kv, "=")
-		if _, over := extra[name]; !over && !isIdentityVar(name) {
+		// The server's own TTYWRIGHT_* settings configure it, not a
+		// ttywright run inside a session, and one names the token file.
+		if _, over := extra[name]; !over && !isIdentityVar(name) && !strings.HasPrefix(name, "TTYWRIGHT_") {
 			env = append(env, kv)
 		}
 	}
