@@ -186,10 +186,11 @@ func TestVHSKey(t *testing.T) {
 
 // tapeLine is a tape line as the generator writes them: a comment, or a
 // command and its arguments, each string closed on the line.
-var tapeLine = regexp.MustCompile("^(#[^\r\n]*|[A-Z][A-Za-z]*(\\+[A-Za-z]+)*(@[0-9]+m?s)?( ([^ \"'`\r\n]+|\"[^\"\r\n]*\"|'[^'\r\n]*'|`[^`\r\n]*`|/[^\r\n]*/))*)$")
+var tapeLine = regexp.MustCompile("^(#[^\r\n]*|[A-Z][A-Za-z0-9]*(\\+[A-Za-z0-9]+)*(@[0-9]+m?s)?( ([^ \"'`\r\n]+|\"[^\"\r\n]*\"|'[^'\r\n]*'|`[^`\r\n]*`|/[^\r\n]*/))*)$")
 
 // FuzzGenTape: any arguments and reply give a tape whose every line is
-// one command or comment, and never a panic.
+// one command or comment and that the tape parser reads (every folder
+// taken to exist), and never a panic.
 func FuzzGenTape(f *testing.F) {
 	f.Add("shell_send", `{"text":"a\"b'c`+"`"+`\n","keys":["C-c"],"wait_for":"/x/i"}`, `{"command":{"exit_code":2}}`)
 	f.Add("shell_click", `{"text":"OK","row":1}`, `{"row":1,"col":2}`)
@@ -199,10 +200,15 @@ func FuzzGenTape(f *testing.F) {
 		_ = json.Unmarshal([]byte(reply), &r)
 		tr := newSessionTrace(traceMeta{ID: "s", Command: "prog", Cols: 80, Rows: 24}, false)
 		tr.Add(traceStep{Tool: tool, Args: redactArgs(json.RawMessage(args)), Reply: r}, nil, nil)
-		for _, l := range strings.Split(strings.TrimSuffix(genTape(tr), "\n"), "\n") {
+		tape := genTape(tr)
+		for _, l := range strings.Split(strings.TrimSuffix(tape, "\n"), "\n") {
 			if !tapeLine.MatchString(l) {
 				t.Fatalf("tape line %q is no command", l)
 			}
+		}
+		fsys := tapeFS{readFile: func(string) ([]byte, error) { return nil, os.ErrNotExist }, isDir: func(string) bool { return true }}
+		if _, err := parseTape("gen.tape", tape, fsys); err != nil {
+			t.Fatalf("the tape does not parse: %v\n%s", err, tape)
 		}
 	})
 }
