@@ -611,7 +611,11 @@ type pinger struct {
 func startPinger(ht *httpTest) *pinger {
 	sid := ht.initialize(protoV20251125, "{}")
 	p := &pinger{stop: make(chan struct{}), done: make(chan struct{})}
-	c := &http.Client{Timeout: 20 * time.Second}
+	// A connection per ping: at the connection limit the server closes
+	// idle connections, the pinger's kept-alive one among them between
+	// two pings, and a POST on a closed one fails with EOF (net/http
+	// retries no POST). A new client must still get in.
+	c := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	go func() {
 		defer close(p.done)
 		for i := 0; ; i++ {
