@@ -404,6 +404,7 @@ var vhsNames = map[string]string{
 	"pageup": "PageUp", "pgup": "PageUp", "pagedown": "PageDown", "pgdn": "PageDown",
 	"f1": "F1", "f2": "F2", "f3": "F3", "f4": "F4", "f5": "F5", "f6": "F6",
 	"f7": "F7", "f8": "F8", "f9": "F9", "f10": "F10", "f11": "F11", "f12": "F12",
+	" ": "Space", // a tape cannot end a line with Alt+ and a blank
 }
 
 // vhsKey turns a shell_send key name ("C-c", "^C", "M-x", "S-Tab",
@@ -446,8 +447,14 @@ func vhsKey(name string) (string, bool) {
 			return "", false
 		}
 		key = base
-		if len(mods) > 0 {
+		switch {
+		case len(mods) == 0:
+		case r >= utf8.RuneSelf: // a combo takes one byte
+			return "", false
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
 			key = strings.ToUpper(base)
+		default:
+			key = tapeQuote(base) // Alt+"!": a bare ! is no tape token
 		}
 	}
 	if len(mods) == 0 && len([]rune(key)) == 1 {

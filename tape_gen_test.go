@@ -186,7 +186,7 @@ func TestVHSKey(t *testing.T) {
 
 // tapeLine is a tape line as the generator writes them: a comment, or a
 // command and its arguments, each string closed on the line.
-var tapeLine = regexp.MustCompile("^(#[^\r\n]*|[A-Z][A-Za-z0-9]*(\\+[A-Za-z0-9]+)*(@[0-9]+m?s)?( ([^ \"'`\r\n]+|\"[^\"\r\n]*\"|'[^'\r\n]*'|`[^`\r\n]*`|/[^\r\n]*/))*)$")
+var tapeLine = regexp.MustCompile("^(#[^\r\n]*|[A-Z][A-Za-z0-9]*(\\+[^ \r\n]+)*(@[0-9]+m?s)?( ([^ \"'`\r\n]+|\"[^\"\r\n]*\"|'[^'\r\n]*'|`[^`\r\n]*`|/[^\r\n]*/))*)$")
 
 // FuzzGenTape: any arguments and reply give a tape whose every line is
 // one command or comment and that the tape parser reads (every folder
