@@ -88,7 +88,7 @@ func (g *tapeGen) line(format string, a ...any) {
 
 // comment writes a comment line (one line: newlines become spaces).
 func (g *tapeGen) comment(format string, a ...any) {
-	g.line("# %s", strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", " "))
+	g.line("# %s", strings.NewReplacer("\r", " ", "\n", " ").Replace(fmt.Sprintf(format, a...))) // one line, whatever a name holds
 }
 
 // press adds one key command, merged with the one before it when equal.
