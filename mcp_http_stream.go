@@ -13,7 +13,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -174,8 +173,7 @@ func (st *httpStream) run(w http.ResponseWriter, r *http.Request, o streamOpts) 
 			if !started && !start() {
 				return
 			}
-			_ = rc.SetWriteDeadline(time.Now().Add(o.stall))
-			if _, err := w.Write([]byte(": keep-alive\n\n")); err != nil || rc.Flush() != nil {
+			if sseSend(w, rc, o.stall, []byte(sseKeepAlive)) != nil {
 				return
 			}
 		case <-r.Context().Done():
@@ -188,21 +186,7 @@ func (st *httpStream) run(w http.ResponseWriter, r *http.Request, o streamOpts) 
 
 // writeEvent writes one message as an SSE event within stall.
 func writeEvent(w http.ResponseWriter, rc *http.ResponseController, m httpMsg, stall time.Duration) bool {
-	var b bytes.Buffer
-	b.Grow(len(m.line) + 32)
-	if m.event > 0 {
-		b.WriteString("id: ")
-		b.WriteString(strconv.FormatUint(m.event, 10))
-		b.WriteByte('\n')
-	}
-	b.WriteString("event: message\ndata: ")
-	b.Write(bytes.TrimRight(m.line, "\n"))
-	b.WriteString("\n\n")
-	_ = rc.SetWriteDeadline(time.Now().Add(stall))
-	if _, err := w.Write(b.Bytes()); err != nil {
-		return false
-	}
-	return rc.Flush() == nil
+	return sseSend(w, rc, stall, appendSSE(make([]byte, 0, len(m.line)+32), m.event, "message", m.line)) == nil
 }
 
 // lineKind is what an outgoing line is.

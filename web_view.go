@@ -547,7 +547,7 @@ func (o *ViewOffer) serveEvents(w http.ResponseWriter, r *http.Request, host str
 			_ = viewSend(rc, w, viewEvent("end", []byte(`{"why":"`+o.why+`"}`)))
 			return
 		case <-beat.C:
-			out = ": keep-alive\n\n"
+			out = sseKeepAlive
 		case <-latest.ready:
 			frame, status, over := latest.take()
 			out = viewEvent("status", status) + viewEvent("screen", frame)
@@ -564,40 +564,17 @@ func (o *ViewOffer) serveEvents(w http.ResponseWriter, r *http.Request, host str
 
 // viewSend writes s and flushes it, within webIOTimeout.
 func viewSend(rc *http.ResponseController, w io.Writer, s string) error {
-	_ = rc.SetWriteDeadline(time.Now().Add(webIOTimeout)) // not supported by a test recorder
-	if _, err := io.WriteString(w, s); err != nil {
-		return err
-	}
-	return rc.Flush()
+	return sseSend(w, rc, webIOTimeout, []byte(s))
 }
 
 // viewEvent is one server-sent event named name whose data is p, a JSON
 // value; "" when p is empty, over maxViewFrame or not JSON, so a bad
-// frame is skipped rather than breaking the page. A line break in p
-// (whitespace between JSON tokens) starts a new data line, so it cannot
-// end the event early or start a field of its own.
+// frame is skipped rather than breaking the page.
 func viewEvent(name string, p []byte) string {
 	if len(p) == 0 || len(p) > maxViewFrame || !json.Valid(p) {
 		return ""
 	}
-	var b strings.Builder
-	b.Grow(len(p) + len(name) + 16)
-	b.WriteString("event: " + name + "\n")
-	for len(p) > 0 {
-		i := bytes.IndexAny(p, "\r\n")
-		if i < 0 {
-			i = len(p)
-		}
-		b.WriteString("data: ")
-		b.Write(p[:i])
-		b.WriteString("\n")
-		if i < len(p) && p[i] == '\r' && i+1 < len(p) && p[i+1] == '\n' {
-			i++
-		}
-		p = p[min(i+1, len(p)):]
-	}
-	b.WriteString("\n")
-	return b.String()
+	return string(appendSSE(make([]byte, 0, len(p)+len(name)+16), 0, name, p))
 }
 
 // viewPageData is what the view's template shows, every text made
