@@ -226,4 +226,3 @@ func cutCommand(c traceCommand) traceCommand {
 	c.Output, c.Cut = o, true
 	return c
 }
-
