@@ -60,24 +60,6 @@ func (s cellStyle) blankView() cellStyle { return cellStyle{BG: s.BG, Attr: s.At
 // isDefault reports whether s is the terminal's default look.
 func (s cellStyle) isDefault() bool { return s == cellStyle{} }
 
-// Style is a run's style as shell_read and shell_find report it and as
-// shell_find takes it: only the attributes that differ from the default.
-// Colours are as the program chose them: "red" .. "white" and
-// "bright-red" .. "bright-white" for the 16 ANSI colours (SGR 31 is "red"
-// even where bold draws it bright), "0" .. "255" for the rest of the
-// palette, "#rrggbb" for truecolor, "default" (in a filter only) for the
-// terminal's own colour.
-type Style struct {
-	Reverse   *bool  `json:"reverse,omitempty"`
-	Bold      *bool  `json:"bold,omitempty"`
-	Dim       *bool  `json:"dim,omitempty"`
-	Italic    *bool  `json:"italic,omitempty"`
-	Underline *bool  `json:"underline,omitempty"`
-	FG        string `json:"fg,omitempty"`
-	BG        string `json:"bg,omitempty"`
-	Link      string `json:"link,omitempty"`
-}
-
 // styleSchema is the JSON Schema of a Style argument.
 func styleSchema(desc string) map[string]any {
 	b := map[string]any{"type": "boolean"}
