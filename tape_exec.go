@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -46,7 +47,7 @@ func (r *tapeRun) exec(ctx context.Context, c tapeCmd, i int) error {
 		return r.cmdErr(c, err)
 	}
 	run := tapeRunners[c.Name]
-	if _, key := tapeKeys[c.Name]; key {
+	if isTapeKey(c.Name) {
 		run = (*tapeRun).execKey
 	}
 	if err := run(r, ctx, c); err != nil {
@@ -126,8 +127,8 @@ func (r *tapeRun) typeText(ctx context.Context, text string, speed time.Duration
 
 // execKey presses a key Count times, the typing speed apart.
 func (r *tapeRun) execKey(ctx context.Context, c tapeCmd) error {
-	name := tapeKeys[c.Name]
-	if name == "" { // ScrollUp, ScrollDown
+	name := c.Name
+	if slices.Contains(tapeScrolls, name) {
 		r.warn(tapeWarning{c.Line, c.Col, c.Name, "ttywright has no viewport to scroll: skipped"})
 		return nil
 	}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // String is c as one line of tape text.
@@ -62,7 +64,7 @@ func (c tapeCmd) args() []string {
 	case "Output", "Screenshot", "Snapshot", "Require", "Type", "Copy":
 		return []string{tapeQuote(c.Text)}
 	}
-	if _, key := tapeKeys[c.Name]; key && c.Count != 1 {
+	if isTapeKey(c.Name) && c.Count != 1 {
 		return []string{strconv.Itoa(c.Count)}
 	}
 	if c.Text != "" {
@@ -155,7 +157,8 @@ func tapeDuration(d time.Duration) string {
 }
 
 // keyCombo writes the key name k ("C-S-o") of the command name (Ctrl, Alt,
-// Shift) as tape text: Ctrl+Shift+o.
+// Shift) as tape text: Ctrl+Shift+o. A character the lexer reads as no
+// token of its own there is quoted (Alt+"!", Alt+"#", Alt+" ").
 func keyCombo(k, name string) string {
 	words := map[string]string{"C-": "Ctrl", "M-": "Alt", "S-": "Shift"}
 	var parts []string
@@ -165,6 +168,9 @@ func keyCombo(k, name string) string {
 	}
 	if len(parts) == 0 { // Shift+a, typed as A
 		parts = []string{name}
+	}
+	if r, _ := utf8.DecodeRuneInString(k); len(k) == 1 && !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(".-_@=%[]^\\", r) {
+		k = tapeQuote(k)
 	}
 	return strings.Join(append(parts, k), "+")
 }

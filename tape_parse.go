@@ -186,20 +186,32 @@ func init() {
 		"Expect": (*tapeParser).parseExpect, "ExpectStyle": (*tapeParser).parseExpectStyle,
 		"Snapshot": (*tapeParser).parseSnapshot, "Mask": (*tapeParser).parseMask, "Click": (*tapeParser).parseClick,
 	}
-	for name := range tapeKeys {
+	for _, k := range xtermKeys {
+		tapeParsers[k.name] = (*tapeParser).parseKey
+	}
+	for _, name := range tapeScrolls {
 		tapeParsers[name] = (*tapeParser).parseKey
 	}
 }
 
-// tapeKeys maps VHS's key commands to ttywright's key names, and F1 to
-// F12, which VHS lacks (mc and htop quit on F10).
-var tapeKeys = map[string]string{
-	"Enter": "Enter", "Tab": "Tab", "Space": "Space", "Backspace": "Backspace", "Delete": "Delete",
-	"Insert": "Insert", "Escape": "Escape", "Up": "Up", "Down": "Down", "Left": "Left", "Right": "Right",
-	"PageUp": "PageUp", "PageDown": "PageDown", "Home": "Home", "End": "End",
-	"F1": "F1", "F2": "F2", "F3": "F3", "F4": "F4", "F5": "F5", "F6": "F6",
-	"F7": "F7", "F8": "F8", "F9": "F9", "F10": "F10", "F11": "F11", "F12": "F12",
-	"ScrollUp": "", "ScrollDown": "", // the viewport, not a key (tape_run.go)
+// tapeScrolls are VHS's viewport commands, which take a count as key
+// commands do; ttywright has no viewport to scroll (tape_exec.go skips
+// them with a warning).
+var tapeScrolls = []string{"ScrollUp", "ScrollDown"}
+
+// tapeKey returns the key a key command names: the key of xtermKeys
+// whose name is name as it is spelt there (Enter, PageUp, F10: VHS's key
+// commands, and F1 to F12, which VHS lacks); false for any other word.
+func tapeKey(name string) (xtermKey, bool) {
+	k, ok := keyNamed(name)
+	return k, ok && k.name == name
+}
+
+// isTapeKey reports whether name is a key command or a scroll command,
+// the commands that take a count.
+func isTapeKey(name string) bool {
+	_, ok := tapeKey(name)
+	return ok || slices.Contains(tapeScrolls, name)
 }
 
 // tapeCommandNames lists the commands, sorted, for error messages.
@@ -439,16 +451,23 @@ func (p *tapeParser) parseCombo(c *tapeCmd) error {
 		if !ok {
 			return p.errAt(k, "%s+ expects one character or a key (Enter, Tab, Space, Backspace, Up, Down, Left, Right...), got %s", c.Name, tokDesc(k))
 		}
-		switch {
-		case prefix == "S-" && len(name) == 1:
-			c.Keys = []string{strings.ToUpper(name)} // Shift+a types A, as VHS does
-			return nil
-		case strings.HasPrefix(prefix, "C-") && !strings.Contains(prefix, "S-") && len(name) == 1:
-			name = strings.ToLower(name) // Ctrl+C is C-c
-		}
-		c.Keys = []string{prefix + name}
+		c.Keys = []string{tapeCombo(prefix, name)}
 		return nil
 	}
+}
+
+// tapeCombo is the key name a combination stands for, as shell_send
+// reads it: prefix is its modifiers (C-, M-, S-, in the order written)
+// and key a key's name or one character. Shift+a is A, as VHS types it,
+// and Ctrl+C is C-c.
+func tapeCombo(prefix, key string) string {
+	switch {
+	case prefix == "S-" && len(key) == 1:
+		return strings.ToUpper(key)
+	case strings.HasPrefix(prefix, "C-") && !strings.Contains(prefix, "S-") && len(key) == 1:
+		key = strings.ToLower(key)
+	}
+	return prefix + key
 }
 
 // comboKey is the key name of the token after a modifier's +.
@@ -457,8 +476,8 @@ func comboKey(k tapeTok) (string, bool) {
 	case tokSym:
 		return k.text, k.text != "+"
 	case tokWord, tokString, tokNumber:
-		if name, ok := tapeKeys[k.text]; ok && name != "" {
-			return name, true
+		if key, ok := tapeKey(k.text); ok {
+			return key.name, true
 		}
 		if len(k.text) == 1 {
 			return k.text, true

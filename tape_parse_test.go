@@ -170,6 +170,7 @@ func FuzzTape(f *testing.F) {
 	}
 	f.Add("Type \"a\" 'b' `c`\nCtrl+Alt+Shift+x\nWait+Command@1s exit=3")
 	f.Add("Set Theme {\"a\": \"}\"}\nMask rows 1-2\nExpectStyle /x/ fg=#ff0000 no-bold")
+	f.Add("Alt+\"!\"\nAlt+\"#\"\nAlt+\" \"\nCtrl+[\nAlt+.") // symbols the lexer reads bare, and those it does not
 	fsys := tapeFS{readFile: func(string) ([]byte, error) { return []byte("Type \"x\""), nil }, isDir: func(string) bool { return true }}
 	f.Fuzz(func(t *testing.T, src string) {
 		p, err := parseTape("fuzz.tape", src, fsys)

@@ -96,13 +96,6 @@ func hexValue(s string, i, n int) (int, bool) {
 	return v, true
 }
 
-// Modifier bits of a key, as xterm numbers them in CSI 1;m X (m = 1+bits).
-const (
-	modShift = 1
-	modAlt   = 2
-	modCtrl  = 4
-)
-
 // keyNamesShort lists the key names for shell_send's description.
 const keyNamesShort = "Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, " +
 	"C-c (Ctrl), M-x (Alt), S-Tab (Shift), C-Left"
@@ -116,42 +109,11 @@ const keyNamesHelp = "Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Righ
 // (or "^C"), "M-b", "C-Left" or "F5". Arrow keys and Home/End follow DECCKM
 // (appCursor: SS3 instead of CSI) when unmodified, as xterm sends them.
 func encodeKey(name string, appCursor bool) ([]byte, error) {
-	// Caret notation, as stty, less and bash print control keys: ^C is C-c.
-	if len(name) == 2 && name[0] == '^' && (name[1] >= '@' && name[1] <= '_' || name[1] >= 'a' && name[1] <= 'z' || name[1] == '?') {
-		return encodeChar(rune(name[1]), modCtrl, name)
+	mods, base, err := splitKeyName(name)
+	if err != nil {
+		return nil, fmt.Errorf("%v; valid keys: %s", err, keyNamesHelp)
 	}
-	mods, base := 0, name
-	for {
-		var p string
-		switch {
-		case len(base) > 2 && (base[1] == '-' || base[1] == '+'):
-			p = base[:1]
-			base = base[2:]
-		case hasPrefixFold(base, "ctrl-") || hasPrefixFold(base, "ctrl+"), hasPrefixFold(base, "meta-") || hasPrefixFold(base, "meta+"):
-			p = base[:1]
-			base = base[5:]
-		case hasPrefixFold(base, "alt-") || hasPrefixFold(base, "alt+"):
-			p = "m"
-			base = base[4:]
-		case hasPrefixFold(base, "shift-") || hasPrefixFold(base, "shift+"):
-			p = "s"
-			base = base[6:]
-		}
-		if p == "" {
-			break
-		}
-		switch strings.ToLower(p) {
-		case "c":
-			mods |= modCtrl
-		case "m", "a":
-			mods |= modAlt
-		case "s":
-			mods |= modShift
-		default:
-			return nil, fmt.Errorf("key %q has an unknown modifier %q: use C- (Ctrl), M- (Alt) or S- (Shift); valid keys: %s", name, p+"-", keyNamesHelp)
-		}
-	}
-	if k, ok := xtermKeys[strings.ToLower(base)]; ok {
+	if k, ok := keyNamed(base); ok {
 		return encodeNamed(k, mods, appCursor, name)
 	}
 	r, size := utf8.DecodeRuneInString(base)
@@ -217,10 +179,6 @@ func encodeChar(r rune, mods int, name string) ([]byte, error) {
 		out = append([]byte{0x1b}, out...)
 	}
 	return out, nil
-}
-
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) > len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }
 
 // inputUnits splits p into what a person types as one keystroke, for

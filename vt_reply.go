@@ -212,7 +212,10 @@ type tcapKey struct {
 // Ctrl+Shift, Alt and Alt+Shift, and kUP, kDN3 ... the modified cursor
 // and editing keys (2 Shift ... 8 Ctrl+Alt+Shift).
 var tcapKeys = func() map[string]tcapKey {
-	key := func(name string) tcapKey { return tcapKey{xtermKey: xtermKeys[name]} }
+	key := func(name string) tcapKey {
+		k, _ := keyNamed(name) // every name below is in xtermKeys
+		return tcapKey{xtermKey: k}
+	}
 	up, down, right, left := key("up"), key("down"), key("right"), key("left")
 	home, end := key("home"), key("end")
 	ins, del, pgup, pgdn := key("insert"), key("delete"), key("pageup"), key("pagedown")
