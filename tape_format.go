@@ -15,6 +15,9 @@ import (
 
 // String is c as one line of tape text.
 func (c tapeCmd) String() string {
+	if c.Name == tapeCommentName {
+		return "# " + strings.NewReplacer("\r", " ", "\n", " ").Replace(c.Text) // one line, whatever the text holds
+	}
 	var b strings.Builder
 	b.WriteString(c.Name)
 	if len(c.Keys) == 1 {
@@ -32,6 +35,16 @@ func (c tapeCmd) String() string {
 		}
 	}
 	return b.String()
+}
+
+// tapeCommentName is the Name of a comment line: the writer's, never
+// the parser's (the lexer skips comments).
+const tapeCommentName = "#"
+
+// tapeComment is a comment line saying what fmt.Sprintf(format, a...)
+// says.
+func tapeComment(format string, a ...any) tapeCmd {
+	return tapeCmd{Name: tapeCommentName, Text: fmt.Sprintf(format, a...)}
 }
 
 // args are c's arguments as tape text.

@@ -159,7 +159,7 @@ func (tb *Toolbox) toolShellAskSecret() *Tool {
 			"timeout_ms": intProp("How long the page lives (default 300000).", 1000, maxSecretTimeoutMS),
 		}, "session_id"),
 		OpenWorld: true,
-	}, tb.askSecret)
+	}, tb.askSecret, askSecretStep)
 }
 
 // askSecret is shell_ask_secret: a first call offers the page, a
@@ -451,4 +451,24 @@ func pageCommand(fg Foreground) string {
 func promptText(s *Session) string {
 	snap := s.Snapshot()
 	return strings.TrimSpace(snap.RowText(snap.Cursor.Row))
+}
+
+// askSecretReply is what a trace shows of shell_ask_secret's reply: never
+// the page's URL.
+type askSecretReply struct {
+	Delivered bool   `json:"delivered"`
+	Action    string `json:"action,omitempty"`
+	waitEnd
+}
+
+// askSecretStep is shell_ask_secret's step form: a person typed what a
+// replay cannot, which its tape says in a comment.
+func askSecretStep(in askSecretArgs, out askSecretResult) stepView {
+	end := endOf(out.waitReport, out.exitInfo, commandOutcome{}, false)
+	v := stepView{SessionID: in.SessionID, Summary: clipRunes(in.Message, 40), Reply: askSecretReply{out.Delivered, out.Action, end},
+		Tape: []tapeCmd{tapeComment("a person typed a secret here (shell_ask_secret): a replay cannot, so type it with Type or leave the step out")}}
+	if !out.Delivered {
+		v.Failed = "not delivered"
+	}
+	return v
 }

@@ -76,7 +76,7 @@ func (tb *Toolbox) toolShellClick() *Tool {
 		}, true, false), "session_id"),
 		OpenWorld: true,
 		Arrive:    tb.arriveTurn,
-	}, tb.shellClick)
+	}, tb.shellClick, clickStep)
 }
 
 // shellClick encodes the click, writes it and waits.
@@ -296,4 +296,40 @@ func escapeBytes(p []byte) string {
 		}
 	}
 	return b.String()
+}
+
+// clickReply is what a trace shows of shell_click's reply: the cell it
+// clicked and how its wait ended.
+type clickReply struct {
+	Row int `json:"row"`
+	Col int `json:"col"`
+	waitEnd
+}
+
+// clickStep is shell_click's step form: a Click on its text, or on the
+// cell it names or found, then its waits. A tape's Click is one left
+// click, so a comment says when the call was another.
+func clickStep(in clickArgs, out clickResult) stepView {
+	end := endOf(out.waitReport, out.exitInfo, out.commandOutcome, false)
+	v := stepView{SessionID: in.SessionID, Failed: end.failed(), Reply: clickReply{Row: out.Row, Col: out.Col, waitEnd: end}}
+	where := strconv.Quote(clipRunes(in.Text, 40))
+	if in.Text == "" && in.Row != nil && in.Col != nil {
+		where = fmt.Sprintf("row %d col %d", *in.Row, *in.Col)
+	} else if in.Text == "" {
+		where = ""
+	}
+	v.Summary = joinSummary(where, waitSummary(in.WaitArgs, end))
+	if in.Button != "" && in.Button != "left" || in.Count != nil && *in.Count != 1 || in.Nth != nil && *in.Nth > 1 {
+		v.Tape = append(v.Tape, tapeComment("shell_click with button %q, count or nth: the Click below is a single left click", in.Button))
+	}
+	switch {
+	case in.Row != nil && in.Col != nil:
+		v.Tape = append(v.Tape, tapeCmd{Name: "Click", HasRows: true, Row: *in.Row, Col2: *in.Col, Count: 1})
+	case in.Text != "":
+		v.Tape = append(v.Tape, tapeCmd{Name: "Click", Text: strings.NewReplacer("\r", " ", "\n", " ").Replace(in.Text), Count: 1})
+	default:
+		v.Tape = append(v.Tape, tapeCmd{Name: "Click", HasRows: true, Row: out.Row, Col2: out.Col, Count: 1})
+	}
+	v.Tape = append(v.Tape, waitTape(in.WaitArgs, end, true, nil)...)
+	return v
 }

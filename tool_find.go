@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -78,7 +79,7 @@ func (tb *Toolbox) toolShellFind() *Tool {
 			"gone":       prop("boolean", "With timeout_ms: wait until no match is left."),
 		}, "session_id", "text"),
 		ReadOnly: true,
-	}, tb.shellFind)
+	}, tb.shellFind, findStep)
 }
 
 // shellFind looks for the text, waiting when timeout_ms is given.
@@ -387,4 +388,20 @@ func mixedStyles(cells []Cell) bool {
 		}
 	}
 	return false
+}
+
+// findReply is what a trace shows of shell_find's reply.
+type findReply struct {
+	Count    int  `json:"count"`
+	TimedOut bool `json:"timed_out,omitempty"`
+}
+
+// findStep is shell_find's step form: a search changes nothing, so it is
+// a line in the trace and nothing on a tape.
+func findStep(in findArgs, out findResult) stepView {
+	v := stepView{SessionID: in.SessionID, Summary: strconv.Quote(clipRunes(in.Text, 40)), Reply: findReply{out.Count, out.TimedOut}}
+	if out.TimedOut {
+		v.Failed = "timed out"
+	}
+	return v
 }

@@ -90,7 +90,7 @@ func (tb *Toolbox) toolShellRead() *Tool {
 		}, "session_id"),
 		ReadOnly:   true,
 		Idempotent: true,
-	}, tb.shellRead)
+	}, tb.shellRead, readStep)
 }
 
 // shellRead returns the screen text (or the raw output), its size and
@@ -135,4 +135,11 @@ func (tb *Toolbox) shellRead(ctx context.Context, _ *ToolCall, in shellReadArgs)
 		res.Foreground = &fg
 	}
 	return res, nil
+}
+
+// readStep is shell_read's step form: a read changes nothing, so it is a
+// line in the trace and nothing on a tape; its reply, the largest of all,
+// is not kept.
+func readStep(in shellReadArgs, _ shellReadResult) stepView {
+	return stepView{SessionID: in.SessionID}
 }

@@ -46,7 +46,7 @@ func (tb *Toolbox) toolShellRecordStart() *Tool {
 			"name":       prop("string", "Recording name (default recording-N)."),
 			"scale":      scaleProp,
 		}, "session_id"),
-	}, tb.recordStart)
+	}, tb.recordStart, recordStartStep)
 }
 
 func (tb *Toolbox) toolShellRecordStop() *Tool {
@@ -59,7 +59,7 @@ func (tb *Toolbox) toolShellRecordStop() *Tool {
 			"name":       prop("string", "File name (default: the recording's name)."),
 			"format":     map[string]any{"type": "string", "enum": []string{"gif", "cast", "both"}, "description": "gif (default), cast (asciicast v2) or both."},
 		}, "session_id"),
-	}, tb.recordStop)
+	}, tb.recordStop, recordStopStep)
 }
 
 // recordStart validates the arguments and starts a recorder.
@@ -207,4 +207,28 @@ func (tb *Toolbox) finishRecordings(s *Session) *recordStopResult {
 		return nil // errors are in the log of the recorder's files
 	}
 	return res
+}
+
+// recordStartStep is shell_record_start's step form; a tape records with
+// an Output line at its top, which its comment says.
+func recordStartStep(in recordStartArgs, out recordStartResult) stepView {
+	return stepView{SessionID: in.SessionID, Summary: in.Name, Reply: out,
+		Tape: []tapeCmd{tapeComment("shell_record_start: to record the replay, add Output NAME.gif at the top")}}
+}
+
+// recordStopReply is what a trace shows of shell_record_stop's reply.
+type recordStopReply struct {
+	Filename   string `json:"filename"`
+	FrameCount int    `json:"frame_count"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+// recordStopStep is shell_record_stop's step form.
+func recordStopStep(in recordStopArgs, out *recordStopResult) stepView {
+	v := stepView{SessionID: in.SessionID, Summary: in.Name,
+		Tape: []tapeCmd{tapeComment("shell_record_stop: to record the replay, add Output NAME.gif at the top")}}
+	if out != nil {
+		v.Reply = recordStopReply{out.Filename, out.FrameCount, out.DurationMS}
+	}
+	return v
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 )
 
 type resizeArgs struct {
@@ -29,7 +30,7 @@ func (tb *Toolbox) toolShellResize() *Tool {
 			"rows":       intProp("Height in cells.", minRows, maxRows),
 		}, "session_id", "cols", "rows"),
 		Idempotent: true,
-	}, tb.shellResize)
+	}, tb.shellResize, resizeStep)
 }
 
 // shellResize checks the size and resizes the session.
@@ -45,4 +46,11 @@ func (tb *Toolbox) shellResize(_ context.Context, _ *ToolCall, in resizeArgs) (r
 		return resizeResult{}, err
 	}
 	return resizeResult{Cols: in.Cols, Rows: in.Rows}, nil
+}
+
+// resizeStep is shell_resize's step form: a tape keeps one size, so its
+// tape says so in a comment.
+func resizeStep(in resizeArgs, out resizeResult) stepView {
+	return stepView{SessionID: in.SessionID, Summary: fmt.Sprintf("%dx%d", in.Cols, in.Rows), Reply: out,
+		Tape: []tapeCmd{tapeComment("shell_resize to %dx%d: a tape keeps one size, so the rest runs at the first", in.Cols, in.Rows)}}
 }

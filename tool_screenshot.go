@@ -7,6 +7,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -59,7 +60,7 @@ func (tb *Toolbox) toolShellScreenshot() *Tool {
 			"scale":      scaleProp,
 		}, "session_id"),
 		ReadOnly: true,
-	}, tb.screenshot)
+	}, tb.screenshot, screenshotStep)
 }
 
 // shotOptions are shell_screenshot's checked drawing options: the pixel
@@ -198,4 +199,21 @@ func (tb *Toolbox) writeScreenshot(id, name string, snap *Snapshot, ro RenderOpt
 		Height:   b.Dy(),
 		Bytes:    int64(pngBuf.Len()),
 	}, nil
+}
+
+// screenshotReply is what a trace shows of shell_screenshot's reply.
+type screenshotReply struct {
+	Filename string `json:"filename"`
+}
+
+// screenshotStep is shell_screenshot's step form: a Screenshot of the
+// same name, and the PNG beside the trace.
+func screenshotStep(in screenshotArgs, out screenshotResult) stepView {
+	v := stepView{SessionID: in.SessionID, Summary: in.Name, Reply: screenshotReply{out.Filename}}
+	if out.Filename != "" {
+		v.Shots = []string{out.Filename}
+	}
+	name := strings.TrimSuffix(cmp.Or(out.Filename, in.Name+".png"), ".png") + ".png"
+	v.Tape = []tapeCmd{{Name: "Screenshot", Text: name, Count: 1}}
+	return v
 }

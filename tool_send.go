@@ -86,7 +86,7 @@ func (tb *Toolbox) toolShellSend() *Tool {
 		}, true, false), "session_id"),
 		OpenWorld: true,
 		Arrive:    tb.arriveTurn,
-	}, tb.handleSend)
+	}, tb.handleSend, sendStep)
 }
 
 // sendPlan is a checked shell_send: the writes to make (one per keystroke
@@ -274,4 +274,23 @@ func typeUnits(ctx context.Context, s *Session, units [][]byte, typeDelay, timeo
 		}
 	}
 	return nil
+}
+
+// sendStep is shell_send's step form: what it typed, as Type and key
+// commands (a type_delay_ms as their @time), then its waits as
+// assertions (tools_tape.go).
+func sendStep(in sendArgs, out sendResult) stepView {
+	end := endOf(out.waitReport, out.exitInfo, out.commandOutcome, out.NoCommand)
+	var speed time.Duration
+	if in.TypeDelayMS != nil {
+		speed = msDuration(*in.TypeDelayMS)
+	}
+	tape := typeTape(in.Text, speed)
+	if b, err := decodeInput(in.Input); err == nil {
+		tape = append(tape, typeTape(string(b), speed)...)
+	}
+	tape = append(tape, keysTape(in.Keys)...)
+	tape = append(tape, waitTape(in.WaitArgs, end, true, in.DelayMS)...)
+	return stepView{SessionID: in.SessionID, Summary: joinSummary(typedSummary(in.Text, in.Input, in.Keys), waitSummary(in.WaitArgs, end)),
+		Failed: end.failed(), Reply: end, Tape: tape}
 }

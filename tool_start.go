@@ -7,7 +7,12 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 type startArgs struct {
@@ -70,7 +75,7 @@ func (tb *Toolbox) toolShellStart() *Tool {
 			"trace":             prop("boolean", "Keep an HTML trace."),
 		}),
 		OpenWorld: true,
-	}, tb.shellStart)
+	}, tb.shellStart, startStep)
 }
 
 // shellStart starts the session and waits for the program's first screen.
@@ -140,4 +145,71 @@ func sessionTheme(name, def string) (*Theme, error) {
 		return nil, fmt.Errorf("%v (see themes://list)", err)
 	}
 	return th, nil
+}
+
+// startReply is what a trace shows of shell_start's reply.
+type startReply struct {
+	ID    string `json:"shell_session_id"`
+	Cols  int    `json:"cols"`
+	Rows  int    `json:"rows"`
+	Ready bool   `json:"ready"`
+	Note  string `json:"note,omitempty"`
+}
+
+// startStep is shell_start's step form. Its tape commands set the
+// environment and the directory, and for a program that is no shell type
+// the line that starts it into the tape's shell, then Expect the fullest
+// line of its first screen, so that the keys after it reach the program
+// and not the shell. The first screen itself is not kept: the trace
+// stores the screen after each step its own way.
+func startStep(in startArgs, out startResult) stepView {
+	v := stepView{SessionID: out.ID, Summary: clipRunes(in.Command, 40),
+		Reply: startReply{ID: out.ID, Cols: out.Cols, Rows: out.Rows, Ready: out.Ready, Note: out.Note}}
+	for _, k := range slices.Sorted(maps.Keys(in.Env)) {
+		switch val := in.Env[k]; {
+		case secretName(k):
+			v.Tape = append(v.Tape, tapeComment("Env %s: its value was not recorded (a secret-like name): set it here", k))
+		case !envName.MatchString(k) || strings.ContainsAny(val, "\r\n") || len(tapeSplit(val)) > 1:
+			v.Tape = append(v.Tape, tapeComment("Env %s: its value does not fit on a tape line: set it here", strconv.Quote(k)))
+		default:
+			v.Tape = append(v.Tape, tapeCmd{Name: "Env", Setting: k, Text: val, Count: 1})
+		}
+	}
+	if in.Cwd != "" {
+		v.Tape = append(v.Tape, tapeCmd{Name: "Hide", Count: 1})
+		v.Tape = append(v.Tape, typeTape("cd "+shellQuote(in.Cwd)+"\n", 0)...)
+		code := 0
+		v.Tape = append(v.Tape, tapeCmd{Name: "Wait", Variant: "Command", Exit: &code, Count: 1}, tapeCmd{Name: "Show", Count: 1})
+	}
+	if traceShell(out.Command, out.ShellIntegration) != "" {
+		return v
+	}
+	words := []string{shellQuote(out.Command)}
+	for _, w := range out.Args {
+		words = append(words, shellQuote(w))
+	}
+	v.Tape = append(v.Tape, typeTape(strings.Join(words, " ")+"\n", 0)...)
+	if l := fullestLine(out.Screen); l != "" && out.Ready {
+		v.Tape = append(v.Tape, expectText("", 0, l))
+	}
+	return v
+}
+
+// envName is a variable name an Env line can set.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// fullestLine is the line of screen with the most characters other than
+// spaces, trimmed and cut to 60 characters ("" for a blank screen).
+func fullestLine(screen string) string {
+	best, most := "", 0
+	for l := range strings.SplitSeq(screen, "\n") {
+		n := utf8.RuneCountInString(strings.ReplaceAll(l, " ", ""))
+		if n > most {
+			best, most = strings.TrimSpace(l), n
+		}
+	}
+	if r := []rune(best); len(r) > 60 {
+		best = strings.TrimSpace(string(r[:60]))
+	}
+	return best
 }

@@ -36,7 +36,7 @@ func (tb *Toolbox) toolShellStop() *Tool {
 			"signal":     prop("string", "First signal: SIGHUP (default), SIGINT, SIGTERM, SIGKILL."),
 		}, "session_id"),
 		Destructive: true,
-	}, tb.shellStop)
+	}, tb.shellStop, stopStep)
 }
 
 // stopSignal is shell_stop's first signal: SIGHUP when name is "", else
@@ -95,7 +95,7 @@ func (tb *Toolbox) shutdown() {
 	var wg sync.WaitGroup
 	for _, s := range tb.sessions.List() {
 		wg.Go(func() {
-			log := tb.steps.get(s)
+			_, log := tb.steps.get(s.ID)
 			tb.stopSession(s, syscall.SIGHUP)
 			if log != nil {
 				tb.saveTrace(log)
@@ -103,4 +103,10 @@ func (tb *Toolbox) shutdown() {
 		})
 	}
 	wg.Wait()
+}
+
+// stopStep is shell_stop's step form: the step that completes its
+// session's trace.
+func stopStep(in stopArgs, out stopResult) stepView {
+	return stepView{SessionID: in.SessionID, Reply: out, Ends: true}
 }

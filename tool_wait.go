@@ -42,7 +42,7 @@ func (tb *Toolbox) toolShellWait() *Tool {
 			"session_id": sessionIDProp,
 		}, false, true), "session_id"),
 		ReadOnly: true,
-	}, tb.shellWait)
+	}, tb.shellWait, waitStep)
 }
 
 // shellWait waits for the conditions without typing.
@@ -92,4 +92,12 @@ func (r shellWaitResult) withText(s *Session, summary string) shellWaitResult {
 	w := waitReport{Matched: &matched, Held: r.Held, Input: r.Input, WaitingFor: r.WaitingFor}
 	r.text = replyText(summary, w, r.commandOutcome, r.exitInfo, shownScreen(s, r.commandOutcome, r.Buffer))
 	return r
+}
+
+// waitStep is shell_wait's step form: its waits as assertions.
+func waitStep(in waitArgsIn, out shellWaitResult) stepView {
+	rep := waitReport{Matched: &out.Matched, TimedOut: &out.TimedOut, EndedBy: out.EndedBy, WaitingFor: out.WaitingFor}
+	end := endOf(rep, out.exitInfo, out.commandOutcome, false)
+	return stepView{SessionID: in.SessionID, Summary: waitSummary(in.WaitArgs, end), Failed: end.failed(), Reply: end,
+		Tape: waitTape(in.WaitArgs, end, false, nil)}
 }

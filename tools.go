@@ -102,8 +102,10 @@ type Tool struct {
 	Arrive func(ctx context.Context, args json.RawMessage) context.Context
 
 	// argsType and resultType are newTool's A and R (nil for a Tool built
-	// by hand, as tests do).
+	// by hand, as tests do), and stepOf its step form, called with an A
+	// and an R (nil for a Tool built by hand: its calls are no steps).
 	argsType, resultType reflect.Type
+	stepOf               func(in, out any) stepView
 }
 
 // ToolCall is one tools/call request as a handler sees it.
@@ -522,6 +524,10 @@ type ToolResult struct {
 	// input_required of a 2026-07-28 call (Asker.InputRequired); the
 	// other fields are then unused.
 	InputRequired *InputRequired
+
+	// step is the call as a step of its session, as the tool's step form
+	// says it (newTool); Toolbox.Run records it. nil: no step.
+	step *stepView
 }
 
 // URLElicitation is a URL-mode elicitation: the client shows Message to
@@ -579,13 +585,18 @@ func toolErrorf(format string, a ...any) *ToolResult {
 // returns into the result: an error becomes the isError result
 // "<name>: <error>" (the name is prefixed here, never by handle); a
 // value becomes structuredContent and, unless R implements
-// contentBlocks, its JSON as the text block. Without spec.Output the
-// output schema is R's (outputSchemaOf). A and R are kept so that the
-// tests can check spec.Input and spec.Output against them.
-func newTool[A, R any](spec Tool, handle func(ctx context.Context, call *ToolCall, in A) (R, error)) *Tool {
+// contentBlocks, its JSON as the text block. step is the tool's step
+// form: what a call with arguments in that returned out is as a step of
+// its session (its trace line and its tape commands); for a call whose
+// handle failed it gets a zero R, and only its session and summary are
+// kept (stepView.failed). Without spec.Output the output schema is R's
+// (outputSchemaOf). A and R are kept so that the tests can check
+// spec.Input and spec.Output against them.
+func newTool[A, R any](spec Tool, handle func(ctx context.Context, call *ToolCall, in A) (R, error), step func(in A, out R) stepView) *Tool {
 	t := &spec
 	t.argsType = reflect.TypeFor[A]()
 	t.resultType = reflect.TypeFor[R]()
+	t.stepOf = func(in, out any) stepView { return step(in.(A), out.(R)) }
 	if t.Output == nil {
 		t.Output = outputSchemaOf(t.Name, t.resultType)
 	}
@@ -596,12 +607,17 @@ func newTool[A, R any](spec Tool, handle func(ctx context.Context, call *ToolCal
 		}
 		res, err := handle(ctx, call, in)
 		if err != nil {
-			return toolErrorf("%s: %v", t.Name, err)
+			out := toolErrorf("%s: %v", t.Name, err)
+			var zero R
+			v := t.stepOf(in, zero).failed(out.Text)
+			out.step = &v
+			return out
 		}
 		if ir, ok := any(res).(interim); ok && ir.inputRequired() != nil {
 			return &ToolResult{InputRequired: ir.inputRequired()}
 		}
-		out := &ToolResult{Structured: res}
+		v := t.stepOf(in, res)
+		out := &ToolResult{Structured: res, step: &v}
 		if cb, ok := any(res).(contentBlocks); ok {
 			out.Text, out.Extra = cb.blocks()
 		}

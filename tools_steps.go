@@ -2,17 +2,20 @@ package main
 
 // tools_steps.go: the one place every tool call runs through, Run, which
 // records it as a step of its session (trace.go): always the compact step
-// the tape is written from (tool, arguments, the reply's essentials,
-// times), and in a traced session (shell_start {trace: true}, --trace)
-// the screen after it, the commands that ended and the screenshots it
-// took. A traced session's HTML trace is written at shell_stop, and at
-// shutdown for the sessions still live, into its output directory.
+// (tool, arguments, times, and what the tool's step form says of it: its
+// line, how it ended, its reply's essentials, its tape commands), and in
+// a traced session (shell_start {trace: true}, --trace) the screen after
+// it and the commands that ended. A traced session's HTML trace is
+// written at shell_stop, and at shutdown for the sessions still live,
+// into its output directory. The pieces the step forms share (the line
+// of what a call typed and waited for, a wait's outcome) are here too;
+// their tape pieces are in tools_tape.go.
 
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,10 +24,17 @@ import (
 // traceFile is the trace's file name in the session's output directory.
 const traceFile = "trace.html"
 
-// stepLogs holds the trace of each live session, by session.
+// stepLogs holds the trace of each session, by session id, from
+// shell_start until Run records the step that stopped it.
 type stepLogs struct {
 	mu sync.Mutex
-	m  map[*Session]*sessionTrace
+	m  map[string]stepLog
+}
+
+// stepLog is one session's trace and the session it follows.
+type stepLog struct {
+	s *Session
+	t *sessionTrace
 }
 
 // open starts s's trace (full: with screens).
@@ -33,51 +43,59 @@ func (l *stepLogs) open(s *Session, meta traceMeta, full bool) *sessionTrace {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.m == nil {
-		l.m = map[*Session]*sessionTrace{}
+		l.m = map[string]stepLog{}
 	}
-	l.m[s] = t
+	l.m[s.ID] = stepLog{s, t}
 	return t
 }
 
-// get returns s's trace, nil when it has none (a session started by
-// something else than shell_start, or stopped).
-func (l *stepLogs) get(s *Session) *sessionTrace {
+// get returns the session called id and its trace; nils when it has
+// none (a session started by something else than shell_start, or whose
+// stop was recorded).
+func (l *stepLogs) get(id string) (*Session, *sessionTrace) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.m[s]
+	e := l.m[id]
+	return e.s, e.t
 }
 
-// close takes s's trace out of the map, marked stopped now.
-func (l *stepLogs) close(s *Session) *sessionTrace {
-	l.mu.Lock()
-	t := l.m[s]
-	delete(l.m, s)
-	l.mu.Unlock()
-	if t != nil {
+// close marks s's trace stopped now; its entry stays for the step of the
+// call that stopped it (Run takes it out).
+func (l *stepLogs) close(s *Session) {
+	if _, t := l.get(s.ID); t != nil {
 		t.Stopped(time.Now())
 	}
-	return t
+}
+
+// drop takes the trace of session id out.
+func (l *stepLogs) drop(id string) {
+	l.mu.Lock()
+	delete(l.m, id)
+	l.mu.Unlock()
 }
 
 // TraceOf returns session s's steps and trace, nil when it has none.
 // The protocol keeps it when s stops, for session://{id}/trace and
 // session://{id}/tape.
-func (tb *Toolbox) TraceOf(s *Session) *sessionTrace { return tb.steps.get(s) }
+func (tb *Toolbox) TraceOf(s *Session) *sessionTrace {
+	if s == nil {
+		return nil
+	}
+	ls, t := tb.steps.get(s.ID)
+	if ls != s {
+		return nil
+	}
+	return t
+}
 
 // Run runs one tool call (the only caller of Tool.Handle) and records it
-// as a step of the session it names: the session_id argument, or the one
-// shell_start started. A call naming no live session records nothing. A
-// nil result with a Bind error becomes that error's isError result, as
-// tools/call sends it; any other nil is returned for the caller to report.
+// as a step of the session it acted on, as the tool's step form tells it
+// (newTool): the session of its session_id argument, or the one
+// shell_start started. A call that acted on no session, or whose
+// arguments did not decode, records nothing. A nil result with a Bind
+// error becomes that error's isError result, as tools/call sends it; any
+// other nil is returned for the caller to report.
 func (tb *Toolbox) Run(ctx context.Context, t *Tool, call *ToolCall) *ToolResult {
-	var s *Session
-	if tb != nil && tb.sessions != nil {
-		s = tb.sessions.Get(argSessionID(call.Args)) // before the call: shell_stop takes it out of the list
-	}
-	var log *sessionTrace
-	if s != nil {
-		log = tb.steps.get(s)
-	}
 	start := time.Now()
 	res := t.Handle(ctx, call)
 	if res == nil && call.bindErr != nil {
@@ -86,45 +104,30 @@ func (tb *Toolbox) Run(ctx context.Context, t *Tool, call *ToolCall) *ToolResult
 	if res == nil || res.InputRequired != nil { // an interim result: its retry is the step
 		return res
 	}
-	if st, ok := res.Structured.(startResult); ok && log == nil {
-		s = tb.sessions.Get(st.ID)
-		log = tb.steps.get(s)
-	}
-	if log != nil {
-		tb.record(log, s, t.Name, call.Args, res, start)
-		if t.Name == "shell_stop" && tb.sessions.Get(s.ID) != s {
-			tb.saveTrace(log)
-		}
+	if res.step != nil && res.step.SessionID != "" && tb != nil {
+		tb.record(t.Name, call.Args, *res.step, start)
 	}
 	return res
 }
 
-// argSessionID reads the session_id argument of a call ("" when none).
-func argSessionID(args json.RawMessage) string {
-	var a struct {
-		SessionID string `json:"session_id"`
-	}
-	_ = json.Unmarshal(args, &a) // bad arguments: the tool reports them
-	return a.SessionID
-}
-
-// record adds the call to log: the step, and in a full trace the screen
-// after it and the commands that ended by then.
-func (tb *Toolbox) record(log *sessionTrace, s *Session, tool string, args json.RawMessage, res *ToolResult, start time.Time) {
-	step := traceStep{Tool: tool, Args: redactArgs(args), Start: start, Duration: time.Since(start)}
-	if tool == "shell_read" { // the largest reply, and nothing in it a step keeps
-		step.Reply = replyOf(&ToolResult{Text: res.Text, IsError: res.IsError})
-	} else {
-		step.Reply = replyOf(res)
-	}
-	if !log.Full() {
-		log.Add(step, nil, nil)
+// record adds the call to its session's trace: the step, and in a full
+// trace the screen after it and the commands that ended by then. The
+// step that stopped the session completes the trace, which is written.
+func (tb *Toolbox) record(tool string, args json.RawMessage, v stepView, start time.Time) {
+	s, log := tb.steps.get(v.SessionID)
+	if log == nil {
 		return
 	}
-	if step.Reply.Filename != "" {
-		step.Shots = []string{step.Reply.Filename}
+	step := traceStep{Tool: tool, Args: redactArgs(args), Start: start, Duration: time.Since(start), stepView: v}
+	if log.Full() {
+		log.Add(step, s.Snapshot(), traceCommands(s.commandsCopy()))
+	} else {
+		log.Add(step, nil, nil)
 	}
-	log.Add(step, s.Snapshot(), traceCommands(s.commandsCopy()))
+	if v.Ends {
+		tb.steps.drop(v.SessionID)
+		tb.saveTrace(log)
+	}
 }
 
 // traceCommands turns the session's finished commands into command blocks.
@@ -137,23 +140,6 @@ func traceCommands(cmds []*command) []traceCommand {
 		out = append(out, traceCommand{N: c.n, Line: c.line, ExitCode: c.exitCode, DurationMS: c.ended.Sub(c.started).Milliseconds(), Output: c.output, Cut: c.cut})
 	}
 	return out
-}
-
-// replyOf is the essentials of a tool's reply: the structured result's
-// fields stepReply names (read back from its JSON, so that nothing else
-// it holds is kept: a page's URL, a screen), and an error's text.
-func replyOf(res *ToolResult) stepReply {
-	var r stepReply
-	if res.Structured != nil {
-		if b, err := marshalJSON(res.Structured); err == nil {
-			_ = json.Unmarshal(b, &r) // what marshalJSON wrote decodes
-		}
-	}
-	r.IsError = res.IsError
-	if res.IsError {
-		r.Error = clipRunes(res.Text, maxTraceError)
-	}
-	return r
 }
 
 // secretWords mark an environment variable whose value a step does not
@@ -213,12 +199,8 @@ func (tb *Toolbox) openTrace(s *Session, full bool) {
 		th = themeList[0]
 	}
 	st := s.Status()
-	shell := s.ShellInfo().Integration.Shell
-	if shell == "" && slices.Contains([]string{"bash", "zsh", "fish"}, filepath.Base(s.Command)) {
-		shell = filepath.Base(s.Command)
-	}
-	tb.steps.open(s, traceMeta{ID: s.ID, Command: s.Command, Args: slices.Clone(s.Args), Cwd: s.Cwd, Shell: shell,
-		Cols: st.Cols, Rows: st.Rows, Theme: th, Started: s.Started}, full)
+	tb.steps.open(s, traceMeta{ID: s.ID, Command: s.Command, Args: slices.Clone(s.Args), Cwd: s.Cwd,
+		Shell: traceShell(s.Command, s.ShellInfo().Integration), Cols: st.Cols, Rows: st.Rows, Theme: th, Started: s.Started}, full)
 }
 
 // saveTrace writes a full trace into its session's output directory
@@ -237,4 +219,94 @@ func (tb *Toolbox) saveTrace(log *sessionTrace) {
 		return
 	}
 	log.SetPath(tb.store.path(id, "trace", ".html"))
+}
+
+// typedSummary is what a call typed, for its step's line: its text, else
+// its input, then its keys.
+func typedSummary(text, input string, keys []string) string {
+	var typed string
+	switch {
+	case text != "":
+		typed = strconv.Quote(clipRunes(text, 40))
+	case input != "":
+		typed = "input " + strconv.Quote(clipRunes(input, 30))
+	}
+	if len(keys) == 0 {
+		return typed
+	}
+	return joinSummary(typed, clipRunes(strings.Join(keys, " "), 30))
+}
+
+// waitSummary is what a call waited for and how the wait ended, for its
+// step's line.
+func waitSummary(w WaitArgs, e waitEnd) string {
+	var parts []string
+	if w.WaitFor != nil {
+		parts = append(parts, "wait "+strconv.Quote(clipRunes(*w.WaitFor, 30)))
+	}
+	if w.WaitForGone != nil {
+		parts = append(parts, "gone "+strconv.Quote(clipRunes(*w.WaitForGone, 30)))
+	}
+	switch {
+	case e.exitCode() != nil:
+		parts = append(parts, "exit "+strconv.Itoa(*e.exitCode()))
+	case e.TimedOut:
+		parts = append(parts, "timed out")
+	}
+	return joinSummary(parts...)
+}
+
+// waitEnd is how a call's wait ended, as its step forms read it and as a
+// trace shows it: the fields of the tools' results of the same names.
+type waitEnd struct {
+	Matched     *bool        `json:"matched,omitempty"`
+	TimedOut    bool         `json:"timed_out,omitempty"`
+	EndedBy     string       `json:"ended_by,omitempty"`
+	WaitingFor  string       `json:"waiting_for,omitempty"` // the command stopped to read a "secret" or a "line"
+	NoCommand   bool         `json:"no_command,omitempty"`  // the shell ran no command for the line
+	AlreadyDone bool         `json:"already_done,omitempty"`
+	Command     *stepCommand `json:"command,omitempty"` // wait_for_command: the command that ended
+	Exited      bool         `json:"exited,omitempty"`
+	ExitCode    *int         `json:"exit_code,omitempty"` // the program's
+	Signal      string       `json:"signal,omitempty"`
+}
+
+// stepCommand is what a step keeps of the command a call waited for.
+type stepCommand struct {
+	N          int    `json:"n"`
+	Line       string `json:"line"`
+	ExitCode   *int   `json:"exit_code,omitempty"`
+	DurationMS *int64 `json:"duration_ms,omitempty"`
+}
+
+// endOf is the waitEnd of a call whose wait reported rep, whose session
+// was in state ex, and which waited for the command of co.
+func endOf(rep waitReport, ex exitInfo, co commandOutcome, noCommand bool) waitEnd {
+	e := waitEnd{Matched: rep.Matched, TimedOut: rep.TimedOut != nil && *rep.TimedOut, EndedBy: rep.EndedBy, WaitingFor: rep.WaitingFor,
+		NoCommand: noCommand, AlreadyDone: co.AlreadyDone, Exited: ex.Exited, ExitCode: ex.ExitCode, Signal: ex.Signal}
+	if c := co.Command; c != nil {
+		e.Command = &stepCommand{N: c.N, Line: c.Line, ExitCode: c.ExitCode, DurationMS: c.DurationMS}
+	}
+	return e
+}
+
+// exitCode is the exit code of the command the call waited for, nil for
+// none.
+func (e waitEnd) exitCode() *int {
+	if e.Command == nil {
+		return nil
+	}
+	return e.Command.ExitCode
+}
+
+// failed is how the wait fell short, for stepView.Failed: the command it
+// waited for exited non-zero, or it timed out; "" when neither.
+func (e waitEnd) failed() string {
+	switch {
+	case e.exitCode() != nil && *e.exitCode() != 0:
+		return "exit " + strconv.Itoa(*e.exitCode())
+	case e.TimedOut:
+		return "timed out"
+	}
+	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -26,8 +27,11 @@ func (r ntShown) blocks() (string, []Content) {
 }
 
 // TestNewTool: newTool decodes the arguments, prefixes the tool name
-// once to every error (its own argument errors included), and returns the
-// typed result as Structured, with the text and blocks of contentBlocks.
+// once to every error (its own argument errors included), returns the
+// typed result as Structured, with the text and blocks of contentBlocks,
+// and attaches the step its step form makes of the typed arguments and
+// result (of a failed call, only its session and summary; none for
+// arguments that did not decode).
 func TestNewTool(t *testing.T) {
 	plain := newTool(Tool{Name: "test_nt", Input: objectSchema(map[string]any{"n": prop("integer", "a number"), "fail": prop("boolean", "")}, "n")},
 		func(_ context.Context, _ *ToolCall, in ntArgs) (ntResult, error) {
@@ -35,10 +39,12 @@ func TestNewTool(t *testing.T) {
 				return ntResult{}, errors.New("it failed: call again without fail")
 			}
 			return ntResult{N: in.N * 2}, nil
+		}, func(in ntArgs, out ntResult) stepView {
+			return stepView{SessionID: "s", Summary: fmt.Sprintf("%d→%d", in.N, out.N), Reply: out}
 		})
 	shown := newTool(Tool{Name: "test_shown"}, func(_ context.Context, _ *ToolCall, in struct{}) (ntShown, error) {
 		return ntShown{N: 1}, nil
-	})
+	}, func(struct{}, ntShown) stepView { return stepView{} })
 	tests := []struct {
 		tool       *Tool
 		args       string
@@ -46,18 +52,27 @@ func TestNewTool(t *testing.T) {
 		text       string // the result's Text (prefix, for errors)
 		structured any
 		extra      int
+		step       string // the step's summary, "" for no step
 	}{
-		{plain, `{"n":2}`, false, "", ntResult{N: 4}, 0},
-		{plain, `{"n":2,"fail":true}`, true, "test_nt: it failed: call again without fail", nil, 0},
-		{plain, `{"n":"two"}`, true, `test_nt: argument "n" must be an integer`, nil, 0},
-		{plain, `{}`, true, `test_nt: missing required argument "n" (a number)`, nil, 0},
-		{plain, `{"m":1}`, true, "test_nt: unknown argument \"m\": the arguments are fail, n", nil, 0},
-		{shown, `{}`, false, "shown", ntShown{N: 1}, 1},
+		{plain, `{"n":2}`, false, "", ntResult{N: 4}, 0, "2→4"},
+		{plain, `{"n":2,"fail":true}`, true, "test_nt: it failed: call again without fail", nil, 0, "2→0 · error"},
+		{plain, `{"n":"two"}`, true, `test_nt: argument "n" must be an integer`, nil, 0, ""},
+		{plain, `{}`, true, `test_nt: missing required argument "n" (a number)`, nil, 0, ""},
+		{plain, `{"m":1}`, true, "test_nt: unknown argument \"m\": the arguments are fail, n", nil, 0, ""},
+		{shown, `{}`, false, "shown", ntShown{N: 1}, 1, ""},
 	}
 	for _, tt := range tests {
 		r := tt.tool.Handle(context.Background(), &ToolCall{Args: json.RawMessage(tt.args), tool: tt.tool})
 		if r.IsError != tt.isError || !strings.HasPrefix(r.Text, tt.text) || r.Structured != tt.structured || len(r.Extra) != tt.extra {
 			t.Errorf("%s %s: got %+v, want isError %v, text %q..., structured %v, %d extra blocks", tt.tool.Name, tt.args, r, tt.isError, tt.text, tt.structured, tt.extra)
+		}
+		switch {
+		case tt.step == "" && r.step != nil && r.step.Summary != "":
+			t.Errorf("%s %s: step %+v, want none", tt.tool.Name, tt.args, *r.step)
+		case tt.step != "" && (r.step == nil || r.step.Summary != tt.step || r.step.SessionID != "s"):
+			t.Errorf("%s %s: step %+v, want summary %q in session s", tt.tool.Name, tt.args, r.step, tt.step)
+		case tt.step != "" && tt.isError && (r.step.Reply != nil || r.step.Error != r.Text):
+			t.Errorf("%s %s: a failed call's step %+v keeps a reply, or not its error", tt.tool.Name, tt.args, *r.step)
 		}
 		if n := strings.Count(r.Text, tt.tool.Name+":"); tt.isError && n != 1 {
 			t.Errorf("%s %s: the name is in %q %d times, want once", tt.tool.Name, tt.args, r.Text, n)

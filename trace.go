@@ -15,6 +15,7 @@ import (
 	"hash/maphash"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -24,7 +25,7 @@ import (
 const (
 	maxTraceSteps    = 10000   // steps kept; later ones are counted in dropped
 	maxTraceScreens  = 2000    // distinct screens kept; later steps keep no screen
-	maxTraceArgBytes = 8 << 20 // argument bytes kept over all steps; past it a step keeps {"cut": bytes}
+	maxTraceArgBytes = 8 << 20 // argument and tape text bytes kept over all steps; past it a step keeps {"cut": bytes} and no tape
 	maxTraceOutput   = 4 << 10 // newest bytes of a command block's output kept
 	maxTraceError    = 300     // bytes of an isError reply's text kept
 )
@@ -47,53 +48,52 @@ type traceMeta struct {
 
 // traceStep is one tool call of a session: its number (1-based), the
 // tool, its arguments (as the client sent them, secrets taken out:
-// tools_steps.go), its reply's essentials, when it started and how long
-// it took; in a traced session also the screen after it (an index into
-// the trace's screens, -1 for none), the commands that ended during it
-// and the screenshots it took.
+// tools_steps.go), what the tool says of the call as a step (stepView),
+// when it started and how long it took; in a traced session also the
+// screen after it (an index into the trace's screens, -1 for none) and
+// the commands that ended during it.
 type traceStep struct {
 	N        int             `json:"n"`
 	Tool     string          `json:"tool"`
 	Args     json.RawMessage `json:"args"`
-	Reply    stepReply       `json:"reply"`
 	Start    time.Time       `json:"-"`
 	Duration time.Duration   `json:"-"`
 	Screen   int             `json:"screen"`
 	Commands []traceCommand  `json:"commands,omitempty"`
-	Shots    []string        `json:"shots,omitempty"` // file names of the PNGs, beside the trace
+	Cut      bool            `json:"cut,omitempty"` // past maxTraceArgBytes: its arguments and tape commands were not kept
+	stepView
 }
 
-// stepReply is what a step's reply said that a trace or a tape needs:
-// the fields of the tools' structured results of the same names, read
-// from their JSON (so nothing else, a page's URL or a screen, is kept),
-// and for an isError reply its text cut to maxTraceError bytes.
-type stepReply struct {
-	IsError     bool   `json:"isError,omitempty"`
-	Error       string `json:"error,omitempty"`
-	SessionID   string `json:"shell_session_id,omitempty"`
-	Cols        int    `json:"cols,omitempty"`
-	Rows        int    `json:"rows,omitempty"`
-	Ready       *bool  `json:"ready,omitempty"`
-	Matched     *bool  `json:"matched,omitempty"`
-	TimedOut    *bool  `json:"timed_out,omitempty"`
-	EndedBy     string `json:"ended_by,omitempty"`
-	WaitingFor  string `json:"waiting_for,omitempty"`
-	Exited      bool   `json:"exited,omitempty"`
-	ExitCode    *int   `json:"exit_code,omitempty"`
-	Signal      string `json:"signal,omitempty"`
-	NoCommand   bool   `json:"no_command,omitempty"`
-	AlreadyDone bool   `json:"already_done,omitempty"`
-	Row         *int   `json:"row,omitempty"` // shell_click: the cell clicked
-	Col         *int   `json:"col,omitempty"`
-	Filename    string `json:"filename,omitempty"`  // shell_screenshot
-	Delivered   *bool  `json:"delivered,omitempty"` // shell_ask_secret
-	Screen      string `json:"screen,omitempty"`    // shell_start: the first screen
-	Command     *struct {
-		N          int    `json:"n"`
-		Line       string `json:"line"`
-		ExitCode   *int   `json:"exit_code,omitempty"`
-		DurationMS *int64 `json:"duration_ms,omitempty"`
-	} `json:"command,omitempty"`
+// stepView is what one tool call is as a step of its session, as the
+// tool's own step form says it (each tool's file, passed to newTool):
+// read from its typed arguments and result, never from their JSON.
+type stepView struct {
+	SessionID string    `json:"-"`                // the session it acted on ("" records no step)
+	Summary   string    `json:"sum"`              // the timeline's line: what it typed, waited for or took, and how it ended
+	Failed    string    `json:"failed,omitempty"` // how it fell short, "" when it did what it was asked: "exit 2", "timed out", an error
+	Error     string    `json:"error,omitempty"`  // an isError reply's text, cut to maxTraceError bytes
+	Reply     any       `json:"reply,omitempty"`  // what the trace shows of the reply: small, never a page's URL or a whole screen
+	Tape      []tapeCmd `json:"-"`                // the tape commands that replay it, comments included
+	Shots     []string  `json:"shots,omitempty"`  // file names of the PNGs it wrote, beside the trace
+	Ends      bool      `json:"-"`                // it stopped its session: the trace is complete
+}
+
+// failed is v as the step of a call that returned the isError reply
+// text: its session and summary kept, no reply and no tape commands.
+func (v stepView) failed(text string) stepView {
+	return stepView{SessionID: v.SessionID, Summary: joinSummary(v.Summary, "error"), Failed: "error",
+		Error: clipRunes(text, maxTraceError)}
+}
+
+// joinSummary joins the parts of a step's timeline line that are not "".
+func joinSummary(parts ...string) string {
+	out := parts[:0:0]
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " · ")
 }
 
 // traceCommand is one command block: a command a shell with
@@ -174,9 +174,10 @@ func (t *sessionTrace) Add(step traceStep, snap *Snapshot, cmds []traceCommand) 
 		t.dropped++
 		return
 	}
-	t.argBytes += len(step.Args)
+	t.argBytes += len(step.Args) + tapeBytes(step.Tape)
 	if t.argBytes > maxTraceArgBytes {
 		step.Args = json.RawMessage(`{"cut":` + strconv.Itoa(len(step.Args)) + `}`)
+		step.Tape, step.Cut = nil, true
 	}
 	step.N = len(t.steps) + t.dropped + 1
 	step.Screen = -1
@@ -225,4 +226,13 @@ func cutCommand(c traceCommand) traceCommand {
 	}
 	c.Output, c.Cut = o, true
 	return c
+}
+
+// tapeBytes is about what cmds hold in text.
+func tapeBytes(cmds []tapeCmd) int {
+	n := 0
+	for _, c := range cmds {
+		n += len(c.Text) + len(c.Regex) + 16
+	}
+	return n
 }

@@ -9,13 +9,14 @@ import (
 
 // traceBenchStep is one shell_send of a make-like loop: its arguments
 // and reply as Run sees them.
-func traceBenchStep(term *Terminal) (json.RawMessage, *ToolResult) {
+func traceBenchStep(term *Terminal) (json.RawMessage, sendArgs, sendResult) {
 	code := 0
 	d := int64(12)
 	args := json.RawMessage(`{"session_id":"shell-1","text":"make test\n","wait_for_command":true}`)
-	res := &ToolResult{Structured: sendResult{Success: true, BufferAfter: term.ScreenText(),
-		commandOutcome: commandOutcome{Command: &commandResult{N: 1, Line: "make test", ExitCode: &code, DurationMS: &d, Output: "ok\n"}}}}
-	return args, res
+	in := sendArgs{SessionID: "shell-1", Text: "make test\n", WaitArgs: WaitArgs{commandWaitArgs: commandWaitArgs{WaitForCommand: true}}}
+	out := sendResult{Success: true, BufferAfter: term.ScreenText(),
+		commandOutcome: commandOutcome{Command: &commandResult{N: 1, Line: "make test", ExitCode: &code, DurationMS: &d, Output: "ok\n"}}}
+	return args, in, out
 }
 
 // BenchmarkTraceStep is the cost Run adds to a tool call on a 120x40
@@ -39,9 +40,9 @@ func BenchmarkTraceStep(b *testing.B) {
 				if bc.scroll {
 					fmt.Fprintf(term, "line %d: \x1b[1mok\x1b[0m\r\n$ ", i)
 				}
-				args, res := traceBenchStep(term)
+				args, in, out := traceBenchStep(term)
 				start := time.Now()
-				st := traceStep{Tool: "shell_send", Args: redactArgs(args), Reply: replyOf(res), Start: start, Duration: time.Since(start)}
+				st := traceStep{Tool: "shell_send", Args: redactArgs(args), stepView: sendStep(in, out), Start: start, Duration: time.Since(start)}
 				var snap *Snapshot
 				if bc.full {
 					snap = term.Snapshot()

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -32,12 +31,11 @@ type traceDoc struct {
 }
 
 // traceStepJSON is a step as the page shows it: times in milliseconds
-// from the session's start, and a one-line summary for the timeline.
+// from the session's start.
 type traceStepJSON struct {
 	traceStep
-	AtMS    int64   `json:"at_ms"`
-	DurMS   float64 `json:"dur_ms"`
-	Summary string  `json:"sum"`
+	AtMS  int64   `json:"at_ms"`
+	DurMS float64 `json:"dur_ms"`
 }
 
 // HTML writes the trace as one HTML page.
@@ -73,59 +71,9 @@ func (t *sessionTrace) doc() traceDoc {
 	d.Steps = make([]traceStepJSON, len(t.steps))
 	for i, s := range t.steps {
 		d.Steps[i] = traceStepJSON{traceStep: s, AtMS: s.Start.Sub(t.meta.Started).Milliseconds(),
-			DurMS: float64(s.Duration.Microseconds()) / 1000, Summary: stepSummary(s)}
+			DurMS: float64(s.Duration.Microseconds()) / 1000}
 	}
 	return d
-}
-
-// stepSummary is a step's line in the timeline: what it typed, waited
-// for or took, and how it ended.
-func stepSummary(s traceStep) string {
-	var a struct {
-		Text, Input, Name, Command string
-		Keys                       []string
-		WaitFor                    *string `json:"wait_for"`
-		WaitForGone                *string `json:"wait_for_gone"`
-		WaitForCommand             bool    `json:"wait_for_command"`
-		Row, Col                   *int
-		Cols, Rows                 int
-	}
-	_ = json.Unmarshal(s.Args, &a) // a step's arguments are an object; a cut one shows nothing
-	var parts []string
-	add := func(format string, v ...any) { parts = append(parts, fmt.Sprintf(format, v...)) }
-	switch {
-	case a.Text != "":
-		add("%q", clipRunes(a.Text, 40))
-	case a.Input != "":
-		add("input %q", clipRunes(a.Input, 30))
-	case a.Command != "":
-		add("%s", clipRunes(a.Command, 40))
-	case a.Name != "":
-		add("%s", a.Name)
-	case s.Tool == "shell_click" && a.Row != nil && a.Col != nil:
-		add("row %d col %d", *a.Row, *a.Col)
-	case s.Tool == "shell_resize":
-		add("%dx%d", a.Cols, a.Rows)
-	}
-	if len(a.Keys) > 0 {
-		add("%s", clipRunes(strings.Join(a.Keys, " "), 30))
-	}
-	if a.WaitFor != nil {
-		add("wait %q", clipRunes(*a.WaitFor, 30))
-	}
-	if a.WaitForGone != nil {
-		add("gone %q", clipRunes(*a.WaitForGone, 30))
-	}
-	r := s.Reply
-	switch {
-	case r.IsError:
-		add("error")
-	case r.Command != nil && r.Command.ExitCode != nil:
-		add("exit %d", *r.Command.ExitCode)
-	case r.TimedOut != nil && *r.TimedOut:
-		add("timed out")
-	}
-	return strings.Join(parts, " · ")
 }
 
 // clipRunes cuts s to n characters, with an ellipsis when it was longer.
@@ -231,7 +179,7 @@ function select(i) {
   if (showBefore) draw($("screen"), b, st.screen, mark); else draw($("screen"), st.screen, b, mark);
   $("stepn").textContent = "#" + st.n + " " + st.tool + " at " + (st.at_ms / 1000).toFixed(3) + " s, " + st.dur_ms.toFixed(1) + " ms";
   $("args").textContent = JSON.stringify(st.args, null, 1);
-  $("reply").textContent = JSON.stringify(st.reply, null, 1);
+  $("reply").textContent = JSON.stringify(st.error ? {isError: true, error: st.error} : st.reply || {}, null, 1);
   const co = $("cmdout"); co.textContent = "";
   for (const c of st.commands || []) {
     const h = document.createElement("h2"); h.textContent = "Command " + c.n + ": " + c.line + " (exit " + (c.exit_code ?? "?") + ", " + c.duration_ms + " ms)";
@@ -248,7 +196,7 @@ function init() {
   const scr = $("screen"); scr.style.background = D.theme[0]; scr.style.color = D.theme[1]; scr.style.setProperty("--cursor", D.theme[2]);
   const ol = $("steps"), strip = $("strip"), cmds = $("cmds");
   D.steps.forEach((st, i) => {
-    const li = document.createElement("li"); li.dataset.i = i; li.className = "step" + (st.reply.isError ? " err" : "");
+    const li = document.createElement("li"); li.dataset.i = i; li.className = "step" + (st.failed ? " err" : "");
     const add = (cls, t) => { const s = document.createElement("span"); s.className = cls; s.textContent = t; li.append(s, " "); };
     add("n", "#" + st.n); add("tool", st.tool); add("sum", st.sum); add("dur", st.dur_ms.toFixed(0) + " ms");
     li.onclick = () => select(i); ol.append(li);

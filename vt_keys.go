@@ -7,7 +7,7 @@ package main
 // (vt_reply.go) read, and the one reader of modifiers in a key name.
 
 import (
-	"fmt"
+	"errors"
 	"strconv"
 	"strings"
 )
@@ -102,7 +102,7 @@ func splitKeyName(name string) (mods int, base string, err error) {
 		case "s":
 			mods |= modShift
 		default:
-			return 0, "", fmt.Errorf("key %q has an unknown modifier %q: use C- (Ctrl), M- (Alt) or S- (Shift)", name, base[:1]+"-")
+			return 0, "", errors.New("key " + strconv.Quote(name) + " has an unknown modifier " + strconv.Quote(base[:1]+"-") + ": use C- (Ctrl), M- (Alt) or S- (Shift)")
 		}
 		base = base[n:]
 	}
