@@ -79,9 +79,6 @@ func startAttachLimits(sessions *Sessions, views *sessionViews, dir string, logf
 	return as, nil
 }
 
-// Path is the socket's path.
-func (as *attachServer) Path() string { return as.path }
-
 // serve accepts connections until Close.
 func (as *attachServer) serve() {
 	defer as.wg.Done()

@@ -107,14 +107,6 @@ func newCaptureStore(dir string, maxBytes int64) *captureStore {
 	return &captureStore{dir: dir, maxBytes: maxBytes}
 }
 
-// setMaxBytes sets the cap to n bytes (0 or less: defaultMaxOutputBytes);
-// what is already written stays, and counts.
-func (c *captureStore) setMaxBytes(n int64) {
-	c.mu.Lock()
-	c.maxBytes = n
-	c.mu.Unlock()
-}
-
 // maxBlobBytes bounds a capture file read whole (resources/read sends it
 // base64-encoded); larger files are refused with their path.
 const maxBlobBytes = 64 << 20
@@ -655,14 +647,6 @@ func (c *captureStore) settle(rel string) {
 		c.used -= p.reserved
 		p.reserved = 0
 	}
-}
-
-// usedBytes returns the bytes counted now (no recount), files rounded up
-// to blocks.
-func (c *captureStore) usedBytes() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.used
 }
 
 // captureFile is a part file the store created for writing (a

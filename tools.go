@@ -275,18 +275,12 @@ func (c *ToolCall) argError(err error, args json.RawMessage) error {
 	return fmt.Errorf("%s: bad arguments: %v", tool, err)
 }
 
-// argPath turns encoding/json's field path, which names embedded structs
-// by their Go type ("WaitArgs.commandWaitArgs.wait_for_command"), into
-// the path of keys the client sent ("wait_for_command"): a segment that
-// is no key of the object at its level is an embedded struct's and left
-// out.
-func argPath(field string, args json.RawMessage) string {
-	path, _ := argPathValue(field, args)
-	return path
-}
-
-// argPathValue is argPath, and the value found at the end of the path
-// (the deepest object member it reached).
+// argPathValue turns encoding/json's field path, which names embedded
+// structs by their Go type ("WaitArgs.commandWaitArgs.wait_for_command"),
+// into the path of keys the client sent ("wait_for_command"): a segment
+// that is no key of the object at its level is an embedded struct's and
+// left out. It also returns the value found at the end of the path (the
+// deepest object member it reached).
 func argPathValue(field string, args json.RawMessage) (string, json.RawMessage) {
 	var keep []string
 	level := args
@@ -721,15 +715,6 @@ func jsonFields(t reflect.Type) []jsonField {
 		out = append(out, jsonField{name: name, typ: f.Type, omitEmpty: strings.Contains(opts, "omitempty")})
 	}
 	return out
-}
-
-// outputSchema is an output schema: an object of props.
-func outputSchema(props map[string]any, required ...string) map[string]any {
-	m := map[string]any{"type": "object", "properties": props}
-	if len(required) > 0 {
-		m["required"] = required
-	}
-	return m
 }
 
 // prop is a property of JSON type typ.

@@ -414,16 +414,6 @@ func blankCellsOnly(row []Cell, from, to int) bool {
 	return true
 }
 
-// bgOnlyCells reports whether cells [from, to) are all blanks or lines.
-func bgOnlyCells(row []Cell, from, to int) bool {
-	for _, c := range row[from:to] {
-		if !bgOnly(c) {
-			return false
-		}
-	}
-	return true
-}
-
 // insertCursor puts {|} into text (the cells from col on) before the
 // character at cursorCol; combining marks stay with their base.
 func insertCursor(row []Cell, col, cursorCol int, text string) string {

@@ -245,3 +245,12 @@ func FuzzFind(f *testing.F) {
 		}
 	})
 }
+
+// textWidth is the number of cells s takes on the screen.
+func textWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		w += runeWidth(r)
+	}
+	return w
+}

@@ -88,8 +88,8 @@ func TestArgPath(t *testing.T) {
 		{"border.title", `{"border":{"title":5}}`, "border.title"},
 		{"session_id", `{"session_id":5}`, "session_id"},
 	} {
-		if got := argPath(tc.field, json.RawMessage(tc.args)); got != tc.want {
-			t.Errorf("argPath(%q) = %q, want %q", tc.field, got, tc.want)
+		if got, _ := argPathValue(tc.field, json.RawMessage(tc.args)); got != tc.want {
+			t.Errorf("argPathValue(%q) = %q, want %q", tc.field, got, tc.want)
 		}
 	}
 }
@@ -141,4 +141,13 @@ func TestNullArgumentRefused(t *testing.T) {
 	if n := len(a.sessions.List()); n != 0 {
 		t.Errorf("%d sessions started by refused calls", n)
 	}
+}
+
+// outputSchema is an output schema: an object of props.
+func outputSchema(props map[string]any, required ...string) map[string]any {
+	m := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		m["required"] = required
+	}
+	return m
 }

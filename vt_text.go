@@ -168,15 +168,6 @@ func textless(l *vtLine) bool {
 	return true
 }
 
-// textWidth is the number of cells s takes on the screen.
-func textWidth(s string) int {
-	w := 0
-	for _, r := range s {
-		w += runeWidth(r)
-	}
-	return w
-}
-
 // ScrollbackText returns the scrollback as text, oldest first, one
 // logical line per line (wrapped rows joined), with no final newline;
 // "" when there is none.
