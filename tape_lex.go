@@ -39,9 +39,12 @@ type tapeLexError struct {
 	msg       string
 }
 
-// lexTape splits src into tokens, comments dropped, ending with tokEOF.
-func lexTape(src string) ([]tapeTok, *tapeLexError) {
+// lexTape splits src into tokens, comments dropped, ending with tokEOF,
+// and lists the tokens that cannot be read, in order: the rest of a line
+// with such a token is skipped.
+func lexTape(src string) ([]tapeTok, []*tapeLexError) {
 	var toks []tapeTok
+	var errs []*tapeLexError
 	line, col := 1, 1
 	for i := 0; i < len(src); {
 		c := src[i]
@@ -61,13 +64,17 @@ func lexTape(src string) ([]tapeTok, *tapeLexError) {
 		}
 		t, n, err := lexOne(src[i:], line, col)
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+			continue
 		}
 		toks = append(toks, t)
 		i += n
 		col += n // tokens never span lines
 	}
-	return append(toks, tapeTok{kind: tokEOF, line: line, col: col}), nil
+	return append(toks, tapeTok{kind: tokEOF, line: line, col: col}), errs
 }
 
 // lexOne reads the token at the start of s (not blank, not a comment)

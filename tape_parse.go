@@ -7,6 +7,7 @@ package main
 // what was expected (README "Tapes and tests").
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -56,6 +57,49 @@ type tapeError struct {
 
 func (e *tapeError) Error() string { return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg) }
 
+// tapeErrors are the errors of a tape that cannot run, in the order of
+// its lines, each FILE:LINE:COL on a line of its own; at most
+// maxTapeErrors.
+type tapeErrors []*tapeError
+
+// maxTapeErrors is how many errors of one tape are reported.
+const maxTapeErrors = 20
+
+func (e tapeErrors) Error() string {
+	lines := make([]string, len(e))
+	for i, te := range e {
+		lines[i] = te.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap gives each error, for errors.As.
+func (e tapeErrors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, te := range e {
+		out[i] = te
+	}
+	return out
+}
+
+// add appends err's errors (a *tapeError or tapeErrors) while there is
+// room.
+func (e *tapeErrors) add(err error) {
+	var more tapeErrors
+	if !errors.As(err, &more) {
+		var te *tapeError
+		if !errors.As(err, &te) {
+			te = &tapeError{Msg: err.Error()}
+		}
+		more = tapeErrors{te}
+	}
+	for _, te := range more {
+		if len(*e) < maxTapeErrors {
+			*e = append(*e, te)
+		}
+	}
+}
+
 // tapeFS is what parsing needs of the file system: reading a Source
 // tape and whether an Output directory exists. osTapeFS is the real one.
 type tapeFS struct {
@@ -80,11 +124,7 @@ func parseTapeFile(path string) (*tapeProgram, error) {
 // parseTape parses src, the tape named path. Paths in it (Output, Source,
 // Screenshot) are relative to the working directory, as VHS reads them.
 func parseTape(path, src string, fsys tapeFS) (*tapeProgram, error) {
-	p, err := newTapeParser(path, src, fsys)
-	if err != nil {
-		return nil, err
-	}
-	cmds, err := p.parseAll(true)
+	cmds, err := newTapeParser(path, src, fsys).parseAll(true)
 	if err != nil {
 		return nil, err
 	}
@@ -93,18 +133,22 @@ func parseTape(path, src string, fsys tapeFS) (*tapeProgram, error) {
 
 // tapeParser walks the tokens of one file.
 type tapeParser struct {
-	file string
-	toks []tapeTok
-	i    int
-	fs   tapeFS
+	file    string
+	toks    []tapeTok
+	i       int
+	fs      tapeFS
+	lexErrs []*tapeError // the tokens that could not be read, in order
 }
 
-func newTapeParser(path, src string, fsys tapeFS) (*tapeParser, error) {
-	toks, lerr := lexTape(src)
-	if lerr != nil {
-		return nil, &tapeError{path, lerr.line, lerr.col, lerr.msg}
+// newTapeParser lexes src, the tape named path; the parser's errors
+// start with the tokens that could not be read.
+func newTapeParser(path, src string, fsys tapeFS) *tapeParser {
+	toks, lerrs := lexTape(src)
+	p := &tapeParser{file: path, toks: toks, fs: fsys}
+	for _, l := range lerrs {
+		p.lexErrs = append(p.lexErrs, &tapeError{path, l.line, l.col, l.msg})
 	}
-	return &tapeParser{file: path, toks: toks, fs: fsys}, nil
+	return p
 }
 
 func (p *tapeParser) peek() tapeTok { return p.toks[p.i] }
@@ -126,36 +170,119 @@ func (p *tapeParser) errAt(t tapeTok, format string, a ...any) error {
 func isSym(t tapeTok, s string) bool { return t.kind == tokSym && t.text == s }
 
 // parseAll parses every command; sourcing says whether Source may appear
-// (not in a sourced tape: VHS refuses nesting).
+// (not in a sourced tape: VHS refuses nesting). A command that does not
+// parse is an error, and parsing goes on at the next line, so that every
+// error of the tape is reported at once (tapeErrors, in line order).
 func (p *tapeParser) parseAll(sourcing bool) ([]tapeCmd, error) {
 	var cmds []tapeCmd
+	var errs tapeErrors
+	lex := p.lexErrs
 	for p.peek().kind != tokEOF {
 		t := p.next()
-		if t.kind != tokWord {
-			return nil, p.errAt(t, "expected a command (Type, Enter, Sleep, Wait, Expect, Set...), got %s", tokDesc(t))
-		}
-		if t.text == "Source" {
-			if !sourcing {
-				return nil, p.errAt(t, "Source inside a sourced tape: VHS allows one level; inline the tape instead")
-			}
-			more, err := p.parseSource(t)
-			if err != nil {
-				return nil, err
-			}
+		more, err := p.parseCommand(t, sourcing)
+		if err == nil {
 			cmds = append(cmds, more...)
 			continue
 		}
-		parse, ok := tapeParsers[t.text]
-		if !ok {
-			return nil, p.errAt(t, "unknown command %q: expected one of %s", t.text, strings.Join(tapeCommandNames(), ", "))
+		for len(lex) > 0 && lex[0].Line < t.line {
+			errs.add(lex[0])
+			lex = lex[1:]
 		}
-		c := tapeCmd{Line: t.line, Col: t.col, Name: t.text, Count: 1}
-		if err := parse(p, &c); err != nil {
-			return nil, err
+		if len(lex) == 0 || lex[0].Line != t.line { // else the token that could not be read is the cause
+			errs.add(err) // a sourced tape's errors stand at its Source
 		}
-		cmds = append(cmds, c)
+		p.skipLine(t.line)
+	}
+	for _, l := range lex {
+		errs.add(l)
+	}
+	if len(errs) > 0 {
+		return nil, errs
 	}
 	return cmds, nil
+}
+
+// parseCommand parses the command that starts with t: its commands (a
+// Source gives those of its tape).
+func (p *tapeParser) parseCommand(t tapeTok, sourcing bool) ([]tapeCmd, error) {
+	if t.kind != tokWord {
+		return nil, p.errAt(t, "expected a command (Type, Enter, Sleep, Wait, Expect, Set...), got %s", tokDesc(t))
+	}
+	if t.text == "Source" {
+		if !sourcing {
+			return nil, p.errAt(t, "Source inside a sourced tape: VHS allows one level; inline the tape instead")
+		}
+		return p.parseSource(t)
+	}
+	parse, ok := tapeParsers[t.text]
+	if !ok {
+		if near := nearestCommand(t.text); near != "" {
+			return nil, p.errAt(t, "unknown command %q: did you mean %s?", t.text, near)
+		}
+		return nil, p.errAt(t, "unknown command %q: expected one of %s", t.text, strings.Join(tapeCommandNames(), ", "))
+	}
+	c := tapeCmd{Line: t.line, Col: t.col, Name: t.text, Count: 1}
+	if err := parse(p, &c); err != nil {
+		return nil, err
+	}
+	return []tapeCmd{c}, nil
+}
+
+// skipLine skips the tokens left on line, after an error there.
+func (p *tapeParser) skipLine(line int) {
+	for p.peek().kind != tokEOF && p.peek().line == line {
+		p.next()
+	}
+}
+
+// nearestCommand is the command name word is a slip of: the same letters
+// in another case, or at most two edits away (one for names of up to
+// four letters); "" when none is.
+func nearestCommand(word string) string {
+	best, bestD := "", 3
+	for _, name := range tapeCommandNames() {
+		if strings.EqualFold(name, word) {
+			return name
+		}
+		limit := 2
+		if len(name) <= 4 {
+			limit = 1
+		}
+		if len(word) > len(name)+limit {
+			continue // farther than the limit, and no long word is measured
+		}
+		if d := editDistance(strings.ToLower(word), strings.ToLower(name)); d <= limit && d < bestD {
+			best, bestD = name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the number of edits between a and b, in bytes: an
+// insertion, a deletion, a change, or a swap of two neighbours (the
+// optimal string alignment distance).
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // tokDesc names a token for an error message.
@@ -421,11 +548,7 @@ func (p *tapeParser) parseSource(head tapeTok) ([]tapeCmd, error) {
 	if err != nil {
 		return nil, p.errAt(t, "Source %q cannot be read: %v", t.text, err)
 	}
-	sub, err := newTapeParser(t.text, string(src), p.fs)
-	if err != nil {
-		return nil, err
-	}
-	cmds, err := sub.parseAll(false)
+	cmds, err := newTapeParser(t.text, string(src), p.fs).parseAll(false)
 	if err != nil {
 		return nil, err
 	}

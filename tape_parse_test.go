@@ -99,6 +99,8 @@ func TestTapeParseErrors(t *testing.T) {
 		{"source missing", "Source nope.tape", `bad.tape:1:8: Source "nope.tape" cannot be read`},
 		{"stray symbol", "Type \"a\" ~", `bad.tape:1:10: unexpected '~'`},
 		{"number first", "3 Enter", `bad.tape:1:1: expected a command (Type, Enter, Sleep, Wait, Expect, Set...), got the number 3`},
+		{"misspelt command", "Tyep \"ls\"", `bad.tape:1:1: unknown command "Tyep": did you mean Type?`},
+		{"command in lower case", "sleep 1s", `bad.tape:1:1: unknown command "sleep": did you mean Sleep?`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -232,5 +234,29 @@ func TestVHSTapesParse(t *testing.T) {
 	})
 	if n < 100 {
 		t.Errorf("only %d tapes under %s", n, root)
+	}
+}
+
+// TestTapeParseAllErrors: a tape with several errors reports each, in
+// the order of its lines, one a line, and none that an unreadable token
+// causes after it.
+func TestTapeParseAllErrors(t *testing.T) {
+	t.Parallel()
+	src := "Tyep \"ls\"\nEnter 0\nType \"unclosed\nExpect /ok/\nWait+Forever\nSleep 1s\n"
+	want := "bad.tape:1:1: unknown command \"Tyep\": did you mean Type?\n" +
+		"bad.tape:2:7: bad count \"0\" after Enter: expected a whole number from 1 to 10000\n" +
+		"bad.tape:3:6: unclosed string: expected a closing \" on the same line\n" +
+		"bad.tape:5:6: Wait+ expects Screen or Line or Command or Input, got \"Forever\""
+	_, err := parseTape("bad.tape", src, fakeTapeFS(filepath.Join("testdata", "tapes", "parse")))
+	if err == nil || err.Error() != want {
+		t.Errorf("errors:\n%v\nwant:\n%s", err, want)
+	}
+	var te *tapeError
+	if !errors.As(err, &te) || te.Line != 1 {
+		t.Errorf("errors.As finds %+v, want the first error", te)
+	}
+	many := strings.Repeat("Bogus\n", 50)
+	if _, err := parseTape("bad.tape", many, osTapeFS); strings.Count(err.Error(), "\n")+1 != maxTapeErrors {
+		t.Errorf("50 errors reported as %d lines, want %d", strings.Count(err.Error(), "\n")+1, maxTapeErrors)
 	}
 }
