@@ -4,6 +4,13 @@ package main
 
 import "os"
 
+// Open flags: none here; the callers' Lstat and Stat checks refuse a
+// symlink or a file that is not regular.
+const (
+	oNoFollow = 0
+	oNonBlock = 0
+)
+
 // ownedByMe is true where file ownership is not a uid (the directory's
 // ACLs decide).
 func ownedByMe(fi os.FileInfo) bool { return true }

@@ -7,6 +7,14 @@ import (
 	"syscall"
 )
 
+// Open flags: oNoFollow makes an open fail on a symlink (a token file,
+// a file a tape writes); oNonBlock keeps an open of a FIFO from waiting
+// for its other end, so that what was opened can be checked and refused.
+const (
+	oNoFollow = syscall.O_NOFOLLOW
+	oNonBlock = syscall.O_NONBLOCK
+)
+
 // ownedByMe reports whether fi (from os.Stat or os.Lstat) belongs to the
 // effective user.
 func ownedByMe(fi os.FileInfo) bool {

@@ -48,6 +48,7 @@ func runTapeCmd(args []string, stdout, stderr io.Writer) int {
 	update := fs.Bool("update", false, "write the Snapshot golden files instead of comparing")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object (path, passed, error, failure, outputs, wrote, warnings, duration_ms, trace_path) instead of the report")
 	traceDir := fs.String("trace-dir", defaultTraceDir, "where a failed run's trace (HTML) is written; \"\" for none")
+	timeout := fs.Duration("timeout", defaultTapeTimeout, "fail the tape when it runs longer (0: no bound)")
 	if code, ok := parseSubFlags(fs, args, tapeUsage, stdout, stderr); !ok {
 		return code
 	}
@@ -57,7 +58,7 @@ func runTapeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop, signalled := interruptContext()
 	defer stop()
-	res := runTape(ctx, fs.Arg(0), tapeOptions{Update: *update, TraceDir: *traceDir})
+	res := runTape(ctx, fs.Arg(0), tapeOptions{Update: *update, TraceDir: *traceDir, Timeout: *timeout})
 	r := suiteResult{tapeResult: res, Runs: 1, Total: res.Duration}
 	if code := signalled(); code != 0 {
 		writeReport(stderr, r)
@@ -88,6 +89,7 @@ func runTestCmd(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.Update, "update", false, "write the Snapshot golden files instead of comparing")
 	fs.StringVar(&o.JUnit, "junit", "", "also write a JUnit XML report to FILE")
 	fs.StringVar(&o.TraceDir, "trace-dir", defaultTraceDir, "where each failed tape's trace (HTML) is written; \"\" for none")
+	fs.DurationVar(&o.Timeout, "timeout", defaultTapeTimeout, "fail a tape that runs longer (each run; 0: no bound)")
 	if code, ok := parseSubFlags(fs, args, testUsage, stdout, stderr); !ok {
 		return code
 	}

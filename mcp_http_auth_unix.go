@@ -7,9 +7,6 @@ import (
 	"syscall"
 )
 
-// oNoFollow makes opening a token file fail on a symlink.
-const oNoFollow = syscall.O_NOFOLLOW
-
 // ownedByRoot reports whether fi belongs to root, whose directories (/,
 // /home) hold everyone's files.
 func ownedByRoot(fi os.FileInfo) bool {

@@ -228,7 +228,7 @@ func (r *tapeRun) execSnapshot(ctx context.Context, c tapeCmd) error {
 	if r.opt.Update {
 		return r.updateSnapshot(ctx, c, golden)
 	}
-	want, err := os.ReadFile(golden)
+	want, err := readRegular(golden, maxTapeFileBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		got, _ := r.snapshotText(ctx, c.Variant == "Style")
 		return r.fail(c, golden+" (no such file: run ttywright test --update to write it)", "", strings.TrimSuffix(got, "\n"))
@@ -261,7 +261,7 @@ func (r *tapeRun) updateSnapshot(ctx context.Context, c tapeCmd, golden string) 
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+	if err := writeRegular(golden, []byte(got)); err != nil {
 		return err
 	}
 	r.res.Wrote = append(r.res.Wrote, golden)

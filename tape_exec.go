@@ -268,7 +268,7 @@ func copyFile(from, to string) error {
 		return err
 	}
 	defer in.Close()
-	out, err := os.Create(to)
+	out, err := createRegular(to)
 	if err != nil {
 		return err
 	}

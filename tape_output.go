@@ -69,7 +69,7 @@ func (r *tapeRun) writeFrame(dir string, snap *Snapshot) error {
 	}
 	theme, _ := lookupTheme(r.set.Theme)
 	img := RenderImage(snap, RenderOptions{Theme: theme, Scale: r.scale, Border: r.border()})
-	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("frame-%05d.png", r.frames)))
+	f, err := createRegular(filepath.Join(dir, fmt.Sprintf("frame-%05d.png", r.frames)))
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func (r *tapeRun) finish(ctx context.Context) error {
 		return err
 	}
 	for _, p := range r.outputsOf(".txt", ".ascii", ".test") {
-		if err := os.WriteFile(p, []byte(r.text.String()), 0o644); err != nil {
+		if err := writeRegular(p, []byte(r.text.String())); err != nil {
 			return err
 		}
 		r.res.Wrote = append(r.res.Wrote, p)
@@ -169,7 +169,7 @@ func joinGIFs(paths []string, out string) error {
 		all.Delay = append(all.Delay, g.Delay...)
 		all.Disposal = append(all.Disposal, g.Disposal...)
 	}
-	f, err := os.Create(out)
+	f, err := createRegular(out)
 	if err != nil {
 		return err
 	}
@@ -215,5 +215,47 @@ func joinCasts(paths []string, out string) error {
 		}
 		offset += last
 	}
-	return os.WriteFile(out, b.Bytes(), 0o644)
+	return writeRegular(out, b.Bytes())
+}
+
+// createRegular creates or truncates the file at path for a tape run to
+// write (an Output, a Screenshot, a golden file, a trace, a report). A
+// symlink there is refused, so that --update never writes through a link
+// someone planted, and so is anything but a regular file: a FIFO would
+// hold the run until something read it.
+func createRegular(path string) (*os.File, error) {
+	notRegular := fmt.Errorf("%s is not a regular file: ttywright writes only regular files", path)
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%s is a symbolic link: ttywright does not write through one (remove it, or write elsewhere)", path)
+	} else if err == nil && !fi.Mode().IsRegular() {
+		return nil, notRegular
+	}
+	// The checks again on what was opened: the name may have changed
+	// since (O_NOFOLLOW refuses a link put there).
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|oNoFollow|oNonBlock, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, notRegular
+	}
+	if err := f.Truncate(0); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// writeRegular writes data to the file at path through createRegular.
+func writeRegular(path string, data []byte) error {
+	f, err := createRegular(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -9,6 +9,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -107,18 +108,41 @@ type tapeFS struct {
 	isDir    func(path string) bool
 }
 
-var osTapeFS = tapeFS{readFile: os.ReadFile, isDir: func(p string) bool {
+var osTapeFS = tapeFS{readFile: func(p string) ([]byte, error) { return readRegular(p, maxTapeFileBytes) }, isDir: func(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
 }}
 
 // parseTapeFile reads and parses the tape at path.
 func parseTapeFile(path string) (*tapeProgram, error) {
-	src, err := os.ReadFile(path)
+	src, err := osTapeFS.readFile(path)
 	if err != nil {
 		return nil, err
 	}
 	return parseTape(path, string(src), osTapeFS)
+}
+
+// maxTapeFileBytes bounds a file a tape run reads whole: a tape, a tape
+// it sources, a Snapshot's golden file.
+const maxTapeFileBytes = 4 << 20
+
+// readRegular reads the file at path whole, at most max bytes. Anything
+// but a regular file (a FIFO, a device such as /dev/zero, a directory)
+// is refused, a link to one too: reading it could wait or never end.
+func readRegular(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|oNonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file: ttywright reads tapes and golden files only from regular files", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err == nil && int64(len(b)) > max {
+		err = fmt.Errorf("%s is over %d MiB: a tape or golden file this large is refused", path, max>>20)
+	}
+	return b, err
 }
 
 // parseTape parses src, the tape named path. Paths in it (Output, Source,

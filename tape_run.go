@@ -27,7 +27,14 @@ type tapeOptions struct {
 	TmpDir    string // where the run's output directory and shell files go ("" = the system's)
 	TraceDir  string // where a failed run's trace goes ("" = nowhere)
 	TraceName string // its file name there ("" = traceName of the tape's path)
+	// Timeout bounds the whole run (0: none); a tape still running then
+	// fails at the command it was at.
+	Timeout time.Duration
 }
+
+// defaultTapeTimeout is --timeout's default: a tape that has not ended
+// within it fails (a Sleep 1000m, an Expect that never holds).
+const defaultTapeTimeout = 10 * time.Minute
 
 // tapeResult is what running one tape came to.
 type tapeResult struct {
@@ -81,7 +88,8 @@ type tapeRun struct {
 	segments  []recordStopResult // the recordings stopped, in order
 	shellCmd  tapeCmd            // the Set Shell that chose the shell, if any
 	clip      string
-	lastCmd   int // the n of the last command Wait+Command saw end
+	at        tapeCmd // the command running now
+	lastCmd   int     // the n of the last command Wait+Command saw end
 	frames    int
 	masks     []tapeCmd
 	outputs   []tapeCmd
@@ -106,8 +114,17 @@ func runTape(ctx context.Context, path string, opt tapeOptions) *tapeResult {
 		}
 	}
 	r := &tapeRun{prog: prog, opt: opt, set: defaultTapeSettings(), env: map[string]string{}, res: res}
-	err = r.run(ctx)
+	runCtx := ctx
+	if opt.Timeout > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeout(ctx, opt.Timeout)
+		defer cancel()
+	}
+	err = r.run(runCtx, ctx)
 	switch {
+	case err != nil && ctx.Err() == nil && runCtx.Err() != nil:
+		res.Err, res.Failure = nil, &tapeFailure{Line: r.at.Line, Col: r.at.Col, Cmd: r.at.String(),
+			Expected: fmt.Sprintf("the tape to end within --timeout %v", opt.Timeout), Got: "still at this command", Steps: r.steps}
 	case err != nil && ctx.Err() != nil: // SIGINT, SIGTERM: not the tape's failure
 		res.Err, res.Failure = fmt.Errorf("%w: %v", errInterrupted, err), nil
 	case err != nil && res.Failure == nil:
@@ -117,8 +134,9 @@ func runTape(ctx context.Context, path string, opt tapeOptions) *tapeResult {
 }
 
 // run plays every command, then writes the outputs and stops the session.
-// A run that fails keeps its session's trace (keepTrace).
-func (r *tapeRun) run(ctx context.Context) (err error) {
+// A run that fails keeps its session's trace (keepTrace), unless outer,
+// the context of the whole run (SIGINT, SIGTERM), ended it.
+func (r *tapeRun) run(ctx, outer context.Context) (err error) {
 	tmp, err := os.MkdirTemp(r.opt.TmpDir, "ttywright-tape-")
 	if err != nil {
 		return err
@@ -127,7 +145,7 @@ func (r *tapeRun) run(ctx context.Context) (err error) {
 	defer os.RemoveAll(tmp)
 	defer r.close()
 	defer func() {
-		if err != nil && ctx.Err() == nil {
+		if err != nil && outer.Err() == nil {
 			r.keepTrace()
 		}
 	}()
@@ -138,6 +156,7 @@ func (r *tapeRun) run(ctx context.Context) (err error) {
 				return r.cmdErr(c, err)
 			}
 		}
+		r.at = c
 		if err := r.exec(ctx, c, i); err != nil {
 			return err
 		}
@@ -339,7 +358,7 @@ func (r *tapeRun) keepTrace() {
 		err = os.MkdirAll(r.opt.TraceDir, 0o755)
 	}
 	if err == nil {
-		err = os.WriteFile(path, b, 0o644)
+		err = writeRegular(path, b)
 	}
 	if err != nil {
 		r.warn(tapeWarning{Cmd: "trace", Msg: fmt.Sprintf("the failed run's trace was not written: %v", err)})

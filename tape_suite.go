@@ -27,7 +27,8 @@ type suiteOptions struct {
 	Update   bool
 	JUnit    string // "" = no JUnit file
 	TmpDir   string
-	TraceDir string // where a failed tape's trace goes ("" = nowhere)
+	TraceDir string        // where a failed tape's trace goes ("" = nowhere)
+	Timeout  time.Duration // each run's bound (tapeOptions.Timeout)
 }
 
 // suiteResult is one tape's outcome in a suite: its last run, how many
@@ -121,7 +122,7 @@ func runWithRetries(ctx context.Context, path, traceName string, opt suiteOption
 	var r suiteResult
 	for r.Runs <= opt.Retries {
 		r.Runs++
-		r.tapeResult = runTape(ctx, path, tapeOptions{Update: opt.Update, TmpDir: opt.TmpDir, TraceDir: opt.TraceDir, TraceName: traceName})
+		r.tapeResult = runTape(ctx, path, tapeOptions{Update: opt.Update, TmpDir: opt.TmpDir, TraceDir: opt.TraceDir, TraceName: traceName, Timeout: opt.Timeout})
 		r.Total += r.Duration
 		if r.Passed() || r.ParseErr || ctx.Err() != nil {
 			break
@@ -253,7 +254,7 @@ func writeJUnit(path string, results []suiteResult) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append([]byte(xml.Header), append(out, '\n')...), 0o644)
+	return writeRegular(path, append([]byte(xml.Header), append(out, '\n')...))
 }
 
 // tapeReport is a tape's result as JSON (ttywright tape --json): what

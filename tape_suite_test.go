@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -335,5 +336,65 @@ func TestTapeSuiteInterrupted(t *testing.T) {
 	}
 	if strings.Contains(report, "FAIL") {
 		t.Errorf("an interrupted tape is reported failed:\n%s", report)
+	}
+}
+
+// TestTapeFilesBounded: a tape run reads and writes only regular files:
+// a tape that is a link to /dev/zero or a FIFO, or one over the size cap,
+// is refused, not read without end; an Output that is a FIFO, and a
+// golden file that is a planted symlink, are refused, not written to.
+func TestTapeFilesBounded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	zero := filepath.Join(dir, "zero.tape")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.tape")
+	writeTapeB(t, big, "# "+strings.Repeat("x", maxTapeFileBytes)+"\n")
+	for _, tc := range []struct{ path, want string }{
+		{zero, "is not a regular file"},
+		{fifo, "is not a regular file"},
+		{big, "is over 4 MiB"},
+	} {
+		if _, err := parseTapeFile(tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("parseTapeFile(%s) = %v, want %q", tc.path, err, tc.want)
+		}
+	}
+	if err := writeRegular(fifo, []byte("x")); err == nil || !strings.Contains(err.Error(), "is not a regular file") {
+		t.Errorf("writing into a FIFO: %v, want a refusal", err)
+	}
+	secret := filepath.Join(dir, "secret")
+	writeTapeB(t, secret, "keep")
+	link := filepath.Join(dir, "shot.txt")
+	if err := os.Symlink(secret, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeRegular(link, []byte("golden")); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("writing through a symlink: %v, want a refusal", err)
+	}
+	if b, _ := os.ReadFile(secret); string(b) != "keep" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+}
+
+// TestTapeTimeout: --timeout ends a tape that would run on (a long
+// Sleep), as a failure at the command it was at, with its trace.
+func TestTapeTimeout(t *testing.T) {
+	t.Parallel()
+	needShells(t, "bash")
+	dir := t.TempDir()
+	tape := writeTape(t, dir, "long.tape", "Set TypingSpeed 0\nType \"echo hi\" Enter\nWait+Command\nSleep 1000m\n")
+	var out bytes.Buffer
+	code := runTestCmd([]string{"--timeout=2s", "--trace-dir=" + filepath.Join(dir, "traces"), tape}, &out, &out)
+	if code != 1 || !strings.Contains(out.String(), "the tape to end within --timeout 2s") || !strings.Contains(out.String(), ":4:") {
+		t.Errorf("exit %d:\n%s\nwant a failure at line 4 naming --timeout", code, out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "traces")); err != nil {
+		t.Errorf("no trace of the run that timed out: %v", err)
 	}
 }
