@@ -60,9 +60,9 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	cfg := config{rounds: *rounds, starts: 5, shellStarts: 10, commands: 20, shots: 5, floods: 2, vtBenchTimes: 20, loadPings: 500}
+	cfg := config{rounds: *rounds, starts: 5, shellStarts: 10, commands: 20, shots: 5, floods: 2, vtBenchTimes: 5, loadPings: 300}
 	if *quick {
-		cfg = config{rounds: 2, starts: 3, shellStarts: 5, commands: 10, shots: 3, floods: 1, vtBenchTimes: 10, loadPings: 200}
+		cfg = config{rounds: 2, starts: 3, shellStarts: 5, commands: 10, shots: 3, floods: 1, vtBenchTimes: 5, loadPings: 200}
 		flag.Visit(func(f *flag.Flag) {
 			if f.Name == "rounds" {
 				cfg.rounds = *rounds

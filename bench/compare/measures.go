@@ -66,7 +66,7 @@ func measures(cfg config, streams string, sides [2]*side) (ms []measure, skipped
 		if fi, err := os.Stat(path); err == nil {
 			size = fi.Size()
 		}
-		ms = append(ms, measure{rows: []row{{fmt.Sprintf("`cat` of %s (%.1f MB) in a session: the server's CPU", st.About, float64(size)/1e6), "ns/byte"}},
+		ms = append(ms, measure{rows: []row{{fmt.Sprintf("server CPU, `cat` of %s (%.1f MB) in a session", st.About, float64(size)/1e6), "ns/byte"}},
 			reps: cfg.floods, sample: catStream(path, size)})
 	}
 	if m, why := emulatorAlone(cfg, sides); why != "" {
@@ -226,7 +226,7 @@ func emulatorAlone(cfg config, sides [2]*side) (measure, string) {
 	}
 	m := measure{reps: cfg.floods, sample: vtBench(cfg.vtBenchTimes)}
 	for _, st := range probe.VTStreams {
-		m.rows = append(m.rows, row{fmt.Sprintf("the emulator alone (`Benchmark%s`): %s", st.Bench, st.About), "ns/byte"})
+		m.rows = append(m.rows, row{fmt.Sprintf("emulator alone, %s (`Benchmark%s`)", st.About, st.Bench), "ns/byte"})
 	}
 	return m, ""
 }
