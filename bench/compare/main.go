@@ -154,6 +154,15 @@ func binaries(tmp, binA, binB string, revs []string) ([2]*side, error) {
 		if len(revs) > 0 {
 			return [2]*side{}, errors.New("give either REV [REV2] or -a and -b, not both")
 		}
+		for _, s := range []*side{a, b} {
+			var err error
+			if s.bin, err = filepath.Abs(s.bin); err != nil {
+				return [2]*side{}, err
+			}
+			if _, err := os.Stat(s.bin); err != nil {
+				return [2]*side{}, fmt.Errorf("-%s: %v", strings.ToLower(s.label), err)
+			}
+		}
 	case binA != "" || binB != "":
 		return [2]*side{}, errors.New("-a and -b go together")
 	case len(revs) == 1 || len(revs) == 2:
