@@ -17,10 +17,10 @@ import (
 // row is a line of the table: what is measured, in what unit.
 type row struct{ name, unit string }
 
-// measure is a probe. Once a round, setup prepares what sample works on in
-// the side's server (a session, whose id it returns; nil for nothing) and
-// the session is stopped after the last sample; sample returns one
-// measurement for each of rows, reps times a round and side.
+// measure is a probe. Once a round, setup (unless nil) starts the session
+// sample works on in the side's server and returns its id, which is
+// stopped after the last sample; sample returns one measurement for each
+// of rows, reps times a round and side.
 type measure struct {
 	rows   []row
 	reps   int
@@ -35,8 +35,9 @@ const (
 	loadFloods   = 8
 )
 
-// measures lists the probes in the order they run and print, and the
-// ones skipped (a shell not installed).
+// measures lists the probes in the order they run and print, and why
+// the ones that cannot run are skipped (a shell not installed, a stream
+// or the emulator's benchmarks missing).
 func measures(cfg config, streams string, sides [2]*side) (ms []measure, skipped []string) {
 	ms = []measure{
 		{rows: []row{{"binary size", "MB"}}, reps: 1, sample: binarySize},
@@ -62,12 +63,13 @@ func measures(cfg config, streams string, sides [2]*side) (ms []measure, skipped
 	)
 	for _, st := range probe.VTStreams {
 		path := filepath.Join(streams, st.Name+".vt")
-		size := int64(0)
-		if fi, err := os.Stat(path); err == nil {
-			size = fi.Size()
+		fi, err := os.Stat(path)
+		if err != nil || fi.Size() == 0 {
+			skipped = append(skipped, fmt.Sprintf("`cat` of %s (B's benchmarks wrote no stream: %v)", st.About, err))
+			continue
 		}
-		ms = append(ms, measure{rows: []row{{fmt.Sprintf("server CPU, `cat` of %s (%.1f MB) in a session", st.About, float64(size)/1e6), "ns/byte"}},
-			reps: cfg.floods, sample: catStream(path, size)})
+		ms = append(ms, measure{rows: []row{{fmt.Sprintf("server CPU, `cat` of %s (%.1f MB) in a session", st.About, float64(fi.Size())/1e6), "ns/byte"}},
+			reps: cfg.floods, sample: catStream(path, fi.Size())})
 	}
 	if m, why := emulatorAlone(cfg, sides); why != "" {
 		skipped = append(skipped, why)
@@ -86,8 +88,8 @@ func measures(cfg config, streams string, sides [2]*side) (ms []measure, skipped
 // one's rc files run.
 func (s *side) home() string { return filepath.Join(s.tmp, "home") }
 
-// shellArgs are shell_start's arguments for an integrated sh in a clean
-// HOME.
+// shellArgs are shell_start's arguments for the shell sh in an empty
+// HOME, with shell_start's default shell integration.
 func (s *side) shellArgs(sh string) map[string]any {
 	return map[string]any{"command": sh, "args": []string{}, "cwd": s.home(),
 		"env": map[string]string{"HOME": s.home(), "ZDOTDIR": s.home(), "XDG_CONFIG_HOME": s.home(), "HISTFILE": "/dev/null"}}
@@ -134,8 +136,8 @@ func startPausing(s *side, _ string) ([]float64, error) {
 	return timedStart(s, args)
 }
 
-// shellAtPrompt starts an integrated sh that has run `seq 1 30`, at its
-// prompt.
+// shellAtPrompt starts the shell sh (shellArgs) and has it run `seq 1 30`:
+// a screenful, and the shell at its prompt.
 func shellAtPrompt(sh string) func(s *side) (string, error) {
 	return func(s *side) (string, error) {
 		id, err := s.c.StartSession(s.shellArgs(sh))
