@@ -17,20 +17,17 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
+
+	"github.com/ttywright/ttywright/bench/internal/probe"
 )
 
 // targets are the goals from the project's issue: cold start under 20 ms,
@@ -81,10 +78,8 @@ func run(bin string, n int, asJSON, startOnly bool) error {
 	defer os.RemoveAll(tmp)
 	if bin == "" {
 		bin = filepath.Join(tmp, "ttywright")
-		build := exec.Command("go", "build", "-o", bin, ".")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			return fmt.Errorf("go build: %v", err)
+		if err := probe.Build(".", bin); err != nil {
+			return err
 		}
 	}
 	rep := Report{Runs: n}
@@ -99,40 +94,38 @@ func run(bin string, n int, asJSON, startOnly bool) error {
 		}
 		spawn = append(spawn, time.Since(t0))
 	}
-	rep.SpawnBaselineMS = ms(median(spawn))
+	rep.SpawnBaselineMS = ms(probe.Median(spawn))
 
 	// Cold start, n times; the first run also warms the page cache. The
 	// scheduler's own account (/proc/PID/task/*/schedstat) splits each start
 	// into time on a CPU and time waiting for one, which a busy machine adds.
+	outDir := filepath.Join(tmp, "out")
 	var cold, oncpu, queued []time.Duration
 	for i := 0; i <= n; i++ {
-		c, d, err := startClient(bin, tmp)
+		c, d, err := probe.Start(bin, "--output-dir", outDir)
 		if err != nil {
 			return err
 		}
-		run, wait, err := schedstat(c.cmd.Process.Pid)
+		run, wait, err := probe.Schedstat(c.Pid())
 		if err != nil {
-			c.close()
+			c.Close()
 			return err
 		}
 		if i > 0 {
-			oncpu, queued = append(oncpu, run), append(queued, wait)
+			cold, oncpu, queued = append(cold, d), append(oncpu, run), append(queued, wait)
 		}
 		if i == 1 {
-			rep.RSSAfterStart, err = c.peakRSS()
-			if err != nil {
+			if rep.RSSAfterStart, err = probe.PeakRSS(c.Pid()); err != nil {
+				c.Close()
 				return err
 			}
 		}
-		if err := c.close(); err != nil {
+		if err := c.Close(); err != nil {
 			return err
 		}
-		if i > 0 {
-			cold = append(cold, d)
-		}
 	}
-	rep.ColdStartMedianMS, rep.ColdStartMinMS = ms(median(cold)), ms(slices.Min(cold))
-	rep.ColdStartCPUMS, rep.ColdStartQueuedMS = ms(median(oncpu)), ms(median(queued))
+	rep.ColdStartMedianMS, rep.ColdStartMinMS = ms(probe.Median(cold)), ms(slices.Min(cold))
+	rep.ColdStartCPUMS, rep.ColdStartQueuedMS = ms(probe.Median(oncpu)), ms(probe.Median(queued))
 
 	if startOnly {
 		fmt.Printf("cold start %.2f ms (min %.2f), on a CPU %.2f ms, waiting for one %.2f ms; /bin/true %.2f ms; RSS %.2f MB\n",
@@ -141,15 +134,15 @@ func run(bin string, n int, asJSON, startOnly bool) error {
 	}
 
 	// The workload, in one server.
-	c, _, err := startClient(bin, tmp)
+	c, _, err := probe.Start(bin, "--output-dir", outDir)
 	if err != nil {
 		return err
 	}
-	defer c.close()
+	defer c.Close()
 	if err := workload(c, n, &rep); err != nil {
-		return fmt.Errorf("%v\nserver stderr:\n%s", err, c.stderr.String())
+		return err
 	}
-	if rep.RSSAfterWorkload, err = c.peakRSS(); err != nil {
+	if rep.RSSAfterWorkload, err = probe.PeakRSS(c.Pid()); err != nil {
 		return err
 	}
 	if asJSON {
@@ -159,22 +152,22 @@ func run(bin string, n int, asJSON, startOnly bool) error {
 	return nil
 }
 
-func workload(c *client, n int, rep *Report) error {
-	start, err := c.tool("shell_start", map[string]any{"command": "/bin/bash",
+func workload(c *probe.Client, n int, rep *Report) error {
+	start, err := c.Tool("shell_start", map[string]any{"command": "/bin/bash",
 		"args": []string{"--norc", "--noprofile", "-i"},
 		"env":  map[string]string{"PS1": "bench$ ", "HISTFILE": "/dev/null"}})
 	if err != nil {
 		return err
 	}
 	id, _ := start["shell_session_id"].(string)
-	if _, err := c.tool("shell_wait", map[string]any{"session_id": id, "wait_for": "bench$ ", "timeout_ms": 10000}); err != nil {
+	if _, err := c.Tool("shell_wait", map[string]any{"session_id": id, "wait_for": "bench$ ", "timeout_ms": 10000}); err != nil {
 		return err
 	}
 
 	var send, wait, read, shot []time.Duration
 	for i := range n {
 		t0 := time.Now()
-		r, err := c.tool("shell_send", map[string]any{"session_id": id, "input": fmt.Sprintf("echo b-$((%d+1))\\r", i),
+		r, err := c.Tool("shell_send", map[string]any{"session_id": id, "input": fmt.Sprintf("echo b-$((%d+1))\\r", i),
 			"wait_for": fmt.Sprintf("b-%d", i+1), "delay_ms": 0, "timeout_ms": 10000})
 		if err != nil {
 			return err
@@ -185,58 +178,58 @@ func workload(c *client, n int, rep *Report) error {
 		send = append(send, time.Since(t0))
 
 		t0 = time.Now()
-		if _, err := c.tool("shell_wait", map[string]any{"session_id": id, "wait_for": fmt.Sprintf("b-%d", i+1), "timeout_ms": 10000}); err != nil {
+		if _, err := c.Tool("shell_wait", map[string]any{"session_id": id, "wait_for": fmt.Sprintf("b-%d", i+1), "timeout_ms": 10000}); err != nil {
 			return err
 		}
 		wait = append(wait, time.Since(t0))
 
 		t0 = time.Now()
-		if _, err := c.call("tools/call", map[string]any{"name": "shell_read", "arguments": map[string]any{"session_id": id}}); err != nil {
+		if _, err := c.Call("tools/call", map[string]any{"name": "shell_read", "arguments": map[string]any{"session_id": id}}); err != nil {
 			return err
 		}
 		read = append(read, time.Since(t0))
 
 		t0 = time.Now()
-		if _, err := c.tool("shell_screenshot", map[string]any{"session_id": id, "name": fmt.Sprintf("bench-%d", i)}); err != nil {
+		if _, err := c.Tool("shell_screenshot", map[string]any{"session_id": id, "name": fmt.Sprintf("bench-%d", i)}); err != nil {
 			return err
 		}
 		shot = append(shot, time.Since(t0))
 	}
-	rep.SendWaitMedianMS, rep.WaitMedianMS = ms(median(send)), ms(median(wait))
-	rep.ReadMedianMS, rep.ScreenshotMedianMS = ms(median(read)), ms(median(shot))
+	rep.SendWaitMedianMS, rep.WaitMedianMS = ms(probe.Median(send)), ms(probe.Median(wait))
+	rep.ReadMedianMS, rep.ScreenshotMedianMS = ms(probe.Median(read)), ms(probe.Median(shot))
 
 	// A flood of output: the scrollback cap keeps memory bounded.
 	t0 := time.Now()
-	if _, err := c.tool("shell_send", map[string]any{"session_id": id, "input": `seq 1 100000; echo flood-$((9*9))\r`,
+	if _, err := c.Tool("shell_send", map[string]any{"session_id": id, "input": `seq 1 100000; echo flood-$((9*9))\r`,
 		"wait_for": "flood-81", "delay_ms": 0, "timeout_ms": 60000}); err != nil {
 		return err
 	}
 	rep.FloodMS = ms(time.Since(t0))
 
 	// A recording while typing, and a few more sessions side by side.
-	if _, err := c.tool("shell_record_start", map[string]any{"session_id": id, "fps": 10}); err != nil {
+	if _, err := c.Tool("shell_record_start", map[string]any{"session_id": id, "fps": 10}); err != nil {
 		return err
 	}
-	if _, err := c.tool("shell_send", map[string]any{"session_id": id, "input": `ls -la --color=always /usr/bin | head -50\r`,
+	if _, err := c.Tool("shell_send", map[string]any{"session_id": id, "input": `ls -la --color=always /usr/bin | head -50\r`,
 		"type_delay_ms": 5, "wait_idle_ms": 300, "timeout_ms": 20000}); err != nil {
 		return err
 	}
-	if _, err := c.tool("shell_record_stop", map[string]any{"session_id": id, "name": "bench"}); err != nil {
+	if _, err := c.Tool("shell_record_stop", map[string]any{"session_id": id, "name": "bench"}); err != nil {
 		return err
 	}
 	for range 4 {
-		r, err := c.tool("shell_start", map[string]any{"command": "/bin/bash", "args": []string{"--norc", "--noprofile", "-c", "seq 1 20000; sleep 0.2"}})
+		r, err := c.Tool("shell_start", map[string]any{"command": "/bin/bash", "args": []string{"--norc", "--noprofile", "-c", "seq 1 20000; sleep 0.2"}})
 		if err != nil {
 			return err
 		}
-		if _, err := c.tool("shell_wait", map[string]any{"session_id": r["shell_session_id"], "wait_for": "20000", "timeout_ms": 20000}); err != nil {
+		if _, err := c.Tool("shell_wait", map[string]any{"session_id": r["shell_session_id"], "wait_for": "20000", "timeout_ms": 20000}); err != nil {
 			return err
 		}
-		if _, err := c.tool("shell_screenshot", map[string]any{"session_id": r["shell_session_id"], "name": "after-seq"}); err != nil {
+		if _, err := c.Tool("shell_screenshot", map[string]any{"session_id": r["shell_session_id"], "name": "after-seq"}); err != nil {
 			return err
 		}
 	}
-	_, err = c.tool("shell_stop", map[string]any{"session_id": id})
+	_, err = c.Tool("shell_stop", map[string]any{"session_id": id})
 	return err
 }
 
@@ -263,201 +256,6 @@ func printReport(r Report) {
 	fmt.Printf("  shell_read                             %7.2f ms\n", r.ReadMedianMS)
 	fmt.Printf("  shell_screenshot (PNG+SVG+ANSI+TXT)    %7.2f ms\n", r.ScreenshotMedianMS)
 	fmt.Printf("  100,000 lines of output, then a match  %7.2f ms\n", r.FloodMS)
-}
-
-// client is a minimal MCP client over the binary's stdin and stdout:
-// newline-delimited JSON-RPC, one request at a time.
-type client struct {
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	out    *bufio.Reader
-	stderr *lockedBuffer
-	nextID int
-}
-
-// lockedBuffer collects the server's stderr; exec writes it from its own
-// goroutine while the client may read it for an error message.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// startClient starts the binary, runs initialize, notifications/initialized
-// and tools/list, and returns the time that took from just before exec.
-func startClient(bin, tmp string) (*client, time.Duration, error) {
-	c := &client{stderr: &lockedBuffer{}}
-	c.cmd = exec.Command(bin, "--output-dir", filepath.Join(tmp, "out"))
-	c.cmd.Stderr = c.stderr
-	var err error
-	if c.in, err = c.cmd.StdinPipe(); err != nil {
-		return nil, 0, err
-	}
-	stdout, err := c.cmd.StdoutPipe()
-	if err != nil {
-		return nil, 0, err
-	}
-	c.out = bufio.NewReaderSize(stdout, 1<<20)
-	t0 := time.Now()
-	if err := c.cmd.Start(); err != nil {
-		return nil, 0, err
-	}
-	if _, err := c.call("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{},
-		"clientInfo": map[string]any{"name": "ttywright-bench", "version": "1"}}); err != nil {
-		c.close()
-		return nil, 0, err
-	}
-	if err := c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"}); err != nil {
-		c.close()
-		return nil, 0, err
-	}
-	r, err := c.call("tools/list", map[string]any{})
-	if err != nil {
-		c.close()
-		return nil, 0, err
-	}
-	d := time.Since(t0)
-	if tools, _ := r["tools"].([]any); len(tools) == 0 {
-		c.close()
-		return nil, 0, fmt.Errorf("tools/list returned no tools: %v", r)
-	}
-	return c, d, nil
-}
-
-func (c *client) send(msg any) error {
-	b, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	_, err = c.in.Write(append(b, '\n'))
-	return err
-}
-
-// call sends one request and reads frames until its response, skipping
-// notifications.
-func (c *client) call(method string, params any) (map[string]any, error) {
-	c.nextID++
-	id := c.nextID
-	if err := c.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}); err != nil {
-		return nil, err
-	}
-	for {
-		line, err := c.out.ReadBytes('\n')
-		if err != nil {
-			return nil, fmt.Errorf("%s: reading the response: %v\nstderr:\n%s", method, err, c.stderr.String())
-		}
-		var msg struct {
-			ID     *int            `json:"id"`
-			Result map[string]any  `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
-		if err := json.Unmarshal(line, &msg); err != nil {
-			return nil, fmt.Errorf("%s: bad frame %q: %v", method, line, err)
-		}
-		if msg.ID == nil || *msg.ID != id {
-			continue // a notification
-		}
-		if len(msg.Error) > 0 {
-			return nil, fmt.Errorf("%s: %s", method, msg.Error)
-		}
-		return msg.Result, nil
-	}
-}
-
-// tool calls a tool and returns its structured result; isError is an error.
-func (c *client) tool(name string, args map[string]any) (map[string]any, error) {
-	r, err := c.call("tools/call", map[string]any{"name": name, "arguments": args})
-	if err != nil {
-		return nil, err
-	}
-	if r["isError"] == true {
-		return nil, fmt.Errorf("%s: %v", name, r["content"])
-	}
-	if sc, ok := r["structuredContent"].(map[string]any); ok {
-		return sc, nil
-	}
-	content, _ := r["content"].([]any)
-	if len(content) > 0 {
-		if first, ok := content[0].(map[string]any); ok {
-			var m map[string]any
-			if json.Unmarshal([]byte(fmt.Sprint(first["text"])), &m) == nil {
-				return m, nil
-			}
-		}
-	}
-	return map[string]any{}, nil
-}
-
-// schedstat sums the time pid's threads spent on a CPU and waiting in a
-// run queue so far (/proc/PID/task/TID/schedstat, nanoseconds).
-func schedstat(pid int) (run, wait time.Duration, err error) {
-	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid))
-	if err != nil || len(tasks) == 0 {
-		return 0, 0, fmt.Errorf("reading schedstat of %d (Linux only): %v", pid, err)
-	}
-	for _, p := range tasks {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue // the thread ended
-		}
-		f := strings.Fields(string(b))
-		if len(f) < 2 {
-			continue
-		}
-		r, _ := strconv.ParseInt(f[0], 10, 64)
-		w, _ := strconv.ParseInt(f[1], 10, 64)
-		run += time.Duration(r)
-		wait += time.Duration(w)
-	}
-	return run, wait, nil
-}
-
-// peakRSS reads VmHWM, the peak resident set size, from /proc.
-func (c *client) peakRSS() (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
-	if err != nil {
-		return 0, fmt.Errorf("reading peak RSS (Linux only): %v", err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			f := strings.Fields(rest)
-			kb, err := strconv.ParseInt(f[0], 10, 64)
-			return kb << 10, err
-		}
-	}
-	return 0, errors.New("no VmHWM in /proc/PID/status")
-}
-
-// close ends the server by closing its stdin, as MCP's stdio shutdown says.
-func (c *client) close() error {
-	c.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- c.cmd.Wait() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(10 * time.Second):
-		c.cmd.Process.Kill()
-		<-done
-		return errors.New("the server did not exit within 10 s of stdin closing")
-	}
-}
-
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

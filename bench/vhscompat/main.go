@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ttywright/ttywright/bench/internal/probe"
 )
 
 // report is `ttywright tape --json`'s output (tape_suite.go, tapeReport).
@@ -64,8 +66,8 @@ func main() {
 	defer os.RemoveAll(tmp)
 	if *bin == "" {
 		*bin = filepath.Join(tmp, "ttywright")
-		if out, err := exec.Command("go", "build", "-o", *bin, ".").CombinedOutput(); err != nil {
-			log.Fatalf("go build: %v\n%s", err, out)
+		if err := probe.Build(".", *bin); err != nil {
+			log.Fatal(err)
 		}
 	}
 	root := filepath.Join(tmp, "vhs")

@@ -34,25 +34,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
+
+	"github.com/ttywright/ttywright/bench/internal/probe"
 )
-
-// stream pairs a Go benchmark with the file name its stream is written
-// under.
-type stream struct {
-	bench, name, about string
-}
-
-var streams = []stream{
-	{"VTLsColor", "ls-color", "coloured `ls -R`"},
-	{"VTCursorRGB", "cursor-rgb", "cursor movement + truecolour (TUI redraw)"},
-	{"VTSeq", "seq", "`seq 1 200000`"},
-	{"VTPlain", "plain", "plain lines of 100 bytes"},
-	{"VTLongLines", "long-lines", "plain long lines (300-1500 bytes)"},
-	{"VTCJK", "cjk-emoji", "CJK and emoji"},
-}
 
 func main() {
 	count := flag.Int("count", 3, "runs of each Go benchmark")
@@ -85,11 +70,7 @@ func run(count, runs int, node, before string) error {
 	}
 	defer os.RemoveAll(dir)
 
-	names := make([]string, len(streams))
-	for i, s := range streams {
-		names[i] = s.bench
-	}
-	pattern := "^Benchmark(" + strings.Join(names, "|") + ")$"
+	pattern := probe.VTBenchPattern()
 	// Each checkout's benchmarks run count times, one run of each in
 	// turn, so that both see the same load.
 	goRuns, beforeRuns := map[string][]rate{}, map[string][]rate{}
@@ -118,17 +99,17 @@ func run(count, runs int, node, before string) error {
 	}
 	fmt.Printf("%s ttywright MB/s (wall) | ttywright CPU-MB/s | @xterm/headless CPU-MB/s | ratio |\n", head)
 	fmt.Printf("%s---:|---:|---:|---:|\n", rule)
-	for _, s := range streams {
-		g, ok := goRates[s.bench]
-		j, ok2 := jsRates[s.name]
+	for _, s := range probe.VTStreams {
+		g, ok := goRates[s.Bench]
+		j, ok2 := jsRates[s.Name]
 		if !ok || !ok2 {
-			return fmt.Errorf("no figures for %s", s.name)
+			return fmt.Errorf("no figures for %s", s.Name)
 		}
-		fmt.Printf("| %s | %.1f |", s.about, float64(sizes[s.name])/1e6)
+		fmt.Printf("| %s | %.1f |", s.About, float64(sizes[s.Name])/1e6)
 		if before != "" {
-			b, ok := beforeRates[s.bench]
+			b, ok := beforeRates[s.Bench]
 			if !ok {
-				return fmt.Errorf("no figures for %s in %s", s.name, before)
+				return fmt.Errorf("no figures for %s in %s", s.Name, before)
 			}
 			fmt.Printf(" %.0f | %.1fx |", b.cpu, b.cpu/j.cpu)
 		}
@@ -152,27 +133,8 @@ func goBench(pkgDir, streamDir, pattern string, runs map[string][]rate) error {
 	if err != nil {
 		return fmt.Errorf("go test -bench in %s: %v\n%s", pkgDir, err, out)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 2 || !strings.HasPrefix(f[0], "Benchmark") {
-			continue
-		}
-		name, _, _ := strings.Cut(strings.TrimPrefix(f[0], "Benchmark"), "-")
-		var r rate
-		for i := 1; i+1 < len(f); i++ {
-			v, err := strconv.ParseFloat(f[i], 64)
-			if err != nil {
-				continue
-			}
-			switch f[i+1] {
-			case "MB/s":
-				r.wall = v
-			case "cpu-MB/s":
-				r.cpu = v
-			}
-		}
-		runs[name] = append(runs[name], r)
+	for name, r := range probe.ParseVTBench(out) {
+		runs[name] = append(runs[name], rate{cpu: r.CPU, wall: r.Wall})
 	}
 	return nil
 }
@@ -185,7 +147,7 @@ func medians(runs map[string][]rate) map[string]rate {
 		for _, r := range rs {
 			cpu, wall = append(cpu, r.cpu), append(wall, r.wall)
 		}
-		out[name] = rate{cpu: median(cpu), wall: median(wall)}
+		out[name] = rate{cpu: probe.Median(cpu), wall: probe.Median(wall)}
 	}
 	return out
 }
@@ -194,8 +156,8 @@ func medians(runs map[string][]rate) map[string]rate {
 // stream's median rates and its size in bytes.
 func nodeBench(node, script, dir string, runs int) (map[string]rate, map[string]int, error) {
 	args := []string{script, dir, strconv.Itoa(runs)}
-	for _, s := range streams {
-		args = append(args, s.name)
+	for _, s := range probe.VTStreams {
+		args = append(args, s.Name)
 	}
 	cmd := exec.Command(node, args...)
 	cmd.Stderr = os.Stderr
@@ -219,17 +181,8 @@ func nodeBench(node, script, dir string, runs int) (map[string]rate, map[string]
 			cpu = append(cpu, float64(r.Bytes)/1e6/x.CPU)
 			wall = append(wall, float64(r.Bytes)/1e6/x.Wall)
 		}
-		rates[r.Name] = rate{cpu: median(cpu), wall: median(wall)}
+		rates[r.Name] = rate{cpu: probe.Median(cpu), wall: probe.Median(wall)}
 		sizes[r.Name] = r.Bytes
 	}
 	return rates, sizes, nil
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
