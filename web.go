@@ -23,6 +23,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,7 +59,8 @@ var webSecurityHeaders = [][2]string{
 // live views. The zero value is not usable; make one with newWebDoor.
 // Its methods are safe for concurrent use.
 type webDoor struct {
-	addr string // as given to newWebDoor: "" or a loopback host:port
+	addr string         // as given to newWebDoor: "" or a loopback host:port
+	mux  *http.ServeMux // the door's paths, behind ServeHTTP's checks
 
 	mu      sync.Mutex
 	srv     *http.Server // nil while no offer is pending and no view lives
@@ -75,12 +77,23 @@ type webDoor struct {
 // which means 127.0.0.1). Nothing listens until the first OfferSecret,
 // which also refuses an addr that is not loopback.
 func newWebDoor(addr string) *webDoor {
-	return &webDoor{
+	d := &webDoor{
 		addr: addr,
+		mux:  http.NewServeMux(),
 		secrets: offerTable[*SecretOffer]{path: "/secret/", max: maxSecretOffers, recall: maxEndedOffers,
 			full: "secret pages are pending", hint: "wait for one to end or cancel one"},
 		views: offerTable[*ViewOffer]{path: "/view/", max: maxViewOffers, full: "views are open", hint: "cancel one"},
 	}
+	d.mux.HandleFunc("/secret/{token}", d.serveSecret)
+	for _, action := range viewActions {
+		d.mux.HandleFunc(path.Join("/view/{token}", action), func(w http.ResponseWriter, r *http.Request) {
+			d.serveView(w, r, action)
+		})
+	}
+	d.mux.HandleFunc("/view", viewNotFound) // else the mux would redirect it to /view/
+	d.mux.HandleFunc("/view/", viewNotFound)
+	d.mux.HandleFunc("/", secretNotFound)
+	return d
 }
 
 // offerLife is the life a secret page and a live view share. The door
@@ -442,10 +455,12 @@ func (o *SecretOffer) send(secret []byte) error {
 	return err
 }
 
-// ServeHTTP answers a request to the door: GET shows a pending offer's
-// form, POST delivers its secret; paths under /view/ go to a live view.
-// The Host header must be the served host:port (421 otherwise); other
-// methods get 405, an unknown token 404, an ended offer 410.
+// ServeHTTP answers a request to the door. The Host header must be the
+// served host:port (421 otherwise) and the method GET or POST (405);
+// then d.mux routes it: /secret/TOKEN to a secret page (serveSecret),
+// /view/TOKEN and its actions to a live view (serveView), any other path
+// to 404, also one with an empty, "." or ".." segment, which the mux
+// would redirect to its clean form.
 func (d *webDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, h := range webSecurityHeaders {
 		w.Header().Set(h[0], h[1])
@@ -463,26 +478,32 @@ func (d *webDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		webReply(w, http.StatusMethodNotAllowed, "Method not allowed", "This page takes only GET and POST.")
 		return
 	}
-	if rest, ok := strings.CutPrefix(r.URL.Path, "/view/"); ok {
-		d.serveView(w, r, rest, host)
+	if path.Clean(r.URL.Path) != r.URL.Path {
+		secretNotFound(w, r)
 		return
 	}
-	token, ok := strings.CutPrefix(r.URL.Path, "/secret/")
-	var o *SecretOffer
-	var st offerState
-	if ok {
-		o, st = d.lookup(token)
-	}
+	d.mux.ServeHTTP(w, r)
+}
+
+// serveSecret answers /secret/TOKEN: GET shows a pending offer's form,
+// POST delivers its secret; an unknown token is 404, an ended offer 410.
+func (d *webDoor) serveSecret(w http.ResponseWriter, r *http.Request) {
+	o, st := d.lookup(r.PathValue("token"))
 	switch {
 	case o == nil:
-		webReply(w, http.StatusNotFound, "No such page", "This secret page does not exist: ask the agent for a new one.")
+		secretNotFound(w, r)
 	case st != offerPending:
 		webReply(w, http.StatusGone, webGone[st][0], webGone[st][1])
 	case r.Method == http.MethodGet:
 		o.form(w)
 	default:
-		d.post(w, r, o, host)
+		d.post(w, r, o)
 	}
+}
+
+// secretNotFound is the 404 of a path that is no secret page.
+func secretNotFound(w http.ResponseWriter, _ *http.Request) {
+	webReply(w, http.StatusNotFound, "No such page", "This secret page does not exist: ask the agent for a new one.")
 }
 
 // webGone is the title and text of the 410 page of each state but
@@ -519,8 +540,8 @@ func (o *SecretOffer) form(w http.ResponseWriter) {
 // then the offer is claimed (410 when another request took it), Deliver
 // runs once and the body, which holds the only copy of the secret, is
 // zeroed.
-func (d *webDoor) post(w http.ResponseWriter, r *http.Request, o *SecretOffer, host string) {
-	if why := webCrossOrigin(r, host); why != "" {
+func (d *webDoor) post(w http.ResponseWriter, r *http.Request, o *SecretOffer) {
+	if why := webCrossOrigin(r, r.Host); why != "" { // ServeHTTP checked that Host is the door's
 		webReply(w, http.StatusForbidden, "Refused", why)
 		return
 	}

@@ -28,7 +28,6 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -170,33 +169,19 @@ func (d *webDoor) lookupView(token string) *ViewOffer {
 	return o
 }
 
-// viewRoute splits the path after /view/ into the token and the action:
-// "" (the page), "events", "take", "give" or "keys". ok is false for
-// any other shape, which is answered 404.
-func viewRoute(rest string) (token, action string, ok bool) {
-	token, action, slash := strings.Cut(rest, "/")
-	if token == "" || slash == (action == "") || strings.Contains(action, "/") {
-		return "", "", false
-	}
-	switch action {
-	case "", "events", "take", "give", "keys":
-		return token, action, true
-	}
-	return "", "", false
-}
+// viewActions are the paths of a view after /view/TOKEN: "" the page,
+// "events" its event stream, then the POSTs of a tab.
+var viewActions = []string{"", "events", "take", "give", "keys"}
 
-// serveView answers a request under /view/, its Host and method checked
-// already: GET the page or its events, POST take, give or keys.
-func (d *webDoor) serveView(w http.ResponseWriter, r *http.Request, rest, host string) {
-	token, action, ok := viewRoute(rest)
-	var o *ViewOffer
-	if ok {
-		o = d.lookupView(token)
-	}
+// serveView answers /view/TOKEN and /view/TOKEN/action, its Host and
+// method checked already: GET the page or its events, POST take, give
+// or keys.
+func (d *webDoor) serveView(w http.ResponseWriter, r *http.Request, action string) {
+	o := d.lookupView(r.PathValue("token"))
 	get := action == "" || action == "events"
 	switch {
 	case o == nil:
-		webReply(w, http.StatusNotFound, "No such view", "This live view does not exist or has ended: ask the agent for a new link.")
+		viewNotFound(w, r)
 	case get != (r.Method == http.MethodGet):
 		allow := "POST"
 		if get {
@@ -207,10 +192,15 @@ func (d *webDoor) serveView(w http.ResponseWriter, r *http.Request, rest, host s
 	case action == "":
 		o.servePage(w)
 	case action == "events":
-		o.serveEvents(w, r, host)
+		o.serveEvents(w, r, r.Host) // ServeHTTP checked that Host is the door's
 	default:
-		o.serveAction(w, r, host, action)
+		o.serveAction(w, r, r.Host, action)
 	}
+}
+
+// viewNotFound is the 404 of a path under /view/ that is no live view.
+func viewNotFound(w http.ResponseWriter, _ *http.Request) {
+	webReply(w, http.StatusNotFound, "No such view", "This live view does not exist or has ended: ask the agent for a new link.")
 }
 
 // servePage writes the view's page with a fresh nonce for its one style

@@ -887,26 +887,44 @@ func TestWebViewEvent(t *testing.T) {
 	}
 }
 
-// TestWebViewRoute checks the split of a path after /view/.
+// TestWebViewRoute checks which paths reach a view: its page, its event
+// stream and its three actions, each by its method; every other shape is
+// 404, with no redirect to a clean form of the path.
 func TestWebViewRoute(t *testing.T) {
-	tok := rand.Text()
+	t.Parallel()
+	d := newWebTestDoor(t, "")
+	o := viewOffer(t, d, newViewFake(viewFrame("$ ")).page())
+	origin := "http://" + d.Addr()
+	tok := strings.TrimPrefix(o.URL, origin+"/view/")
 	for _, tc := range []struct {
-		in            string
-		token, action string
-		ok            bool
+		method, path string
+		status       int
 	}{
-		{tok, tok, "", true},
-		{tok + "/events", tok, "events", true},
-		{tok + "/keys", tok, "keys", true},
-		{tok + "/", "", "", false},
-		{tok + "/keys/", "", "", false},
-		{tok + "/Keys", "", "", false},
-		{"", "", "", false},
-		{"/" + tok, "", "", false},
+		{"GET", "/view/" + tok, http.StatusOK},
+		{"POST", "/view/" + tok + "/take", http.StatusForbidden}, // routed: refused for its missing CSRF token
+		{"POST", "/view/" + tok + "/give", http.StatusForbidden},
+		{"POST", "/view/" + tok + "/keys", http.StatusForbidden},
+		{"POST", "/view/" + tok + "/events", http.StatusMethodNotAllowed},
+		{"GET", "/view/" + tok + "/keys", http.StatusMethodNotAllowed},
+		{"POST", "/view/" + tok, http.StatusMethodNotAllowed},
+		{"GET", "/view/" + tok + "/", http.StatusNotFound},
+		{"POST", "/view/" + tok + "/keys/", http.StatusNotFound},
+		{"POST", "/view/" + tok + "/Keys", http.StatusNotFound},
+		{"POST", "/view/" + tok + "/resize", http.StatusNotFound},
+		{"GET", "/view/" + tok[:len(tok)-1], http.StatusNotFound},
+		{"GET", "/view/" + tok + "x", http.StatusNotFound},
+		{"GET", "/view/", http.StatusNotFound},
+		{"GET", "/view", http.StatusNotFound},
+		{"GET", "/secret/" + tok, http.StatusNotFound},
+		{"GET", "/view//" + tok, http.StatusNotFound},
+		{"POST", "/view/" + tok + "/./take", http.StatusNotFound},
+		{"POST", "/view/x/../" + tok + "/take", http.StatusNotFound},
+		{"POST", "/view/" + tok + "%2Ftake", http.StatusNotFound},
 	} {
-		token, action, ok := viewRoute(tc.in)
-		if token != tc.token || action != tc.action || ok != tc.ok {
-			t.Errorf("viewRoute(%q) = %q, %q, %v; want %q, %q, %v", tc.in, token, action, ok, tc.token, tc.action, tc.ok)
+		r := webSend(t, tc.method, origin+tc.path, "", nil)
+		viewCheckHeaders(t, tc.method+" "+tc.path, r)
+		if r.status != tc.status {
+			t.Errorf("%s %s: status %d, want %d", tc.method, tc.path, r.status, tc.status)
 		}
 	}
 }
