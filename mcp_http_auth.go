@@ -4,15 +4,13 @@ package main
 // bits made at start and written to a 0600 file in a private directory
 // (its path goes to stderr), or read from --http-token-file (written there
 // when the file does not exist yet). A request carries it as
-// Authorization: Bearer TOKEN or in the path, /mcp/TOKEN; it is compared
-// in constant time, and failed attempts are logged and limited per client
-// address. A nil *httpAuth is --http-auth=none: every request passes.
+// Authorization: Bearer TOKEN or in the path, /mcp/TOKEN; its SHA-256 is
+// compared in constant time (web_secret.go), and failed attempts are
+// logged and limited per client address. A nil *httpAuth is
+// --http-auth=none: every request passes.
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -41,10 +39,10 @@ const (
 
 // httpAuth holds the token and the failure counts.
 type httpAuth struct {
-	sum     [sha256.Size]byte // SHA-256 of the token: compared, never the token itself
-	token   string
-	path    string // the token file
-	written string // the private directory made for it, removed at close; "" when given
+	hash    secretHash // of the token: compared, never the token itself
+	token   string     // looked for in a query string, as a leak
+	path    string     // the token file
+	written string     // the private directory made for it, removed at close; "" when given
 	errlog  *log.Logger
 
 	mu    sync.Mutex
@@ -74,9 +72,11 @@ func newHTTPAuth(file string, errlog *log.Logger) (*httpAuth, error) {
 		}
 		a.written, file = dir, filepath.Join(dir, "token")
 	}
-	b := make([]byte, 32)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
-	t := base64.RawURLEncoding.EncodeToString(b)
+	// 256 bits, twice rand.Text's 128: RFC 6749 §10.10 wants a guess to
+	// succeed with at most 2^-128 and advises 2^-160, and this token
+	// never expires and may face the network. 52 characters, over
+	// minTokenLen; files written before in base64url (43) still read.
+	t := rand.Text() + rand.Text()
 	// O_EXCL and O_NOFOLLOW: a file or link put there since the read is
 	// refused, not written through.
 	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
@@ -165,7 +165,7 @@ func checkTokenDir(file string) error {
 }
 
 func (a *httpAuth) setToken(t, path string) {
-	a.token, a.path, a.sum = t, path, sha256.Sum256([]byte(t))
+	a.token, a.path, a.hash = t, path, hashSecret(t)
 }
 
 // Path is the token file's path; "" without auth.
@@ -181,13 +181,6 @@ func (a *httpAuth) close() {
 	if a != nil && a.written != "" {
 		os.RemoveAll(a.written)
 	}
-}
-
-// matches compares t with the token in constant time (of the hashes, so
-// the length leaks nothing either).
-func (a *httpAuth) matches(t string) bool {
-	sum := sha256.Sum256([]byte(t))
-	return subtle.ConstantTimeCompare(sum[:], a.sum[:]) == 1
 }
 
 // checkQuery refuses a request with a credential in its query string,
@@ -209,7 +202,7 @@ func (a *httpAuth) checkQuery(r *http.Request) (int, string) {
 			named = true
 		}
 		for _, v := range vs {
-			leaked = leaked || a.matches(v)
+			leaked = leaked || a.hash.matches(v)
 		}
 	}
 	what := "a query parameter named like a credential, not the token"
@@ -243,8 +236,8 @@ func (a *httpAuth) check(r *http.Request, pathToken string) (int, string) {
 	if given == "" {
 		return a.failed(r, "no token")
 	}
-	if !a.matches(given) {
-		if how == "bearer" && pathToken != "" && a.matches(pathToken) {
+	if !a.hash.matches(given) {
+		if how == "bearer" && pathToken != "" && a.hash.matches(pathToken) {
 			// The right token in the path: pointing at the path would not help.
 			if !a.logRefusal(r, "a wrong bearer token with the right path token") {
 				return http.StatusTooManyRequests, "too many failed attempts from this address: wait, then send the right token"

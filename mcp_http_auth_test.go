@@ -1,11 +1,14 @@
 package main
 
 import (
+	"crypto/rand"
 	"fmt"
 	"log"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -162,6 +165,64 @@ func TestHTTPTokenFileUnsafe(t *testing.T) {
 			}
 			if _, serr := os.Stat(filepath.Join(filepath.Dir(p), "elsewhere")); serr == nil {
 				t.Error("a token was written through the link")
+			}
+		})
+	}
+}
+
+// bearerToken matches a token newHTTPAuth makes: two crypto/rand.Text
+// values, 52 base32 characters or more, 256 bits at least.
+var bearerToken = regexp.MustCompile(`^[A-Z2-7]{52,}$`)
+
+// TestHTTPTokenFileForms: a token file is read whatever made it, today's
+// build (base32) or an earlier one (43 base64url characters), and its
+// token then passes as a bearer and in the path, and nothing else does;
+// one too short or with a '/' is refused.
+func TestHTTPTokenFileForms(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, token string
+		ok          bool
+	}{
+		{"made today", rand.Text() + rand.Text(), true},
+		{"made before, base64url", "q3_Vx-0aZ9kLmN2pQr4sTu6vWx8yZa1bCd3eFg5hIj7", true},
+		{"one rand.Text, too short", rand.Text(), false},
+		{"with a slash", "q3_Vx-0aZ9kLmN2pQr4sTu6vWx8yZa1bCd3eFg5/Ij7", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := filepath.Join(t.TempDir(), "token")
+			if err := os.WriteFile(p, []byte(c.token+"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			a, err := newHTTPAuth(p, testLogger(t))
+			if !c.ok {
+				if err == nil {
+					t.Fatalf("the token %q was taken", c.token)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.errlog = log.New(&logLines{}, "", 0) // the wrong tokens below are logged
+			for _, tc := range []struct {
+				bearer, path string
+				status       int
+			}{
+				{c.token, "", 0},
+				{"", c.token, 0},
+				{c.token[:len(c.token)-1], "", http.StatusUnauthorized},
+				{"", c.token + "x", http.StatusUnauthorized},
+				{strings.ToLower(c.token), "", http.StatusUnauthorized},
+			} {
+				r := httptest.NewRequest("POST", "/mcp", nil)
+				if tc.bearer != "" {
+					r.Header.Set("Authorization", "Bearer "+tc.bearer)
+				}
+				if status, why := a.check(r, tc.path); status != tc.status {
+					t.Errorf("bearer %q, path %q: status %d (%s), want %d", tc.bearer, tc.path, status, why, tc.status)
+				}
 			}
 		})
 	}

@@ -16,7 +16,6 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -92,9 +91,7 @@ func (s *httpSession) unlinkLocked(st *httpStream) {
 // DELETE theirs, and would otherwise fill the table until the idle
 // timeout. It returns nil only when every session is busy.
 func (h *httpMCP) newSession() *httpSession {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
-	s := &httpSession{id: hex.EncodeToString(b), posts: map[string]*httpStream{}, last: time.Now()}
+	s := &httpSession{id: rand.Text(), posts: map[string]*httpStream{}, last: time.Now()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	h.p.mu.Lock()
 	var evicted *httpSession

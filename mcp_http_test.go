@@ -571,8 +571,8 @@ func TestHTTPTokenFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	fi, _ := os.Stat(p)
-	if raw, _ := base64.RawURLEncoding.DecodeString(a.token); len(raw) != 32 || fi.Mode().Perm() != 0o600 {
-		t.Errorf("token %q (%d bytes), mode %v", a.token, len(raw), fi.Mode().Perm())
+	if !bearerToken.MatchString(a.token) || fi.Mode().Perm() != 0o600 {
+		t.Errorf("token %q (%d characters), mode %v", a.token, len(a.token), fi.Mode().Perm())
 	}
 	b, err := newHTTPAuth(p, testLogger(t))
 	if err != nil || b.token != a.token {

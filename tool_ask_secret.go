@@ -12,7 +12,6 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -69,11 +68,11 @@ func (r askSecretResult) blocks() (string, []Content)   { return r.text, nil }
 func (r askSecretResult) inputRequired() *InputRequired { return r.interim }
 
 // secretAsks are the pages offered to 2026-07-28 clients whose retry has
-// not come yet, by requestState: a random value, so a client cannot
-// forge one it was not given.
+// not come yet, by requestState: a crypto/rand.Text value, so a client
+// cannot forge one it was not given.
 type secretAsks struct {
 	mu      sync.Mutex
-	pending map[string]*secretAsk
+	pending secretTable[*secretAsk]
 	current map[string]*SecretOffer // the latest page of each session
 }
 
@@ -83,23 +82,21 @@ type secretAsk struct {
 	offer   *SecretOffer
 	fg      Foreground
 	expires time.Time
+	state   secretHash // of its requestState, its key in pending
 }
 
 func (a *secretAsks) put(ask *secretAsk) string {
-	state := randomHex(16)
+	state := rand.Text()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.pending == nil {
-		a.pending = map[string]*secretAsk{}
-	}
-	for k, old := range a.pending {
+	for h, old := range a.pending.all() {
 		// Pages that ended without a secret, or whose time is past, go
 		// as new ones come; a delivered one waits for its retry.
 		if old.ended() && !old.offer.Delivered() || time.Now().After(old.expires.Add(secretRetryGrace)) {
-			delete(a.pending, k)
+			a.pending.delete(h)
 		}
 	}
-	a.pending[state] = ask
+	ask.state = a.pending.add(state, ask)
 	return state
 }
 
@@ -132,19 +129,12 @@ func (a *secretAsks) only(id string, offer *SecretOffer) {
 func (a *secretAsks) take(state, id string) *secretAsk {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	ask := a.pending[state]
+	ask, _ := a.pending.lookup(state)
 	if ask == nil || ask.s.ID != id {
 		return nil
 	}
-	delete(a.pending, state)
+	a.pending.delete(ask.state)
 	return ask
-}
-
-// randomHex returns n random bytes in hex.
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
-	return hex.EncodeToString(b)
 }
 
 func (tb *Toolbox) toolShellAskSecret() *Tool {
@@ -272,7 +262,7 @@ func watchSecretPrompt(s *Session, fg Foreground, offer *SecretOffer) {
 // askSecretLegacy asks a legacy client to show the page and waits for
 // the person.
 func (tb *Toolbox) askSecretLegacy(ctx context.Context, call *ToolCall, ask *secretAsk, msg string) (askSecretResult, error) {
-	id := "ttywright-" + randomHex(12)
+	id := "ttywright-" + rand.Text()
 	action, err := call.Ask.Request(ctx, URLElicitation{ID: id, URL: ask.offer.URL, Message: msg})
 	if err != nil {
 		ask.offer.Cancel()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -28,7 +29,7 @@ input("more> ")
 // testSecret is a fresh random secret and the line hashPrompt prints
 // for it.
 func testSecret() (secret, printed string) {
-	secret = "S3cr" + randomHex(10)
+	secret = "S3cr" + rand.Text()
 	sum := sha256.Sum256([]byte(secret))
 	return secret, "got " + hex.EncodeToString(sum[:])
 }

@@ -15,9 +15,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"html/template"
@@ -26,6 +23,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,16 +59,15 @@ var webSecurityHeaders = [][2]string{
 // live views. The zero value is not usable; make one with newWebDoor.
 // Its methods are safe for concurrent use.
 type webDoor struct {
-	addr string // as given to newWebDoor: "" or a loopback host:port
+	addr string         // as given to newWebDoor: "" or a loopback host:port
+	mux  *http.ServeMux // the door's paths, behind ServeHTTP's checks
 
 	mu      sync.Mutex
 	srv     *http.Server // nil while no offer is pending and no view lives
 	ln      net.Listener
 	host    string // "127.0.0.1:PORT" that ln listens on; the Host header must equal it
-	offers  map[[sha256.Size]byte]*SecretOffer
-	ended   [][sha256.Size]byte              // keys of ended offers still in offers, oldest first
-	pending int                              // offers in offers not yet ended
-	views   map[[sha256.Size]byte]*ViewOffer // live views, by the SHA-256 of their token
+	secrets offerTable[*SecretOffer]
+	views   offerTable[*ViewOffer]
 	closed  bool
 }
 
@@ -80,7 +77,159 @@ type webDoor struct {
 // which means 127.0.0.1). Nothing listens until the first OfferSecret,
 // which also refuses an addr that is not loopback.
 func newWebDoor(addr string) *webDoor {
-	return &webDoor{addr: addr, offers: map[[sha256.Size]byte]*SecretOffer{}, views: map[[sha256.Size]byte]*ViewOffer{}}
+	d := &webDoor{
+		addr: addr,
+		mux:  http.NewServeMux(),
+		secrets: offerTable[*SecretOffer]{path: "/secret/", max: maxSecretOffers, recall: maxEndedOffers,
+			full: "secret pages are pending", hint: "wait for one to end or cancel one"},
+		views: offerTable[*ViewOffer]{path: "/view/", max: maxViewOffers, full: "views are open", hint: "cancel one"},
+	}
+	d.mux.HandleFunc("/secret/{token}", d.serveSecret)
+	for _, action := range viewActions {
+		d.mux.HandleFunc(path.Join("/view/{token}", action), func(w http.ResponseWriter, r *http.Request) {
+			d.serveView(w, r, action)
+		})
+	}
+	d.mux.HandleFunc("/view", viewNotFound) // else the mux would redirect it to /view/
+	d.mux.HandleFunc("/view/", viewNotFound)
+	d.mux.HandleFunc("/", secretNotFound)
+	return d
+}
+
+// offerLife is the life a secret page and a live view share. The door
+// mints its token with crypto/rand.Text, keeps the offer in an
+// offerTable by the token's SHA-256 (URL holds the token's only copy),
+// ends it at its deadline, on Cancel or when the door closes, and closes
+// the listener when no offer of either kind is left.
+type offerLife struct {
+	URL string
+
+	door  *webDoor
+	key   secretHash    // of the token
+	done  chan struct{} // closed when the offer has ended
+	timer *time.Timer   // the deadline; nil without one
+	ended bool          // guarded by door.mu
+}
+
+// Done returns a channel closed when the offer has ended.
+func (o *offerLife) Done() <-chan struct{} { return o.done }
+
+// life is the shared part of a doorOffer.
+func (o *offerLife) life() *offerLife { return o }
+
+// doorOffer is a secret page or a live view, as its offerTable sees it.
+// Its Locked methods run under door.mu.
+type doorOffer interface {
+	life() *offerLife
+	deadline() time.Time // zero: none
+	expireLocked()       // ends the offer because its deadline passed
+	cancelLocked()       // ends the offer because the door closes
+}
+
+// offerTable is the door's offers of one kind, by their tokens' SHA-256.
+// It is guarded by door.mu.
+type offerTable[O doorOffer] struct {
+	path       string // of the URL, before the token: "/secret/" or "/view/"
+	max        int    // offers live at once
+	recall     int    // ended offers kept, so that their URL answers 410 rather than 404
+	full, hint string // the error past max: what is full, and what to do
+
+	live    int // offers not ended
+	byToken secretTable[O]
+	ended   []secretHash // of the ended offers kept, oldest first
+}
+
+// open offers o on d: it mints o's token, makes its URL, keeps it and
+// starts its deadline. The listener is started when none runs. It fails
+// when d's addr is not loopback, the listener cannot be opened, max
+// offers of t's kind live, or d is closed.
+func (t *offerTable[O]) open(d *webDoor, o O) error {
+	network, listen, err := webLoopback(d.addr)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.closed:
+		return errors.New("web: the door is closed")
+	case t.live >= t.max:
+		return fmt.Errorf("web: %d %s already, the most at once: %s", t.live, t.full, t.hint)
+	}
+	if d.srv == nil {
+		if err := d.openLocked(network, listen); err != nil {
+			return err
+		}
+	}
+	token := rand.Text()
+	b := o.life()
+	b.URL = "http://" + d.host + t.path + token
+	b.door, b.done = d, make(chan struct{})
+	b.key = t.byToken.add(token, o)
+	t.live++
+	if dl := o.deadline(); !dl.IsZero() {
+		b.timer = time.AfterFunc(time.Until(dl), func() {
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			o.expireLocked()
+		})
+	}
+	return nil
+}
+
+// lookupLocked returns the offer whose token is token, ended or not, and
+// whether there is one; it ends an offer past its deadline first.
+func (t *offerTable[O]) lookupLocked(token string) (O, bool) {
+	o, ok := t.byToken.lookup(token)
+	if ok {
+		expireDueLocked(o)
+	}
+	return o, ok
+}
+
+// expireDueLocked ends o when its deadline has passed but its timer has
+// not fired yet, so no request gets in late.
+func expireDueLocked(o doorOffer) {
+	if dl := o.deadline(); !o.life().ended && !dl.IsZero() && !time.Now().Before(dl) {
+		o.expireLocked()
+	}
+}
+
+// endLocked is the end of every offer, called once by its kind's own:
+// its deadline stops, t forgets it or keeps it among the recall ended
+// last, the listener closes when no offer of either kind is live, and
+// then Done closes.
+func (t *offerTable[O]) endLocked(o O) {
+	b := o.life()
+	b.ended = true
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	t.live--
+	t.ended = append(t.ended, b.key)
+	if len(t.ended) > t.recall {
+		t.byToken.delete(t.ended[0])
+		t.ended = t.ended[1:]
+	}
+	if d := b.door; d.secrets.live == 0 && d.views.live == 0 {
+		d.shutLocked(false)
+	}
+	close(b.done)
+}
+
+// forgetEndedLocked forgets the ended offers kept.
+func (t *offerTable[O]) forgetEndedLocked() {
+	for _, h := range t.ended {
+		t.byToken.delete(h)
+	}
+	t.ended = nil
+}
+
+// cancelAllLocked ends every live offer as the door closes.
+func (t *offerTable[O]) cancelAllLocked() {
+	for _, o := range t.byToken.all() {
+		o.cancelLocked() // an ended one does nothing
+	}
 }
 
 // SecretPage is what one secret page shows, and where its secret goes.
@@ -111,17 +260,14 @@ const (
 )
 
 // SecretOffer is one secret page. URL is what a person opens:
-// http://127.0.0.1:PORT/secret/TOKEN, the token 128 random bits in
-// base64url. URL is the token's only copy: the door keeps its SHA-256.
+// http://127.0.0.1:PORT/secret/TOKEN, the token from crypto/rand.Text.
+// URL is the token's only copy: the door keeps its SHA-256. Done closes
+// when the offer has ended: delivered (or its Deliver failed), cancelled
+// or expired.
 type SecretOffer struct {
-	URL string
-
-	door  *webDoor
-	page  SecretPage
-	key   [sha256.Size]byte // SHA-256 of the token
-	csrf  string            // the form's hidden field, a second 128-bit value
-	done  chan struct{}
-	timer *time.Timer // the expiry
+	offerLife
+	page SecretPage
+	csrf string // the form's hidden field, a second crypto/rand.Text value
 
 	state offerState // guarded by door.mu
 }
@@ -137,40 +283,16 @@ func (d *webDoor) OfferSecret(p SecretPage) (*SecretOffer, error) {
 	if !time.Now().Before(p.Expires) {
 		return nil, fmt.Errorf("web: the secret page's deadline %s has passed: give a time in the future", p.Expires.Format(time.RFC3339))
 	}
-	network, listen, err := webLoopback(d.addr)
-	if err != nil {
+	o := &SecretOffer{page: p, csrf: rand.Text()}
+	if err := d.secrets.open(d, o); err != nil {
 		return nil, err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	switch {
-	case d.closed:
-		return nil, errors.New("web: the secret door is closed")
-	case d.pending >= maxSecretOffers:
-		return nil, fmt.Errorf("web: %d secret pages are pending already, the most at once: wait for one to end or cancel one", d.pending)
-	}
-	if d.srv == nil {
-		if err := d.openLocked(network, listen); err != nil {
-			return nil, err
-		}
-	}
-	token := webToken()
-	o := &SecretOffer{
-		URL:  "http://" + d.host + "/secret/" + token,
-		door: d, page: p,
-		key:  sha256.Sum256([]byte(token)),
-		csrf: webToken(),
-		done: make(chan struct{}),
-	}
-	d.offers[o.key] = o
-	d.pending++
-	o.timer = time.AfterFunc(time.Until(p.Expires), func() { o.end(offerExpired) })
 	return o, nil
 }
 
-// Done returns a channel closed when the offer ended: delivered (or its
-// Deliver failed), cancelled or expired.
-func (o *SecretOffer) Done() <-chan struct{} { return o.done }
+func (o *SecretOffer) deadline() time.Time { return o.page.Expires }
+func (o *SecretOffer) expireLocked()       { o.door.endLocked(o, offerExpired) }
+func (o *SecretOffer) cancelLocked()       { o.door.endLocked(o, offerCancelled) }
 
 // Delivered reports whether Deliver was called and returned nil.
 func (o *SecretOffer) Delivered() bool {
@@ -195,9 +317,7 @@ func (o *SecretOffer) end(st offerState) {
 
 // endLocked ends o with st when that is a step o can take: a pending
 // offer is cancelled or expires, a sending one is sent or failed (a
-// cancel during Deliver waits for Deliver instead). The last pending
-// offer to end closes the listener, before Done closes, unless a view
-// lives.
+// cancel during Deliver waits for Deliver instead).
 func (d *webDoor) endLocked(o *SecretOffer, st offerState) {
 	switch {
 	case o.state == offerPending && (st == offerCancelled || st == offerExpired):
@@ -206,17 +326,7 @@ func (d *webDoor) endLocked(o *SecretOffer, st offerState) {
 		return
 	}
 	o.state = st
-	o.timer.Stop()
-	d.pending--
-	d.ended = append(d.ended, o.key)
-	if len(d.ended) > maxEndedOffers {
-		delete(d.offers, d.ended[0])
-		d.ended = d.ended[1:]
-	}
-	if d.pending == 0 && len(d.views) == 0 {
-		d.shutLocked(false)
-	}
-	close(o.done)
+	d.secrets.endLocked(o)
 }
 
 // Close cancels every pending offer and live view and closes the
@@ -226,17 +336,9 @@ func (d *webDoor) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.closed = true
-	var offers []*SecretOffer
-	for _, o := range d.offers {
-		offers = append(offers, o)
-	}
 	err := d.shutLocked(true) // first, or the last offer's end would drain instead
-	for _, o := range offers {
-		d.endLocked(o, offerCancelled)
-	}
-	for _, v := range d.views {
-		d.endViewLocked(v)
-	}
+	d.secrets.cancelAllLocked()
+	d.views.cancelAllLocked()
 	return err
 }
 
@@ -303,8 +405,8 @@ func (d *webDoor) openLocked(network, listen string) error {
 // background (the response to the POST that ended the last offer is
 // still being written), or closed at once when force is set.
 func (d *webDoor) shutLocked(force bool) error {
-	clear(d.offers)
-	d.ended = nil
+	d.secrets.forgetEndedLocked()
+	d.views.forgetEndedLocked()
 	srv, ln := d.srv, d.ln
 	if srv == nil {
 		return nil
@@ -329,36 +431,16 @@ func (d *webDoor) shutLocked(force bool) error {
 	return err
 }
 
-// webToken returns 128 random bits in base64url (22 characters).
-func webToken() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // never fails: crypto/rand crashes the program instead
-	return base64.RawURLEncoding.EncodeToString(b[:])
-}
-
 // lookup returns the offer whose token is token, and its state; nil when
-// there is none. The map is keyed by the token's SHA-256, so its lookup
-// compares digests: how long that takes tells a guesser nothing about
-// the token, since a digest matching in its first bytes needs a
-// preimage. This stands in for a constant-time comparison.
+// there is none.
 func (d *webDoor) lookup(token string) (*SecretOffer, offerState) {
-	key := sha256.Sum256([]byte(token))
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	o := d.offers[key]
-	if o == nil {
+	o, ok := d.secrets.lookupLocked(token)
+	if !ok {
 		return nil, 0
 	}
-	d.expireLocked(o)
 	return o, o.state
-}
-
-// expireLocked ends o when its deadline has passed but its timer has not
-// fired yet, so no request gets in late.
-func (d *webDoor) expireLocked(o *SecretOffer) {
-	if o.state == offerPending && !time.Now().Before(o.page.Expires) {
-		d.endLocked(o, offerExpired)
-	}
 }
 
 // send calls Deliver and ends the offer as sent or failed, also when
@@ -373,10 +455,12 @@ func (o *SecretOffer) send(secret []byte) error {
 	return err
 }
 
-// ServeHTTP answers a request to the door: GET shows a pending offer's
-// form, POST delivers its secret; paths under /view/ go to a live view.
-// The Host header must be the served host:port (421 otherwise); other
-// methods get 405, an unknown token 404, an ended offer 410.
+// ServeHTTP answers a request to the door. The Host header must be the
+// served host:port (421 otherwise) and the method GET or POST (405);
+// then d.mux routes it: /secret/TOKEN to a secret page (serveSecret),
+// /view/TOKEN and its actions to a live view (serveView), any other path
+// to 404, also one with an empty, "." or ".." segment, which the mux
+// would redirect to its clean form.
 func (d *webDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, h := range webSecurityHeaders {
 		w.Header().Set(h[0], h[1])
@@ -394,26 +478,32 @@ func (d *webDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		webReply(w, http.StatusMethodNotAllowed, "Method not allowed", "This page takes only GET and POST.")
 		return
 	}
-	if rest, ok := strings.CutPrefix(r.URL.Path, "/view/"); ok {
-		d.serveView(w, r, rest, host)
+	if path.Clean(r.URL.Path) != r.URL.Path {
+		secretNotFound(w, r)
 		return
 	}
-	token, ok := strings.CutPrefix(r.URL.Path, "/secret/")
-	var o *SecretOffer
-	var st offerState
-	if ok {
-		o, st = d.lookup(token)
-	}
+	d.mux.ServeHTTP(w, r)
+}
+
+// serveSecret answers /secret/TOKEN: GET shows a pending offer's form,
+// POST delivers its secret; an unknown token is 404, an ended offer 410.
+func (d *webDoor) serveSecret(w http.ResponseWriter, r *http.Request) {
+	o, st := d.lookup(r.PathValue("token"))
 	switch {
 	case o == nil:
-		webReply(w, http.StatusNotFound, "No such page", "This secret page does not exist: ask the agent for a new one.")
+		secretNotFound(w, r)
 	case st != offerPending:
 		webReply(w, http.StatusGone, webGone[st][0], webGone[st][1])
 	case r.Method == http.MethodGet:
 		o.form(w)
 	default:
-		d.post(w, r, o, host)
+		d.post(w, r, o)
 	}
+}
+
+// secretNotFound is the 404 of a path that is no secret page.
+func secretNotFound(w http.ResponseWriter, _ *http.Request) {
+	webReply(w, http.StatusNotFound, "No such page", "This secret page does not exist: ask the agent for a new one.")
 }
 
 // webGone is the title and text of the 410 page of each state but
@@ -450,8 +540,8 @@ func (o *SecretOffer) form(w http.ResponseWriter) {
 // then the offer is claimed (410 when another request took it), Deliver
 // runs once and the body, which holds the only copy of the secret, is
 // zeroed.
-func (d *webDoor) post(w http.ResponseWriter, r *http.Request, o *SecretOffer, host string) {
-	if why := webCrossOrigin(r, host); why != "" {
+func (d *webDoor) post(w http.ResponseWriter, r *http.Request, o *SecretOffer) {
+	if why := webCrossOrigin(r, r.Host); why != "" { // ServeHTTP checked that Host is the door's
 		webReply(w, http.StatusForbidden, "Refused", why)
 		return
 	}
@@ -474,7 +564,7 @@ func (d *webDoor) post(w http.ResponseWriter, r *http.Request, o *SecretOffer, h
 	case err != nil:
 		webReply(w, http.StatusBadRequest, "Bad form", "The form could not be read: "+err.Error()+".")
 		return
-	case csrf == nil || subtle.ConstantTimeCompare(csrf, []byte(o.csrf)) != 1:
+	case csrf == nil || !hashSecret(o.csrf).matches(string(csrf)):
 		webReply(w, http.StatusForbidden, "Refused", "The form's token does not match this page: open the link again and retype the secret.")
 		return
 	}
@@ -501,7 +591,7 @@ func (d *webDoor) post(w http.ResponseWriter, r *http.Request, o *SecretOffer, h
 func (d *webDoor) claim(o *SecretOffer) (offerState, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.expireLocked(o)
+	expireDueLocked(o)
 	if o.state != offerPending {
 		return o.state, false
 	}

@@ -19,7 +19,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,7 +28,6 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -81,29 +80,25 @@ type ViewViewer struct {
 }
 
 // ViewOffer is one live view. URL is what a person opens:
-// http://127.0.0.1:PORT/view/TOKEN, the token 128 random bits in
-// base64url. URL is the token's only copy: the door keeps its SHA-256.
+// http://127.0.0.1:PORT/view/TOKEN, the token from crypto/rand.Text.
+// URL is the token's only copy: the door keeps its SHA-256. Done closes
+// when the view has ended: cancelled, expired or the door closed.
 type ViewOffer struct {
-	URL string
-
-	door  *webDoor
-	page  ViewPage
-	key   [sha256.Size]byte
-	done  chan struct{} // closed when the view ends
-	timer *time.Timer   // the expiry; nil without one
+	offerLife
+	page ViewPage
 
 	// Guarded by door.mu; why is read once done is closed:
-	ended   bool
-	why     string                            // the end event's why: "view", or "session" after End
-	viewers map[[sha256.Size]byte]*viewViewer // by the SHA-256 of their CSRF token
-	joining int                               // viewers counted but not in viewers yet
+	why     string                   // the end event's why: "view", or "session" after End
+	viewers secretTable[*viewViewer] // by their CSRF tokens
+	joining int                      // viewers counted but not in viewers yet
 }
 
 // viewViewer is one tab of a view: its token and the glue's hooks. Its
 // mu serializes the calls into the hooks, so keys keep their order and
 // none arrives after Leave.
 type viewViewer struct {
-	csrf  string
+	csrf  string     // sent once, on the tab's event stream
+	key   secretHash // of csrf, its key in the view's viewers
 	hooks *ViewViewer
 
 	mu    sync.Mutex
@@ -123,41 +118,16 @@ func (d *webDoor) OfferView(p ViewPage) (*ViewOffer, error) {
 	case !p.Expires.IsZero() && !time.Now().Before(p.Expires):
 		return nil, fmt.Errorf("web: the view's deadline %s has passed: give a time in the future, or none", p.Expires.Format(time.RFC3339))
 	}
-	network, listen, err := webLoopback(d.addr)
-	if err != nil {
+	o := &ViewOffer{page: p}
+	if err := d.views.open(d, o); err != nil {
 		return nil, err
-	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	switch {
-	case d.closed:
-		return nil, errors.New("web: the door is closed")
-	case len(d.views) >= maxViewOffers:
-		return nil, fmt.Errorf("web: %d views are open already, the most at once: cancel one", len(d.views))
-	}
-	if d.srv == nil {
-		if err := d.openLocked(network, listen); err != nil {
-			return nil, err
-		}
-	}
-	token := webToken()
-	o := &ViewOffer{
-		URL:  "http://" + d.host + "/view/" + token,
-		door: d, page: p,
-		key:     sha256.Sum256([]byte(token)),
-		done:    make(chan struct{}),
-		viewers: map[[sha256.Size]byte]*viewViewer{},
-	}
-	d.views[o.key] = o
-	if !p.Expires.IsZero() {
-		o.timer = time.AfterFunc(time.Until(p.Expires), o.Cancel)
 	}
 	return o, nil
 }
 
-// Done returns a channel closed when the view ended: cancelled, expired
-// or the door closed.
-func (o *ViewOffer) Done() <-chan struct{} { return o.done }
+func (o *ViewOffer) deadline() time.Time { return o.page.Expires }
+func (o *ViewOffer) expireLocked()       { o.endLocked() }
+func (o *ViewOffer) cancelLocked()       { o.endLocked() }
 
 // Cancel ends the view: its event streams end (each viewer leaves), its
 // URL answers 404, and the listener closes when nothing else needs it.
@@ -174,72 +144,44 @@ func (o *ViewOffer) end(why string) {
 	if !o.ended {
 		o.why = why
 	}
-	o.door.endViewLocked(o)
+	o.endLocked()
 }
 
-// endViewLocked ends o once and closes the listener when no secret page
-// waits and no other view lives.
-func (d *webDoor) endViewLocked(o *ViewOffer) {
+// endLocked ends o once; its URL then answers 404.
+func (o *ViewOffer) endLocked() {
 	if o.ended {
 		return
 	}
-	o.ended = true
 	if o.why == "" {
 		o.why = "view"
 	}
-	if o.timer != nil {
-		o.timer.Stop()
-	}
-	delete(d.views, o.key)
-	close(o.done)
-	if d.pending == 0 && len(d.views) == 0 {
-		d.shutLocked(false)
-	}
+	o.door.views.endLocked(o)
 }
 
-// lookupView returns the live view whose token is token, or nil; see
-// lookup for why a map keyed by digests stands in for a constant-time
-// comparison. A view past its deadline whose timer has not fired yet
-// ends here, so no request gets in late.
+// lookupView returns the live view whose token is token, or nil.
 func (d *webDoor) lookupView(token string) *ViewOffer {
-	key := sha256.Sum256([]byte(token))
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	o := d.views[key]
-	if o != nil && !o.page.Expires.IsZero() && !time.Now().Before(o.page.Expires) {
-		d.endViewLocked(o)
+	o, ok := d.views.lookupLocked(token)
+	if !ok || o.ended {
 		return nil
 	}
 	return o
 }
 
-// viewRoute splits the path after /view/ into the token and the action:
-// "" (the page), "events", "take", "give" or "keys". ok is false for
-// any other shape, which is answered 404.
-func viewRoute(rest string) (token, action string, ok bool) {
-	token, action, slash := strings.Cut(rest, "/")
-	if len(token) != 22 || slash == (action == "") || strings.Contains(action, "/") {
-		return "", "", false
-	}
-	switch action {
-	case "", "events", "take", "give", "keys":
-		return token, action, true
-	}
-	return "", "", false
-}
+// viewActions are the paths of a view after /view/TOKEN: "" the page,
+// "events" its event stream, then the POSTs of a tab.
+var viewActions = []string{"", "events", "take", "give", "keys"}
 
-// serveView answers a request under /view/, its Host and method checked
-// already: GET the page or its events, POST take, give or keys.
-func (d *webDoor) serveView(w http.ResponseWriter, r *http.Request, rest, host string) {
-	token, action, ok := viewRoute(rest)
-	var o *ViewOffer
-	if ok {
-		o = d.lookupView(token)
-	}
+// serveView answers /view/TOKEN and /view/TOKEN/action, its Host and
+// method checked already: GET the page or its events, POST take, give
+// or keys.
+func (d *webDoor) serveView(w http.ResponseWriter, r *http.Request, action string) {
+	o := d.lookupView(r.PathValue("token"))
 	get := action == "" || action == "events"
 	switch {
 	case o == nil:
-		webReply(w, http.StatusNotFound, "No such view", "This live view does not exist or has ended: ask the agent for a new link.")
+		viewNotFound(w, r)
 	case get != (r.Method == http.MethodGet):
 		allow := "POST"
 		if get {
@@ -250,16 +192,21 @@ func (d *webDoor) serveView(w http.ResponseWriter, r *http.Request, rest, host s
 	case action == "":
 		o.servePage(w)
 	case action == "events":
-		o.serveEvents(w, r, host)
+		o.serveEvents(w, r, r.Host) // ServeHTTP checked that Host is the door's
 	default:
-		o.serveAction(w, r, host, action)
+		o.serveAction(w, r, r.Host, action)
 	}
+}
+
+// viewNotFound is the 404 of a path under /view/ that is no live view.
+func viewNotFound(w http.ResponseWriter, _ *http.Request) {
+	webReply(w, http.StatusNotFound, "No such view", "This live view does not exist or has ended: ask the agent for a new link.")
 }
 
 // servePage writes the view's page with a fresh nonce for its one style
 // element and one script, which its Content-Security-Policy names.
 func (o *ViewOffer) servePage(w http.ResponseWriter) {
-	nonce := webToken()
+	nonce := rand.Text()
 	data := viewPageData{
 		Nonce:   nonce,
 		Session: webVisible(o.page.Session, 128),
@@ -303,7 +250,7 @@ func (o *ViewOffer) join(ctx context.Context) (*viewViewer, int, string) {
 		d.mu.Unlock()
 		return nil, http.StatusNotFound, "This live view has ended."
 	}
-	if len(o.viewers)+o.joining >= maxViewViewers {
+	if o.viewers.len()+o.joining >= maxViewViewers {
 		d.mu.Unlock()
 		return nil, http.StatusServiceUnavailable, fmt.Sprintf("This view has %d viewers already, the most at once: close another tab.", maxViewViewers)
 	}
@@ -320,15 +267,15 @@ func (o *ViewOffer) join(ctx context.Context) (*viewViewer, int, string) {
 	if err != nil {
 		return nil, http.StatusServiceUnavailable, "The session refused a viewer: " + err.Error() + "."
 	}
-	v := &viewViewer{csrf: webToken(), hooks: hooks}
-	o.viewers[sha256.Sum256([]byte(v.csrf))] = v
+	v := &viewViewer{csrf: rand.Text(), hooks: hooks}
+	v.key = o.viewers.add(v.csrf, v)
 	return v, 0, ""
 }
 
 // leave forgets v, so no POST finds it, then calls its Leave once.
 func (o *ViewOffer) leave(v *viewViewer) {
 	o.door.mu.Lock()
-	delete(o.viewers, sha256.Sum256([]byte(v.csrf)))
+	o.viewers.delete(v.key)
 	o.door.mu.Unlock()
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -338,10 +285,10 @@ func (o *ViewOffer) leave(v *viewViewer) {
 
 // viewer returns the viewer whose CSRF token is csrf, or nil.
 func (o *ViewOffer) viewer(csrf string) *viewViewer {
-	key := sha256.Sum256([]byte(csrf))
 	o.door.mu.Lock()
 	defer o.door.mu.Unlock()
-	return o.viewers[key]
+	v, _ := o.viewers.lookup(csrf)
+	return v
 }
 
 // serveAction answers POST take, give or keys. The checks, in order:

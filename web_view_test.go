@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -255,7 +256,7 @@ func openViewURL(t testing.TB, url string) *viewStream {
 	go s.read()
 	ev := s.next(t, "viewer")
 	var hello struct{ CSRF string }
-	if err := json.Unmarshal([]byte(ev.data), &hello); err != nil || len(hello.CSRF) != 22 {
+	if err := json.Unmarshal([]byte(ev.data), &hello); err != nil || !webToken.MatchString(hello.CSRF) {
 		t.Fatalf("viewer event %q: want {\"csrf\": a 128-bit token}", ev.data)
 	}
 	s.csrf = hello.CSRF
@@ -402,7 +403,7 @@ func viewWaitCalls(t *testing.T, f *viewFake, want string) {
 	t.Fatalf("no %q in the calls %q", want, f.calls())
 }
 
-var viewNonce = regexp.MustCompile(`script-src 'nonce-([A-Za-z0-9_-]{22})'; style-src 'nonce-([A-Za-z0-9_-]{22})'; connect-src 'self'`)
+var viewNonce = regexp.MustCompile(`script-src 'nonce-([A-Z2-7]{26,})'; style-src 'nonce-([A-Z2-7]{26,})'; connect-src 'self'`)
 
 // TestWebViewPage reads the page: its texts escaped, one nonced script
 // and style that the policy names, a fresh nonce per response, nothing
@@ -413,7 +414,7 @@ func TestWebViewPage(t *testing.T) {
 	p := f.page()
 	p.Title = "vim <b>notes</b> \u202etxt"
 	o := viewOffer(t, d, p)
-	if !strings.HasPrefix(o.URL, "http://"+d.Addr()+"/view/") || len(strings.TrimPrefix(o.URL, "http://"+d.Addr()+"/view/")) != 22 {
+	if !strings.HasPrefix(o.URL, "http://"+d.Addr()+"/view/") || !webToken.MatchString(strings.TrimPrefix(o.URL, "http://"+d.Addr()+"/view/")) {
 		t.Fatalf("URL %q, want http://%s/view/TOKEN with a 128-bit token", o.URL, d.Addr())
 	}
 	var nonces []string
@@ -549,7 +550,7 @@ func viewRefusals() []viewRefusal {
 	setHeader := func(k, v string) func(*http.Request) { return func(r *http.Request) { r.Header.Set(k, v) } }
 	at := func(suffix string) func(string) string { return func(u string) string { return u + suffix } }
 	other := func(suffix string) func(string) string {
-		return func(u string) string { return u[:strings.LastIndex(u, "/")+1] + webToken() + suffix }
+		return func(u string) string { return u[:strings.LastIndex(u, "/")+1] + rand.Text() + suffix }
 	}
 	return []viewRefusal{
 		{name: "wrong token, page", method: "GET", path: other(""), status: http.StatusNotFound},
@@ -571,8 +572,8 @@ func viewRefusals() []viewRefusal {
 		{name: "cross-site events", method: "GET", path: at("/events"), edit: setHeader("Sec-Fetch-Site", "cross-site"), status: http.StatusForbidden},
 		{name: "cross-origin events", method: "GET", path: at("/events"), edit: setHeader("Origin", "http://evil.example"), status: http.StatusForbidden},
 		{name: "missing CSRF", path: at("/take"), edit: func(r *http.Request) { r.Header.Del(viewCSRFHeader) }, status: http.StatusForbidden},
-		{name: "wrong CSRF", path: at("/take"), csrf: func(string) string { return webToken() }, status: http.StatusForbidden},
-		{name: "CSRF cut short", path: at("/take"), csrf: func(g string) string { return g[:21] }, status: http.StatusForbidden},
+		{name: "wrong CSRF", path: at("/take"), csrf: func(string) string { return rand.Text() }, status: http.StatusForbidden},
+		{name: "CSRF cut short", path: at("/take"), csrf: func(g string) string { return g[:len(g)-1] }, status: http.StatusForbidden},
 		{name: "CSRF twice", path: at("/take"), edit: func(r *http.Request) { r.Header.Add(viewCSRFHeader, r.Header.Get(viewCSRFHeader)) }, status: http.StatusForbidden},
 		{name: "keys as text/plain", path: at("/keys"), body: "x", edit: setHeader("Content-Type", "text/plain"), status: http.StatusUnsupportedMediaType},
 		{name: "keys as a form", path: at("/keys"), body: "x", edit: setHeader("Content-Type", "application/x-www-form-urlencoded"), status: http.StatusUnsupportedMediaType},
@@ -886,34 +887,50 @@ func TestWebViewEvent(t *testing.T) {
 	}
 }
 
-// TestWebViewRoute checks the split of a path after /view/.
+// TestWebViewRoute checks which paths reach a view: its page, its event
+// stream and its three actions, each by its method; every other shape is
+// 404, with no redirect to a clean form of the path.
 func TestWebViewRoute(t *testing.T) {
-	tok := webToken()
+	t.Parallel()
+	d := newWebTestDoor(t, "")
+	o := viewOffer(t, d, newViewFake(viewFrame("$ ")).page())
+	origin := "http://" + d.Addr()
+	tok := strings.TrimPrefix(o.URL, origin+"/view/")
 	for _, tc := range []struct {
-		in            string
-		token, action string
-		ok            bool
+		method, path string
+		status       int
 	}{
-		{tok, tok, "", true},
-		{tok + "/events", tok, "events", true},
-		{tok + "/keys", tok, "keys", true},
-		{tok + "/", "", "", false},
-		{tok + "/keys/", "", "", false},
-		{tok + "/Keys", "", "", false},
-		{tok[:21], "", "", false},
-		{tok + "x", "", "", false},
-		{"", "", "", false},
-		{"/" + tok, "", "", false},
+		{"GET", "/view/" + tok, http.StatusOK},
+		{"POST", "/view/" + tok + "/take", http.StatusForbidden}, // routed: refused for its missing CSRF token
+		{"POST", "/view/" + tok + "/give", http.StatusForbidden},
+		{"POST", "/view/" + tok + "/keys", http.StatusForbidden},
+		{"POST", "/view/" + tok + "/events", http.StatusMethodNotAllowed},
+		{"GET", "/view/" + tok + "/keys", http.StatusMethodNotAllowed},
+		{"POST", "/view/" + tok, http.StatusMethodNotAllowed},
+		{"GET", "/view/" + tok + "/", http.StatusNotFound},
+		{"POST", "/view/" + tok + "/keys/", http.StatusNotFound},
+		{"POST", "/view/" + tok + "/Keys", http.StatusNotFound},
+		{"POST", "/view/" + tok + "/resize", http.StatusNotFound},
+		{"GET", "/view/" + tok[:len(tok)-1], http.StatusNotFound},
+		{"GET", "/view/" + tok + "x", http.StatusNotFound},
+		{"GET", "/view/", http.StatusNotFound},
+		{"GET", "/view", http.StatusNotFound},
+		{"GET", "/secret/" + tok, http.StatusNotFound},
+		{"GET", "/view//" + tok, http.StatusNotFound},
+		{"POST", "/view/" + tok + "/./take", http.StatusNotFound},
+		{"POST", "/view/x/../" + tok + "/take", http.StatusNotFound},
+		{"POST", "/view/" + tok + "%2Ftake", http.StatusNotFound},
 	} {
-		token, action, ok := viewRoute(tc.in)
-		if token != tc.token || action != tc.action || ok != tc.ok {
-			t.Errorf("viewRoute(%q) = %q, %q, %v; want %q, %q, %v", tc.in, token, action, ok, tc.token, tc.action, tc.ok)
+		r := webSend(t, tc.method, origin+tc.path, "", nil)
+		viewCheckHeaders(t, tc.method+" "+tc.path, r)
+		if r.status != tc.status {
+			t.Errorf("%s %s: status %d, want %d", tc.method, tc.path, r.status, tc.status)
 		}
 	}
 }
 
 // viewFuzzCSRF names the fuzzed view's open tab's token.
-const viewFuzzCSRF = "@VCSRF@@@@@@@@@@@@@@@@"
+var viewFuzzCSRF = webPlaceholder("@VCSRF")
 
 // viewFlushEnds is a recorder whose first flush ends the request, so an
 // event stream answers its first event and returns.
@@ -934,9 +951,6 @@ func (w viewFlushEnds) Flush() {
 // session's Take, Give and Keys run only for a POST to that view's own
 // action with the right Host and token, Keys with exactly the body.
 func FuzzWebViewRequest(f *testing.F) {
-	if len(viewFuzzCSRF) != len(webToken()) {
-		f.Fatal("the placeholder must be as long as a token")
-	}
 	page := "/view/" + webFuzzToken
 	self := []string{"Host: " + webFuzzHost, "Origin: null", "Sec-Fetch-Site: same-origin", viewCSRFHeader + ": " + viewFuzzCSRF}
 	keys := append(self, "Content-Type: application/octet-stream")
@@ -954,7 +968,7 @@ func FuzzWebViewRequest(f *testing.F) {
 		webRawRequest("POST", page+"/give", self, "body"),
 		webRawRequest("POST", page+"/keys/x", keys, "x"),
 		webRawRequest("GET", page+"/keys", self, ""),
-		webRawRequest("POST", "/view/"+webFuzzToken[:21]+"/take", self, ""),
+		webRawRequest("POST", "/view/"+webFuzzToken[:len(webFuzzToken)-1]+"/take", self, ""),
 		webRawRequest("POST", "/view/%2e%2e/secret/"+webFuzzToken, self, ""),
 		[]byte("POST " + page + "/keys HTTP/1.1\r\nHost: " + webFuzzHost + "\r\n" + viewCSRFHeader + ": " + viewFuzzCSRF +
 			"\r\nContent-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nls\r\n1\r\n\r\r\n0\r\n\r\n"),
