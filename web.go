@@ -606,6 +606,10 @@ func (d *webDoor) claim(o *SecretOffer) (offerState, bool) {
 // when present, must be same-origin or none (another port of 127.0.0.1
 // is same-site, and refused). Browsers set both; neither can be set by a
 // page. Clients without them rely on the Host and CSRF checks.
+// http.CrossOriginProtection is not enough here: it lets GET through
+// unchecked (the view's event stream is a GET, and joining it makes a
+// viewer), trusts Sec-Fetch-Site: same-origin without Origin, and
+// compares no scheme; SECURITY.md promises all three.
 func webCrossOrigin(r *http.Request, host string) string {
 	sites := r.Header.Values("Sec-Fetch-Site")
 	site := ""
