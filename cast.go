@@ -56,11 +56,12 @@ type castHeader struct {
 }
 
 // newCastWriter writes the header for a cols x rows terminal started at
-// start, then an event at time 0 that redraws snap (nil = nothing drawn).
-func newCastWriter(w io.Writer, start time.Time, snap *Snapshot) *castWriter {
+// start, its idle_time_limit idleCap (0: none, pauses play as they were),
+// then an event at time 0 that redraws snap (nil = nothing drawn).
+func newCastWriter(w io.Writer, start time.Time, snap *Snapshot, idleCap time.Duration) *castWriter {
 	c := &castWriter{w: w, start: start, limit: castMaxBytes}
 	h := castHeader{Version: 2, Width: snap.Cols, Height: snap.Rows, Timestamp: start.Unix(),
-		Title: snap.Title, IdleLimit: gifIdleCap.Seconds(), Env: map[string]string{"TERM": "xterm-256color"}}
+		Title: snap.Title, IdleLimit: idleCap.Seconds(), Env: map[string]string{"TERM": "xterm-256color"}}
 	line, _ := json.Marshal(h) // a struct of strings and ints always marshals
 	c.buf.Write(line)
 	c.buf.WriteByte('\n')

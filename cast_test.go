@@ -56,7 +56,7 @@ func FuzzCastJSONString(f *testing.F) {
 func TestCastWriter(t *testing.T) {
 	var buf bytes.Buffer
 	t0 := time.Unix(1700000000, 0)
-	c := newCastWriter(&buf, t0, &Snapshot{Cols: 20, Rows: 5, Cells: make([]Cell, 100), Cursor: Cursor{Visible: true}})
+	c := newCastWriter(&buf, t0, &Snapshot{Cols: 20, Rows: 5, Cells: make([]Cell, 100), Cursor: Cursor{Visible: true}}, gifIdleCap)
 	c.output([]byte("héllo \xe2\x94"), t0.Add(500*time.Millisecond)) // "─" cut in two
 	c.output([]byte("\x80 done\r\n"), t0.Add(250*time.Millisecond))  // out of order time
 	c.resize(30, 6, t0.Add(time.Second))
@@ -78,7 +78,7 @@ func TestCastWriter(t *testing.T) {
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
-	if c2 := newCastWriter(errWriter{}, t0, &Snapshot{Cols: 1, Rows: 1, Cells: make([]Cell, 1)}); true {
+	if c2 := newCastWriter(errWriter{}, t0, &Snapshot{Cols: 1, Rows: 1, Cells: make([]Cell, 1)}, gifIdleCap); true {
 		c2.output(bytes.Repeat([]byte("x"), castFlushSize), t0)
 		if _, err := c2.close(); err == nil {
 			t.Errorf("failing writer: no error")
@@ -91,7 +91,7 @@ func TestCastCap(t *testing.T) {
 	const limit = 100 << 10
 	var buf bytes.Buffer
 	t0 := time.Now()
-	c := newCastWriter(&buf, t0, &Snapshot{Cols: 10, Rows: 2, Cells: make([]Cell, 20)})
+	c := newCastWriter(&buf, t0, &Snapshot{Cols: 10, Rows: 2, Cells: make([]Cell, 20)}, gifIdleCap)
 	c.limit = limit
 	chunk := bytes.Repeat([]byte("flood "), 1000)
 	for i := range 100 {

@@ -25,7 +25,7 @@ import (
 // the last frame held, so a replay neither drags nor flickers.
 const (
 	gifMinDelay  = 2               // centiseconds; browsers slow down anything shorter
-	gifIdleCap   = 2 * time.Second // a frame stays at most this long, however idle the screen was
+	gifIdleCap   = 2 * time.Second // an agent's recording: a frame stays at most this long, however idle the screen was
 	gifFinalHold = time.Second     // the last frame stays at least this long before the loop restarts
 )
 
@@ -42,7 +42,8 @@ type gifEncoder struct {
 	started time.Time     // real time of the first frame
 	pendAt  time.Time     // real time the pending frame appeared
 	pendCS  int64         // GIF time (centiseconds) at which the pending frame starts
-	idle    time.Duration // real time cut from idle stretches so far (gifIdleCap)
+	idle    time.Duration // real time cut from idle stretches so far
+	idleCap time.Duration // a frame stays at most this long (0: as long as it was shown)
 
 	frames  int   // frames written or pending
 	written int64 // bytes passed to w
@@ -56,9 +57,11 @@ type gifEncoder struct {
 }
 
 // newGIFEncoder returns an encoder writing to w; the header goes out with the
-// first frame, whose size fixes the logical screen.
+// first frame, whose size fixes the logical screen. A frame is shown at
+// most gifIdleCap (an agent's pauses between calls are dead time); set
+// idleCap to 0 to keep every pause as it was (a tape's Sleep).
 func newGIFEncoder(w io.Writer) *gifEncoder {
-	return &gifEncoder{w: bufio.NewWriterSize(w, 64<<10)}
+	return &gifEncoder{w: bufio.NewWriterSize(w, 64<<10), idleCap: gifIdleCap}
 }
 
 // Frames returns the number of distinct frames added so far.
@@ -114,9 +117,9 @@ func (e *gifEncoder) add(img *image.RGBA, at time.Time) {
 // least hold long), and writes it out.
 func (e *gifEncoder) flushPending(end time.Time, hold time.Duration) {
 	d := end.Sub(e.pendAt)
-	if d > gifIdleCap {
-		e.idle += d - gifIdleCap
-		d = gifIdleCap
+	if e.idleCap > 0 && d > e.idleCap {
+		e.idle += d - e.idleCap
+		d = e.idleCap
 	}
 	d = max(d, hold)
 	// The delay is the difference of rounded GIF clock readings, so rounding

@@ -294,3 +294,32 @@ func readGIF(t *testing.T, path string) *gif.GIF {
 	}
 	return g
 }
+
+// TestGIFIdleCap: an agent's recording shows a still screen at most
+// gifIdleCap; a tape's (idleCap 0) keeps each pause as long as it was.
+func TestGIFIdleCap(t *testing.T) {
+	t.Parallel()
+	a, b := image.NewRGBA(image.Rect(0, 0, 16, 16)), image.NewRGBA(image.Rect(0, 0, 16, 16))
+	b.Pix[0] = 0xff
+	for _, tc := range []struct {
+		idleCap time.Duration
+		wantCS  int // the first frame's delay, centiseconds
+	}{{gifIdleCap, 200}, {0, 500}} {
+		var buf bytes.Buffer
+		e := newGIFEncoder(&buf)
+		e.idleCap = tc.idleCap
+		t0 := time.Unix(1000, 0)
+		e.add(a, t0)
+		e.add(b, t0.Add(5*time.Second))
+		if _, err := e.finish(t0.Add(6 * time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		g, err := gif.DecodeAll(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Delay[0] != tc.wantCS {
+			t.Errorf("idle cap %v: a 5 s pause shows %d cs, want %d", tc.idleCap, g.Delay[0], tc.wantCS)
+		}
+	}
+}

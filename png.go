@@ -39,6 +39,21 @@ type RenderOptions struct {
 	Theme  *Theme  // nil = the default theme (one-dark)
 	Scale  int     // integer pixel scale, 1-4; a cell is 8*Scale x 16*Scale pixels (values outside 1-4 are clamped)
 	Border *Border // nil = no frame
+	Layout Layout  // the zero Layout: the picture is the cells (and the frame), no more
+}
+
+// Layout places the picture on a larger canvas, as a tape's Width,
+// Height, Padding and Margin ask (VHS's geometry): Pad pixels of the
+// theme's background around the cells, inside the window (the frame,
+// when there is one), Margin pixels of MarginFill around the window, and
+// the whole at least Size pixels, what Size adds going to the window's
+// right and bottom, as a terminal leaves the pixels its cells do not
+// fill. Negative values count as 0.
+type Layout struct {
+	Size       image.Point
+	Pad        int
+	Margin     int
+	MarginFill color.RGBA // zero: the theme's background
 }
 
 // RenderImage draws a screen snapshot and returns an *image.Paletted whose
@@ -157,8 +172,12 @@ type raster struct {
 	cw, ch int // cell size in pixels
 	ox, oy int // top-left pixel of the cell grid
 	w, h   int // image size in pixels
+	fx, fy int // the window: the cells, their padding and the frame, inside the margin
+	fw, fh int
 	frame  bool
 	title  string
+
+	outside uint16 // the margin's ink, and a framed window's corners' when there is a margin
 
 	pal      []color.RGBA
 	palIdx   map[color.RGBA]uint16
@@ -195,23 +214,37 @@ func newRaster(s *Snapshot, opt RenderOptions) *raster {
 	r := &raster{s: s, th: th, sc: sc, cw: 8 * sc, ch: fontHeight * sc, palIdx: map[color.RGBA]uint16{}}
 	r.regular, r.bold, _ = fonts() // a nil face draws every glyph as missing
 	cols, rows := max(s.Cols, 0), max(s.Rows, 0)
-	r.w, r.h = cols*r.cw, rows*r.ch
+	pad, margin := max(opt.Layout.Pad, 0), max(opt.Layout.Margin, 0)
+	r.ox, r.oy = pad, pad // of the cells in the window
+	r.fw, r.fh = cols*r.cw+2*pad, rows*r.ch+2*pad
 	r.ink(th.Background) // palette index 0
+	if opt.Border != nil {
+		r.ox, r.oy = r.ox+framePadX*sc, r.oy+(frameTitleBar+framePadTop)*sc
+		r.fw += 2 * framePadX * sc
+		r.fh += (frameTitleBar + framePadTop + framePadBot) * sc
+	}
+	r.w, r.h = max(opt.Layout.Size.X, r.fw+2*margin), max(opt.Layout.Size.Y, r.fh+2*margin)
+	r.fx, r.fy, r.fw, r.fh = margin, margin, r.w-2*margin, r.h-2*margin
+	r.ox, r.oy = r.ox+margin, r.oy+margin
+	r.outside = r.ink(th.Background)
+	if margin > 0 && opt.Layout.MarginFill.A != 0 {
+		r.outside = r.ink(opt.Layout.MarginFill)
+	}
 	if opt.Border != nil {
 		r.frame = true
 		r.title = opt.Border.Title
 		if r.title == "" {
 			r.title = s.Title
 		}
-		r.ox, r.oy = framePadX*sc, (frameTitleBar+framePadTop)*sc
-		r.w += 2 * framePadX * sc
-		r.h += (frameTitleBar + framePadTop + framePadBot) * sc
 		toward := color.RGBA{0xff, 0xff, 0xff, 0xff}
 		if th.Type == "light" {
 			toward = color.RGBA{0, 0, 0, 0xff}
 		}
 		barc := mix(th.Background, toward, 20)
 		r.clear = r.ink(color.RGBA{})
+		if margin > 0 {
+			r.clear = r.outside
+		}
 		r.bar = r.ink(barc)
 		r.barLine = r.ink(mix(th.Background, color.RGBA{0, 0, 0, 0xff}, 64))
 		r.titleInk = r.ink(mix(barc, th.Foreground, 200))
@@ -323,6 +356,12 @@ func paint[P uint8 | uint32](r *raster, pix []P, inks []P) {
 	p := &painter[P]{raster: r, pix: pix, inks: inks}
 	if inks[0] != 0 { // a fresh paletted image is already all index 0, the background
 		p.fill(0, 0, r.w, r.h, 0)
+	}
+	if r.outside != 0 { // the margin, around the window
+		p.fill(0, 0, r.w, r.fy, r.outside)
+		p.fill(0, r.fy+r.fh, r.w, r.h-r.fy-r.fh, r.outside)
+		p.fill(0, r.fy, r.fx, r.fh, r.outside)
+		p.fill(r.fx+r.fw, r.fy, r.w-r.fx-r.fw, r.fh, r.outside)
 	}
 	if r.frame {
 		p.frame()
@@ -617,8 +656,9 @@ func (p *painter[P]) drawCursor() {
 func (p *painter[P]) frame() {
 	sc := p.sc
 	barH := frameTitleBar * sc
-	p.fill(0, 0, p.w, barH, p.bar)
-	p.fill(0, barH-1, p.w, 1, p.barLine)
+	x0, y0, w, h := p.fx, p.fy, p.fw, p.fh
+	p.fill(x0, y0, w, barH, p.bar)
+	p.fill(x0, y0+barH-1, w, 1, p.barLine)
 	// Corners: clear the pixels outside a quarter circle.
 	rad := frameRadius * sc
 	for dy := 0; dy < rad; dy++ {
@@ -627,16 +667,16 @@ func (p *painter[P]) frame() {
 			if fx*fx+fy*fy <= float64(rad*rad) {
 				continue
 			}
-			for _, pt := range [4][2]int{{dx, dy}, {p.w - 1 - dx, dy}, {dx, p.h - 1 - dy}, {p.w - 1 - dx, p.h - 1 - dy}} {
+			for _, pt := range [4][2]int{{x0 + dx, y0 + dy}, {x0 + w - 1 - dx, y0 + dy}, {x0 + dx, y0 + h - 1 - dy}, {x0 + w - 1 - dx, y0 + h - 1 - dy}} {
 				p.pix[pt[1]*p.w+pt[0]] = p.inks[p.clear]
 			}
 		}
 	}
 	// Buttons: close, minimise, zoom.
 	br := frameButton * sc
-	cy := barH / 2
+	cy := y0 + barH/2
 	for i, ink := range p.buttons {
-		cx := (20 + 20*i) * sc
+		cx := x0 + (20+20*i)*sc
 		p.disc(cx, cy, br, ink)
 	}
 	// Title, centred, in the bitmap font at the same scale, cut with an
@@ -645,7 +685,7 @@ func (p *painter[P]) frame() {
 	// character before it, a glyph the font lacks as the replacement box
 	// (it was left blank).
 	runes := []rune(p.title)
-	avail := (p.w - 2*76*sc) / (8 * sc)
+	avail := (w - 2*76*sc) / (8 * sc)
 	if avail <= 0 {
 		return
 	}
@@ -666,8 +706,8 @@ func (p *painter[P]) frame() {
 		}
 		runes = append(runes[:keep:keep], '…')
 	}
-	x := (p.w - width(runes)*8*sc) / 2
-	y := (barH - fontHeight*sc) / 2
+	x := x0 + (w-width(runes)*8*sc)/2
+	y := y0 + (barH-fontHeight*sc)/2
 	base := x // where the last spacing character went
 	for _, r := range runes {
 		cells := runeWidth(r)

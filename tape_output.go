@@ -68,7 +68,7 @@ func (r *tapeRun) writeFrame(dir string, snap *Snapshot) error {
 		return err
 	}
 	theme, _ := lookupTheme(r.set.Theme)
-	img := RenderImage(snap, RenderOptions{Theme: theme, Scale: r.scale, Border: r.border()})
+	img := RenderImage(snap, RenderOptions{Theme: theme, Scale: r.scale, Border: r.border(), Layout: r.set.layout()})
 	f, err := createRegular(filepath.Join(dir, fmt.Sprintf("frame-%05d.png", r.frames)))
 	if err != nil {
 		return err

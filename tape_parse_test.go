@@ -2,6 +2,9 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"image"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,7 +143,7 @@ func TestTapeGrid(t *testing.T) {
 		{"font 99 caps at 4", func(s *tapeSettings) { s.FontSize, s.Padding = 99, 0 }, 37, 9, 4},
 		{"margin counts with a fill", func(s *tapeSettings) { s.FontSize, s.Padding, s.Margin = 16, 0, 20 }, 145, 35, 1},
 		{"margin without fill does not", func(s *tapeSettings) { s.FontSize, s.Padding, s.Margin, s.MarginFill = 16, 0, 20, "" }, 150, 37, 1},
-		{"window bar", func(s *tapeSettings) { s.FontSize, s.Padding, s.WindowBar = 16, 0, "Colorful" }, 150, 35, 1},
+		{"window bar: ttywright's frame", func(s *tapeSettings) { s.FontSize, s.Padding, s.WindowBar = 16, 0, "Colorful" }, 147, 34, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,5 +261,51 @@ func TestTapeParseAllErrors(t *testing.T) {
 	many := strings.Repeat("Bogus\n", 50)
 	if _, err := parseTape("bad.tape", many, osTapeFS); strings.Count(err.Error(), "\n")+1 != maxTapeErrors {
 		t.Errorf("50 errors reported as %d lines, want %d", strings.Count(err.Error(), "\n")+1, maxTapeErrors)
+	}
+}
+
+// TestTapeLayout: a tape's pictures are Width x Height pixels, as VHS
+// draws them: the screen at the padding (and margin) from the edge, the
+// padding in the theme's background, the margin in MarginFill, with and
+// without a window frame.
+func TestTapeLayout(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		set     func(*tapeSettings)
+		at      image.Point // where the first cell's pixel is
+		corner  color.RGBA  // the pixel at (0, 0)
+		ownEdge bool
+	}{
+		{"VHS defaults", func(*tapeSettings) {}, image.Pt(60, 60), themeList[0].Background, false},
+		{"margin and fill", func(s *tapeSettings) { s.Margin, s.MarginFill = 20, "#ff0000" }, image.Pt(80, 80), color.RGBA{0xff, 0, 0, 0xff}, false},
+		{"window bar", func(s *tapeSettings) { s.WindowBar, s.Margin, s.MarginFill = "Colorful", 10, "#00ff00" }, image.Pt(10+60+framePadX, 10+60+frameTitleBar+framePadTop), color.RGBA{0, 0xff, 0, 0xff}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := defaultTapeSettings()
+			tc.set(&s)
+			cols, rows, scale, err := s.tapeGrid()
+			if err != nil {
+				t.Fatal(err)
+			}
+			term := NewTerminal(cols, rows, 0)
+			fmt.Fprint(term, "\x1b[41m \x1b[0m") // a red first cell
+			opt := RenderOptions{Theme: themeList[0], Scale: scale, Layout: s.layout()}
+			if s.WindowBar != "" {
+				opt.Border = &Border{Style: "macos"}
+			}
+			img := RenderImage(term.Snapshot(), opt)
+			if b := img.Bounds(); b.Dx() != s.Width || b.Dy() != s.Height {
+				t.Errorf("picture %dx%d, want %dx%d", b.Dx(), b.Dy(), s.Width, s.Height)
+			}
+			if got := color.RGBAModel.Convert(img.At(0, 0)); got != tc.corner {
+				t.Errorf("pixel (0,0) %v, want %v", got, tc.corner)
+			}
+			red := color.RGBAModel.Convert(img.At(tc.at.X, tc.at.Y)).(color.RGBA)
+			before := color.RGBAModel.Convert(img.At(tc.at.X-1, tc.at.Y)).(color.RGBA)
+			if red == before || red == themeList[0].Background {
+				t.Errorf("the first cell is not at %v: %v there, %v before it", tc.at, red, before)
+			}
+		})
 	}
 }

@@ -281,7 +281,7 @@ func (r *tapeRun) start(ctx context.Context) error {
 	r.cols, r.rows, r.scale = cols, rows, scale
 	r.store = newCaptureStore(filepath.Join(r.tmp, "out"), 0)
 	sessions := newSessions(SessionConfig{Cols: cols, Rows: rows, Scrollback: 1000, MaxSessions: 2}, r.store, nil)
-	r.tb = newToolbox(ToolsConfig{Theme: r.set.Theme, Scale: scale}, sessions, r.store)
+	r.tb = newToolbox(ToolsConfig{Theme: r.set.Theme, Scale: scale, KeepPauses: true, Layout: r.set.layout()}, sessions, r.store)
 	r.tools = map[string]*Tool{}
 	for _, t := range r.tb.list() {
 		r.tools[t.Name] = t

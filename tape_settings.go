@@ -8,7 +8,9 @@ package main
 
 import (
 	"fmt"
+	"image"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -55,26 +57,51 @@ func tapeScale(fontSize int) int {
 
 // tapeGrid is the screen in cells that the settings' pixels hold: the
 // width and height less twice the padding, twice the margin (when a
-// margin fill is set, as VHS counts it) and the window bar, divided by
-// the cell size at the scale. FontSize 16, Padding 0, no Margin and no
-// WindowBar give exactly Width/8 columns and Height/16 rows.
+// margin fill is set, as VHS counts it) and the window frame (with
+// WindowBar: ttywright's, at the scale), divided by the cell size at the
+// scale. The pictures are drawn that size exactly (layout). FontSize 16,
+// Padding 0, no Margin and no WindowBar give exactly Width/8 columns and
+// Height/16 rows.
 func (s tapeSettings) tapeGrid() (cols, rows, scale int, err error) {
 	scale = tapeScale(s.FontSize)
-	margin := 0
-	if s.MarginFill != "" {
-		margin = s.Margin
+	if int64(s.Width)*int64(s.Height) > maxImagePixels || s.Padding < 0 || s.Margin < 0 {
+		return 0, 0, 0, fmt.Errorf("Width %d and Height %d (Padding %d, Margin %d) are no picture ttywright draws: at most %d Mi pixels, no negative edge", s.Width, s.Height, s.Padding, s.Margin, maxImagePixels>>20)
 	}
-	bar := 0
+	margin := s.margin()
+	frameW, frameH := 0, 0
 	if s.WindowBar != "" {
-		bar = s.WindowBarSize
+		frameW, frameH = 2*framePadX*scale, (frameTitleBar+framePadTop+framePadBot)*scale
 	}
-	w := s.Width - 2*s.Padding - 2*margin
-	h := s.Height - 2*s.Padding - 2*margin - bar
+	w := s.Width - 2*s.Padding - 2*margin - frameW
+	h := s.Height - 2*s.Padding - 2*margin - frameH
 	cols, rows = w/(8*scale), h/(16*scale)
 	if err := checkSize(cols, rows); err != nil {
 		return 0, 0, 0, fmt.Errorf("Width %d and Height %d (Padding %d, Margin %d, FontSize %d) leave %dx%d cells: %v", s.Width, s.Height, s.Padding, margin, s.FontSize, cols, rows, err)
 	}
 	return cols, rows, scale, nil
+}
+
+// margin is the margin in pixels, as VHS counts it: only with a fill.
+func (s tapeSettings) margin() int {
+	if s.MarginFill == "" {
+		return 0
+	}
+	return s.Margin
+}
+
+// hexColor6 is a colour MarginFill can draw; VHS also takes an image
+// there, which ttywright does not draw.
+var hexColor6 = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
+
+// layout is where the pictures of a tape (its GIF, screenshots and
+// frames) put the screen: on a Width x Height canvas, inside the padding
+// and the margin, as VHS draws them.
+func (s tapeSettings) layout() Layout {
+	l := Layout{Size: image.Pt(s.Width, s.Height), Pad: s.Padding, Margin: s.margin()}
+	if hexColor6.MatchString(s.MarginFill) {
+		l.MarginFill = themeHex(s.MarginFill)
+	}
+	return l
 }
 
 // applySet applies one Set command and returns the warning it earns, if
@@ -91,17 +118,13 @@ func (s *tapeSettings) applySet(c tapeCmd) tapeWarning {
 		s.Height = n
 	case "Padding":
 		s.Padding = n
-		if n > 0 {
-			w.Msg = "counted in the size in cells; the picture keeps ttywright's own edge"
-		}
 	case "Margin":
 		s.Margin = n
-		if n > 0 {
-			w.Msg = "counted in the size in cells; no margin is drawn"
-		}
 	case "MarginFill":
 		s.MarginFill = c.Text
-		w.Msg = "no margin is drawn"
+		if !hexColor6.MatchString(c.Text) {
+			w.Msg = "ttywright draws a margin in a #rrggbb colour only: the margin is the theme's background"
+		}
 	case "WindowBar":
 		s.WindowBar = c.Text
 		if !strings.HasPrefix(c.Text, "Colorful") {
@@ -109,7 +132,7 @@ func (s *tapeSettings) applySet(c tapeCmd) tapeWarning {
 		}
 	case "WindowBarSize":
 		s.WindowBarSize = n
-		w.Msg = "counted in the size in cells; the bar is drawn at ttywright's height"
+		w.Msg = fmt.Sprintf("the bar is drawn at ttywright's height (%d px a scale step), inside Width and Height", frameTitleBar)
 	case "FontSize":
 		s.FontSize = n
 		if sc := tapeScale(n); n != 16*sc {

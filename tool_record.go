@@ -94,7 +94,11 @@ func (tb *Toolbox) recordStart(_ context.Context, _ *ToolCall, args recordStartA
 	if err != nil {
 		theme = themeList[0]
 	}
-	r := &recorder{store: tb.store, recs: tb.recs, logf: tb.logf, sess: s, name: name, fps: fps, scale: scale, border: border, theme: theme,
+	idleCap := gifIdleCap
+	if tb.cfg.KeepPauses {
+		idleCap = 0
+	}
+	r := &recorder{store: tb.store, recs: tb.recs, logf: tb.logf, sess: s, name: name, fps: fps, scale: scale, border: border, theme: theme, idleCap: idleCap, layout: tb.cfg.Layout,
 		snapshot: s.Snapshot, waitChange: s.WaitChange, ready: make(chan struct{}), maxFrames: tb.rec.frames, maxDur: tb.rec.dur, maxBytes: tb.rec.bytes}
 	r.snapshotLocked = func() *Snapshot { return s.term.Snapshot() }
 

@@ -103,7 +103,7 @@ func (tb *Toolbox) screenshot(_ context.Context, _ *ToolCall, args screenshotArg
 		return screenshotResult{}, err
 	}
 	replaced := slices.ContainsFunc(s.Screenshots(), func(c Capture) bool { return c.Name == name })
-	png, res, err := tb.writeScreenshot(s.ID, name, snap, RenderOptions{Theme: theme, Scale: opt.scale, Border: opt.border})
+	png, res, err := tb.writeScreenshot(s.ID, name, snap, RenderOptions{Theme: theme, Scale: opt.scale, Border: opt.border, Layout: tb.cfg.Layout})
 	if err != nil {
 		return screenshotResult{}, err
 	}
@@ -114,7 +114,7 @@ func (tb *Toolbox) screenshot(_ context.Context, _ *ToolCall, args screenshotArg
 	if opt.inline {
 		if opt.inlineScale != opt.scale {
 			var small bytes.Buffer
-			if err := encodePNG(&small, RenderImage(snap, RenderOptions{Theme: theme, Scale: opt.inlineScale, Border: opt.border})); err != nil {
+			if err := encodePNG(&small, RenderImage(snap, RenderOptions{Theme: theme, Scale: opt.inlineScale, Border: opt.border, Layout: tb.cfg.Layout})); err != nil {
 				return screenshotResult{}, fmt.Errorf("encoding the PNG: %v", err)
 			}
 			png = small.Bytes()

@@ -29,6 +29,13 @@ type ToolsConfig struct {
 	Scale        int    // integer pixel scale of screenshots on disk (1-4; else 2)
 	InlineImages bool   // screenshots inline by default
 	Trace        bool   // trace every session (--trace), as shell_start {trace: true} does one
+	// KeepPauses keeps every pause of a recording as long as it was (a
+	// tape's Sleep); else a pause plays at most gifIdleCap.
+	KeepPauses bool
+	// Layout places every picture of the sessions (screenshots,
+	// recordings) on a larger canvas: a tape's Width, Height, Padding
+	// and Margin. The zero Layout draws the cells alone.
+	Layout Layout
 }
 
 // Toolbox is what the tools work on: the sessions, the capture store and

@@ -62,6 +62,8 @@ type recorder struct {
 	scale   int
 	border  *Border
 	theme   *Theme
+	idleCap time.Duration // a pause plays at most this long in the GIF and the cast (0: as it was)
+	layout  Layout        // the frames' canvas (ToolsConfig.Layout)
 	started time.Time
 
 	// Frame sources: the session's, replaced in tests. snapshotLocked is
@@ -124,6 +126,7 @@ func (r *recorder) open() (err error) {
 	// decode: reserveGIF holds its room ahead instead, and the recording
 	// stops when that is refused.
 	r.gif = newGIFEncoder(uncappedWriter{r.gifFile})
+	r.gif.idleCap = r.idleCap
 	r.castOut = &castSink{f: r.castFile}
 
 	// Take the first snapshot and attach the cast listener atomically with
@@ -139,7 +142,7 @@ func (r *recorder) open() (err error) {
 	r.sess.mu.Lock()
 	r.started = time.Now()
 	first = r.snapshotLocked()
-	r.cast = newCastWriter(r.castOut, r.started, first)
+	r.cast = newCastWriter(r.castOut, r.started, first, r.idleCap)
 	armed = true
 	r.sess.mu.Unlock()
 
@@ -270,7 +273,7 @@ func (r *recorder) render(snap *Snapshot) *image.RGBA {
 		snap = cropSnapshot(snap, r.cols0, r.rows0) // a grown screen must not make ever larger images
 	}
 	var img *image.RGBA
-	switch m := RenderImage(snap, RenderOptions{Theme: r.theme, Scale: r.scale, Border: r.border}).(type) {
+	switch m := RenderImage(snap, RenderOptions{Theme: r.theme, Scale: r.scale, Border: r.border, Layout: r.layout}).(type) {
 	case *image.RGBA:
 		img = m
 	case *image.Paletted:
