@@ -11,8 +11,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 )
@@ -68,14 +66,6 @@ func (s *Server) elicitURL(ctx context.Context, e URLElicitation) (string, error
 // has done its work.
 func (s *Server) elicitComplete(id string) {
 	s.notify("notifications/elicitation/complete", map[string]any{"elicitationId": id})
-}
-
-// newElicitationID returns a fresh elicitationId: random, so that ids
-// of one server never repeat and say nothing.
-func newElicitationID() string {
-	b := make([]byte, 12)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
-	return "ttywright-" + hex.EncodeToString(b)
 }
 
 // answersOf reads a retry's inputResponses and requestState from

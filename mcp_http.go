@@ -599,10 +599,3 @@ func (l *connLimiter) track(c net.Conn, st http.ConnState) {
 		oldest.Close()
 	}
 }
-
-// open returns the connections open now.
-func (l *connLimiter) open() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.conns)
-}

@@ -121,7 +121,7 @@ func BenchmarkHTTPIdleConns(b *testing.B) {
 		ds = append(ds, time.Since(start))
 	}
 	b.ReportMetric(float64(len(conns)), "idle-conns")
-	b.ReportMetric(float64(ht.h.conns.open()), "server-conns")
+	b.ReportMetric(float64(openConns(&ht.h.conns)), "server-conns")
 	b.ReportMetric(float64(percentile(ds, 0.99).Microseconds()), "p99-µs")
 }
 
