@@ -6,7 +6,8 @@ package main
 // MCP versions that have batches (before 2025-06-18). Requests
 // run concurrently, each in its own goroutine with a context that
 // notifications/cancelled cancels; a cancelled request gets no response.
-// Exactly one lineWriter owns the output. Ids are kept as raw JSON and
+// Exactly one lineWriter owns the output, and each outgoing line says its
+// kind to the HTTP transport (outgoing). Ids are kept as raw JSON and
 // echoed byte for byte, so 9007199254740993 and "7" come back unchanged.
 // The MCP methods themselves are in mcp.go.
 
@@ -170,13 +171,22 @@ func errorResponse(id json.RawMessage, code int, format string, a ...any) *respo
 }
 
 // marshal encodes r as a line; a result that cannot be encoded (a handler
-// bug) turns into -32603 so the client still gets an answer.
+// bug) turns r into -32603 so the client still gets an answer.
 func (r *response) marshal() []byte {
 	b, err := encodeLine(r)
 	if err != nil {
-		b, _ = encodeLine(errorResponse(r.ID, codeInternalError, "internal error: cannot encode the result: %v", err))
+		*r = *errorResponse(r.ID, codeInternalError, "internal error: cannot encode the result: %v", err)
+		b, _ = encodeLine(r)
 	}
 	return b
+}
+
+// code is r's error code; 0 for a result.
+func (r *response) code() int {
+	if r.Error == nil {
+		return 0
+	}
+	return r.Error.Code
 }
 
 // inflight is a request being handled. cancelled is set (under
@@ -351,7 +361,8 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 			}
 		}
 		if len(out) > 0 {
-			s.writeFor(first, append(append([]byte("["), bytes.Join(out, []byte(","))...), "]\n"...))
+			line := append(append([]byte("["), bytes.Join(out, []byte(","))...), "]\n"...)
+			s.write(outgoing{line: line, related: first, kind: outResponse})
 		}
 	})
 }
@@ -590,7 +601,7 @@ func (s *Server) request(ctx context.Context, method string, params any) (json.R
 		return nil, err
 	}
 	related := requestIDFrom(ctx)
-	s.writeFor(related, line)
+	s.write(outgoing{line: line, related: related, kind: outRequest})
 	select {
 	case m := <-answer:
 		if m.Error != nil {
@@ -629,28 +640,45 @@ func (s *Server) answered(m wireMessage) {
 // send writes a response; nil is a no-op.
 func (s *Server) send(r *response) {
 	if r != nil {
-		s.writeFor(r.ID, r.marshal())
+		line := r.marshal()
+		s.write(outgoing{line: line, related: r.ID, kind: outResponse, code: r.code()})
 	}
 }
 
-// write sends one line; the first write error (the client went away) is
-// logged and closes clientGone, which stops Serve. The error goes to stderr only: through logf it
-// became a notifications/message whose own failed write re-entered
-// writeFailed.Do, which blocked that goroutine, and every later writer,
-// for good (shutdown then waited stopGrace for them).
-func (s *Server) write(line []byte) { s.writeFor(nil, line) }
+// outKind is what an outgoing message is.
+type outKind uint8
 
-// writeFor sends one line that belongs to the client request related
-// (a response's own id, the request a progress notification or an
-// elicitation/create serves; nil for the connection's own messages). A
-// Server with a sink (the HTTP transport, mcp_http*.go) hands it the line
-// and related, which picks the HTTP stream; else the line goes to out.
-func (s *Server) writeFor(related json.RawMessage, line []byte) {
+const (
+	outNotification outKind = iota
+	outRequest              // a request of the server's (elicitation/create)
+	outResponse             // a response, or a batch of them
+)
+
+// outgoing is one line the Server writes, with what a transport routes it
+// by, said by the writer rather than read back from the bytes.
+type outgoing struct {
+	line []byte // one JSON value and '\n'
+	// related is the client request the line belongs to: a response's
+	// own id, the request a progress notification or an
+	// elicitation/create serves; nil for the connection's own messages.
+	related json.RawMessage
+	kind    outKind
+	code    int // a response's error code; 0 for a result, and for a batch
+}
+
+// write sends one outgoing line. A Server with a sink (the HTTP
+// transport, mcp_http*.go) hands it o, whose related picks the HTTP
+// stream; else the line goes to out, where the first write error (the
+// client went away) is logged and closes clientGone, which stops Serve.
+// That error goes to stderr only: through logf it became a
+// notifications/message whose own failed write re-entered writeFailed.Do,
+// which blocked that goroutine, and every later writer, for good.
+func (s *Server) write(o outgoing) {
 	if s.sink != nil {
-		s.sink(related, line)
+		s.sink(o)
 		return
 	}
-	if err := s.out.write(line); err != nil {
+	if err := s.out.write(o.line); err != nil {
 		s.writeFailed.Do(func() {
 			s.errlog.Printf("writing to the client: %v; shutting down", err)
 			close(s.clientGone)
@@ -662,14 +690,14 @@ func (s *Server) writeFor(related json.RawMessage, line []byte) {
 func (s *Server) notify(method string, params any) { s.notifyFor(nil, method, params) }
 
 // notifyFor sends a notification that belongs to the client request
-// related (writeFor).
+// related (outgoing).
 func (s *Server) notifyFor(related json.RawMessage, method string, params any) {
 	b, err := encodeLine(notification{JSONRPC: "2.0", Method: method, Params: params})
 	if err != nil {
 		s.logf("error", "cannot encode %s: %v", method, err)
 		return
 	}
-	s.writeFor(related, b)
+	s.write(outgoing{line: b, related: related, kind: outNotification})
 }
 
 // progress sends notifications/progress for one request that carried

@@ -211,6 +211,53 @@ func TestErrorCodes(t *testing.T) {
 	}
 }
 
+// TestOutgoingSaysKind: every line the Server writes reaches the sink
+// with its kind, the request it belongs to and a response's error code,
+// as the HTTP transport routes and answers by them.
+func TestOutgoingSaysKind(t *testing.T) {
+	t.Parallel()
+	srv := newApp(Config{}).newServer()
+	var mu sync.Mutex
+	var got []outgoing
+	srv.sink = func(o outgoing) {
+		mu.Lock()
+		got = append(got, o)
+		mu.Unlock()
+	}
+	srv.handleLine(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	srv.handleLine(context.Background(), []byte(`{"jsonrpc":"2.0","id":"b","method":"tools/list"}`))
+	srv.wg.Wait() // tools/list runs in a goroutine of its own
+	srv.send(newResponse(json.RawMessage(`3`), map[string]any{"f": func() {}}, nil))
+	srv.notify("notifications/message", map[string]any{"level": "info", "data": "x"})
+	ctx, cancel := context.WithCancel(withRequestID(context.Background(), json.RawMessage(`4`)))
+	cancel() // the request is sent, then given up on with notifications/cancelled
+	_, _ = srv.request(ctx, "elicitation/create", map[string]any{"mode": "url"})
+	want := []struct {
+		related string
+		kind    outKind
+		code    int
+		has     string
+	}{
+		{`1`, outResponse, 0, `"result":{}`},
+		{`"b"`, outResponse, codeInvalidRequest, "before initialize"},
+		{`3`, outResponse, codeInternalError, "cannot encode the result"},
+		{``, outNotification, 0, `"method":"notifications/message"`},
+		{`4`, outRequest, 0, `"method":"elicitation/create"`},
+		{`4`, outNotification, 0, `"method":"notifications/cancelled"`},
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != len(want) {
+		t.Fatalf("%d lines, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		if string(g.related) != w.related || g.kind != w.kind || g.code != w.code || !strings.Contains(string(g.line), w.has) {
+			t.Errorf("line %d: related %s kind %d code %d %s; want %s, %d, %d with %s", i, g.related, g.kind, g.code, g.line, w.related, w.kind, w.code, w.has)
+		}
+	}
+}
+
 func TestOversizedFrame(t *testing.T) {
 	// 1 MiB: the real 64 MiB takes seconds under -race.
 	c := startServerWith(t, func(s *Server) { s.maxFrame = 1 << 20 })

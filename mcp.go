@@ -175,10 +175,10 @@ type Server struct {
 
 	out lineWriter
 	// sink, when set before the first message, takes every outgoing
-	// line instead of out, with the id of the client request it belongs
-	// to (Server.writeFor): the HTTP transport routes it to that
+	// line instead of out, with the client request it belongs to and
+	// its kind (Server.write): the HTTP transport routes it to that
 	// request's stream (mcp_http_stream.go).
-	sink        func(related json.RawMessage, line []byte)
+	sink        func(outgoing)
 	wg          sync.WaitGroup // running request handlers
 	writeFailed sync.Once
 	// clientGone is closed at the first failed write to the client: with

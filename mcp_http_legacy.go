@@ -48,16 +48,16 @@ type httpSession struct {
 // sink routes one line of the Server's (Server.sink): to the POST stream
 // of the request it belongs to while that stream lives, else to the
 // session's stream.
-func (s *httpSession) sink(related json.RawMessage, line []byte) {
-	kind, _ := classifyLine(line)
+func (s *httpSession) sink(o outgoing) {
+	final := o.kind == outResponse
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
 		return
 	}
-	if st := s.posts[string(related)]; st != nil {
-		if st.put(httpMsg{line: line}, kind == lineResponse) {
-			if kind == lineResponse {
+	if st := s.posts[string(o.related)]; st != nil {
+		if st.put(httpMsg{line: o.line, code: o.code}, final) {
+			if final {
 				s.unlinkLocked(st)
 			}
 			return
@@ -65,9 +65,9 @@ func (s *httpSession) sink(related json.RawMessage, line []byte) {
 		s.unlinkLocked(st) // dropped: what follows goes to the session's stream
 	}
 	s.seq++
-	m := httpMsg{line: line, event: s.seq}
+	m := httpMsg{line: o.line, code: o.code, event: s.seq}
 	s.ring = append(s.ring, m)
-	s.ringBytes += len(line)
+	s.ringBytes += len(o.line)
 	for len(s.ring) > httpRingEvents || s.ringBytes > httpRingBytes {
 		s.ringBytes -= len(s.ring[0].line)
 		s.ring = s.ring[1:]

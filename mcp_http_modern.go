@@ -58,10 +58,7 @@ func (h *httpMCP) modernPost(w http.ResponseWriter, r *http.Request, body []byte
 	srv := h.newConn()
 	st := newHTTPStream()
 	st.ids = []string{string(id)}
-	srv.sink = func(_ json.RawMessage, line []byte) {
-		kind, _ := classifyLine(line)
-		st.put(httpMsg{line: line}, kind == lineResponse)
-	}
+	srv.sink = func(o outgoing) { st.put(httpMsg{line: o.line, code: o.code}, o.kind == outResponse) }
 	h.p.mu.Lock()
 	h.p.modern[srv] = method == "subscriptions/listen"
 	h.p.mu.Unlock()
@@ -79,9 +76,10 @@ func (h *httpMCP) modernPost(w http.ResponseWriter, r *http.Request, body []byte
 	st.run(w, r, streamOpts{status: modernStatus, stall: h.writeStall, keepAlive: h.keepAlive, done: h.stopped})
 }
 
-// modernStatus is the HTTP status of a lone 2026-07-28 response.
-func modernStatus(line []byte) int {
-	switch _, code := classifyLine(line); code {
+// modernStatus is the HTTP status of a lone 2026-07-28 response with
+// error code code (0: a result).
+func modernStatus(code int) int {
+	switch code {
 	case codeMethodNotFound:
 		return http.StatusNotFound
 	case codeHeaderMismatch, codeMissingClientCapability, codeUnsupportedVersion, codeInvalidRequest, codeParseError:
