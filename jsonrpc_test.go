@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -147,12 +148,17 @@ func TestNotificationsGetNoResponse(t *testing.T) {
 func TestErrorCodes(t *testing.T) {
 	c := startServerWith(t, func(s *Server) {
 		s.tools = append(s.tools, panicTool)
-		s.methods["test/panic"] = func(ctx context.Context, params json.RawMessage) (any, error) { panic("boom") }
-		s.methods["test/fail"] = func(ctx context.Context, params json.RawMessage) (any, error) {
-			return nil, fmt.Errorf("disk full")
-		}
-		s.methods["test/badresult"] = func(ctx context.Context, params json.RawMessage) (any, error) {
-			return map[string]any{"f": func() {}}, nil
+		s.methods = maps.Clone(s.methods) // the table is every Server's
+		for name, f := range map[string]methodHandler{
+			"test/panic": func(*Server, context.Context, *message) (any, error) { panic("boom") },
+			"test/fail": func(*Server, context.Context, *message) (any, error) {
+				return nil, fmt.Errorf("disk full")
+			},
+			"test/badresult": func(*Server, context.Context, *message) (any, error) {
+				return map[string]any{"f": func() {}}, nil
+			},
+		} {
+			s.methods[name] = methodInfo{handle: f, eras: eraLegacy, flags: flagParamsOptional}
 		}
 	})
 
@@ -190,7 +196,9 @@ func TestErrorCodes(t *testing.T) {
 		{"handler panics", `{"jsonrpc":"2.0","id":18,"method":"test/panic"}`, `18`, codeInternalError},
 		{"handler fails", `{"jsonrpc":"2.0","id":19,"method":"test/fail"}`, `19`, codeInternalError},
 		{"result cannot be encoded", `{"jsonrpc":"2.0","id":20,"method":"test/badresult"}`, `20`, codeInternalError},
-		{"still serving", `{"jsonrpc":"2.0","id":21,"method":"ping"}`, `21`, 0},
+		{"params missing", `{"jsonrpc":"2.0","id":21,"method":"resources/read"}`, `21`, codeInvalidParams},
+		{"a notification's name", `{"jsonrpc":"2.0","id":22,"method":"notifications/cancelled","params":{"requestId":1}}`, `22`, codeMethodNotFound},
+		{"still serving", `{"jsonrpc":"2.0","id":23,"method":"ping"}`, `23`, 0},
 	}
 	for _, tt := range tests {
 		c.send(tt.line)

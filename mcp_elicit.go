@@ -69,18 +69,19 @@ func (s *Server) elicitComplete(id string) {
 }
 
 // answersOf reads a retry's inputResponses and requestState from
-// tools/call params; nil when there are none.
-func answersOf(params json.RawMessage) *InputAnswers {
-	var p struct {
-		InputResponses map[string]json.RawMessage `json:"inputResponses"`
-		RequestState   *string                    `json:"requestState"`
-	}
-	if json.Unmarshal(params, &p) != nil || (p.InputResponses == nil && p.RequestState == nil) {
+// tools/call m; nil when there are none, or when either is of the wrong
+// type.
+func answersOf(m *message) *InputAnswers {
+	var responses map[string]json.RawMessage
+	var state *string
+	if m.InputResponses != nil && json.Unmarshal(m.InputResponses, &responses) != nil ||
+		m.RequestState != nil && json.Unmarshal(m.RequestState, &state) != nil ||
+		responses == nil && state == nil {
 		return nil
 	}
-	a := &InputAnswers{Responses: p.InputResponses}
-	if p.RequestState != nil {
-		a.State = *p.RequestState
+	a := &InputAnswers{Responses: responses}
+	if state != nil {
+		a.State = *state
 	}
 	return a
 }
