@@ -3,12 +3,14 @@ package main
 // jsonrpc.go: JSON-RPC 2.0 over a newline-delimited byte stream (stdio).
 //
 // One line is one message, or a batch (a JSON array of messages) under the
-// MCP versions that have batches (before 2025-06-18). Requests
-// run concurrently, each in its own goroutine with a context that
-// notifications/cancelled cancels; a cancelled request gets no response.
-// Exactly one lineWriter owns the output. Ids are kept as raw JSON and
-// echoed byte for byte, so 9007199254740993 and "7" come back unchanged.
-// The MCP methods themselves are in mcp.go.
+// MCP versions that have batches (before 2025-06-18). A line (or an HTTP
+// POST body) is decoded once, into messages the layers below read
+// (decodeFrame). Requests run concurrently, each in its own goroutine
+// with a context that notifications/cancelled cancels; a cancelled
+// request gets no response. Exactly one lineWriter owns the output, and
+// each outgoing line says its kind to the HTTP transport (outgoing). Ids
+// are kept as raw JSON and echoed byte for byte, so 9007199254740993 and
+// "7" come back unchanged. The MCP methods themselves are in mcp.go.
 
 import (
 	"bufio"
@@ -118,8 +120,8 @@ func (lw *lineWriter) write(line []byte) error {
 	return lw.err
 }
 
-// wireMessage is any incoming message, fields kept raw and classified by
-// prepare (the go-sdk's wire.go does the same).
+// wireMessage is an incoming message as it arrives, fields kept raw
+// (the go-sdk's wire.go does the same); decodeMessage reads it.
 type wireMessage struct {
 	JSONRPC json.RawMessage `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
@@ -127,6 +129,150 @@ type wireMessage struct {
 	Params  json.RawMessage `json:"params"`
 	Result  json.RawMessage `json:"result"`
 	Error   json.RawMessage `json:"error"`
+}
+
+// message is one incoming message, decoded once where it arrives (Serve's
+// line reader, an HTTP POST: decodeFrame) and passed down: the transport's
+// checks, the Server and the method handlers read its fields, never its
+// bytes again. A message that is not valid JSON-RPC is invalid, with the
+// error reply to send (nil for a notification: no answer).
+type message struct {
+	ID     json.RawMessage // as received (valid unless invalid), echoed byte for byte; nil for a notification
+	Method string          // "" for a response of the client's
+	Params json.RawMessage // the params object; nil when absent or null
+	Result json.RawMessage // a response's
+	Error  json.RawMessage // a response's
+	paramsHead
+
+	// claim is set when Meta holds the 2026-07-28 protocolVersion key, the
+	// one mark of a modern request (a bare _meta with only progressToken
+	// is legacy traffic); env is its envelope, or envErr says what is
+	// wrong with it (-32602, mcp_modern.go).
+	claim  bool
+	env    *modernReq
+	envErr error
+
+	invalid bool
+	reply   *response // an invalid message's error reply
+}
+
+// paramsHead is what is read of params besides the method's own fields:
+// the _meta envelope, the name and uri that the HTTP header Mcp-Name
+// mirrors, tools/call's arguments and retry answers (read by the reader,
+// Tool.Arrive, and by the handler), and notifications/cancelled's
+// requestId (read by the HTTP transport and the Server). A field of the
+// wrong type is left empty, as the method's own decoding would.
+type paramsHead struct {
+	Meta           map[string]json.RawMessage `json:"_meta"`
+	Name           *string                    `json:"name"`
+	URI            *string                    `json:"uri"`
+	Arguments      json.RawMessage            `json:"arguments"`
+	InputResponses json.RawMessage            `json:"inputResponses"`
+	RequestState   json.RawMessage            `json:"requestState"`
+	RequestID      json.RawMessage            `json:"requestId"`
+}
+
+// name is params.name, "" when absent or not a string.
+func (h *paramsHead) name() string {
+	if h.Name == nil {
+		return ""
+	}
+	return *h.Name
+}
+
+// uri is params.uri, "" when absent or not a string.
+func (h *paramsHead) uri() string {
+	if h.URI == nil {
+		return ""
+	}
+	return *h.URI
+}
+
+// decodeMessage decodes and checks one message: its envelope (jsonrpc,
+// id, method, params an object), and params' head. The method and the
+// head are read even when the envelope is bad, for the transport to tell
+// the message's era and the Server to refuse a batched modern one.
+func decodeMessage(raw []byte) *message {
+	m := &message{}
+	var w wireMessage
+	err := json.Unmarshal(raw, &w)
+	if err == nil {
+		m.ID, m.Result, m.Error = w.ID, w.Result, w.Error
+		_ = json.Unmarshal(w.Method, &m.Method) // not a string: "", reported below
+		if len(w.Params) > 0 && w.Params[0] == '{' {
+			m.Params = w.Params
+			_ = json.Unmarshal(m.Params, &m.paramsHead) // a field of the wrong type stays empty
+			if _, ok := m.Meta[metaProtocolVersion]; ok {
+				m.claim = true
+				m.env, m.envErr = parseEnvelope(m.Meta)
+			}
+		}
+	}
+	m.reply = checkMessage(raw, w, m.Method, err)
+	// A notification whose params are not an object gets no answer.
+	badNote := w.ID == nil && w.Params != nil && string(w.Params) != "null" && w.Params[0] != '{'
+	m.invalid = m.reply != nil || badNote
+	return m
+}
+
+// checkMessage checks the envelope w of raw (decoded with err; method is
+// w.Method as a string, "" when it is not one) and returns the error
+// reply of a bad one: -32700 when it is not JSON, -32600 for a bad
+// envelope, -32602 for params that are not an object.
+func checkMessage(raw []byte, w wireMessage, method string, err error) *response {
+	if err != nil {
+		return decodeError(err, "invalid request: a message must be a JSON object")
+	}
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return errorResponse(nullID, codeInvalidRequest, "invalid request: a message must be a JSON object, not %s", jsonValueKind(t))
+	}
+	id := w.ID
+	if id != nil && !validID(id) {
+		return errorResponse(nullID, codeInvalidRequest, "invalid request: id must be a string or an integer")
+	}
+	if id == nil {
+		id = nullID // for error replies to malformed notifications
+	}
+	if string(w.JSONRPC) != `"2.0"` {
+		return errorResponse(id, codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
+	}
+	if w.Method == nil {
+		if w.ID != nil && (w.Result != nil || w.Error != nil) {
+			return nil // a response of the client's
+		}
+		return errorResponse(id, codeInvalidRequest, `invalid request: "method" is missing`)
+	}
+	if method == "" {
+		return errorResponse(id, codeInvalidRequest, `invalid request: "method" must be a non-empty string`)
+	}
+	if p := w.Params; p != nil && string(p) != "null" && p[0] != '{' && w.ID != nil {
+		return errorResponse(id, codeInvalidParams, "invalid params: %s params must be an object", method)
+	}
+	return nil
+}
+
+// frame is one line of stdio or one HTTP POST body, decoded: a message,
+// or a batch (a JSON array) of them.
+type frame struct {
+	msgs  []*message // the message, or the batch's elements in order
+	batch bool
+	err   error // the batch is not a JSON array of values (msgs is nil)
+}
+
+// decodeFrame decodes line, which is not empty.
+func decodeFrame(line []byte) frame {
+	if line[0] != '[' {
+		return frame{msgs: []*message{decodeMessage(line)}}
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(line, &elems); err != nil {
+		return frame{batch: true, err: err}
+	}
+	f := frame{batch: true, msgs: make([]*message, len(elems))}
+	for i, e := range elems {
+		f.msgs[i] = decodeMessage(e)
+	}
+	return f
 }
 
 // response is an outgoing JSON-RPC response. ID is the request's id as
@@ -170,13 +316,22 @@ func errorResponse(id json.RawMessage, code int, format string, a ...any) *respo
 }
 
 // marshal encodes r as a line; a result that cannot be encoded (a handler
-// bug) turns into -32603 so the client still gets an answer.
+// bug) turns r into -32603 so the client still gets an answer.
 func (r *response) marshal() []byte {
 	b, err := encodeLine(r)
 	if err != nil {
-		b, _ = encodeLine(errorResponse(r.ID, codeInternalError, "internal error: cannot encode the result: %v", err))
+		*r = *errorResponse(r.ID, codeInternalError, "internal error: cannot encode the result: %v", err)
+		b, _ = encodeLine(r)
 	}
 	return b
+}
+
+// code is r's error code; 0 for a result.
+func (r *response) code() int {
+	if r.Error == nil {
+		return 0
+	}
+	return r.Error.Code
 }
 
 // inflight is a request being handled. cancelled is set (under
@@ -290,47 +445,49 @@ func (s *Server) waitTimeout(d time.Duration) bool {
 	}
 }
 
-// handleLine processes one frame: a message or a batch. Requests run in
-// their own goroutines (tracked by s.wg); this returns without waiting for
-// them, so the next line (a ping, a cancellation) is read at once.
+// handleLine processes one line of stdio: a message or a batch.
 func (s *Server) handleLine(ctx context.Context, line []byte) {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return
 	}
-	if line[0] != '[' {
-		reply, job := s.prepare(ctx, line)
+	s.handleFrame(ctx, decodeFrame(line))
+}
+
+// handleFrame processes one decoded frame. Requests run in their own
+// goroutines (tracked by s.wg); this returns without waiting for them, so
+// the next frame (a ping, a cancellation) is read at once.
+func (s *Server) handleFrame(ctx context.Context, f frame) {
+	if !f.batch {
+		reply, job := s.prepare(ctx, f.msgs[0])
 		if job != nil {
 			s.goHandler(func() { s.send(job()) })
 		}
 		s.send(reply)
 		return
 	}
-
-	var elems []json.RawMessage
-	err := json.Unmarshal(line, &elems)
 	var syntax *json.SyntaxError
-	if v := s.negotiated(); protoAtLeast(v, protoV20250618) && !errors.As(err, &syntax) {
+	if v := s.negotiated(); protoAtLeast(v, protoV20250618) && !errors.As(f.err, &syntax) {
 		// MCP 2025-06-18 removed JSON-RPC batching (changelog, PR #416);
 		// 2025-03-26 had added it, and 2024-11-05 takes JSON-RPC 2.0 whole.
 		s.send(errorResponse(nullID, codeInvalidRequest, "invalid request: MCP has no JSON-RPC batches since 2025-06-18 (this session speaks %s): send each message on a line of its own", v))
 		return
 	}
-	if err != nil || len(elems) == 0 {
-		s.send(decodeError(err, "invalid request: a batch must be a non-empty array of messages"))
+	if f.err != nil || len(f.msgs) == 0 {
+		s.send(decodeError(f.err, "invalid request: a batch must be a non-empty array of messages"))
 		return
 	}
 	// Answers keep the batch order; notifications leave no entry. The
 	// elements are prepared here, in order (a cancellation on the next
 	// line must find them), and run concurrently in one handler.
-	replies := make([]*response, len(elems))
-	jobs := make([]func() *response, len(elems))
-	for i, e := range elems {
-		if r, refused := s.batchRefuses(e); refused {
+	replies := make([]*response, len(f.msgs))
+	jobs := make([]func() *response, len(f.msgs))
+	for i, m := range f.msgs {
+		if r, refused := s.batchRefuses(m); refused {
 			replies[i] = r // nil for a notification
 			continue
 		}
-		replies[i], jobs[i] = s.prepare(ctx, e)
+		replies[i], jobs[i] = s.prepare(ctx, m)
 	}
 	s.goHandler(func() {
 		var batch sync.WaitGroup
@@ -351,125 +508,78 @@ func (s *Server) handleLine(ctx context.Context, line []byte) {
 			}
 		}
 		if len(out) > 0 {
-			s.writeFor(first, append(append([]byte("["), bytes.Join(out, []byte(","))...), "]\n"...))
+			line := append(append([]byte("["), bytes.Join(out, []byte(","))...), "]\n"...)
+			s.write(outgoing{line: line, related: first, kind: outResponse})
 		}
 	})
 }
 
 // prepare classifies one message. It returns an immediate reply (errors,
-// and the few methods answered in line order), or a job that handles the
+// and the methods answered in line order), or a job that handles the
 // request and returns its reply (nil when cancelled), or neither
-// (notifications, and responses from the client, which this server never
-// asks for).
-func (s *Server) prepare(ctx context.Context, raw json.RawMessage) (reply *response, job func() *response) {
-	m, id, method, params, reply := validateMessage(raw)
-	if reply == nil && method == "" && m.ID != nil {
+// (notifications, and responses to the requests this server sent).
+func (s *Server) prepare(ctx context.Context, m *message) (reply *response, job func() *response) {
+	switch {
+	case m.invalid:
+		return m.reply, nil
+	case m.Method == "":
 		s.answered(m)
 		return nil, nil
-	}
-	if reply != nil || method == "" {
-		return reply, nil
-	}
-	if m.ID == nil {
-		s.notification(method, params)
+	case m.ID == nil:
+		s.notification(ctx, m)
 		return nil, nil
 	}
-	if s.inLine(method) {
-		result, err := s.safeCall(ctx, method, params)
-		return newResponse(id, result, err), nil
-	}
-	return s.admit(ctx, id, method, params)
+	return s.admit(ctx, m)
 }
 
-// validateMessage checks one message's envelope. It returns the message,
-// the id to answer with (null for a bad one), the method and params
-// ("null" params as nil), or an error reply; neither a reply nor a method
-// means the message needs no answer (a response from the client, a
-// notification with bad params).
-func validateMessage(raw json.RawMessage) (m wireMessage, id json.RawMessage, method string, params json.RawMessage, reply *response) {
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return m, nil, "", nil, decodeError(err, "invalid request: a message must be a JSON object")
-	}
-	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		return m, nil, "", nil, errorResponse(nullID, codeInvalidRequest, "invalid request: a message must be a JSON object, not %s", jsonValueKind(t))
-	}
-	id = m.ID
-	if id != nil && !validID(id) {
-		return m, nil, "", nil, errorResponse(nullID, codeInvalidRequest, "invalid request: id must be a string or an integer")
-	}
-	if id == nil {
-		id = nullID // for error replies to malformed notifications
-	}
-	if string(m.JSONRPC) != `"2.0"` {
-		return m, id, "", nil, errorResponse(id, codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
-	}
-	if m.Method == nil {
-		if m.ID != nil && (m.Result != nil || m.Error != nil) {
-			return m, id, "", nil, nil // a response to a request we never sent: ignore
-		}
-		return m, id, "", nil, errorResponse(id, codeInvalidRequest, `invalid request: "method" is missing`)
-	}
-	if err := json.Unmarshal(m.Method, &method); err != nil || method == "" {
-		return m, id, "", nil, errorResponse(id, codeInvalidRequest, `invalid request: "method" must be a non-empty string`)
-	}
-	params = m.Params
-	if string(params) == "null" {
-		params = nil
-	}
-	if params != nil && params[0] != '{' {
-		if m.ID == nil {
-			return m, id, "", nil, nil
-		}
-		return m, id, "", nil, errorResponse(id, codeInvalidParams, "invalid params: %s params must be an object", method)
-	}
-	return m, id, method, params, nil
-}
-
-// admit registers request id in s.inflight within the caps and returns
-// the job that runs it, or an immediate reply: a duplicate id, a ping
-// (answered by the reader), or server busy.
-func (s *Server) admit(ctx context.Context, id json.RawMessage, method string, params json.RawMessage) (*response, func() *response) {
-	key := string(id)
+// admit registers request m in s.inflight within the caps and returns
+// the job that runs it, or an immediate reply: a duplicate id, a method
+// answered in line (flagInLine: by the reader, outside the
+// caps), or server busy.
+func (s *Server) admit(ctx context.Context, m *message) (*response, func() *response) {
+	info := s.methods[m.Method] // the zero methodInfo for an unknown method: call reports it
+	id, key := m.ID, string(m.ID)
 	s.mu.Lock()
 	if _, dup := s.inflight[key]; dup {
 		s.mu.Unlock()
 		return errorResponse(id, codeInvalidRequest, "invalid request: id %s is already in use by a running request", id), nil
 	}
-	if method == "ping" {
-		// ping is answered here, by the reader: a goroutine per ping let
-		// a client that does not read stdout grow memory without bound,
-		// while a reply written by the reader blocks it until stdout
-		// drains (backpressure), so memory stays flat.
+	if info.flags&flagInLine != 0 {
+		// A goroutine per ping let a client that does not read stdout
+		// grow memory without bound, while a reply written by the reader
+		// blocks it until stdout drains (backpressure), so memory stays
+		// flat; initialize and logging/setLevel must be in effect before
+		// the next line is read.
 		s.mu.Unlock()
-		result, err := s.safeCall(ctx, method, params)
+		result, err := s.safeCall(ctx, m)
 		return newResponse(id, result, err), nil
 	}
-	listen := method == "subscriptions/listen"
+	listen := info.flags&flagStream != 0
 	if listen && s.listens >= maxListens {
 		s.mu.Unlock()
 		return errorResponse(id, codeServerBusy, "server busy: %d subscriptions/listen streams are open on this connection, the most at once: cancel one (notifications/cancelled) or put its URIs in one stream", s.listens), nil
 	}
 	// Open listen streams are counted apart: they never end by
 	// themselves, and a client that kept many must still call tools.
-	if n := len(s.inflight) - s.listens; n > 0 && (n >= s.maxInflight || s.inflightBytes+len(params) > s.maxInflightBytes) {
+	if n := len(s.inflight) - s.listens; n > 0 && (n >= s.maxInflight || s.inflightBytes+len(m.Params) > s.maxInflightBytes) {
 		s.mu.Unlock()
 		return errorResponse(id, codeServerBusy, "server busy: %d requests are running (at most %d, with %d bytes of params): wait for their replies or cancel some, then retry", n, s.maxInflight, s.maxInflightBytes), nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	fl := &inflight{cancel: cancel, bytes: len(params), listen: listen}
+	fl := &inflight{cancel: cancel, bytes: len(m.Params), listen: listen}
 	if listen {
 		s.listens++
 	}
 	s.inflight[key] = fl
 	s.inflightBytes += fl.bytes
 	s.mu.Unlock()
-	ctx = withRequestID(withProgress(ctx, s.progressReporter(params)), id)
-	if method == "tools/call" {
-		ctx = s.toolArrived(ctx, params) // on the reader: in line order
+	ctx = withRequestID(withProgress(ctx, s.progressReporter(m)), id)
+	if info.arrive != nil {
+		ctx = info.arrive(s, ctx, m) // on the reader: in line order
 	}
 
 	return nil, func() *response {
-		result, err := s.safeCall(ctx, method, params)
+		result, err := s.safeCall(ctx, m)
 		progressFrom(ctx).done()
 		s.mu.Lock()
 		delete(s.inflight, key)
@@ -526,33 +636,31 @@ func jsonValueKind(v []byte) string {
 
 // safeCall runs the method handler, turning a panic into -32603 so that
 // one bad handler cannot take the server down.
-func (s *Server) safeCall(ctx context.Context, method string, params json.RawMessage) (result any, err error) {
+func (s *Server) safeCall(ctx context.Context, m *message) (result any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.errlog.Printf("panic in %s: %v\n%s", method, p, debug.Stack())
-			s.log("error", "ttywright", fmt.Sprintf("internal error in %s: %v", method, p))
-			result, err = nil, &RPCError{Code: codeInternalError, Message: fmt.Sprintf("internal error in %s: %v", method, p)}
+			s.errlog.Printf("panic in %s: %v\n%s", m.Method, p, debug.Stack())
+			s.log("error", "ttywright", fmt.Sprintf("internal error in %s: %v", m.Method, p))
+			result, err = nil, &RPCError{Code: codeInternalError, Message: fmt.Sprintf("internal error in %s: %v", m.Method, p)}
 		}
 	}()
-	return s.call(ctx, method, params)
+	return s.call(ctx, m)
 }
 
 // cancelRequest handles notifications/cancelled: the named request's
 // context is cancelled and its response suppressed. Unknown ids (finished
 // already, or never sent) are ignored, as MCP asks.
-func (s *Server) cancelRequest(params json.RawMessage) {
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
-		return
+func (s *Server) cancelRequest(_ context.Context, m *message) (any, error) {
+	if m.RequestID == nil {
+		return nil, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if fl, ok := s.inflight[string(p.RequestID)]; ok {
+	if fl, ok := s.inflight[string(m.RequestID)]; ok {
 		fl.cancelled = true
 		fl.cancel()
 	}
+	return nil, nil
 }
 
 // outgoingRequest is a request this server sends the client.
@@ -573,9 +681,9 @@ func (s *Server) request(ctx context.Context, method string, params any) (json.R
 	s.mu.Lock()
 	s.askSeq++
 	key := fmt.Sprintf("ttywright-%d", s.askSeq)
-	answer := make(chan wireMessage, 1)
+	answer := make(chan *message, 1)
 	if s.asked == nil {
-		s.asked = map[string]chan wireMessage{}
+		s.asked = map[string]chan *message{}
 	}
 	s.asked[key] = answer
 	s.mu.Unlock()
@@ -590,7 +698,7 @@ func (s *Server) request(ctx context.Context, method string, params any) (json.R
 		return nil, err
 	}
 	related := requestIDFrom(ctx)
-	s.writeFor(related, line)
+	s.write(outgoing{line: line, related: related, kind: outRequest})
 	select {
 	case m := <-answer:
 		if m.Error != nil {
@@ -612,7 +720,7 @@ func (s *Server) request(ctx context.Context, method string, params any) (json.R
 // answered hands a response from the client to the request that waits
 // for it; a response to anything else (an id this server never sent, or
 // sent and given up on) is ignored.
-func (s *Server) answered(m wireMessage) {
+func (s *Server) answered(m *message) {
 	var key string
 	if json.Unmarshal(m.ID, &key) != nil {
 		return
@@ -629,28 +737,45 @@ func (s *Server) answered(m wireMessage) {
 // send writes a response; nil is a no-op.
 func (s *Server) send(r *response) {
 	if r != nil {
-		s.writeFor(r.ID, r.marshal())
+		line := r.marshal()
+		s.write(outgoing{line: line, related: r.ID, kind: outResponse, code: r.code()})
 	}
 }
 
-// write sends one line; the first write error (the client went away) is
-// logged and closes clientGone, which stops Serve. The error goes to stderr only: through logf it
-// became a notifications/message whose own failed write re-entered
-// writeFailed.Do, which blocked that goroutine, and every later writer,
-// for good (shutdown then waited stopGrace for them).
-func (s *Server) write(line []byte) { s.writeFor(nil, line) }
+// outKind is what an outgoing message is.
+type outKind uint8
 
-// writeFor sends one line that belongs to the client request related
-// (a response's own id, the request a progress notification or an
-// elicitation/create serves; nil for the connection's own messages). A
-// Server with a sink (the HTTP transport, mcp_http*.go) hands it the line
-// and related, which picks the HTTP stream; else the line goes to out.
-func (s *Server) writeFor(related json.RawMessage, line []byte) {
+const (
+	outNotification outKind = iota
+	outRequest              // a request of the server's (elicitation/create)
+	outResponse             // a response, or a batch of them
+)
+
+// outgoing is one line the Server writes, with what a transport routes it
+// by, said by the writer rather than read back from the bytes.
+type outgoing struct {
+	line []byte // one JSON value and '\n'
+	// related is the client request the line belongs to: a response's
+	// own id, the request a progress notification or an
+	// elicitation/create serves; nil for the connection's own messages.
+	related json.RawMessage
+	kind    outKind
+	code    int // a response's error code; 0 for a result, and for a batch
+}
+
+// write sends one outgoing line. A Server with a sink (the HTTP
+// transport, mcp_http*.go) hands it o, whose related picks the HTTP
+// stream; else the line goes to out, where the first write error (the
+// client went away) is logged and closes clientGone, which stops Serve.
+// That error goes to stderr only: through logf it became a
+// notifications/message whose own failed write re-entered writeFailed.Do,
+// which blocked that goroutine, and every later writer, for good.
+func (s *Server) write(o outgoing) {
 	if s.sink != nil {
-		s.sink(related, line)
+		s.sink(o)
 		return
 	}
-	if err := s.out.write(line); err != nil {
+	if err := s.out.write(o.line); err != nil {
 		s.writeFailed.Do(func() {
 			s.errlog.Printf("writing to the client: %v; shutting down", err)
 			close(s.clientGone)
@@ -662,14 +787,14 @@ func (s *Server) writeFor(related json.RawMessage, line []byte) {
 func (s *Server) notify(method string, params any) { s.notifyFor(nil, method, params) }
 
 // notifyFor sends a notification that belongs to the client request
-// related (writeFor).
+// related (outgoing).
 func (s *Server) notifyFor(related json.RawMessage, method string, params any) {
 	b, err := encodeLine(notification{JSONRPC: "2.0", Method: method, Params: params})
 	if err != nil {
 		s.logf("error", "cannot encode %s: %v", method, err)
 		return
 	}
-	s.writeFor(related, b)
+	s.write(outgoing{line: b, related: related, kind: outNotification})
 }
 
 // progress sends notifications/progress for one request that carried
@@ -737,17 +862,8 @@ func (p *progress) done() {
 }
 
 // progressReporter reads params._meta.progressToken (a string or number).
-func (s *Server) progressReporter(params json.RawMessage) *progress {
-	var p struct {
-		Meta struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-		} `json:"_meta"`
-	}
-	// The cheap test first: params may be megabytes long.
-	if !bytes.Contains(params, []byte(`"_meta"`)) || json.Unmarshal(params, &p) != nil {
-		return nil
-	}
-	if t := p.Meta.ProgressToken; t != nil && validID(t) {
+func (s *Server) progressReporter(m *message) *progress {
+	if t := m.Meta["progressToken"]; t != nil && validID(t) {
 		return &progress{s: s, token: t}
 	}
 	return nil

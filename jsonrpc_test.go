@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -147,12 +148,17 @@ func TestNotificationsGetNoResponse(t *testing.T) {
 func TestErrorCodes(t *testing.T) {
 	c := startServerWith(t, func(s *Server) {
 		s.tools = append(s.tools, panicTool)
-		s.methods["test/panic"] = func(ctx context.Context, params json.RawMessage) (any, error) { panic("boom") }
-		s.methods["test/fail"] = func(ctx context.Context, params json.RawMessage) (any, error) {
-			return nil, fmt.Errorf("disk full")
-		}
-		s.methods["test/badresult"] = func(ctx context.Context, params json.RawMessage) (any, error) {
-			return map[string]any{"f": func() {}}, nil
+		s.methods = maps.Clone(s.methods) // the table is every Server's
+		for name, f := range map[string]methodHandler{
+			"test/panic": func(*Server, context.Context, *message) (any, error) { panic("boom") },
+			"test/fail": func(*Server, context.Context, *message) (any, error) {
+				return nil, fmt.Errorf("disk full")
+			},
+			"test/badresult": func(*Server, context.Context, *message) (any, error) {
+				return map[string]any{"f": func() {}}, nil
+			},
+		} {
+			s.methods[name] = methodInfo{handle: f, eras: eraLegacy, flags: flagParamsOptional}
 		}
 	})
 
@@ -190,7 +196,9 @@ func TestErrorCodes(t *testing.T) {
 		{"handler panics", `{"jsonrpc":"2.0","id":18,"method":"test/panic"}`, `18`, codeInternalError},
 		{"handler fails", `{"jsonrpc":"2.0","id":19,"method":"test/fail"}`, `19`, codeInternalError},
 		{"result cannot be encoded", `{"jsonrpc":"2.0","id":20,"method":"test/badresult"}`, `20`, codeInternalError},
-		{"still serving", `{"jsonrpc":"2.0","id":21,"method":"ping"}`, `21`, 0},
+		{"params missing", `{"jsonrpc":"2.0","id":21,"method":"resources/read"}`, `21`, codeInvalidParams},
+		{"a notification's name", `{"jsonrpc":"2.0","id":22,"method":"notifications/cancelled","params":{"requestId":1}}`, `22`, codeMethodNotFound},
+		{"still serving", `{"jsonrpc":"2.0","id":23,"method":"ping"}`, `23`, 0},
 	}
 	for _, tt := range tests {
 		c.send(tt.line)
@@ -207,6 +215,53 @@ func TestErrorCodes(t *testing.T) {
 			t.Errorf("%s: error %d %q, want %d", tt.name, r.Error.Code, r.Error.Message, tt.wantCode)
 		case tt.wantCode != 0 && r.Error.Message == "":
 			t.Errorf("%s: error %d without a message", tt.name, r.Error.Code)
+		}
+	}
+}
+
+// TestOutgoingSaysKind: every line the Server writes reaches the sink
+// with its kind, the request it belongs to and a response's error code,
+// as the HTTP transport routes and answers by them.
+func TestOutgoingSaysKind(t *testing.T) {
+	t.Parallel()
+	srv := newApp(Config{}).newServer()
+	var mu sync.Mutex
+	var got []outgoing
+	srv.sink = func(o outgoing) {
+		mu.Lock()
+		got = append(got, o)
+		mu.Unlock()
+	}
+	srv.handleLine(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	srv.handleLine(context.Background(), []byte(`{"jsonrpc":"2.0","id":"b","method":"tools/list"}`))
+	srv.wg.Wait() // tools/list runs in a goroutine of its own
+	srv.send(newResponse(json.RawMessage(`3`), map[string]any{"f": func() {}}, nil))
+	srv.notify("notifications/message", map[string]any{"level": "info", "data": "x"})
+	ctx, cancel := context.WithCancel(withRequestID(context.Background(), json.RawMessage(`4`)))
+	cancel() // the request is sent, then given up on with notifications/cancelled
+	_, _ = srv.request(ctx, "elicitation/create", map[string]any{"mode": "url"})
+	want := []struct {
+		related string
+		kind    outKind
+		code    int
+		has     string
+	}{
+		{`1`, outResponse, 0, `"result":{}`},
+		{`"b"`, outResponse, codeInvalidRequest, "before initialize"},
+		{`3`, outResponse, codeInternalError, "cannot encode the result"},
+		{``, outNotification, 0, `"method":"notifications/message"`},
+		{`4`, outRequest, 0, `"method":"elicitation/create"`},
+		{`4`, outNotification, 0, `"method":"notifications/cancelled"`},
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != len(want) {
+		t.Fatalf("%d lines, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		if string(g.related) != w.related || g.kind != w.kind || g.code != w.code || !strings.Contains(string(g.line), w.has) {
+			t.Errorf("line %d: related %s kind %d code %d %s; want %s, %d, %d with %s", i, g.related, g.kind, g.code, g.line, w.related, w.kind, w.code, w.has)
 		}
 	}
 }

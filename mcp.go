@@ -1,10 +1,11 @@
 package main
 
-// mcp.go: the MCP layer over jsonrpc.go: the era of each request,
-// initialize and version negotiation of the legacy session, logging,
-// tools/list and tools/call, and the method table that resources.go
-// extends. The stateless 2026-07-28 requests are in mcp_modern.go. Field names follow the MCP schema
-// (modelcontextprotocol/modelcontextprotocol, schema/<version>/schema.ts).
+// mcp.go: the MCP layer over jsonrpc.go: the era of each request and the
+// legacy session's dispatch through the method table (mcp_methods.go),
+// initialize and version negotiation, logging, tools/list and
+// tools/call. The stateless 2026-07-28 requests are in mcp_modern.go.
+// Field names follow the MCP schema (modelcontextprotocol/modelcontextprotocol,
+// schema/<version>/schema.ts).
 
 import (
 	"context"
@@ -151,10 +152,10 @@ func (h *mcpHub) log(level, logger string, data any) {
 // Build it with newServer; tools may be appended (tests do) before Serve.
 type Server struct {
 	hub     *mcpHub
-	tools   []*Tool           // tools/list order
-	methods map[string]Method // resources/*, prompts/*, completion/complete, ...
-	calls   *callLog          // --log-path; nil = no log
-	errlog  *log.Logger       // stderr in the binary; discarded in tests
+	tools   []*Tool               // tools/list order
+	methods map[string]methodInfo // mcpMethods (mcp_methods.go); tests serve a clone with more
+	calls   *callLog              // --log-path; nil = no log
+	errlog  *log.Logger           // stderr in the binary; discarded in tests
 	// maxFrame bounds an incoming line in bytes (the maxFrame constant;
 	// tests lower it).
 	maxFrame int
@@ -164,7 +165,7 @@ type Server struct {
 	// batchRefuses answers a batch element this connection refuses to run
 	// as part of a batch (with its error reply, nil for a notification);
 	// newServer sets it to the eras' rule (modernInBatch).
-	batchRefuses func(json.RawMessage) (*response, bool)
+	batchRefuses func(*message) (*response, bool)
 	// clientNeeds lists, by tool name, the client capabilities a tool
 	// needs; a modern tools/call whose envelope lacks one is -32021
 	// (mcp_modern.go). Set before Serve; nil = none.
@@ -175,10 +176,10 @@ type Server struct {
 
 	out lineWriter
 	// sink, when set before the first message, takes every outgoing
-	// line instead of out, with the id of the client request it belongs
-	// to (Server.writeFor): the HTTP transport routes it to that
+	// line instead of out, with the client request it belongs to and
+	// its kind (Server.write): the HTTP transport routes it to that
 	// request's stream (mcp_http_stream.go).
-	sink        func(related json.RawMessage, line []byte)
+	sink        func(outgoing)
 	wg          sync.WaitGroup // running request handlers
 	writeFailed sync.Once
 	// clientGone is closed at the first failed write to the client: with
@@ -201,7 +202,7 @@ type Server struct {
 	clientCaps map[string]json.RawMessage
 	// asked holds the requests this server sent the client that wait for
 	// their responses, by id; askSeq numbers them (jsonrpc.go).
-	asked  map[string]chan wireMessage
+	asked  map[string]chan *message
 	askSeq uint64
 }
 
@@ -222,7 +223,7 @@ func newServer(h *mcpHub) *Server {
 		batchRefuses: modernInBatch,
 	}
 	s.maxInflight, s.maxInflightBytes = maxInflight, maxInflightBytes
-	s.methods = s.methodTable()
+	s.methods = mcpMethods
 	h.mu.Lock()
 	h.conns[s] = struct{}{}
 	h.mu.Unlock()
@@ -244,59 +245,31 @@ func (s *Server) close() {
 	}
 }
 
-// inLine reports whether method is answered before the next line is read,
-// because what follows depends on it (initialize, then tools/list).
-func (s *Server) inLine(method string) bool {
-	return method == "initialize" || method == "logging/setLevel"
-}
-
 // call dispatches one request: a modern one (its params._meta holds the
 // protocolVersion key) to callModern, any other to the legacy session.
-func (s *Server) call(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	if hasModernClaim(params) {
-		return s.callModern(ctx, method, params)
+func (s *Server) call(ctx context.Context, m *message) (any, error) {
+	if m.claim {
+		return s.callModern(ctx, m)
 	}
-	switch method {
-	case "server/discover", "subscriptions/listen":
+	info, ok := s.requestMethod(m.Method)
+	if ok && info.eras&eraLegacy == 0 {
 		// Modern methods without the envelope: malformed, which a
 		// dual-era client probing with server/discover reads as "not
 		// modern" and falls back to initialize.
-		return nil, invalidParams("missing _meta %s: %s is a %s request, send it with the per-request envelope (or use initialize for a legacy session)", metaProtocolVersion, method, protoV20260728)
+		return nil, invalidParams("missing _meta %s: %s is a %s request, send it with the per-request envelope (or use initialize for a legacy session)", metaProtocolVersion, m.Method, protoV20260728)
 	}
-	progressFrom(ctx).bind(ctx, s.negotiated())
-	switch method {
-	case "ping":
-		return struct{}{}, nil
-	case "initialize":
-		return s.initialize(params)
-	}
-	var m Method
-	switch method {
-	case "logging/setLevel":
-		m = func(_ context.Context, params json.RawMessage) (any, error) { return s.setLevel(params) }
-	case "tools/list":
-		m = s.toolsList
-	case "tools/call":
-		m = s.toolsCall
-	default:
-		m = s.methods[method]
-	}
+	v := s.negotiated()
+	progressFrom(ctx).bind(ctx, v)
 	switch {
-	case m == nil:
+	case !ok:
 		// Also before initialize: a client probing for a method this
 		// server lacks gets "not found" at once.
-		return nil, &RPCError{Code: codeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)}
-	case s.negotiated() == "":
-		return nil, &RPCError{Code: codeInvalidRequest, Message: fmt.Sprintf("%s before initialize: send initialize first", method)}
+		return nil, &RPCError{Code: codeMethodNotFound, Message: fmt.Sprintf("method not found: %q", m.Method)}
+	case v == "" && info.flags&flagBeforeInit == 0:
+		return nil, &RPCError{Code: codeInvalidRequest, Message: fmt.Sprintf("%s before initialize: send initialize first", m.Method)}
 	}
-	return m(withVersion(ctx, s.negotiated()), params)
+	return info.serve(s, withVersion(ctx, v), m)
 }
-
-// Method handles one JSON-RPC request method (resources/*, prompts/*,
-// completion/complete, ...). params is the raw "params" value (nil when
-// absent). It returns the result object, or an error: an *RPCError is sent
-// as that JSON-RPC error; any other error as -32603.
-type Method func(ctx context.Context, params json.RawMessage) (any, error)
 
 type versionKey struct{}
 
@@ -315,16 +288,25 @@ func versionAtLeast(ctx context.Context, v string) bool {
 	return got == "" || protoAtLeast(got, v)
 }
 
-// notification handles a message without an id. Unknown ones are ignored.
-func (s *Server) notification(method string, params json.RawMessage) {
-	switch method {
-	case "notifications/cancelled":
-		s.cancelRequest(params)
-	case "notifications/initialized":
-		// Nothing to do: requests are served from initialize on, for
-		// clients that skip this notification.
+// notification handles a message without an id: a notification of the
+// message's era in the method table. Others are ignored.
+func (s *Server) notification(ctx context.Context, m *message) {
+	info, ok := s.methods[m.Method]
+	era := eraLegacy
+	if m.claim {
+		era = eraModern
+	}
+	if ok && info.flags&flagNotification != 0 && info.eras&era != 0 && (m.Params != nil || info.flags&flagParamsOptional != 0) {
+		_, _ = info.handle(s, ctx, m)
 	}
 }
+
+// initialized handles notifications/initialized: nothing to do, requests
+// are served from initialize on, for clients that skip it.
+func (s *Server) initialized(context.Context, *message) (any, error) { return nil, nil }
+
+// ping handles ping.
+func (s *Server) ping(context.Context, json.RawMessage) (any, error) { return struct{}{}, nil }
 
 // negotiated returns the protocol version agreed in initialize, or "".
 func (s *Server) negotiated() string {
@@ -338,7 +320,8 @@ func (s *Server) negotiated() string {
 func (s *Server) atLeast(v string) bool { return protoAtLeast(s.negotiated(), v) }
 
 // initialize negotiates the protocol version and describes the server.
-func (s *Server) initialize(params json.RawMessage) (any, error) {
+// Without params it offers the newest version.
+func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, error) {
 	var p struct {
 		ProtocolVersion any `json:"protocolVersion"`
 		ClientInfo      struct {
@@ -385,7 +368,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 }
 
 // setLevel handles logging/setLevel {level}.
-func (s *Server) setLevel(params json.RawMessage) (any, error) {
+func (s *Server) setLevel(_ context.Context, params json.RawMessage) (any, error) {
 	var p struct {
 		Level string `json:"level"`
 	}
@@ -525,17 +508,10 @@ type callResult struct {
 
 // toolArrived runs the Arrive of the tool a tools/call names, if it has
 // one; a malformed call is left to toolsCall.
-func (s *Server) toolArrived(ctx context.Context, params json.RawMessage) context.Context {
-	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return ctx
-	}
+func (s *Server) toolArrived(ctx context.Context, m *message) context.Context {
 	for _, t := range s.tools {
-		if t.Name == p.Name && t.Arrive != nil {
-			return t.Arrive(ctx, p.Arguments)
+		if t.Name == m.name() && t.Arrive != nil {
+			return t.Arrive(ctx, m.Arguments)
 		}
 	}
 	return ctx
@@ -544,17 +520,14 @@ func (s *Server) toolArrived(ctx context.Context, params json.RawMessage) contex
 // toolsCall handles tools/call {name, arguments}. An unknown tool is
 // -32602; everything that goes wrong inside a tool, bad arguments
 // included, is an isError result the model can read and act on.
-func (s *Server) toolsCall(ctx context.Context, params json.RawMessage) (any, error) {
-	var p struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil || p.Name == "" {
+func (s *Server) toolsCall(ctx context.Context, m *message) (any, error) {
+	name := m.name()
+	if name == "" {
 		return nil, &RPCError{Code: codeInvalidParams, Message: `invalid params: tools/call needs {"name": "<tool>", "arguments": {...}}`}
 	}
 	var tool *Tool
 	for _, t := range s.tools {
-		if t.Name == p.Name {
+		if t.Name == name {
 			tool = t
 		}
 	}
@@ -563,9 +536,9 @@ func (s *Server) toolsCall(ctx context.Context, params json.RawMessage) (any, er
 		for i, t := range s.tools {
 			names[i] = t.Name
 		}
-		return nil, &RPCError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown tool %q: the tools are %s", p.Name, strings.Join(names, ", "))}
+		return nil, &RPCError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown tool %q: the tools are %s", name, strings.Join(names, ", "))}
 	}
-	args := p.Arguments
+	args := m.Arguments
 	if args == nil || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
@@ -577,7 +550,7 @@ func (s *Server) toolsCall(ctx context.Context, params json.RawMessage) (any, er
 	v, _ := ctx.Value(versionKey{}).(string)
 	call := &ToolCall{Args: args, Version: v, Progress: progressFrom(ctx).report, Ask: s.asker(ctx), tool: tool}
 	if call.Ask.InputRequired {
-		call.Answers = answersOf(params)
+		call.Answers = answersOf(m)
 	}
 	res := s.runTool(ctx, tool, call)
 	if res.InputRequired != nil {

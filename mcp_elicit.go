@@ -11,8 +11,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 )
@@ -70,27 +68,20 @@ func (s *Server) elicitComplete(id string) {
 	s.notify("notifications/elicitation/complete", map[string]any{"elicitationId": id})
 }
 
-// newElicitationID returns a fresh elicitationId: random, so that ids
-// of one server never repeat and say nothing.
-func newElicitationID() string {
-	b := make([]byte, 12)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
-	return "ttywright-" + hex.EncodeToString(b)
-}
-
 // answersOf reads a retry's inputResponses and requestState from
-// tools/call params; nil when there are none.
-func answersOf(params json.RawMessage) *InputAnswers {
-	var p struct {
-		InputResponses map[string]json.RawMessage `json:"inputResponses"`
-		RequestState   *string                    `json:"requestState"`
-	}
-	if json.Unmarshal(params, &p) != nil || (p.InputResponses == nil && p.RequestState == nil) {
+// tools/call m; nil when there are none, or when either is of the wrong
+// type.
+func answersOf(m *message) *InputAnswers {
+	var responses map[string]json.RawMessage
+	var state *string
+	if m.InputResponses != nil && json.Unmarshal(m.InputResponses, &responses) != nil ||
+		m.RequestState != nil && json.Unmarshal(m.RequestState, &state) != nil ||
+		responses == nil && state == nil {
 		return nil
 	}
-	a := &InputAnswers{Responses: p.InputResponses}
-	if p.RequestState != nil {
-		a.State = *p.RequestState
+	a := &InputAnswers{Responses: responses}
+	if state != nil {
+		a.State = *state
 	}
 	return a
 }

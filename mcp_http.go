@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -511,25 +510,16 @@ func (h *httpMCP) post(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, codeInvalidRequest, "empty body: POST one JSON-RPC message")
 		return
 	}
+	f := decodeFrame(body) // the one decode: the Server reads f
 	if sid := r.Header.Get("Mcp-Session-Id"); sid != "" {
-		h.legacyPost(w, r, sid, body)
+		h.legacyPost(w, r, sid, f)
 		return
 	}
-	if body[0] != '[' && isLegacyInitialize(body) {
-		h.legacyInitialize(w, r, body)
+	if !f.batch && f.msgs[0].Method == "initialize" && !f.msgs[0].claim {
+		h.legacyInitialize(w, r, f) // without the 2026-07-28 envelope
 		return
 	}
-	h.modernPost(w, r, body)
-}
-
-// isLegacyInitialize reports whether body is an initialize request
-// without the 2026-07-28 envelope.
-func isLegacyInitialize(body []byte) bool {
-	var m struct {
-		Method string          `json:"method"`
-		Params json.RawMessage `json:"params"`
-	}
-	return json.Unmarshal(body, &m) == nil && m.Method == "initialize" && !hasModernClaim(m.Params)
+	h.modernPost(w, r, f)
 }
 
 // httpError writes a JSON-RPC error response without an id, with status.
@@ -598,11 +588,4 @@ func (l *connLimiter) track(c net.Conn, st http.ConnState) {
 		delete(l.conns, oldest)
 		oldest.Close()
 	}
-}
-
-// open returns the connections open now.
-func (l *connLimiter) open() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.conns)
 }

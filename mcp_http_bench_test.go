@@ -47,6 +47,25 @@ func BenchmarkHTTPToolCall(b *testing.B) {
 	}
 }
 
+// BenchmarkHTTPToolsCallLargeArgs: one 2026-07-28 tools/call whose
+// arguments hold 1 MiB of text (test_progress ignores them), so that the
+// time and bytes per call show how often the transport and the Server
+// decode a request's body.
+func BenchmarkHTTPToolsCallLargeArgs(b *testing.B) {
+	ht := startHTTP(b, HTTPConfig{}, nil)
+	args := map[string]any{"text": strings.Repeat("x", 1<<20)}
+	body := modernBody(1, "tools/call", map[string]any{"name": "test_progress", "arguments": args})
+	hdr := modernHeaders("tools/call", "test_progress")
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		resp := ht.do("POST", body, hdr)
+		if msgs := messages(b, resp); resp.StatusCode != 200 || len(msgs) != 1 || msgs[0]["result"] == nil {
+			b.Fatalf("%d %v", resp.StatusCode, msgs)
+		}
+	}
+}
+
 // BenchmarkHTTPConcurrent: 64 clients, each its own legacy session and
 // terminal, call shell_read at once; calls a second and the p99.
 func BenchmarkHTTPConcurrent(b *testing.B) {
@@ -121,7 +140,7 @@ func BenchmarkHTTPIdleConns(b *testing.B) {
 		ds = append(ds, time.Since(start))
 	}
 	b.ReportMetric(float64(len(conns)), "idle-conns")
-	b.ReportMetric(float64(ht.h.conns.open()), "server-conns")
+	b.ReportMetric(float64(openConns(&ht.h.conns)), "server-conns")
 	b.ReportMetric(float64(percentile(ds, 0.99).Microseconds()), "p99-µs")
 }
 

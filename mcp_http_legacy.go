@@ -47,16 +47,16 @@ type httpSession struct {
 // sink routes one line of the Server's (Server.sink): to the POST stream
 // of the request it belongs to while that stream lives, else to the
 // session's stream.
-func (s *httpSession) sink(related json.RawMessage, line []byte) {
-	kind, _ := classifyLine(line)
+func (s *httpSession) sink(o outgoing) {
+	final := o.kind == outResponse
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ended {
 		return
 	}
-	if st := s.posts[string(related)]; st != nil {
-		if st.put(httpMsg{line: line}, kind == lineResponse) {
-			if kind == lineResponse {
+	if st := s.posts[string(o.related)]; st != nil {
+		if st.put(httpMsg{line: o.line, code: o.code}, final) {
+			if final {
 				s.unlinkLocked(st)
 			}
 			return
@@ -64,9 +64,9 @@ func (s *httpSession) sink(related json.RawMessage, line []byte) {
 		s.unlinkLocked(st) // dropped: what follows goes to the session's stream
 	}
 	s.seq++
-	m := httpMsg{line: line, event: s.seq}
+	m := httpMsg{line: o.line, code: o.code, event: s.seq}
 	s.ring = append(s.ring, m)
-	s.ringBytes += len(line)
+	s.ringBytes += len(o.line)
 	for len(s.ring) > httpRingEvents || s.ringBytes > httpRingBytes {
 		s.ringBytes -= len(s.ring[0].line)
 		s.ring = s.ring[1:]
@@ -226,7 +226,7 @@ func (h *httpMCP) expireSessions() {
 }
 
 // legacyInitialize serves an initialize POST: a new session.
-func (h *httpMCP) legacyInitialize(w http.ResponseWriter, r *http.Request, body []byte) {
+func (h *httpMCP) legacyInitialize(w http.ResponseWriter, r *http.Request, f frame) {
 	s := h.newSession()
 	if s == nil {
 		// A session is free for a new one as soon as its request returns
@@ -235,14 +235,14 @@ func (h *httpMCP) legacyInitialize(w http.ResponseWriter, r *http.Request, body 
 		httpError(w, http.StatusServiceUnavailable, codeServerBusy, fmt.Sprintf("server busy: all %d sessions, the most at once, are busy (each has a request running or a GET stream open): retry when one is done, or DELETE a session you no longer use", h.maxSessions))
 		return
 	}
-	h.legacyServe(w, r, s, body, true)
+	h.legacyServe(w, r, s, f, true)
 }
 
 // legacyPost serves a POST of session sid.
-func (h *httpMCP) legacyPost(w http.ResponseWriter, r *http.Request, sid string, body []byte) {
+func (h *httpMCP) legacyPost(w http.ResponseWriter, r *http.Request, sid string, f frame) {
 	s := h.sessionFor(w, r, sid)
 	if s != nil {
-		h.legacyServe(w, r, s, body, false)
+		h.legacyServe(w, r, s, f, false)
 	}
 }
 
@@ -263,41 +263,33 @@ func (h *httpMCP) sessionFor(w http.ResponseWriter, r *http.Request, sid string)
 	return s
 }
 
-// legacyMessages splits a POST body into its messages, checks each
-// envelope, and returns the ids of its requests and of the requests it
-// cancels; a non-nil reply is the 400 to answer instead. In a session
-// (not its initialize POST) an initialize is refused here, where the
-// answer can say how HTTP opens another session.
-func legacyMessages(body []byte, batches, inSession bool) (ids, cancels []string, reply *response) {
-	var msgs []json.RawMessage // not {body}: decoding into it would overwrite body
-	if body[0] == '[' {
+// legacyMessages checks the messages of a POST (f) and returns the ids
+// of its requests and of the requests it cancels; a non-nil reply is the
+// 400 to answer instead. In a session (not its initialize POST) an
+// initialize is refused here, where the answer can say how HTTP opens
+// another session.
+func legacyMessages(f frame, batches, inSession bool) (ids, cancels []string, reply *response) {
+	if f.batch {
 		if !batches {
 			return nil, nil, errorResponse(nullID, codeInvalidRequest, "invalid request: no JSON-RPC batches in initialize or since MCP 2025-06-18: POST each message alone")
 		}
-		if err := json.Unmarshal(body, &msgs); err != nil || len(msgs) == 0 {
-			return nil, nil, decodeError(err, "invalid request: a batch must be a non-empty array of messages")
+		if f.err != nil || len(f.msgs) == 0 {
+			return nil, nil, decodeError(f.err, "invalid request: a batch must be a non-empty array of messages")
 		}
-	} else {
-		msgs = []json.RawMessage{body}
 	}
-	for _, raw := range msgs {
-		m, id, method, params, reply := validateMessage(raw)
-		if reply != nil {
-			return nil, nil, reply
+	for _, m := range f.msgs {
+		switch {
+		case m.reply != nil:
+			return nil, nil, m.reply
+		case m.invalid, m.Method == "": // needs no answer; a response of the client's
+			continue
+		case inSession && m.Method == "initialize":
+			return nil, nil, errorResponse(m.ID, codeInvalidRequest, "invalid request: this session is initialized already: send initialize without Mcp-Session-Id to open another session")
+		case m.ID != nil:
+			ids = append(ids, string(m.ID))
 		}
-		if inSession && method == "initialize" {
-			return nil, nil, errorResponse(id, codeInvalidRequest, "invalid request: this session is initialized already: send initialize without Mcp-Session-Id to open another session")
-		}
-		if method != "" && m.ID != nil {
-			ids = append(ids, string(id))
-		}
-		if method == "notifications/cancelled" {
-			var p struct {
-				RequestID json.RawMessage `json:"requestId"`
-			}
-			if json.Unmarshal(params, &p) == nil && p.RequestID != nil {
-				cancels = append(cancels, string(p.RequestID))
-			}
+		if m.Method == "notifications/cancelled" && m.RequestID != nil {
+			cancels = append(cancels, string(m.RequestID))
 		}
 	}
 	return ids, cancels, nil
@@ -305,9 +297,9 @@ func legacyMessages(body []byte, batches, inSession bool) (ids, cancels []string
 
 // legacyServe hands a POST's messages to the session's Server and writes
 // the POST's stream: 202 when the body holds no request.
-func (h *httpMCP) legacyServe(w http.ResponseWriter, r *http.Request, s *httpSession, body []byte, isInit bool) {
+func (h *httpMCP) legacyServe(w http.ResponseWriter, r *http.Request, s *httpSession, f frame, isInit bool) {
 	batches := !isInit && !s.srv.atLeast(protoV20250618)
-	ids, cancels, reply := legacyMessages(body, batches, !isInit)
+	ids, cancels, reply := legacyMessages(f, batches, !isInit)
 	if reply == nil && isInit && len(ids) != 1 {
 		reply = errorResponse(nullID, codeInvalidRequest, "invalid request: initialize is a request, with an id")
 	}
@@ -347,7 +339,7 @@ func (h *httpMCP) legacyServe(w http.ResponseWriter, r *http.Request, s *httpSes
 		s.mu.Unlock()
 	}()
 	s.lineMu.Lock()
-	s.srv.handleLine(s.ctx, body)
+	s.srv.handleFrame(s.ctx, f)
 	s.lineMu.Unlock()
 	h.cancelStreams(s, cancels)
 	if isInit && s.srv.negotiated() == "" {

@@ -15,7 +15,6 @@ package main
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -25,29 +24,30 @@ import (
 // codeHeaderMismatch is the 2026-07-28 HeaderMismatch error (HTTP only).
 const codeHeaderMismatch = -32020
 
-// modernPost serves one 2026-07-28 POST.
-func (h *httpMCP) modernPost(w http.ResponseWriter, r *http.Request, body []byte) {
-	if body[0] == '[' {
+// modernPost serves one 2026-07-28 POST, decoded (f).
+func (h *httpMCP) modernPost(w http.ResponseWriter, r *http.Request, f frame) {
+	if f.batch {
 		httpError(w, http.StatusBadRequest, codeInvalidRequest, "invalid request: MCP 2026-07-28 has no batches, and a legacy batch needs its session's Mcp-Session-Id")
 		return
 	}
-	m, id, method, params, reply := validateMessage(body)
+	m := f.msgs[0]
 	switch {
-	case reply != nil:
-		writeJSONResponse(w, http.StatusBadRequest, reply.marshal())
-		return
-	case method == "" && m.ID != nil:
-		httpError(w, http.StatusBadRequest, codeInvalidRequest, "invalid request: a response without a session: 2026-07-28 clients send none, a legacy client sends its session's Mcp-Session-Id")
+	case m.reply != nil:
+		writeJSONResponse(w, http.StatusBadRequest, m.reply.marshal())
 		return
 	case m.ID == nil:
 		w.WriteHeader(http.StatusAccepted) // 2026-07-28 defines no client notification over HTTP
 		return
-	}
-	if err := checkModernHeaders(r.Header, method, params); err != nil {
-		writeJSONResponse(w, http.StatusBadRequest, newResponse(id, nil, err).marshal())
+	case m.Method == "":
+		httpError(w, http.StatusBadRequest, codeInvalidRequest, "invalid request: a response without a session: 2026-07-28 clients send none, a legacy client sends its session's Mcp-Session-Id")
 		return
 	}
-	if method == "subscriptions/listen" {
+	if err := checkModernHeaders(r.Header, m); err != nil {
+		writeJSONResponse(w, http.StatusBadRequest, newResponse(m.ID, nil, err).marshal())
+		return
+	}
+	stream := mcpMethods[m.Method].flags&flagStream != 0 // subscriptions/listen
+	if stream {
 		if !h.p.take(true) {
 			w.Header().Set("Retry-After", "5")
 			httpError(w, http.StatusTooManyRequests, codeServerBusy, fmt.Sprintf("server busy: %d streams are open, the most at once: close one, or put its URIs in one listen", httpMaxStreams))
@@ -57,13 +57,10 @@ func (h *httpMCP) modernPost(w http.ResponseWriter, r *http.Request, body []byte
 	}
 	srv := h.newConn()
 	st := newHTTPStream()
-	st.ids = []string{string(id)}
-	srv.sink = func(_ json.RawMessage, line []byte) {
-		kind, _ := classifyLine(line)
-		st.put(httpMsg{line: line}, kind == lineResponse)
-	}
+	st.ids = []string{string(m.ID)}
+	srv.sink = func(o outgoing) { st.put(httpMsg{line: o.line, code: o.code}, o.kind == outResponse) }
 	h.p.mu.Lock()
-	h.p.modern[srv] = method == "subscriptions/listen"
+	h.p.modern[srv] = stream
 	h.p.mu.Unlock()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer func() {
@@ -75,13 +72,14 @@ func (h *httpMCP) modernPost(w http.ResponseWriter, r *http.Request, body []byte
 		delete(h.p.modern, srv)
 		h.p.mu.Unlock()
 	}()
-	srv.handleLine(ctx, body)
+	srv.handleFrame(ctx, f)
 	st.run(w, r, streamOpts{status: modernStatus, stall: h.writeStall, keepAlive: h.keepAlive, done: h.stopped})
 }
 
-// modernStatus is the HTTP status of a lone 2026-07-28 response.
-func modernStatus(line []byte) int {
-	switch _, code := classifyLine(line); code {
+// modernStatus is the HTTP status of a lone 2026-07-28 response with
+// error code code (0: a result).
+func modernStatus(code int) int {
+	switch code {
 	case codeMethodNotFound:
 		return http.StatusNotFound
 	case codeHeaderMismatch, codeMissingClientCapability, codeUnsupportedVersion, codeInvalidRequest, codeParseError:
@@ -90,54 +88,54 @@ func modernStatus(line []byte) int {
 	return http.StatusOK
 }
 
-// checkModernHeaders checks a request's envelope and the headers that
+// checkModernHeaders checks request m's envelope and the headers that
 // mirror it: MCP-Protocol-Version equal to the envelope's version,
 // Mcp-Method to the method, Mcp-Name to params.name (tools/call,
 // prompts/get) or params.uri (resources/read), after decoding the
 // =?base64?...?= form. Values are compared as sent, spaces around them
 // trimmed (RFC 9110's OWS).
-func checkModernHeaders(hd http.Header, method string, params json.RawMessage) error {
-	if !hasModernClaim(params) {
+func checkModernHeaders(hd http.Header, m *message) error {
+	if !m.claim {
 		return invalidParams("missing _meta %s: a request without a session is a %s request and carries the envelope (or send initialize for a legacy session)", metaProtocolVersion, protoV20260728)
 	}
-	env, err := parseEnvelope(params)
-	if err != nil {
-		return err
+	if m.envErr != nil {
+		return m.envErr
 	}
 	mismatch := func(format string, a ...any) error {
 		return &RPCError{Code: codeHeaderMismatch, Message: "Header mismatch: " + fmt.Sprintf(format, a...)}
 	}
-	for _, m := range []struct{ name, want, field string }{
-		{"MCP-Protocol-Version", env.version, "_meta " + metaProtocolVersion},
-		{"Mcp-Method", method, "method"},
+	for _, c := range []struct{ name, want, field string }{
+		{"MCP-Protocol-Version", m.env.version, "_meta " + metaProtocolVersion},
+		{"Mcp-Method", m.Method, "method"},
 	} {
-		switch v := strings.TrimSpace(hd.Get(m.name)); {
+		switch v := strings.TrimSpace(hd.Get(c.name)); {
 		case v == "":
-			return mismatch("the %s header is missing: send %s: %s, the body's %s", m.name, m.name, m.want, m.field)
-		case v != m.want:
-			return mismatch("%s %q is not the body's %s %q", m.name, v, m.field, m.want)
+			return mismatch("the %s header is missing: send %s: %s, the body's %s", c.name, c.name, c.want, c.field)
+		case v != c.want:
+			return mismatch("%s %q is not the body's %s %q", c.name, v, c.field, c.want)
 		}
 	}
-	field := map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}[method]
-	if field == "" {
-		return nil
+	var field string
+	var want *string
+	switch m.Method {
+	case "tools/call", "prompts/get":
+		field, want = "name", m.Name
+	case "resources/read":
+		field, want = "uri", m.URI
 	}
-	var p map[string]json.RawMessage
-	_ = json.Unmarshal(params, &p) // an object: validateMessage checked
-	var want string
-	if json.Unmarshal(p[field], &want) != nil {
+	if want == nil {
 		return nil // no name in the body: the method's own -32602
 	}
 	raw, sent := hd[http.CanonicalHeaderKey("Mcp-Name")]
 	if !sent || len(raw) != 1 {
-		return mismatch("Mcp-Name is required once for %s, with the body's params.%s", method, field)
+		return mismatch("Mcp-Name is required once for %s, with the body's params.%s", m.Method, field)
 	}
 	got, ok := decodeHeaderValue(strings.TrimSpace(raw[0]))
 	if !ok {
 		return mismatch("Mcp-Name %q is not valid =?base64?...?= (standard Base64 of UTF-8)", raw[0])
 	}
-	if got != want {
-		return mismatch("Mcp-Name %q does not match the body's params.%s %q", got, field, want)
+	if got != *want {
+		return mismatch("Mcp-Name %q does not match the body's params.%s %q", got, field, *want)
 	}
 	return nil
 }

@@ -25,10 +25,12 @@ const codeConnectionClosed = -32000
 // msgShuttingDown is the error of the requests running at shutdown.
 const msgShuttingDown = "the server is shutting down"
 
-// httpMsg is one queued message: its line (ending in '\n') and its SSE
-// event id (0: none).
+// httpMsg is one queued message: its line (ending in '\n'), a response's
+// error code (0: a result, or not a response) and its SSE event id (0:
+// none).
 type httpMsg struct {
 	line  []byte
+	code  int
 	event uint64
 }
 
@@ -90,7 +92,7 @@ func (st *httpStream) abort(code int, msg string) {
 	}
 	switch {
 	case len(lines) == 1:
-		st.queue = append(st.queue, httpMsg{line: append(lines[0], '\n')})
+		st.queue = append(st.queue, httpMsg{line: append(lines[0], '\n'), code: code})
 	case len(lines) > 1: // a batch's requests: one array, as its response would be
 		st.queue = append(st.queue, httpMsg{line: append(append([]byte{'['}, bytes.Join(lines, []byte{','})...), ']', '\n')})
 	}
@@ -116,12 +118,12 @@ func (st *httpStream) take() ([]httpMsg, bool) {
 
 // streamOpts say how run writes a stream.
 type streamOpts struct {
-	sse       bool                  // always SSE (a GET stream, a listen)
-	status    func(line []byte) int // the status of a lone JSON response; nil = 200
-	header    func(hd http.Header)  // headers to add before the first byte
-	stall     time.Duration         // one write's deadline
-	keepAlive time.Duration         // a comment on a quiet stream
-	done      <-chan struct{}       // ends the stream, its requests answered with msgShuttingDown (shutdown); nil = never
+	sse       bool                 // always SSE (a GET stream, a listen)
+	status    func(code int) int   // the status of a lone JSON response, by its error code; nil = 200
+	header    func(hd http.Header) // headers to add before the first byte
+	stall     time.Duration        // one write's deadline
+	keepAlive time.Duration        // a comment on a quiet stream
+	done      <-chan struct{}      // ends the stream, its requests answered with msgShuttingDown (shutdown); nil = never
 }
 
 // run writes st to w until its response, its end, the client's leaving
@@ -147,7 +149,7 @@ func (st *httpStream) run(w http.ResponseWriter, r *http.Request, o streamOpts) 
 		if !started && !o.sse && end && len(msgs) == 1 {
 			status := http.StatusOK
 			if o.status != nil {
-				status = o.status(msgs[0].line)
+				status = o.status(msgs[0].code)
 			}
 			if o.header != nil {
 				o.header(w.Header())
@@ -187,63 +189,4 @@ func (st *httpStream) run(w http.ResponseWriter, r *http.Request, o streamOpts) 
 // writeEvent writes one message as an SSE event within stall.
 func writeEvent(w http.ResponseWriter, rc *http.ResponseController, m httpMsg, stall time.Duration) bool {
 	return sseSend(w, rc, stall, appendSSE(make([]byte, 0, len(m.line)+32), m.event, "message", m.line)) == nil
-}
-
-// lineKind is what an outgoing line is.
-type lineKind int
-
-const (
-	lineNotification lineKind = iota
-	lineRequest               // a request of the server's (elicitation/create)
-	lineResponse              // a response, or a batch of them
-)
-
-// classifyLine tells an outgoing line's kind from its first bytes (the
-// field order of response, notification and outgoingRequest in
-// jsonrpc.go), and a response's error code (0: a result), without decoding
-// a result that may be megabytes of base64.
-func classifyLine(line []byte) (lineKind, int) {
-	if len(line) > 0 && line[0] == '[' {
-		return lineResponse, 0
-	}
-	rest, ok := bytes.CutPrefix(line, []byte(`{"jsonrpc":"2.0","id":`))
-	if !ok {
-		return lineNotification, 0
-	}
-	rest = rest[jsonValueEnd(rest):]
-	if bytes.HasPrefix(rest, []byte(`,"method":`)) {
-		return lineRequest, 0
-	}
-	if !bytes.HasPrefix(rest, []byte(`,"error":`)) {
-		return lineResponse, 0
-	}
-	var e struct {
-		Code int `json:"code"`
-	}
-	_ = json.NewDecoder(bytes.NewReader(rest[len(`,"error":`):])).Decode(&e) // the object ends the error; the rest is not read
-	return lineResponse, e.Code
-}
-
-// jsonValueEnd returns the length of the JSON scalar (string, number,
-// null) b starts with.
-func jsonValueEnd(b []byte) int {
-	if len(b) == 0 {
-		return 0
-	}
-	if b[0] != '"' {
-		i := bytes.IndexAny(b, ",}")
-		if i < 0 {
-			return len(b)
-		}
-		return i
-	}
-	for i := 1; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
 }

@@ -12,7 +12,6 @@ package main
 // result gets resultType, cache hints and serverInfo in _meta.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -46,15 +45,6 @@ const (
 	ttlStatic   = 300_000   // five minutes: tools, prompts, templates, themes
 )
 
-// modernMethods are the requests 2026-07-28 defines (its ClientRequest
-// set); every other method, initialize, ping, logging/setLevel and
-// resources/(un)subscribe included, is -32601 on a modern request.
-var modernMethods = []string{
-	"completion/complete", "prompts/get", "prompts/list", "resources/list",
-	"resources/read", "resources/templates/list", "server/discover",
-	"subscriptions/listen", "tools/call", "tools/list",
-}
-
 // removedHint names what replaced the legacy methods a modern request may
 // still try, for the -32601 message.
 var removedHint = map[string]string{
@@ -84,50 +74,22 @@ func modernFrom(ctx context.Context) *modernReq {
 	return m
 }
 
-// hasModernClaim reports whether params._meta is an object holding the
-// protocolVersion key: the one mark of a modern request (a bare _meta with
-// only progressToken is legacy traffic). The cheap test first: params may
-// be megabytes long.
-func hasModernClaim(params json.RawMessage) bool {
-	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
-		return false
-	}
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		// A _meta that is not an object: no claim, unless the key is
-		// there all the same, which parseEnvelope reports.
-		var q struct {
-			Meta json.RawMessage `json:"_meta"`
-		}
-		return json.Unmarshal(params, &q) == nil && len(q.Meta) > 0 && q.Meta[0] == '{'
-	}
-	_, ok := p.Meta[metaProtocolVersion]
-	return ok
-}
-
-// parseEnvelope validates the envelope of a modern request. Each problem
-// is -32602 naming the key and what it must hold.
-func parseEnvelope(params json.RawMessage) (*modernReq, error) {
-	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil || p.Meta == nil {
-		return nil, invalidParams("params._meta must be an object holding %s and %s", metaProtocolVersion, metaClientCapabilities)
-	}
+// parseEnvelope validates the envelope of a modern request, params._meta
+// (decodeMessage calls it). Each problem is -32602 naming the key and
+// what it must hold.
+func parseEnvelope(meta map[string]json.RawMessage) (*modernReq, error) {
 	m := &modernReq{logLevel: -1}
-	if raw := p.Meta[metaProtocolVersion]; len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &m.version) != nil {
+	if raw := meta[metaProtocolVersion]; len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &m.version) != nil {
 		return nil, invalidParams(`_meta %s must be a string such as "%s"`, metaProtocolVersion, protoV20260728)
 	}
-	raw, ok := p.Meta[metaClientCapabilities]
+	raw, ok := meta[metaClientCapabilities]
 	if !ok {
 		return nil, invalidParams("missing _meta %s: send {} when the client has none", metaClientCapabilities)
 	}
 	if json.Unmarshal(raw, &m.caps) != nil || m.caps == nil {
 		return nil, invalidParams("_meta %s must be an object ({} when the client has none)", metaClientCapabilities)
 	}
-	if raw, ok := p.Meta[metaClientInfo]; ok {
+	if raw, ok := meta[metaClientInfo]; ok {
 		var info struct {
 			Name    *string `json:"name"`
 			Version *string `json:"version"`
@@ -136,7 +98,7 @@ func parseEnvelope(params json.RawMessage) (*modernReq, error) {
 			return nil, invalidParams(`_meta %s must be an object with string "name" and "version"`, metaClientInfo)
 		}
 	}
-	if raw, ok := p.Meta[metaLogLevel]; ok {
+	if raw, ok := meta[metaLogLevel]; ok {
 		var level string
 		_ = json.Unmarshal(raw, &level) // a wrong type leaves it empty, reported below
 		if m.logLevel = slices.Index(logLevels, level); m.logLevel < 0 {
@@ -148,46 +110,35 @@ func parseEnvelope(params json.RawMessage) (*modernReq, error) {
 
 // callModern serves one modern request: the pipeline in the revision's
 // order, then the method with the envelope in its context.
-func (s *Server) callModern(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	m, err := parseEnvelope(params)
-	if err != nil {
-		return nil, err
+func (s *Server) callModern(ctx context.Context, m *message) (any, error) {
+	if m.envErr != nil {
+		return nil, m.envErr
 	}
-	if !slices.Contains(modernVersions, m.version) {
+	env := m.env
+	if !slices.Contains(modernVersions, env.version) {
 		return nil, &RPCError{Code: codeUnsupportedVersion,
 			Message: fmt.Sprintf("Unsupported protocol version %q: this server serves %s per request, and %s through initialize without the envelope",
-				m.version, strings.Join(modernVersions, ", "), strings.Join(protocolVersions, ", ")),
-			Data: map[string]any{"supported": modernVersions, "requested": m.version}}
+				env.version, strings.Join(modernVersions, ", "), strings.Join(protocolVersions, ", ")),
+			Data: map[string]any{"supported": modernVersions, "requested": env.version}}
 	}
-	if !slices.Contains(modernMethods, method) {
-		msg := fmt.Sprintf("Method not found: %q is not a %s method", method, m.version)
-		if hint := removedHint[method]; hint != "" {
+	info, ok := s.requestMethod(m.Method)
+	if !ok || info.eras&eraModern == 0 {
+		msg := fmt.Sprintf("Method not found: %q is not a %s method", m.Method, env.version)
+		if hint := removedHint[m.Method]; hint != "" {
 			msg += ": " + hint
 		}
 		return nil, &RPCError{Code: codeMethodNotFound, Message: msg}
 	}
-	if err := s.checkClientCaps(m, method, params); err != nil {
+	if err := s.checkClientCaps(env, m); err != nil {
 		return nil, err
 	}
-	ctx = withVersion(context.WithValue(ctx, modernKey{}, m), m.version)
-	progressFrom(ctx).bind(ctx, m.version)
-	var res any
-	switch method {
-	case "server/discover":
-		res = s.discover()
-	case "subscriptions/listen":
-		res, err = s.listen(ctx, params)
-	case "tools/list":
-		res, err = s.toolsList(ctx, params)
-	case "tools/call":
-		res, err = s.toolsCall(ctx, params)
-	default:
-		res, err = s.methods[method](ctx, params)
-	}
+	ctx = withVersion(context.WithValue(ctx, modernKey{}, env), env.version)
+	progressFrom(ctx).bind(ctx, env.version)
+	res, err := info.serve(s, ctx, m)
 	if err != nil {
 		return nil, modernError(err)
 	}
-	return s.modernResult(method, params, s.decorate(ctx, method, res)), nil
+	return s.modernResult(m, s.decorate(ctx, m.Method, res)), nil
 }
 
 // modernError maps the legacy resource-not-found error (-32002) to the
@@ -203,17 +154,14 @@ func modernError(err error) error {
 // its envelope does not declare (data.requiredCapabilities names them).
 // Only tools can need one (Server.clientNeeds); no tool of ttywright does
 // today, the table is for tools that will ask the client for input.
-func (s *Server) checkClientCaps(m *modernReq, method string, params json.RawMessage) error {
-	if method != "tools/call" || len(s.clientNeeds) == 0 {
+func (s *Server) checkClientCaps(env *modernReq, m *message) error {
+	if m.Method != "tools/call" || len(s.clientNeeds) == 0 {
 		return nil
 	}
-	var p struct {
-		Name string `json:"name"`
-	}
-	_ = json.Unmarshal(params, &p) // a bad name is toolsCall's -32602
+	name := m.name() // a bad name is toolsCall's -32602
 	missing := map[string]any{}
-	for _, c := range s.clientNeeds[p.Name] {
-		if _, ok := m.caps[c]; !ok {
+	for _, c := range s.clientNeeds[name] {
+		if _, ok := env.caps[c]; !ok {
 			missing[c] = map[string]any{}
 		}
 	}
@@ -221,7 +169,7 @@ func (s *Server) checkClientCaps(m *modernReq, method string, params json.RawMes
 		return nil
 	}
 	return &RPCError{Code: codeMissingClientCapability,
-		Message: fmt.Sprintf("Missing required client capability: %s needs %s in _meta %s", p.Name, strings.Join(slices.Sorted(maps.Keys(missing)), ", "), metaClientCapabilities),
+		Message: fmt.Sprintf("Missing required client capability: %s needs %s in _meta %s", name, strings.Join(slices.Sorted(maps.Keys(missing)), ", "), metaClientCapabilities),
 		Data:    map[string]any{"requiredCapabilities": missing}}
 }
 
@@ -264,18 +212,18 @@ func capabilities(v string) map[string]any {
 // discover is server/discover: the versions served per request, the
 // capabilities and the instructions (serverInfo goes in _meta, added by
 // modernResult).
-func (s *Server) discover() map[string]any {
+func (s *Server) discover(context.Context, json.RawMessage) (any, error) {
 	return map[string]any{
 		"supportedVersions": modernVersions,
 		"capabilities":      capabilities(protoV20260728),
 		"instructions":      instructions,
-	}
+	}, nil
 }
 
-// cacheHints returns ttlMs and cacheScope for the result of method, or
+// cacheHints returns ttlMs and cacheScope for the result of request m, or
 // false for the methods whose results carry none.
-func cacheHints(method string, params json.RawMessage) (int, string, bool) {
-	switch method {
+func cacheHints(m *message) (int, string, bool) {
+	switch m.Method {
 	case "server/discover":
 		return ttlDiscover, "public", true
 	case "tools/list", "prompts/list", "resources/templates/list":
@@ -283,9 +231,7 @@ func cacheHints(method string, params json.RawMessage) (int, string, bool) {
 	case "resources/list":
 		return 0, "private", true // sessions and captures come and go
 	case "resources/read":
-		var p uriParams
-		_ = json.Unmarshal(params, &p) // read succeeded: the params decoded
-		if u, err := parseResourceURI(p.URI); err == nil && (u.kind == uriThemes || u.kind == uriTheme) {
+		if u, err := parseResourceURI(m.uri()); err == nil && (u.kind == uriThemes || u.kind == uriTheme) {
 			return ttlStatic, "public", true
 		}
 		return 0, "private", true
@@ -296,7 +242,7 @@ func cacheHints(method string, params json.RawMessage) (int, string, bool) {
 // modernResult adds what every 2026-07-28 result carries: resultType
 // "complete" (unless the handler's result is interim: input_required), serverInfo in _meta (merged with a _meta the handler set),
 // and the cache hints of the list and read methods.
-func (s *Server) modernResult(method string, params json.RawMessage, res any) map[string]any {
+func (s *Server) modernResult(m *message, res any) map[string]any {
 	out, ok := res.(map[string]any)
 	if !ok {
 		// Fields kept as raw JSON: numbers and key order of
@@ -319,12 +265,12 @@ func (s *Server) modernResult(method string, params json.RawMessage, res any) ma
 	// The whole Implementation (description, icons) on discover, where a
 	// client shows it; name, version and title on every other result.
 	info := s.serverInfo(protoV20250618)
-	if method == "server/discover" {
+	if m.Method == "server/discover" {
 		info = s.serverInfo(protoV20260728)
 	}
 	meta[metaServerInfo] = info
 	out["_meta"] = meta
-	if ttl, scope, ok := cacheHints(method, params); ok {
+	if ttl, scope, ok := cacheHints(m); ok {
 		out["ttlMs"], out["cacheScope"] = ttl, scope
 	}
 	return out
@@ -356,12 +302,8 @@ func (s *Server) decorate(ctx context.Context, method string, res any) any {
 // modernInBatch reports whether a batch element is a 2026-07-28 request
 // (its params carry the envelope), and its refusal: that revision has no
 // batches. A notification gets no reply.
-func modernInBatch(e json.RawMessage) (*response, bool) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Params json.RawMessage `json:"params"`
-	}
-	if json.Unmarshal(e, &m) != nil || !hasModernClaim(m.Params) {
+func modernInBatch(m *message) (*response, bool) {
+	if !m.claim {
 		return nil, false
 	}
 	if m.ID == nil || !validID(m.ID) {

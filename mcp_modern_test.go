@@ -539,9 +539,9 @@ func TestServerIcon(t *testing.T) {
 	}
 }
 
-// TestHasModernClaim: only the protocolVersion key in an object _meta
+// TestModernClaim: only the protocolVersion key in an object _meta
 // marks a modern request.
-func TestHasModernClaim(t *testing.T) {
+func TestModernClaim(t *testing.T) {
 	tests := []struct {
 		params string
 		want   bool
@@ -556,10 +556,18 @@ func TestHasModernClaim(t *testing.T) {
 		{`{"_meta":"io.modelcontextprotocol/protocolVersion"}`, false},
 	}
 	for _, tt := range tests {
-		if got := hasModernClaim(json.RawMessage(tt.params)); got != tt.want {
-			t.Errorf("hasModernClaim(%s) = %v, want %v", tt.params, got, tt.want)
+		if got := decodeMessage(messageWith(tt.params)).claim; got != tt.want {
+			t.Errorf("claim of params %s = %v, want %v", tt.params, got, tt.want)
 		}
 	}
+}
+
+// messageWith is a tools/list request with params (none when "").
+func messageWith(params string) []byte {
+	if params == "" {
+		return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	}
+	return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":` + params + `}`)
 }
 
 // TestModernResultKeepsNumbers: modernResult keeps structuredContent's
@@ -567,44 +575,45 @@ func TestHasModernClaim(t *testing.T) {
 func TestModernResultKeepsNumbers(t *testing.T) {
 	s := newApp(Config{}).newServer()
 	res := &callResult{Content: []Content{}, StructuredContent: json.RawMessage(`{"n":9007199254740993}`)}
-	b, _ := marshalJSON(s.modernResult("tools/call", nil, res))
+	b, _ := marshalJSON(s.modernResult(&message{Method: "tools/call"}, res))
 	if !strings.Contains(string(b), "9007199254740993") {
 		t.Errorf("modern result %s lost the number", b)
 	}
 }
 
-// FuzzEnvelope: the era classifier and the envelope parser never panic; a
-// message without the claim is never modern, and an envelope that parses
-// names a version and capabilities.
+// FuzzEnvelope: decodeMessage never panics; a message is modern only
+// when its _meta holds the protocolVersion key, an envelope that parses
+// names a version and capabilities, one that does not is -32602; params
+// are an object or none; and a line that is not JSON is -32700.
 func FuzzEnvelope(f *testing.F) {
 	for _, seed := range []string{
-		`{}`, `{"_meta":{}}`, `{"_meta":{"progressToken":1}}`,
+		``, `{}`, `{"_meta":{}}`, `{"_meta":{"progressToken":1}}`,
 		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`,
 		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"a","version":"1"},"io.modelcontextprotocol/logLevel":"debug"}}`,
 		`{"_meta":{"io.modelcontextprotocol/protocolVersion":null,"io.modelcontextprotocol/clientCapabilities":null}}`,
 		`{"_meta":"io.modelcontextprotocol/protocolVersion"}`, `[]`, `null`,
 	} {
-		f.Add([]byte(seed))
+		f.Add(messageWith(seed))
 	}
-	f.Fuzz(func(t *testing.T, params []byte) {
-		modern := hasModernClaim(params)
-		if modern && !bytes.Contains(params, []byte(metaProtocolVersion)) {
-			t.Fatalf("modern without the key: %q", params)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		m := decodeMessage(raw)
+		v, claimed := m.Meta[metaProtocolVersion]
+		switch {
+		case m.claim != claimed:
+			t.Fatalf("claim %v with _meta %v: %q", m.claim, m.Meta, raw)
+		case !m.claim && (m.env != nil || m.envErr != nil):
+			t.Fatalf("an envelope without the claim: %q", raw)
+		case m.claim && m.envErr == nil && (len(v) == 0 || v[0] != '"'):
+			t.Fatalf("envelope parsed with protocolVersion %s", v)
+		case m.claim && m.envErr == nil && (m.env.caps == nil || m.env.logLevel < -1 || m.env.logLevel >= len(logLevels)):
+			t.Fatalf("envelope %+v from %q", m.env, raw)
+		case m.Params != nil && m.Params[0] != '{':
+			t.Fatalf("params %s are not an object", m.Params)
+		case !json.Valid(raw) && (m.reply == nil || m.reply.code() != codeParseError):
+			t.Fatalf("%q is not JSON, reply %+v", raw, m.reply)
 		}
-		m, err := parseEnvelope(params)
-		if err == nil {
-			var raw struct {
-				Meta map[string]json.RawMessage `json:"_meta"`
-			}
-			json.Unmarshal(params, &raw)
-			if v := raw.Meta[metaProtocolVersion]; len(v) == 0 || v[0] != '"' {
-				t.Fatalf("envelope parsed with protocolVersion %s", v)
-			}
-			if m.caps == nil || m.logLevel < -1 || m.logLevel >= len(logLevels) {
-				t.Fatalf("envelope %+v from %q", m, params)
-			}
-		} else if e, ok := err.(*RPCError); !ok || e.Code != codeInvalidParams {
-			t.Fatalf("error %v, want -32602", err)
+		if e, ok := m.envErr.(*RPCError); m.envErr != nil && (!ok || e.Code != codeInvalidParams) {
+			t.Fatalf("envelope error %v, want -32602", m.envErr)
 		}
 	})
 }

@@ -129,7 +129,7 @@ func (f *resFixture) addRecording(t testing.TB, s *Session, name string) {
 // call runs one of the resource methods with params marshalled from p.
 func (f *resFixture) call(t testing.TB, method string, p any) (json.RawMessage, error) {
 	t.Helper()
-	m := f.conn.methods[method]
+	m := f.conn.methods[method].handle
 	if m == nil {
 		t.Fatalf("no resources/*, prompts/* or completion/complete method %s", method)
 	}
@@ -137,7 +137,7 @@ func (f *resFixture) call(t testing.TB, method string, p any) (json.RawMessage, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := m(context.Background(), raw)
+	v, err := m(f.conn, context.Background(), &message{Params: raw})
 	if err != nil {
 		return nil, err
 	}
@@ -922,11 +922,11 @@ func BenchmarkResourceReadBlob(b *testing.B) {
 	data := bytes.Repeat([]byte{0x89, 'P', 'N', 'G'}, 1<<18)
 	f.sess.AddScreenshot(Capture{Name: "big", URI: "session://s1/screenshots/big", MimeType: "image/png",
 		Path: f.writeFile(b, "s1", "big.png", data), Bytes: int64(len(data))})
-	m := f.conn.methods["resources/read"]
-	params := json.RawMessage(`{"uri":"session://s1/screenshots/big"}`)
+	m := f.conn.methods["resources/read"].handle
+	params := &message{Params: json.RawMessage(`{"uri":"session://s1/screenshots/big"}`)}
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		v, err := m(context.Background(), params)
+		v, err := m(f.conn, context.Background(), params)
 		if err != nil {
 			b.Fatal(err)
 		}
