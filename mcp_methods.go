@@ -95,11 +95,14 @@ func (s *Server) requestMethod(name string) (methodInfo, bool) {
 	return info, ok && info.flags&flagNotification == 0
 }
 
-// serve runs the handler of info for m: a method that needs params is
-// -32602 without them.
+// serve runs the handler of info for m. A method that needs params gets
+// {} for none: its handler's -32602 then names the fields it needs, as it
+// does for {} (tools/call's {"name": ..., "arguments": ...}).
 func (info methodInfo) serve(s *Server, ctx context.Context, m *message) (any, error) {
 	if m.Params == nil && info.flags&flagParamsOptional == 0 {
-		return nil, invalidParams("%s needs params, an object of its fields, and the request has none", m.Method)
+		cp := *m
+		cp.Params = json.RawMessage(`{}`)
+		m = &cp
 	}
 	return info.handle(s, ctx, m)
 }

@@ -672,3 +672,23 @@ func TestResultFieldsByVersion(t *testing.T) {
 
 // scenarioDuration matches a duration_ms field in a scenario's output.
 var scenarioDuration = regexp.MustCompile(`"duration_ms":[0-9]+`)
+
+// TestMissingParamsNameTheFields: a request without params for a method
+// that needs them gets that method's own -32602, which names the fields
+// to send, as for {}.
+func TestMissingParamsNameTheFields(t *testing.T) {
+	t.Parallel()
+	c := startServer(t)
+	c.initialize("2025-06-18")
+	for i, tc := range []struct{ method, want string }{
+		{"tools/call", `"name": "<tool>", "arguments"`},
+		{"resources/read", "uri is missing"},
+		{"logging/setLevel", "use one of debug"},
+		{"prompts/get", "name"},
+	} {
+		r := c.rpc(100+i, tc.method, nil)
+		if r.Error == nil || r.Error.Code != codeInvalidParams || !strings.Contains(r.Error.Message, tc.want) {
+			t.Errorf("%s without params: %+v, want -32602 naming %q", tc.method, r.Error, tc.want)
+		}
+	}
+}
