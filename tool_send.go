@@ -6,8 +6,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -21,6 +23,32 @@ type sendArgs struct {
 	// IncludeBefore adds bufferBefore, the screen before the input.
 	IncludeBefore bool `json:"include_before"`
 	WaitArgs
+
+	order []string // "text", "input", "keys" in the order the call wrote them (readRaw)
+}
+
+// sendParts are the arguments that type, in the order they are typed
+// when a call gives several and its JSON does not say (never: readRaw).
+var sendParts = []string{"text", "input", "keys"}
+
+// readRaw reads from the call's JSON what its struct cannot hold: the
+// order of text, input and keys, which are typed in the order written.
+func (a *sendArgs) readRaw(args json.RawMessage) {
+	a.order = a.order[:0]
+	given := 0
+	for _, p := range sendParts {
+		if bytes.Contains(args, []byte(`"`+p+`"`)) {
+			given++
+		}
+	}
+	if given > 1 {
+		a.order = objectKeys(args, sendParts)
+	}
+	for _, p := range sendParts { // what the scan did not find (a spelling of the key it cannot see)
+		if !slices.Contains(a.order, p) {
+			a.order = append(a.order, p)
+		}
+	}
 }
 
 type sendResult struct {
@@ -32,6 +60,10 @@ type sendResult struct {
 
 	commandOutcome
 	NoCommand bool `json:"no_command,omitempty"` // wait_for_command: the input ran no command, and the shell drew a new prompt
+
+	// Order is the order text, input and keys were typed in, when the
+	// call gave more than one.
+	Order []string `json:"order,omitempty"`
 
 	text string // the text block (replyText)
 }
@@ -72,14 +104,14 @@ func (tb *Toolbox) toolShellSend() *Tool {
 		Name:  "shell_send",
 		Title: "Type into a terminal",
 		Description: "Type into the program, then wait and return what happened. " +
-			"text arrives as written, like a paste (newlines are Enter); keys follow it: " + keyNamesShort + ". " +
+			"text arrives as written, like a paste (newlines are Enter); text, input and keys go in the order given. keys: " + keyNamesShort + ". " +
 			"In a shell, wait_for_command true returns the command's line, exit code, output and the new prompt; " +
 			"else wait as shell_wait does; without a wait it pauses delay_ms. Send C-c in a call of its own.",
 		Input: objectSchema(waitProps(map[string]any{
 			"session_id":     sessionIDProp,
-			"text":           prop("string", "Text sent first, exactly as written (code, paths, heredocs)."),
-			"input":          prop("string", "Keystrokes with escapes, sent after text: \\r Enter, \\t Tab, \\e Escape, \\x03 Ctrl-C, \\xHH, \\uHHHH."),
-			"keys":           map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Named keys, sent last, e.g. [\"Down\", \"Enter\"]."},
+			"text":           prop("string", "Text, exactly as written (code, paths, heredocs)."),
+			"input":          prop("string", "Keystrokes with escapes: \\r Enter, \\t Tab, \\e Escape, \\x03 Ctrl-C, \\xHH, \\uHHHH."),
+			"keys":           map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Named keys, e.g. [\"Down\", \"Enter\"]."},
 			"type_delay_ms":  intProp("Type key by key this many ms apart (for recordings).", 0, maxTypeDelayMS),
 			"delay_ms":       intProp("Pause after sending when no wait is given (default 100).", 0, maxTimeoutMS),
 			"include_before": prop("boolean", "Also return bufferBefore, the screen before sending."),
@@ -144,6 +176,9 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 		return sendResult{}, err
 	}
 	res := sendResult{Success: true, BufferAfter: a.after, waitReport: a.wait, exitInfo: a.exit, commandOutcome: a.command}
+	if in.parts() > 1 {
+		res.Order = in.typedOrder()
+	}
 	if in.IncludeBefore {
 		res.BufferBefore = a.before
 	}
@@ -167,8 +202,8 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 }
 
 // planSend checks shell_send's arguments against the limits and the
-// session's state, and encodes text, input and keys in that order (text
-// follows bracketed-paste mode, the arrow keys DECCKM).
+// session's state, and encodes text, input and keys in the order the call
+// wrote them (text follows bracketed-paste mode, the arrow keys DECCKM).
 func planSend(s *Session, in sendArgs) (sendPlan, error) {
 	var p sendPlan
 	if in.Text == "" && in.Input == "" && len(in.Keys) == 0 {
@@ -193,27 +228,20 @@ func planSend(s *Session, in sendArgs) (sendPlan, error) {
 		return p, fmt.Errorf("session %s has exited (exit code %d): read its screen with shell_read, start a new one with shell_start", s.ID, st.ExitCode)
 	}
 	modes := s.Modes()
-	if p.units, err = encodeText(in.Text, modes.BracketedPaste, p.typeDelay > 0); err != nil {
-		return p, err
-	}
-	data, err := decodeInput(in.Input)
-	if err != nil {
-		return p, err
-	}
-	if p.typeDelay > 0 {
-		p.units = append(p.units, inputUnits(data)...)
-	} else if len(data) > 0 {
-		p.units = append(p.units, data)
-	}
-	for _, k := range in.Keys {
-		b, err := encodeKey(k, modes.AppCursor)
+	for _, part := range in.typedOrder() {
+		var units [][]byte
+		switch part {
+		case "text":
+			units, err = encodeText(in.Text, modes.BracketedPaste, p.typeDelay > 0)
+		case "input":
+			units, err = inputUnitsOf(in.Input, p.typeDelay > 0)
+		case "keys":
+			units, err = keyUnits(in.Keys, modes)
+		}
 		if err != nil {
 			return p, err
 		}
-		if modes.LineFeedNL && string(b) == "\r" {
-			b = []byte("\r\n") // LNM (CSI 20 h): Return sends CR LF, as on a VT100
-		}
-		p.units = append(p.units, b)
+		p.units = append(p.units, units...)
 	}
 	total := 0
 	for _, u := range p.units {
@@ -228,6 +256,54 @@ func planSend(s *Session, in sendArgs) (sendPlan, error) {
 	}
 	p.echo = echoText(p.units)
 	return p, nil
+}
+
+// typedOrder is the order text, input and keys are typed in: as the
+// call wrote them (readRaw), those it gave.
+func (a sendArgs) typedOrder() []string {
+	order := a.order
+	if len(order) == 0 {
+		order = sendParts
+	}
+	var out []string
+	for _, p := range order {
+		if p == "text" && a.Text != "" || p == "input" && a.Input != "" || p == "keys" && len(a.Keys) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// parts is how many of text, input and keys the call gave.
+func (a sendArgs) parts() int { return len(a.typedOrder()) }
+
+// inputUnitsOf is input's escapes decoded (decodeInput), as one write, or
+// one keystroke a unit when typing slowly.
+func inputUnitsOf(input string, slow bool) ([][]byte, error) {
+	data, err := decodeInput(input)
+	switch {
+	case err != nil || len(data) == 0:
+		return nil, err
+	case slow:
+		return inputUnits(data), nil
+	}
+	return [][]byte{data}, nil
+}
+
+// keyUnits are the named keys, each as xterm sends it in modes.
+func keyUnits(keys []string, modes Modes) ([][]byte, error) {
+	var units [][]byte
+	for _, k := range keys {
+		b, err := encodeKey(k, modes.AppCursor)
+		if err != nil {
+			return nil, err
+		}
+		if modes.LineFeedNL && string(b) == "\r" {
+			b = []byte("\r\n") // LNM (CSI 20 h): Return sends CR LF, as on a VT100
+		}
+		units = append(units, b)
+	}
+	return units, nil
 }
 
 // echoText is the printable text units type, for the echo tracker:
@@ -285,11 +361,19 @@ func sendStep(in sendArgs, out sendResult) stepView {
 	if in.TypeDelayMS != nil {
 		speed = msDuration(*in.TypeDelayMS)
 	}
-	tape := typeTape(in.Text, speed)
-	if b, err := decodeInput(in.Input); err == nil {
-		tape = append(tape, typeTape(string(b), speed)...)
+	var tape []tapeCmd
+	for _, part := range in.typedOrder() {
+		switch part {
+		case "text":
+			tape = append(tape, typeTape(in.Text, speed)...)
+		case "input":
+			if b, err := decodeInput(in.Input); err == nil {
+				tape = append(tape, typeTape(string(b), speed)...)
+			}
+		case "keys":
+			tape = append(tape, keysTape(in.Keys)...)
+		}
 	}
-	tape = append(tape, keysTape(in.Keys)...)
 	tape = append(tape, waitTape(in.WaitArgs, end, true, in.DelayMS)...)
 	return stepView{SessionID: in.SessionID, Summary: joinSummary(typedSummary(in.Text, in.Input, in.Keys), waitSummary(in.WaitArgs, end)),
 		Failed: end.failed(), Reply: end, Tape: tape}

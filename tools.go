@@ -606,6 +606,9 @@ func newTool[A, R any](spec Tool, handle func(ctx context.Context, call *ToolCal
 		if err := call.Bind(&in); err != nil {
 			return toolErrorf("%v", err) // argError names the tool already
 		}
+		if r, ok := any(&in).(rawReader); ok {
+			r.readRaw(call.Args)
+		}
 		res, err := handle(ctx, call, in)
 		if err != nil {
 			out := toolErrorf("%s: %v", t.Name, err)
@@ -625,6 +628,37 @@ func newTool[A, R any](spec Tool, handle func(ctx context.Context, call *ToolCal
 		return out
 	}
 	return t
+}
+
+// rawReader is implemented by an arguments struct that reads from the
+// call's JSON what a struct cannot hold (shell_send: the order of its
+// arguments), once Bind has decoded it.
+type rawReader interface {
+	readRaw(args json.RawMessage)
+}
+
+// objectKeys are those of names that the JSON object obj has as its own
+// keys, in the order it has them; nil when obj is no object.
+func objectKeys(obj json.RawMessage, names []string) []string {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var out []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		if k, _ := t.(string); slices.Contains(names, k) {
+			out = append(out, k)
+		}
+		var skip json.RawMessage // the value, whatever it is
+		if dec.Decode(&skip) != nil {
+			return out
+		}
+	}
+	return out
 }
 
 // interim is implemented by a tool result that may be, instead, the

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSendOrder: shell_send types text, input and keys in the order the
+// call writes them, and says the order in its reply; a call that gives
+// one of them says nothing of an order.
+func TestSendOrder(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	for _, tc := range []struct {
+		args      string // after session_id
+		want      string // what the program reads
+		order     []string
+		tapeFirst string // the first tape command
+	}{
+		{`"keys":["Enter"],"text":"beta\n"`, "<|beta>", []string{"keys", "text"}, "Enter"},
+		{`"text":"beta\n","keys":["Enter"]`, "<beta|>", []string{"text", "keys"}, `Type "beta"`},
+		{`"input":"x\\r","text":"y\n"`, "<x|y>", []string{"input", "text"}, `Type "x"`},
+		{`"text":"one\ntwo\n"`, "<one|two>", nil, `Type "one"`},
+	} {
+		id := start(t, a, "bash", "--norc", "--noprofile", "-c", `IFS= read -r a; IFS= read -r b; echo "<$a|$b>"; sleep 60`)
+		mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_input": true})
+		args := json.RawMessage(`{"session_id":"` + id + `",` + tc.args + `,"wait_for":"/<.*\\|.*>/"}`)
+		r, m := call(t, a, "shell_send", args)
+		if r.IsError {
+			t.Fatalf("%s: %s", args, r.Text)
+		}
+		if !strings.Contains(m["bufferAfter"].(string), tc.want) {
+			t.Errorf("%s: screen %q, want %s", tc.args, m["bufferAfter"], tc.want)
+		}
+		var order []string
+		if o, ok := m["order"].([]any); ok {
+			for _, p := range o {
+				order = append(order, p.(string))
+			}
+		}
+		if !slices.Equal(order, tc.order) {
+			t.Errorf("%s: reply order %v, want %v", tc.args, order, tc.order)
+		}
+		if tape := r.step.Tape; len(tape) == 0 || tape[0].String() != tc.tapeFirst {
+			t.Errorf("%s: tape starts %v, want %s", tc.args, tape, tc.tapeFirst)
+		}
+		mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
+	}
+}
+
+// TestObjectKeys: the keys of an object in the order written, only its
+// own (not those of nested objects), and none for what is no object.
+func TestObjectKeys(t *testing.T) {
+	t.Parallel()
+	names := []string{"text", "input", "keys"}
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{`{"keys":[],"a":{"text":1},"text":"x","input":""}`, []string{"keys", "text", "input"}},
+		{`{"input":"{\"keys\":1}"}`, []string{"input"}},
+		{`[1]`, nil},
+		{`{"text":`, []string{"text"}}, // cut short: what was read
+	} {
+		if got := objectKeys(json.RawMessage(tc.in), names); !slices.Equal(got, tc.want) {
+			t.Errorf("objectKeys(%s) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
