@@ -105,6 +105,9 @@ func (c *HTTPConfig) validate() error {
 		if n == "" || strings.ContainsAny(n, "/?#@ ") || strings.Contains(bare, ":") && net.ParseIP(bare) == nil {
 			return fmt.Errorf("--http-host %q: give a host name without a port or path, e.g. abc123.trycloudflare.com (a Host header with that name is accepted with any port)", n)
 		}
+		if strings.ContainsAny(n, "*?[]") && net.ParseIP(bare) == nil {
+			return fmt.Errorf("--http-host %q: a name is matched exactly, not as a pattern: give the tunnel's full name, e.g. abc123.trycloudflare.com (a pattern would let any tunnel's name in)", n)
+		}
 	}
 	return nil
 }

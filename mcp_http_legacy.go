@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -246,9 +247,12 @@ func (h *httpMCP) legacyPost(w http.ResponseWriter, r *http.Request, sid string,
 	}
 }
 
-// sessionFor finds the session of sid and checks MCP-Protocol-Version
-// against its version; it answers the request itself (404, 400) and
-// returns nil when the request cannot go on.
+// sessionFor finds the session of sid and checks MCP-Protocol-Version:
+// one this server does not speak is 400, as the Streamable HTTP
+// transport requires; another version it speaks than the one the session
+// negotiated is served (the transport asks 400 only for an unsupported
+// one, and some clients send their newest). It answers the request
+// itself (404, 400) and returns nil when the request cannot go on.
 func (h *httpMCP) sessionFor(w http.ResponseWriter, r *http.Request, sid string) *httpSession {
 	s := h.session(sid)
 	if s == nil {
@@ -256,8 +260,9 @@ func (h *httpMCP) sessionFor(w http.ResponseWriter, r *http.Request, sid string)
 		return nil
 	}
 	v := s.srv.negotiated()
-	if hv := strings.TrimSpace(r.Header.Get("MCP-Protocol-Version")); hv != "" && hv != v {
-		httpError(w, http.StatusBadRequest, codeInvalidRequest, fmt.Sprintf("bad request: MCP-Protocol-Version %q is not this session's protocol version, %s", hv, v))
+	if hv := strings.TrimSpace(r.Header.Get("MCP-Protocol-Version")); hv != "" && !slices.Contains(protocolVersions, hv) {
+		httpError(w, http.StatusBadRequest, codeInvalidRequest, fmt.Sprintf("bad request: MCP-Protocol-Version %q is not one this server speaks in a session (%s); this session's is %s",
+			hv, strings.Join(protocolVersions, ", "), v))
 		return nil
 	}
 	return s

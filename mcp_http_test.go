@@ -296,7 +296,8 @@ func TestHTTPLegacySession(t *testing.T) {
 	}{
 		{"tools/list", "POST", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, s, 200, 0},
 		{"ping without the version header", "POST", `{"jsonrpc":"2.0","id":3,"method":"ping"}`, map[string]string{"Mcp-Session-Id": sid}, 200, 0},
-		{"wrong version header", "POST", `{"jsonrpc":"2.0","id":4,"method":"ping"}`, map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-06-18"}, 400, codeInvalidRequest},
+		{"unsupported version header", "POST", `{"jsonrpc":"2.0","id":4,"method":"ping"}`, map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2024-01-01"}, 400, codeInvalidRequest},
+		{"another supported version header", "POST", `{"jsonrpc":"2.0","id":14,"method":"ping"}`, map[string]string{"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-06-18"}, 200, 0},
 		{"a batch after 2025-06-18", "POST", `[{"jsonrpc":"2.0","id":5,"method":"ping"}]`, s, 400, codeInvalidRequest},
 		{"not JSON", "POST", `{"jsonrpc":`, s, 400, codeParseError},
 		{"unknown session", "POST", `{"jsonrpc":"2.0","id":6,"method":"ping"}`, map[string]string{"Mcp-Session-Id": "nope"}, 404, codeInvalidRequest},
@@ -552,6 +553,7 @@ func TestHTTPConfigValidate(t *testing.T) {
 		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"t.example:443"}}, "without a port"},
 		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"[::1]:443"}}, "without a port"},
 		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"https://t.example"}}, "without a port"},
+		{HTTPConfig{Addr: "127.0.0.1:1", Hosts: []string{"*.trycloudflare.com"}}, "matched exactly, not as a pattern"},
 	}
 	for _, c := range cases {
 		err := c.cfg.validate()
