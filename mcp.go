@@ -8,6 +8,7 @@ package main
 // schema/<version>/schema.ts).
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -73,9 +74,12 @@ const (
 	logRate  = 20
 )
 
-// logLimiter is the token bucket behind Server.log (guarded by Server.mu).
-// The zero value is full.
+// logLimiter is a token bucket: the one behind Server.log (guarded by
+// Server.mu) and the HTTP listener's failed-login limits (mcp_http_auth.go).
+// The zero value is full, at logBurst and logRate.
 type logLimiter struct {
+	burst   float64 // tokens at most; 0: logBurst
+	rate    float64 // tokens added a second; 0: logRate
 	tokens  float64
 	last    time.Time // last refill; zero = never used
 	dropped int       // messages dropped since the last one sent
@@ -91,10 +95,11 @@ func (l *logLimiter) take(level int) (ok bool, dropped, worst int) {
 	if l.now != nil {
 		now = l.now()
 	}
+	burst, rate := cmp.Or(l.burst, logBurst), cmp.Or(l.rate, logRate)
 	if l.last.IsZero() {
-		l.tokens = logBurst
+		l.tokens = burst
 	} else if d := now.Sub(l.last); d > 0 {
-		l.tokens = min(logBurst, l.tokens+d.Seconds()*logRate)
+		l.tokens = min(burst, l.tokens+d.Seconds()*rate)
 	}
 	l.last = now
 	if l.tokens < 1 {

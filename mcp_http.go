@@ -381,9 +381,13 @@ func (h *httpMCP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if status, msg := h.auth.check(r, pathToken); status != 0 {
-		if status == http.StatusUnauthorized {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="ttywright"`)
-		} else {
+		switch {
+		case status == http.StatusUnauthorized && (pathToken != "" || r.Header.Get("Authorization") != ""):
+			// RFC 6750 §3.1: a credential was sent, and it is wrong.
+			w.Header().Set("WWW-Authenticate", `Bearer realm="ttywright", error="invalid_token", error_description="the token is not this server's"`)
+		case status == http.StatusUnauthorized:
+			w.Header().Set("WWW-Authenticate", `Bearer realm="ttywright"`) // none was sent: no error code
+		default:
 			w.Header().Set("Retry-After", "1")
 		}
 		httpError(w, status, codeInvalidRequest, msg)

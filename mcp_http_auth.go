@@ -23,7 +23,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Failed attempts of one client address: a burst of authFailBurst, then
@@ -37,6 +36,18 @@ const (
 	minTokenLen   = 32   // characters of a token read from a file
 )
 
+// Failed attempts of every address together: loopback alone has 16
+// million addresses, so a flood from many is limited as one from one is
+// (authAllBurst, then authAllRate a second: past it, 429). The log has a
+// budget of its own (authLogBurst, authLogRate lines): a refusal past it
+// is counted in the next line.
+const (
+	authAllBurst = 100
+	authAllRate  = 20.0
+	authLogBurst = 10
+	authLogRate  = 1.0
+)
+
 // httpAuth holds the token and the failure counts.
 type httpAuth struct {
 	hash    secretHash // of the token: compared, never the token itself
@@ -45,14 +56,19 @@ type httpAuth struct {
 	written string     // the private directory made for it, removed at close; "" when given
 	errlog  *log.Logger
 
-	mu    sync.Mutex
-	fails map[string]*logLimiter // by client IP
+	mu       sync.Mutex
+	fails    map[string]*logLimiter // by client IP
+	all      logLimiter             // every address's failures
+	lines    logLimiter             // the refusals logged
+	unlogged int                    // refusals not logged since the last line
 }
 
 // newHTTPAuth reads the token from file, or makes one and writes it there
 // (0600); with file "" it goes to a new private directory.
 func newHTTPAuth(file string, errlog *log.Logger) (*httpAuth, error) {
-	a := &httpAuth{errlog: errlog, fails: map[string]*logLimiter{}}
+	a := &httpAuth{errlog: errlog, fails: map[string]*logLimiter{},
+		all:   logLimiter{burst: authAllBurst, rate: authAllRate},
+		lines: logLimiter{burst: authLogBurst, rate: authLogRate}}
 	if file != "" {
 		if err := checkTokenDir(file); err != nil {
 			return nil, err
@@ -257,9 +273,10 @@ func (a *httpAuth) failed(r *http.Request, what string) (int, string) {
 	return http.StatusUnauthorized, "unauthorized: send Authorization: Bearer TOKEN (the token is in the file ttywright printed at start), or use /mcp/TOKEN"
 }
 
-// logRefusal counts a refused attempt of r's address and logs it, with
-// the count of those refused unlogged since; it reports false when the
-// address is past its failures (counted, not logged).
+// logRefusal counts a refused attempt of r's address and logs it, within
+// the log's budget, with the count of those refused unlogged since; it
+// reports false when the address, or every address together, is past its
+// failures (counted, not logged).
 func (a *httpAuth) logRefusal(r *http.Request, what string) bool {
 	ip, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
@@ -269,19 +286,33 @@ func (a *httpAuth) logRefusal(r *http.Request, what string) bool {
 	l := a.fails[ip]
 	if l == nil {
 		if len(a.fails) >= authFailAddrs {
-			clear(a.fails) // a flood of addresses: start counting again
+			clear(a.fails) // a flood of addresses: start counting again (a.all still limits them)
 		}
-		l = &logLimiter{}
+		l = &logLimiter{burst: authFailBurst, rate: authFailRate}
 		a.fails[ip] = l
 	}
-	ok, dropped := a.take(l)
+	mine, _, _ := l.take(0)
+	ok := mine
+	if mine {
+		ok, _, _ = a.all.take(0)
+	}
+	logged := false
+	if ok {
+		logged, _, _ = a.lines.take(0)
+	}
+	unlogged := a.unlogged
+	if logged {
+		a.unlogged = 0
+	} else {
+		a.unlogged++
+	}
 	a.mu.Unlock()
-	if !ok {
-		return false
+	if !logged {
+		return ok
 	}
 	note := ""
-	if dropped > 0 {
-		note = fmt.Sprintf(" (%d more refused since the last report)", dropped)
+	if unlogged > 0 {
+		note = fmt.Sprintf(" (%d more refused since the last report)", unlogged)
 	}
 	path := "/mcp" // never the path's token: a wrong one may be a typo of the right one
 	if strings.HasPrefix(r.URL.Path, "/mcp/") {
@@ -289,24 +320,4 @@ func (a *httpAuth) logRefusal(r *http.Request, what string) bool {
 	}
 	a.errlog.Printf("http: refused %s %s %s: %s%s", clientAddr(r), r.Method, path, what, note)
 	return true
-}
-
-// take spends one of an address's failures (logLimiter's bucket at the
-// auth rates); under a.mu.
-func (a *httpAuth) take(l *logLimiter) (bool, int) {
-	now := time.Now()
-	if l.last.IsZero() {
-		l.tokens = authFailBurst
-	} else {
-		l.tokens = min(authFailBurst, l.tokens+now.Sub(l.last).Seconds()*authFailRate)
-	}
-	l.last = now
-	if l.tokens < 1 {
-		l.dropped++
-		return false, 0
-	}
-	l.tokens--
-	d := l.dropped
-	l.dropped = 0
-	return true, d
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/rand"
 	"fmt"
 	"log"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -225,5 +227,41 @@ func TestHTTPTokenFileForms(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHTTPFailuresFromManyAddresses: wrong tokens from 2,000 loopback
+// addresses are limited as a flood from one is: past the listener's
+// budget they get 429, and the log gets a few lines that count the rest,
+// not a line each. The right token still passes.
+func TestHTTPFailuresFromManyAddresses(t *testing.T) {
+	t.Parallel()
+	var logged bytes.Buffer
+	a, err := newHTTPAuth(filepath.Join(t.TempDir(), "tok"), log.New(&logged, "", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.close()
+	frozen := time.Now()
+	a.all.now, a.lines.now = func() time.Time { return frozen }, func() time.Time { return frozen } // no refill: the counts are exact
+	codes := map[int]int{}
+	for i := range 2000 {
+		r := httptest.NewRequest("POST", "/mcp", nil)
+		r.RemoteAddr = fmt.Sprintf("127.%d.%d.%d:1", i>>16&0xff, i>>8&0xff, i&0xff)
+		r.Header.Set("Authorization", "Bearer wrong-token-of-client-"+strconv.Itoa(i))
+		code, _ := a.check(r, "")
+		codes[code]++
+	}
+	if codes[http.StatusUnauthorized] != authAllBurst || codes[http.StatusTooManyRequests] != 2000-authAllBurst {
+		t.Errorf("answers %v: want %d 401s, the rest 429", codes, authAllBurst)
+	}
+	if lines := strings.Count(logged.String(), "\n"); lines != authLogBurst {
+		t.Errorf("%d log lines for 2,000 refusals, want %d", lines, authLogBurst)
+	}
+	r := httptest.NewRequest("POST", "/mcp", nil)
+	r.RemoteAddr = "127.9.9.9:1"
+	r.Header.Set("Authorization", "Bearer "+a.token)
+	if code, msg := a.check(r, ""); code != 0 {
+		t.Errorf("the right token after the flood: %d %s", code, msg)
 	}
 }

@@ -970,3 +970,27 @@ func selfSigned(t *testing.T, name string) (certFile, keyFile string) {
 	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kb}), 0o600)
 	return certFile, keyFile
 }
+
+// TestHTTPWWWAuthenticate: a 401 says how to authenticate; with a wrong
+// credential it says error="invalid_token" (RFC 6750 §3.1), without one
+// no error code.
+func TestHTTPWWWAuthenticate(t *testing.T) {
+	t.Parallel()
+	ht := startHTTP(t, HTTPConfig{}, nil)
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+	for _, tc := range []struct {
+		name string
+		hdr  map[string]string
+		want string
+	}{
+		{"none", map[string]string{"-Authorization": ""}, `Bearer realm="ttywright"`},
+		{"wrong", map[string]string{"Authorization": "Bearer nope-nope-nope-nope-nope-nope-nope"}, `error="invalid_token"`},
+	} {
+		resp := ht.do("POST", ping, tc.hdr)
+		resp.Body.Close()
+		got := resp.Header.Get("WWW-Authenticate")
+		if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(got, tc.want) || tc.name == "none" && strings.Contains(got, "error=") {
+			t.Errorf("%s: %d %q, want 401 with %s", tc.name, resp.StatusCode, got, tc.want)
+		}
+	}
+}
