@@ -567,7 +567,7 @@ func (s *Server) toolsCall(ctx context.Context, m *message) (any, error) {
 	}
 	out := renderResult(v, res)
 	d := time.Since(start)
-	s.calls.record(tool.Name, args, out, d)
+	s.calls.record(tool.Name, args, res, out, d)
 	s.logReq(ctx, "debug", "tools", map[string]any{"tool": tool.Name, "duration_ms": d.Milliseconds(), "isError": out.IsError})
 	return out, nil
 }
@@ -633,8 +633,9 @@ func renderResult(v string, res *ToolResult) *callResult {
 
 // callLog appends one JSON line per tool call to the --log-path file:
 // {time, tool, input, output, duration_ms, isError}, input with the
-// values of env entries whose names look secret redacted (redactArgs). A nil *callLog
-// records nothing.
+// values of env entries whose names look secret redacted (redactArgs),
+// output what the call's step keeps, as a trace does (never a page's URL
+// or a screen). A nil *callLog records nothing.
 type callLog struct {
 	mu sync.Mutex
 	f  *os.File
@@ -653,9 +654,11 @@ func openCallLog(path string) (*callLog, error) {
 	return &callLog{f: f}, nil
 }
 
-// record writes one entry. The output is summarised: the first text block
-// cut to 300 bytes, and the types of the other blocks.
-func (l *callLog) record(tool string, args json.RawMessage, out *callResult, d time.Duration) {
+// record writes one entry. The output is what res's step keeps (its
+// line, its reply's essentials, an error's text); for a call that is no
+// step (arguments that did not decode) the error's text, cut to 300
+// bytes.
+func (l *callLog) record(tool string, args json.RawMessage, res *ToolResult, out *callResult, d time.Duration) {
 	if l == nil {
 		return
 	}
@@ -663,23 +666,15 @@ func (l *callLog) record(tool string, args json.RawMessage, out *callResult, d t
 	if len(args) > maxLoggedInput {
 		input = fmt.Sprintf("(%d bytes of arguments)", len(args))
 	}
-	var summary []string
-	for i, c := range out.Content {
-		if i == 0 && c.Type == "text" {
-			t := c.Text
-			if len(t) > 300 {
-				t = t[:300] + "...(truncated)"
-			}
-			summary = append(summary, t)
-			continue
-		}
-		summary = append(summary, "["+c.Type+"]")
+	var output any = clipRunes(res.Text, 300)
+	if v := res.step; v != nil {
+		output = map[string]any{"sum": v.Summary, "failed": v.Failed, "error": v.Error, "reply": v.Reply}
 	}
 	b, err := encodeLine(map[string]any{
 		"time":        time.Now().UTC().Format(time.RFC3339Nano),
 		"tool":        tool,
 		"input":       input,
-		"output":      strings.Join(summary, " "),
+		"output":      output,
 		"duration_ms": float64(d.Microseconds()) / 1000,
 		"isError":     out.IsError,
 	})

@@ -692,3 +692,29 @@ func TestMissingParamsNameTheFields(t *testing.T) {
 		}
 	}
 }
+
+// TestCallLogKeepsNoPageURL: --log-path keeps what a call's step keeps,
+// as a trace does: shell_ask_secret's page URL (in its reply's text, for
+// a client that cannot show it) and a screen are not in the log.
+func TestCallLogKeepsNoPageURL(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "calls.jsonl")
+	l, err := openCallLog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const url = "http://127.0.0.1:4242/secret/SECRETTOKEN"
+	in := askSecretArgs{SessionID: "shell-1", Message: "sudo"}
+	out := askSecretResult{URL: url, BufferAfter: "[sudo] password for me:", text: "Open " + url}
+	v := askSecretStep(in, out)
+	res := &ToolResult{Text: out.text, Structured: out, step: &v}
+	l.record("shell_ask_secret", json.RawMessage(`{"session_id":"shell-1","message":"sudo"}`), res, renderResult(protoV20251125, res), time.Millisecond)
+	l.Close()
+	b, _ := os.ReadFile(path)
+	if bytes.Contains(b, []byte("SECRETTOKEN")) || bytes.Contains(b, []byte("password for me")) {
+		t.Errorf("the log keeps the page's URL or the screen:\n%s", b)
+	}
+	if !bytes.Contains(b, []byte(`"sum":"sudo"`)) {
+		t.Errorf("the log lacks the step's line:\n%s", b)
+	}
+}
