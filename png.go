@@ -271,13 +271,14 @@ func (r *raster) resolve() {
 
 	var last Cell
 	var lastInk cellInk
+	cached := false // last and lastInk hold a cell's, not the cursor's
 	for i := range n {
 		c := r.cell(i)
 		cursorHere := r.cursor.show && r.cursor.shape == CursorBlock && i/s.Cols == r.cursor.row &&
 			i%s.Cols >= r.cursor.col && i%s.Cols < r.cursor.col+r.cursor.cells
 		key := c
 		key.Rune, key.Width, key.Link = shadeKey(c.Rune), 0, 0
-		if i > 0 && key == last && !cursorHere {
+		if cached && key == last && !cursorHere {
 			r.cellInks[i] = lastInk // runs of equally styled cells are the common case
 			continue
 		}
@@ -297,7 +298,7 @@ func (r *raster) resolve() {
 		ink := cellInk{fg: r.ink(fg), bg: r.ink(bg), ul: r.ink(ul)}
 		r.cellInks[i] = ink
 		if !cursorHere {
-			last, lastInk = key, ink
+			last, lastInk, cached = key, ink, true
 		}
 	}
 }
