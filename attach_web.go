@@ -1,9 +1,9 @@
 package main
 
 // attach_web.go: a session's live view in a browser, the glue between a
-// session and the Web door's ViewPage. The page gets the same screen
-// frames as ttywright attach (attach_frame.go) and each tab is a viewer
-// of the session whose keys are the person's input. A session has at
+// session and the Web door's ViewPage. The page gets the live view's
+// screen frames (viewScreenFrame, attach_frame.go) and each tab is a
+// viewer of the session whose keys are the person's input. A session has at
 // most one view, opened by shell_start's view argument or ttywright
 // attach --web, and it lives until the session stops.
 
@@ -93,10 +93,11 @@ func sessionViewPage(s *Session) ViewPage {
 	}
 }
 
-// screenFrames sends s's screen frame now and after each change, at most
-// every attachFrameGap, until ctx ends or s stops; then it closes the
-// channel. The channel holds one frame: the door reads it promptly, and a
-// frame is taken fresh from the screen when it can be sent.
+// screenFrames sends s's live view frame (viewScreenFrame) now and after
+// each change, at most every attachFrameGap, until ctx ends or s stops;
+// then it closes the channel. The channel holds one frame: the door
+// reads it promptly, and a frame is taken fresh from the screen when it
+// can be sent.
 func screenFrames(ctx context.Context, s *Session) <-chan []byte {
 	out := make(chan []byte, 1)
 	ctx, cancel := context.WithCancel(ctx)
@@ -125,7 +126,7 @@ func screenFrames(ctx context.Context, s *Session) <-chan []byte {
 				snap := s.Snapshot()
 				now.Screen, last = snap.Generation, time.Now()
 				select {
-				case out <- screenFrame(snap, th):
+				case out <- viewScreenFrame(snap, th):
 				case <-ctx.Done():
 					return
 				}

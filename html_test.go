@@ -2,18 +2,22 @@ package main
 
 // html_test.go: the browser encoding of a screen (html.go) read back
 // cell by cell: what it says of each cell of real programs' screens is
-// what RenderImage draws there; hidden text, strike-through, overline,
-// combining marks, wide characters; the shapes that join across rows.
+// what RenderImage draws there; the places the live view and the trace
+// drew wrong before (hidden text, strike-through, overline, combining
+// marks, wide characters, the shapes that join across rows); the view
+// and the trace encode a screen alike; both pages carry the one painter.
 
 import (
 	"encoding/json"
 	"fmt"
 	"image/color"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // htmlCell is one cell of an encoded screen, read as the painter reads
@@ -258,6 +262,93 @@ func TestHTMLRowEncoding(t *testing.T) {
 	}
 }
 
+// TestHTMLViewAndTrace: the live view's frame and the trace's store
+// encode the same screen to the same cells and styles (the trace's rows
+// by index into its row table), and what the live view drew wrong
+// before is right in both: hidden text is not sent, strike-through and
+// overline are, marks stay with their character, a wide character is a
+// cell of two columns.
+func TestHTMLViewAndTrace(t *testing.T) {
+	t.Parallel()
+	snap, th := htmlDivergences(), themeList[0]
+	var view struct {
+		Op string `json:"op"`
+		htmlFrame
+		Modes frameModes `json:"modes"`
+	}
+	frame := viewScreenFrame(snap, th)
+	if err := json.Unmarshal(frame, &view); err != nil || view.Op != "screen" {
+		t.Fatalf("the view's frame %s: %v", frame, err)
+	}
+	tr := newSessionTrace(traceMeta{ID: "s1", Cols: snap.Cols, Rows: snap.Rows, Theme: th, Started: time.Now()}, true)
+	tr.Add(traceStep{Tool: "shell_read", Args: json.RawMessage(`{}`)}, snap, nil)
+	doc := tr.doc()
+	page, err := tr.HTML()
+	if err != nil || len(doc.Screens) != 1 {
+		t.Fatalf("trace: %d screens, %v", len(doc.Screens), err)
+	}
+	sc := doc.Screens[0]
+	if sc.Cursor != view.Cursor || sc.Cols != view.Cols || sc.Title != view.Title || view.Cursor != [3]int{snap.Cursor.Row, snap.Cursor.Col, 1} {
+		t.Errorf("cursor %v, %v; size %d, %d", sc.Cursor, view.Cursor, sc.Cols, view.Cols)
+	}
+	grid := func(lines []json.RawMessage, blank int, styles []htmlStyle) (out [][2]any) {
+		for _, l := range lines {
+			cells, err := readHTMLRow(l, snap.Cols, blank)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range cells {
+				out = append(out, [2]any{c, styles[c.Style]})
+			}
+		}
+		return out
+	}
+	traceLines := make([]json.RawMessage, len(sc.Lines))
+	for r, id := range sc.Lines {
+		traceLines[r] = doc.Rows[id]
+	}
+	v, tc := grid(view.Lines, view.Blank, view.Styles), grid(traceLines, sc.Blank, doc.Styles)
+	for i := range v {
+		vc, tcell := v[i][0].(htmlCell), tc[i][0].(htmlCell)
+		if vc.Text != tcell.Text || vc.W != tcell.W || v[i][1] != tc[i][1] {
+			t.Errorf("cell %d: the view %+v %+v, the trace %+v %+v", i, vc, v[i][1], tcell, tc[i][1])
+		}
+	}
+	at := func(row, col int) (htmlCell, htmlStyle) {
+		i := row*snap.Cols + col
+		return v[i][0].(htmlCell), v[i][1].(htmlStyle)
+	}
+	for _, where := range []string{string(frame), string(page)} {
+		if strings.Contains(where, "secret") {
+			t.Error("hidden (SGR 8) text reached a page")
+		}
+	}
+	if c, st := at(3, 3); c.Text != " " || st.FG != st.BG {
+		t.Errorf("a hidden cell: %+v %+v, want a blank in its background", c, st)
+	}
+	if c, st := at(3, 11); c.Text != "s" || !st.Strike {
+		t.Errorf("strike-through: %+v %+v", c, st)
+	}
+	if c, st := at(3, 18); c.Text != "o" || !st.Overline {
+		t.Errorf("overline: %+v %+v", c, st)
+	}
+	if c, _ := at(4, 0); c.Text != "e\u0301" || c.W != 1 {
+		t.Errorf("a combining mark: %+v, want it with its character in one cell", c)
+	}
+	if c, _ := at(4, 2); c.Text != "a\u0308\u0323" {
+		t.Errorf("two combining marks: %+v", c)
+	}
+	if c, _ := at(4, 5); c.Text != "日" || c.W != 2 {
+		t.Errorf("a wide character: %+v, want two columns", c)
+	}
+	if c, _ := at(4, 6); c.Text != "" || c.W != 0 {
+		t.Errorf("the right half of a wide character: %+v", c)
+	}
+	if c, st := at(5, 0); st.Underline != "curly" || st.UL != "#ff00ff" || c.Text != "c" {
+		t.Errorf("a curly underline in magenta: %+v %+v", c, st)
+	}
+}
+
 // TestHTMLShapes: the shapes the painter draws box drawing and block
 // elements with are, pixel for pixel, what RenderImage draws for each of
 // U+2500-259F at scale 2; so a vertical line reaches both ends of its
@@ -320,5 +411,110 @@ func TestHTMLShapes(t *testing.T) {
 		if !any {
 			t.Errorf("%c does not reach the left of its cell", ru)
 		}
+	}
+}
+
+// TestHTMLPagesShareThePainter: the trace page and the live view's page
+// each carry the one painter (htmlPainter) and its style sheet once, and
+// no other drawing of cells: no regular expression that guesses marks,
+// no painter of their own.
+func TestHTMLPagesShareThePainter(t *testing.T) {
+	t.Parallel()
+	tr := newSessionTrace(traceMeta{ID: "s1", Cols: 20, Rows: 2, Theme: themeList[0], Started: time.Now()}, true)
+	tr.Add(traceStep{Tool: "shell_read", Args: json.RawMessage(`{}`)}, traceTerm(20, 2, "$ "), nil)
+	trace, err := tr.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newWebTestDoor(t, "")
+	o := viewOffer(t, d, newViewFake(viewFrame("$ ")).page())
+	view := webSend(t, "GET", o.URL, "", nil)
+	for name, page := range map[string]string{"the trace": string(trace), "the view": view.body} {
+		if n := strings.Count(page, htmlPainter()); n != 1 {
+			t.Errorf("%s holds the painter %d times, want once", name, n)
+		}
+		if n := strings.Count(page, strings.TrimSpace(htmlScreenCSS)); n != 1 {
+			t.Errorf("%s holds the painter's style sheet %d times, want once", name, n)
+		}
+		if n := strings.Count(page, "ttyScreen.paint("); n != 1 {
+			t.Errorf("%s calls the painter %d times, want once", name, n)
+		}
+		for _, old := range []string{"markRe", `\p{Mn}`, "cellsOf", `className = "row"`} {
+			if strings.Count(page, old) > strings.Count(htmlPainter(), old) {
+				t.Errorf("%s draws cells itself: it holds %q", name, old)
+			}
+		}
+	}
+}
+
+// browserCell is a cell as a browser should paint it, the cursor's
+// included (as RenderImage draws a block cursor: the text in the cell's
+// background on the caret): what the browser test
+// (interop/trace_chromium_test.go) checks each cell of the page against.
+type browserCell struct {
+	T         string `json:"t"` // "" for the right half of a wide character
+	W         int    `json:"w"` // columns: 1, 2 for a wide character, 0 for its right half
+	FG        string `json:"fg"`
+	BG        string `json:"bg"`
+	Bold      bool   `json:"bold,omitempty"`
+	Italic    bool   `json:"italic,omitempty"`
+	Underline string `json:"underline,omitempty"`
+	UL        string `json:"ul,omitempty"`
+	Strike    bool   `json:"strike,omitempty"`
+	Overline  bool   `json:"overline,omitempty"`
+}
+
+// browserCells are the cells of f, row by row.
+func browserCells(t testing.TB, f htmlFrame) [][]browserCell {
+	out := make([][]browserCell, f.Rows)
+	for r := range f.Rows {
+		cells, err := readHTMLRow(f.Lines[r], f.Cols, f.Blank)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for col, c := range cells {
+			st := f.Styles[c.Style]
+			bc := browserCell{T: c.Text, W: c.W, FG: st.FG, BG: st.BG, Bold: st.Bold, Italic: st.Italic,
+				Underline: st.Underline, UL: st.UL, Strike: st.Strike, Overline: st.Overline}
+			cur := f.Cursor
+			if cur[2] == 1 && cur[0] == r && (cur[1] == col || c.W == 0 && cur[1] == col-1 || c.W == 2 && cur[1] == col+1) {
+				bc.FG, bc.BG, bc.UL = st.BG, f.Caret, ""
+			}
+			out[r] = append(out[r], bc)
+		}
+	}
+	return out
+}
+
+// TestTraceScreensForBrowser writes, with TTYWRIGHT_TRACE_SCREENS=dir,
+// dir/trace.html, a trace with one step a screen of htmlScreenCases in
+// the one-dark theme (the step's tool is the screen's name), and
+// dir/cells.json, for each step its screen's cells (browserCell), for
+// the browser test (interop/trace_chromium_test.go) to check the
+// painter against, cell by cell.
+func TestTraceScreensForBrowser(t *testing.T) {
+	dir := os.Getenv("TTYWRIGHT_TRACE_SCREENS")
+	if dir == "" {
+		t.Skip("writes the browser test's trace only with TTYWRIGHT_TRACE_SCREENS=dir")
+	}
+	th := themeList[0]
+	tr := newSessionTrace(traceMeta{ID: "screens", Command: "testdata", Cols: 80, Rows: 24, Theme: th, Started: time.Now()}, true)
+	var cells [][][]browserCell
+	for _, tc := range htmlScreenCases(t) {
+		if tc.th == th {
+			tr.Add(traceStep{Tool: tc.name, Args: json.RawMessage(`{}`)}, tc.snap, nil)
+			cells = append(cells, browserCells(t, newHTMLFrame(tc.snap, th)))
+		}
+	}
+	page, err := tr.HTML()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(cells) // strings and booleans always encode
+	if err := os.WriteFile(filepath.Join(dir, "trace.html"), page, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cells.json"), b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
