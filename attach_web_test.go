@@ -3,7 +3,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -249,5 +251,87 @@ func TestSessionViewServeForBrowser(t *testing.T) {
 	case <-quit:
 	case <-time.After(5 * time.Minute):
 		t.Error("no POST /quit within five minutes")
+	}
+}
+
+// TestPumpViewer runs the one viewer pump over a real program that
+// prints, reads a line, prints again and exits. Each output gets what it
+// is for, in order: the status and the screen first, the screen again
+// once it changed, the exit once, after the last screen, and nothing
+// after it until ctx ends, when the pump returns; a nil output is
+// skipped; an output's error ends the pump at once.
+func TestPumpViewer(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	for _, tc := range []struct {
+		name string
+		fail string // the output that fails, "" for none
+	}{{"all outputs", ""}, {"a failing screen", "screen"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := a.sessions.Get(start(t, a, "sh", "-c", "printf one; read x; printf two; exit 3"))
+			events := make(chan string, 256)
+			out := func(what string, detail ...string) error {
+				events <- strings.Join(append([]string{what}, detail...), " ")
+				if what == tc.fail {
+					return errors.New("the viewer went away")
+				}
+				return nil
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				pumpViewer(ctx, s, viewerOutputs{
+					status: func() error { return out("status") },
+					screen: func(snap *Snapshot) error { return out("screen", strings.Fields(snapshotText(snap))...) },
+					exit:   func() error { return out("exit") },
+				})
+			}()
+			next := func() string {
+				select {
+				case e := <-events:
+					return e
+				case <-time.After(10 * time.Second):
+					t.Fatal("no output from the pump in 10 s")
+					return ""
+				}
+			}
+			if e := next(); e != "status" {
+				t.Fatalf("first output %q, want the status", e)
+			}
+			if e := next(); !strings.HasPrefix(e, "screen") {
+				t.Fatalf("second output %q, want the screen", e)
+			}
+			if tc.fail != "" {
+				select {
+				case <-done:
+				case <-time.After(10 * time.Second):
+					t.Fatal("the pump went on after an output failed")
+				}
+				return
+			}
+			mustCall(t, a, "shell_wait", map[string]any{"session_id": s.ID, "wait_for": "one", "timeout_ms": 10000})
+			mustCall(t, a, "shell_send", map[string]any{"session_id": s.ID, "text": "\n"})
+			var last string
+			for e := next(); e != "exit"; e = next() {
+				if e == "status" {
+					t.Errorf("a status without a change of keyboard")
+				}
+				last = e
+			}
+			if last != "screen one two" {
+				t.Errorf("the screen before the exit: %q, want %q", last, "screen one two")
+			}
+			select {
+			case e := <-events:
+				t.Errorf("%q after the exit", e)
+			case <-done:
+				t.Error("the pump returned after the exit before ctx ended")
+			default:
+			}
+			cancel()
+			<-done
+		})
 	}
 }
