@@ -305,6 +305,7 @@ func shapeRects(ru rune) [][4]int {
 //     a div a row. opt.rows is the row table a screen's line indexes;
 //     opt.caret the cursor's colour; opt.mark(row, col), when given, a
 //     class for a cell's text ("" for none).
+//   - ttyScreen.cellWidth(el) is the width of a column of a painted el.
 //
 // A row's text is inline spans, a span a run of cells in one style, so
 // it is selected and found across spans as one line. Under it, boxes
@@ -419,15 +420,22 @@ const htmlPainterScript = `const ttyScreen = (function () {
     return div;
   }
 
-  // fit spaces each span of characters the font may draw at another
-  // width to the width of its columns.
-  function fit(el) {
+  // cellWidth is the width of a column of el, a painted screen, in CSS
+  // pixels.
+  function cellWidth(el) {
     const probe = document.createElement("span");
     probe.className = "probe";
     probe.textContent = "0".repeat(100);
     el.appendChild(probe);
     const ch = probe.getBoundingClientRect().width / 100;
     probe.remove();
+    return ch;
+  }
+
+  // fit spaces each span of characters the font may draw at another
+  // width to the width of its columns.
+  function fit(el) {
+    const ch = cellWidth(el);
     const odd = [...el.querySelectorAll(".row > span")].filter((s) => s.odd);
     const widths = odd.map((s) => s.getBoundingClientRect().width);
     odd.forEach((s, i) => {
@@ -455,7 +463,7 @@ const htmlPainterScript = `const ttyScreen = (function () {
     fit(el);
   }
 
-  return {cells: cells, paint: paint};
+  return {cells: cells, paint: paint, cellWidth: cellWidth};
 })();
 `
 

@@ -250,13 +250,7 @@ type paintedBox struct {
 // paintedScreenJS reads #screen into a paintedScreen.
 const paintedScreenJS = `(() => {
   const el = document.getElementById("screen"), box = el.getBoundingClientRect(), rows = [...el.querySelectorAll(".row")];
-  const probe = document.createElement("span");
-  probe.className = "probe";
-  probe.textContent = "0".repeat(100);
-  el.appendChild(probe);
-  const cell = probe.getBoundingClientRect().width / 100;
-  probe.remove();
-  return {cell, bg: getComputedStyle(el).backgroundColor, rows: rows.map((row) => {
+  return {cell: ttyScreen.cellWidth(el), bg: getComputedStyle(el).backgroundColor, rows: rows.map((row) => {
     const rr = row.getBoundingClientRect();
     return {x: rr.left - box.left, y: rr.top - box.top, height: rr.height,
       spans: [...row.querySelectorAll(":scope > span")].map((s) => {
