@@ -3,10 +3,10 @@
 package main
 
 // attach_conn.go: one viewer's connection. Its reader (serve) runs the
-// requests in order; once attached, its sender (sendLoop) waits for the
-// session's screen or keyboard to change and sends the new state, the
-// screen taken when it is sent, so that the viewer sees the latest and a
-// slow viewer skips frames rather than queueing them. Every write has a
+// requests in order; once attached, its sender (sendLoop, pumpViewer)
+// waits for the session's screen or keyboard to change and sends the new
+// state, the screen taken when it is sent, so that the viewer sees the
+// latest and a slow viewer skips frames rather than queueing them. Every write has a
 // deadline: a viewer that stops reading is disconnected, never waited
 // for.
 
@@ -201,50 +201,17 @@ func (ac *attachConn) leave() {
 	}
 }
 
-// sendLoop sends the session's state to the viewer: the keyboard's status
-// and the screen when they change, a screen at most every attachFrameGap,
-// and the exit once.
+// sendLoop sends the session's state to the viewer (pumpViewer): the
+// keyboard's status and the screen when they change, a screen at most
+// every attachFrameGap, and the exit once.
 func (ac *attachConn) sendLoop() {
 	defer close(ac.sendDone)
-	th, err := lookupTheme(ac.s.Theme)
-	if err != nil {
-		th, _ = lookupTheme("")
-	}
-	var sent ViewGen
-	first, exitSent := true, false
-	var last time.Time
-	for {
-		now, exited, err := ac.s.WaitView(ac.ctx, sent)
-		if err != nil {
-			return
-		}
-		if first || now.Keyboard != sent.Keyboard {
-			if ac.send(ac.statusFrame()) != nil {
-				return
-			}
-		}
-		if first || now.Screen != sent.Screen {
-			if wait := time.Until(last.Add(attachFrameGap)); wait > 0 && !sleepCtx(ac.ctx, wait) {
-				return
-			}
-			snap := ac.s.Snapshot()
-			now.Screen, last = snap.Generation, time.Now()
-			if ac.send(screenFrame(snap, th)) != nil {
-				return
-			}
-		}
-		sent, first = now, false
-		if exited && !exitSent {
-			exitSent = true
-			if ac.send(exitFrame(ac.s.Status())) != nil {
-				return
-			}
-		}
-		if exited {
-			<-ac.ctx.Done() // nothing changes any more
-			return
-		}
-	}
+	th := viewTheme(ac.s)
+	pumpViewer(ac.ctx, ac.s, viewerOutputs{
+		status: func() error { return ac.send(ac.statusFrame()) },
+		screen: func(snap *Snapshot) error { return ac.send(screenFrame(snap, th)) },
+		exit:   func() error { return ac.send(exitFrame(ac.s.Status())) },
+	})
 }
 
 // statusFrame is the keyboard's status as this viewer sees it.

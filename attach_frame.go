@@ -4,9 +4,11 @@ package main
 // newline-delimited JSON, at most maxAttachFrame bytes a line. The
 // requests a viewer sends are read by frameReader and checked by
 // parseAttachRequest; the screen goes out whole in each screen frame
-// (screenFrame), its styles resolved through the session's theme so that
-// a browser can paint them as they are, and is read back into cells by
-// decodeScreenFrame (the attach client's drawing, the tests).
+// (screenFrame), its styles as SGR for a terminal and resolved through
+// the session's theme for a viewer without a palette, and is read back
+// into cells by decodeScreenFrame (the attach client's drawing, the
+// tests). The live view's screen frame is a browser's encoding of the
+// screen instead (viewScreenFrame, html.go).
 
 import (
 	"bytes"
@@ -150,9 +152,10 @@ func parseAttachRequest(line []byte) (attachRequest, error) {
 }
 
 // frameStyle is one entry of a screen frame's styles: the SGR parameters
-// that set it (for a terminal), and for a browser the colours to paint,
-// reverse video and bold brightening already applied (cellColors), with
-// the attributes drawn as font and decoration.
+// that set it (for a terminal), and for a viewer without a palette the
+// colours RenderImage paints (htmlColors: reverse video, bold
+// brightening, dim, hidden and shades applied), with the attributes
+// drawn as font and decoration.
 type frameStyle struct {
 	SGR       string `json:"sgr"`
 	FG        string `json:"fg"`
@@ -199,12 +202,6 @@ type screenFrameJSON struct {
 	Modes  frameModes    `json:"modes"`
 }
 
-// styleKey is what makes two cells' styles the same.
-type styleKey struct {
-	fg, bg, ul Color
-	attr       Attr
-}
-
 // screenFrame encodes snap as a screen frame line, its colours resolved
 // with th: each row as spans of text in one style (style 0 the default),
 // trailing blanks in the default style left out, a wide character as its
@@ -215,9 +212,9 @@ func screenFrame(snap *Snapshot, th *Theme) []byte {
 		Cursor: frameCursor{Row: snap.Cursor.Row, Col: snap.Cursor.Col, Visible: snap.Cursor.Visible},
 		Modes:  frameModes{AppCursor: snap.Modes.AppCursor, BracketedPaste: snap.Modes.BracketedPaste},
 		Lines:  make([][]frameSpan, snap.Rows)}
-	index := map[styleKey]int{}
+	index := map[cellLook]int{}
 	f.Styles = append(f.Styles, frameStyleOf(th, Cell{}))
-	index[styleKey{}] = 0
+	index[cellLook{}] = 0
 	var text []byte
 	for row := 0; row < snap.Rows; row++ {
 		spans := []frameSpan{}
@@ -229,7 +226,7 @@ func screenFrame(snap *Snapshot, th *Theme) []byte {
 			if c.Width == 0 {
 				continue
 			}
-			k := styleKey{c.FG, c.BG, c.UL, c.Attr}
+			k := lookOf(c)
 			s, ok := index[k]
 			if !ok {
 				s = len(f.Styles)
@@ -265,6 +262,22 @@ func screenFrame(snap *Snapshot, th *Theme) []byte {
 	return b
 }
 
+// viewScreenFrame encodes snap as the live view's screen frame, its
+// colours resolved with th: a browser's encoding of the screen (html.go's
+// htmlFrame) with "op":"screen" and the modes (frameModes), one JSON line
+// (docs/attach-protocol.md, "The live view's screen frame").
+func viewScreenFrame(snap *Snapshot, th *Theme) []byte {
+	b, err := encodeFrame(struct {
+		Op string `json:"op"`
+		htmlFrame
+		Modes frameModes `json:"modes"`
+	}{"screen", newHTMLFrame(snap, th), frameModes{AppCursor: snap.Modes.AppCursor, BracketedPaste: snap.Modes.BracketedPaste}})
+	if err != nil {
+		return []byte(`{"op":"error","message":"the screen could not be encoded"}` + "\n")
+	}
+	return b
+}
+
 // frameRowEnd is the column after the last cell of row that differs from
 // a blank in the default style.
 func frameRowEnd(snap *Snapshot, row int) int {
@@ -279,7 +292,7 @@ func frameRowEnd(snap *Snapshot, row int) int {
 
 // frameStyleOf is c's entry in the styles of a frame.
 func frameStyleOf(th *Theme, c Cell) frameStyle {
-	fg, bg, _ := cellColors(th, c)
+	fg, bg, _ := htmlColors(th, c)
 	return frameStyle{SGR: sgrParams(c), FG: hexColor(fg), BG: hexColor(bg),
 		Bold: c.Attr&AttrBold != 0, Dim: c.Attr&AttrDim != 0, Italic: c.Attr&AttrItalic != 0,
 		Underline: c.Attr&AttrUnderline != 0, Reverse: c.Attr&AttrInverse != 0}

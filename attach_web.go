@@ -1,9 +1,11 @@
 package main
 
 // attach_web.go: a session's live view in a browser, the glue between a
-// session and the Web door's ViewPage. The page gets the same screen
-// frames as ttywright attach (attach_frame.go) and each tab is a viewer
-// of the session whose keys are the person's input. A session has at
+// session and the Web door's ViewPage, and pumpViewer, the one loop that
+// feeds every viewer, a terminal's connection or a browser tab. The page
+// gets the live view's screen frames (viewScreenFrame, attach_frame.go)
+// and each tab is a viewer of the session whose keys are the person's
+// input. A session has at
 // most one view, opened by shell_start's view argument or ttywright
 // attach --web, and it lives until the session stops.
 
@@ -93,10 +95,11 @@ func sessionViewPage(s *Session) ViewPage {
 	}
 }
 
-// screenFrames sends s's screen frame now and after each change, at most
-// every attachFrameGap, until ctx ends or s stops; then it closes the
-// channel. The channel holds one frame: the door reads it promptly, and a
-// frame is taken fresh from the screen when it can be sent.
+// screenFrames sends s's live view frame (viewScreenFrame) now and after
+// each change, at most every attachFrameGap, until ctx ends or s stops;
+// then it closes the channel. The channel holds one frame: the door
+// reads it promptly, and a frame is taken fresh from the screen when it
+// can be sent.
 func screenFrames(ctx context.Context, s *Session) <-chan []byte {
 	out := make(chan []byte, 1)
 	ctx, cancel := context.WithCancel(ctx)
@@ -107,41 +110,74 @@ func screenFrames(ctx context.Context, s *Session) <-chan []byte {
 		case <-ctx.Done():
 		}
 	}()
+	th := viewTheme(s)
 	go func() {
 		defer close(out)
 		defer cancel()
-		th := viewTheme(s)
-		var sent ViewGen
-		var last time.Time
-		for first := true; ; first = false {
-			now, exited, err := s.WaitView(ctx, sent)
-			if err != nil {
-				return
-			}
-			if first || now.Screen != sent.Screen {
-				if wait := time.Until(last.Add(attachFrameGap)); wait > 0 && !sleepCtx(ctx, wait) {
-					return
-				}
-				snap := s.Snapshot()
-				now.Screen, last = snap.Generation, time.Now()
-				select {
-				case out <- screenFrame(snap, th):
-				case <-ctx.Done():
-					return
-				}
-			}
-			sent = now
-			if exited {
-				<-ctx.Done() // the screen changes no more; the status says the exit
-				return
-			}
-		}
+		pumpViewer(ctx, s, viewerOutputs{
+			screen: func(snap *Snapshot) error { return sendCtx(ctx, out, viewScreenFrame(snap, th)) },
+		})
 	}()
 	return out
 }
 
+// viewerOutputs are what pumpViewer sends one viewer, each when it is
+// not nil; an error from one ends the pump.
+type viewerOutputs struct {
+	status func() error               // the keyboard's status: first, then on each change of holder or viewers
+	screen func(snap *Snapshot) error // the screen: first, then on each change, at most every attachFrameGap
+	exit   func() error               // once, when the program has exited, after the last screen
+}
+
+// pumpViewer is the one loop of a viewer of s, a terminal's connection
+// or a browser tab: it waits for s's screen or keyboard to change
+// (WaitView) and sends the new state through out, the screen taken when
+// it is sent, so that a slow viewer skips screens rather than queueing
+// them. It returns when ctx ends or an output fails; once the program
+// has exited and that was sent, when ctx ends.
+func pumpViewer(ctx context.Context, s *Session, out viewerOutputs) {
+	var sent ViewGen
+	var last time.Time
+	for first := true; ; first = false {
+		now, exited, err := s.WaitView(ctx, sent)
+		if err != nil {
+			return
+		}
+		if out.status != nil && (first || now.Keyboard != sent.Keyboard) && out.status() != nil {
+			return
+		}
+		if out.screen != nil && (first || now.Screen != sent.Screen) {
+			if wait := time.Until(last.Add(attachFrameGap)); wait > 0 && !sleepCtx(ctx, wait) {
+				return
+			}
+			snap := s.Snapshot()
+			now.Screen, last = snap.Generation, time.Now()
+			if out.screen(snap) != nil {
+				return
+			}
+		}
+		sent = now
+		if exited {
+			if out.exit == nil || out.exit() == nil {
+				<-ctx.Done() // nothing changes any more
+			}
+			return
+		}
+	}
+}
+
+// sendCtx sends b on out, or returns ctx's error when ctx ends first.
+func sendCtx(ctx context.Context, out chan<- []byte, b []byte) error {
+	select {
+	case out <- b:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // viewTheme is the theme s draws with, the default when its name is
-// unknown.
+// unknown: what every viewer of s paints with.
 func viewTheme(s *Session) *Theme {
 	if th, err := lookupTheme(s.Theme); err == nil {
 		return th
@@ -159,7 +195,13 @@ func joinView(ctx context.Context, s *Session) (*ViewViewer, error) {
 	}
 	id, remove := s.AddViewer(viewerBrowser)
 	status := make(chan []byte, 1)
-	go viewStatusLoop(ctx, s, id, status)
+	go func() {
+		defer close(status)
+		pumpViewer(ctx, s, viewerOutputs{
+			status: func() error { return sendCtx(ctx, status, viewStatus(s, id, false)) },
+			exit:   func() error { return sendCtx(ctx, status, viewStatus(s, id, true)) },
+		})
+	}()
 	return &ViewViewer{
 		Status: status,
 		Take:   func() error { return s.TakeKeyboard(id) },
@@ -167,32 +209,6 @@ func joinView(ctx context.Context, s *Session) (*ViewViewer, error) {
 		Keys:   func(p []byte) error { return s.PersonInput(ctx, id, p) },
 		Leave:  remove,
 	}, nil
-}
-
-// viewStatusLoop sends viewer id's status now and on each keyboard
-// change until the program exits, then once more with the exit, and
-// closes out when ctx ends.
-func viewStatusLoop(ctx context.Context, s *Session, id uint64, out chan<- []byte) {
-	defer close(out)
-	var sent ViewGen
-	for first := true; ; first = false {
-		now, exited, err := s.WaitView(ctx, sent)
-		if err != nil {
-			return
-		}
-		if first || exited || now.Keyboard != sent.Keyboard {
-			select {
-			case out <- viewStatus(s, id, exited):
-			case <-ctx.Done():
-				return
-			}
-		}
-		sent = now
-		if exited {
-			<-ctx.Done()
-			return
-		}
-	}
 }
 
 // viewStatus is viewer id's status object: {"keyboard":"agent"|"person",

@@ -3,7 +3,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -39,24 +41,24 @@ func trimRows(rows []string) string {
 	return strings.TrimRight(strings.Join(rows, "\n"), "\n")
 }
 
-// gridRows are g's rows as text, trailing blanks cut.
-func gridRows(g *frameGrid) []string {
-	rows := make([]string, g.Rows)
-	for r := range g.Rows {
-		var b strings.Builder
-		for c := range g.Cols {
-			cell := g.Cells[r*g.Cols+c]
-			switch {
-			case cell.Cont:
-			case cell.Text == "":
-				b.WriteByte(' ')
-			default:
-				b.WriteString(cell.Text)
-			}
-		}
-		rows[r] = strings.TrimRight(b.String(), " ")
+// viewFrameRows are the rows of a live view's screen frame as text, and
+// the frame; an error when it is not one.
+func viewFrameRows(frame string) ([]string, htmlFrame, error) {
+	var f htmlFrame
+	if err := json.Unmarshal([]byte(frame), &f); err != nil {
+		return nil, f, err
 	}
-	return rows
+	rows := make([]string, len(f.Lines))
+	for r, line := range f.Lines {
+		cells, err := readHTMLRow(line, f.Cols, f.Blank)
+		if err != nil {
+			return nil, f, err
+		}
+		for _, c := range cells {
+			rows[r] += c.Text
+		}
+	}
+	return rows, f, nil
 }
 
 // TestSessionView drives a real bash through shell_start's live view as
@@ -85,11 +87,11 @@ func TestSessionView(t *testing.T) {
 	// The screen is still once the command has ended: a frame comes
 	// that equals it, cell for cell in text.
 	ev := st.until(t, "screen", func(d string) bool {
-		g, err := decodeScreenFrame([]byte(d))
-		return err == nil && trimRows(gridRows(g)) == trimRows(strings.Split(s.Text(false), "\n"))
+		rows, _, err := viewFrameRows(d)
+		return err == nil && trimRows(rows) == trimRows(strings.Split(s.Text(false), "\n"))
 	})
-	if !strings.Contains(ev.data, `{"t":"日","s":0,"w":2}`) || !strings.Contains(ev.data, "red 日本 wide") && !strings.Contains(ev.data, `"t":"red"`) {
-		t.Errorf("the wide character is not a span of its own with w 2: %s", ev.data)
+	if !strings.Contains(ev.data, `"日","","本",""`) || !strings.Contains(ev.data, `"red"]`) {
+		t.Errorf("the wide characters are not cells of their own, each with its right half: %s", ev.data)
 	}
 
 	if r := viewPostURL(t, url, "take", st.csrf, "", nil); r.status/100 != 2 {
@@ -219,7 +221,7 @@ func TestSessionViewServeForBrowser(t *testing.T) {
 	id, url := m["shell_session_id"].(string), m["view_url"].(string)
 	s := a.sessions.Get(id)
 	th := viewTheme(s)
-	frame := func() []byte { return screenFrame(s.Snapshot(), th) }
+	frame := func() []byte { return viewScreenFrame(s.Snapshot(), th) }
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "dim", "timeout_ms": 20000})
 
 	quit := make(chan struct{})
@@ -249,5 +251,87 @@ func TestSessionViewServeForBrowser(t *testing.T) {
 	case <-quit:
 	case <-time.After(5 * time.Minute):
 		t.Error("no POST /quit within five minutes")
+	}
+}
+
+// TestPumpViewer runs the one viewer pump over a real program that
+// prints, reads a line, prints again and exits. Each output gets what it
+// is for, in order: the status and the screen first, the screen again
+// once it changed, the exit once, after the last screen, and nothing
+// after it until ctx ends, when the pump returns; a nil output is
+// skipped; an output's error ends the pump at once.
+func TestPumpViewer(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	for _, tc := range []struct {
+		name string
+		fail string // the output that fails, "" for none
+	}{{"all outputs", ""}, {"a failing screen", "screen"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := a.sessions.Get(start(t, a, "sh", "-c", "printf one; read x; printf two; exit 3"))
+			events := make(chan string, 256)
+			out := func(what string, detail ...string) error {
+				events <- strings.Join(append([]string{what}, detail...), " ")
+				if what == tc.fail {
+					return errors.New("the viewer went away")
+				}
+				return nil
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				pumpViewer(ctx, s, viewerOutputs{
+					status: func() error { return out("status") },
+					screen: func(snap *Snapshot) error { return out("screen", strings.Fields(snapshotText(snap))...) },
+					exit:   func() error { return out("exit") },
+				})
+			}()
+			next := func() string {
+				select {
+				case e := <-events:
+					return e
+				case <-time.After(10 * time.Second):
+					t.Fatal("no output from the pump in 10 s")
+					return ""
+				}
+			}
+			if e := next(); e != "status" {
+				t.Fatalf("first output %q, want the status", e)
+			}
+			if e := next(); !strings.HasPrefix(e, "screen") {
+				t.Fatalf("second output %q, want the screen", e)
+			}
+			if tc.fail != "" {
+				select {
+				case <-done:
+				case <-time.After(10 * time.Second):
+					t.Fatal("the pump went on after an output failed")
+				}
+				return
+			}
+			mustCall(t, a, "shell_wait", map[string]any{"session_id": s.ID, "wait_for": "one", "timeout_ms": 10000})
+			mustCall(t, a, "shell_send", map[string]any{"session_id": s.ID, "text": "\n"})
+			var last string
+			for e := next(); e != "exit"; e = next() {
+				if e == "status" {
+					t.Errorf("a status without a change of keyboard")
+				}
+				last = e
+			}
+			if last != "screen one two" {
+				t.Errorf("the screen before the exit: %q, want %q", last, "screen one two")
+			}
+			select {
+			case e := <-events:
+				t.Errorf("%q after the exit", e)
+			case <-done:
+				t.Error("the pump returned after the exit before ctx ended")
+			default:
+			}
+			cancel()
+			<-done
+		})
 	}
 }

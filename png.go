@@ -304,13 +304,14 @@ func (r *raster) resolve() {
 
 	var last Cell
 	var lastInk cellInk
+	cached := false // last and lastInk hold a cell's, not the cursor's
 	for i := range n {
 		c := r.cell(i)
 		cursorHere := r.cursor.show && r.cursor.shape == CursorBlock && i/s.Cols == r.cursor.row &&
 			i%s.Cols >= r.cursor.col && i%s.Cols < r.cursor.col+r.cursor.cells
 		key := c
 		key.Rune, key.Width, key.Link = shadeKey(c.Rune), 0, 0
-		if i > 0 && key == last && !cursorHere {
+		if cached && key == last && !cursorHere {
 			r.cellInks[i] = lastInk // runs of equally styled cells are the common case
 			continue
 		}
@@ -319,20 +320,28 @@ func (r *raster) resolve() {
 			fg, bg = bg, th.Cursor
 			ul = fg
 		}
-		switch c.Rune {
-		case 0x2591: // ░ ▒ ▓ are drawn as full blocks in a mixed colour
-			fg = mix(bg, fg, 64)
-		case 0x2592:
-			fg = mix(bg, fg, 128)
-		case 0x2593:
-			fg = mix(bg, fg, 192)
-		}
+		fg = shadeInk(c.Rune, fg, bg)
 		ink := cellInk{fg: r.ink(fg), bg: r.ink(bg), ul: r.ink(ul)}
 		r.cellInks[i] = ink
 		if !cursorHere {
-			last, lastInk = key, ink
+			last, lastInk, cached = key, ink, true
 		}
 	}
+}
+
+// shadeInk is the colour a cell of rune r is drawn in with foreground
+// fg on bg: for the shades ░ ▒ ▓, drawn as full blocks, fg mixed into
+// bg by a quarter, a half and three quarters; else fg.
+func shadeInk(r rune, fg, bg color.RGBA) color.RGBA {
+	switch r {
+	case 0x2591:
+		return mix(bg, fg, 64)
+	case 0x2592:
+		return mix(bg, fg, 128)
+	case 0x2593:
+		return mix(bg, fg, 192)
+	}
+	return fg
 }
 
 // shadeKey keeps the shade characters apart from other runes when cells

@@ -642,3 +642,31 @@ func TestRenderTitleGlyphs(t *testing.T) {
 		t.Errorf("a title of one glyph the font lacks inks columns %d..%d, want the replacement box", lo, hi)
 	}
 }
+
+// TestRenderTextAfterCursorAtHome: with a block cursor on the first cell,
+// the cells after it are drawn in their own colours. The raster's cache
+// of the last cell's colours once held nothing when the first cell was
+// the cursor's, and its zero value, background on background, matched
+// any default cell: vim's text, its cursor at the top left, was drawn
+// invisible.
+func TestRenderTextAfterCursorAtHome(t *testing.T) {
+	t.Parallel()
+	th := themeList[0]
+	for _, tc := range []struct {
+		in     string
+		x0, x1 int // the pixels of the character after the cursor's
+	}{{"ab\x1b[H", 8, 16}, {"日本\x1b[H", 16, 32}} {
+		in := tc.in
+		s := renderScreen(6, 1, in)
+		img := Render(s, RenderOptions{Theme: th, Scale: 1})
+		ink := false
+		for y := range 16 {
+			for x := tc.x0; x < tc.x1; x++ {
+				ink = ink || img.RGBAAt(x, y) == th.Foreground
+			}
+		}
+		if !ink {
+			t.Errorf("%q: the cell after the cursor has no pixel in the foreground colour", in)
+		}
+	}
+}

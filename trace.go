@@ -108,13 +108,9 @@ type traceCommand struct {
 	Cut        bool   `json:"cut,omitempty"`
 }
 
-// traceScreen is one distinct screen: its rows as indices into the
-// trace's row table, and the cursor.
-type traceScreen struct {
-	Rows   []int  `json:"r"`
-	Cursor [3]int `json:"c"` // row, col, 1 when visible
-	Title  string `json:"t,omitempty"`
-}
+// traceScreen is one distinct screen: its lines are indices into the
+// trace's row table.
+type traceScreen = htmlScreen[int]
 
 // sessionTrace is a session's steps, and with full its screens. Its
 // methods are safe for concurrent use. Build it with newSessionTrace.
@@ -131,9 +127,9 @@ type sessionTrace struct {
 	rowIndex  map[string]int // encoded row -> index in rows
 	rowHash   map[uint64]int // rowKey -> index in rows
 	seed      maphash.Seed
-	keyBuf    []byte   // rowKey's buffer
-	styles    []string // CSS declarations, by style index; 0 is the default
-	styleIdx  map[string]int
+	keyBuf    []byte      // rowKey's buffer
+	styles    []htmlStyle // the style table of every row
+	styleIdx  map[htmlStyle]int
 	lastCmd   int // the newest command number recorded
 	stoppedAt time.Time
 	path      string // where the HTML trace was written, once it was
@@ -143,7 +139,7 @@ type sessionTrace struct {
 // full it keeps screens, commands and screenshots.
 func newSessionTrace(meta traceMeta, full bool) *sessionTrace {
 	return &sessionTrace{full: full, meta: meta, rowIndex: map[string]int{}, rowHash: map[uint64]int{}, seed: maphash.MakeSeed(),
-		styles: []string{""}, styleIdx: map[string]int{"": 0}}
+		styleIdx: map[htmlStyle]int{}}
 }
 
 // Full reports whether t keeps screens (shell_start {trace: true}, --trace).

@@ -25,7 +25,7 @@ type traceDoc struct {
 	Steps   []traceStepJSON   `json:"steps"`
 	Screens []traceScreen     `json:"screens"`
 	Rows    []json.RawMessage `json:"rows"`
-	Styles  []string          `json:"styles"`
+	Styles  []htmlStyle       `json:"styles"`
 	Dropped int               `json:"dropped,omitempty"`
 	EndMS   int64             `json:"end_ms,omitempty"` // when the session was stopped, ms after it started
 }
@@ -87,7 +87,7 @@ func clipRunes(s string, n int) string {
 // traceTemplate is the page. Its data is written once, as JSON, into the
 // script (html/template escapes it for a script), and the script draws
 // the rest.
-var traceTemplate = template.Must(template.New("trace").Parse(`<!DOCTYPE html>
+var traceTemplate = template.Must(template.New("trace").Funcs(htmlPageFuncs).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -104,10 +104,8 @@ main{overflow:auto;padding:10px 14px}
 .bar{display:flex;gap:10px;align-items:center;margin-bottom:8px;flex-wrap:wrap}
 .bar button{font:inherit;padding:2px 10px;border:1px solid #a1a1aa;background:#fff;border-radius:4px;cursor:pointer}
 .bar button.on{background:#2563eb;color:#fff;border-color:#2563eb}
-#screen{font:14px/1.25 ui-monospace,"DejaVu Sans Mono",monospace;padding:6px;white-space:pre;display:inline-block;min-width:40ch;border-radius:4px}
-#screen .row{height:1.25em}
-.chg{outline:1px solid #f59e0b;background-color:rgba(245,158,11,.35)}
-.cur{box-shadow:inset 0 -3px 0 var(--cursor)}
+#screen{font-size:14px;padding:6px;display:inline-block;min-width:40ch;border-radius:4px}
+#screen .chg{outline:1px solid #f59e0b;box-shadow:inset 0 0 0 100em rgba(245,158,11,.35)}
 h2{font-size:13px;margin:12px 0 4px}
 pre.json{background:#fff;border:1px solid #e4e4e7;padding:6px;white-space:pre-wrap;word-break:break-all;max-height:14em;overflow:auto;margin:0}
 table{border-collapse:collapse;background:#fff}td,th{border:1px solid #e4e4e7;padding:2px 8px;text-align:left;font-size:12px}
@@ -115,6 +113,7 @@ tr.fail td.exit{color:#dc2626;font-weight:600}tbody tr{cursor:pointer}
 #strip{grid-column:1/3;display:flex;gap:6px;overflow-x:auto;padding:6px;background:#27272a}
 .thumb{flex:none;cursor:pointer;border:2px solid transparent;border-radius:3px;font:2px/2px monospace;white-space:pre;overflow:hidden;width:120px;height:64px;position:relative}
 .thumb.sel{border-color:#60a5fa}.thumb b{position:absolute;right:2px;bottom:1px;font:9px/1 system-ui;color:#fff;background:#0008;padding:1px 3px}
+{{screenStyle}}
 </style></head>
 <body>
 <header><h1 id="title"></h1><span id="meta"></span></header>
@@ -132,42 +131,32 @@ tr.fail td.exit{color:#dc2626;font-weight:600}tbody tr{cursor:pointer}
 <h2>Commands</h2><table><thead><tr><th>#</th><th>line</th><th>exit</th><th>ms</th><th>step</th></tr></thead><tbody id="cmds"></tbody></table>
 </main>
 <div id="strip"></div>
+<script>{{screenScript}}</script>
 <script>
 "use strict";
 const D = {{.Doc}};
 const $ = id => document.getElementById(id);
 let cur = 0, showBefore = false;
-const cellsOf = rid => { const out = []; for (const [s, t] of D.rows[rid]) for (const c of (typeof t === "string" ? Array.from(t) : t)) out.push([c, s]); return out; };
-const rowText = rid => cellsOf(rid).map(c => c[0]).join("").replace(/ +$/, "");
-const screenText = i => i < 0 ? "" : D.screens[i].r.map(rowText).join("\n").replace(/\n+$/, "");
+const rowCells = (sc, r) => ttyScreen.cells(D.rows[sc.lines[r]]);
+const screenText = i => {
+  if (i < 0) return "";
+  const sc = D.screens[i];
+  return sc.lines.map((_, r) => rowCells(sc, r).map(c => c.t).join("").replace(/ +$/, "")).join("\n").replace(/\n+$/, "");
+};
 function screenBefore(i) { for (let j = i - 1; j >= 0; j--) if (D.steps[j].screen >= 0) return D.steps[j].screen; return -1; }
+// draw paints screen si into el; with mark, the cells that differ from
+// screen oi's get the class chg.
 function draw(el, si, oi, mark) {
-  el.textContent = "";
   if (si < 0) { el.textContent = "(no screen)"; return; }
   const sc = D.screens[si], ot = oi >= 0 ? D.screens[oi] : null;
-  sc.r.forEach((rid, r) => {
-    const div = document.createElement("div"); div.className = "row";
-    const cells = cellsOf(rid), prev = ot && ot.r[r] !== undefined ? cellsOf(ot.r[r]) : [];
-    const changed = mark && ot && ot.r[r] !== rid;
-    let n = cells.length;
-    if (changed) n = Math.max(n, prev.length);
-    if (sc.c[2] && sc.c[0] === r) n = Math.max(n, sc.c[1] + 1);
-    let span = null, key = "";
-    for (let c = 0; c < n; c++) {
-      const [t, s] = cells[c] || [" ", 0];
-      const p = prev[c] || [" ", 0];
-      const chg = changed && (p[0] !== t || p[1] !== s);
-      const k = s + (chg ? "c" : "") + (sc.c[2] && sc.c[0] === r && sc.c[1] === c ? "k" : "");
-      if (k !== key) {
-        span = document.createElement("span"); key = k;
-        if (D.styles[s]) span.style.cssText = D.styles[s];
-        span.className = (chg ? "chg" : "") + (k.endsWith("k") ? " cur" : "");
-        div.appendChild(span);
-      }
-      span.textContent += t;
-    }
-    el.appendChild(div);
-  });
+  const changed = mark && ot ? sc.lines.map((rid, r) => ot.lines[r] === rid ? null : [rowCells(sc, r), r < ot.lines.length ? rowCells(ot, r) : []]) : [];
+  const differs = (r, c) => {
+    const rc = changed[r];
+    if (!rc) return "";
+    const a = rc[0][c] || {t: " ", s: sc.blank | 0}, b = rc[1][c] || {t: " ", s: ot.blank | 0};
+    return a.t !== b.t || a.s !== b.s ? "chg" : "";
+  };
+  ttyScreen.paint(el, sc, D.styles, {rows: D.rows, caret: D.theme[2], mark: differs});
 }
 function select(i) {
   if (i < 0 || i >= D.steps.length) return;
@@ -193,7 +182,7 @@ function init() {
   const m = D.meta;
   $("title").textContent = m.id + ": " + [m.command].concat(m.args || []).join(" ");
   $("meta").textContent = m.cols + "x" + m.rows + " · " + m.started + " · " + D.steps.length + " steps" + (D.dropped ? " (+" + D.dropped + " not kept)" : "");
-  const scr = $("screen"); scr.style.background = D.theme[0]; scr.style.color = D.theme[1]; scr.style.setProperty("--cursor", D.theme[2]);
+  const scr = $("screen"); scr.style.background = D.theme[0]; scr.style.color = D.theme[1];
   const ol = $("steps"), strip = $("strip"), cmds = $("cmds");
   D.steps.forEach((st, i) => {
     const li = document.createElement("li"); li.dataset.i = i; li.className = "step" + (st.failed ? " err" : "");

@@ -203,8 +203,8 @@ func viewNotFound(w http.ResponseWriter, _ *http.Request) {
 	webReply(w, http.StatusNotFound, "No such view", "This live view does not exist or has ended: ask the agent for a new link.")
 }
 
-// servePage writes the view's page with a fresh nonce for its one style
-// element and one script, which its Content-Security-Policy names.
+// servePage writes the view's page with a fresh nonce for its style
+// element and its two scripts, which its Content-Security-Policy names.
 func (o *ViewOffer) servePage(w http.ResponseWriter) {
 	nonce := rand.Text()
 	data := viewPageData{
@@ -535,14 +535,14 @@ type viewPageData struct {
 
 // viewTemplate is the view's page: a heading, the status line and its
 // button, the screen the script draws, and a note on the keys.
-var viewTemplate = template.Must(template.New("view").Parse(`<!doctype html>
+var viewTemplate = template.Must(template.New("view").Funcs(htmlPageFuncs).Parse(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>{{.Title}} · ttywright</title>
-<style nonce="{{.Nonce}}">{{.Style}}</style>
+<style nonce="{{.Nonce}}">{{screenStyle}}{{.Style}}</style>
 </head>
 <body>
 <header>
@@ -553,14 +553,16 @@ var viewTemplate = template.Must(template.New("view").Parse(`<!doctype html>
 <p id="note" role="alert"></p>
 <pre id="screen" tabindex="0" aria-label="The session's screen"></pre>
 <p class="help">Read-only until you take the keyboard. While you hold it, what you type goes to the program: letters, Enter, arrows, function keys, Ctrl and Alt combinations, and pastes (Ctrl+Shift+V); Ctrl+Shift+letters and Cmd stay with the browser. Give it back when you are done, or close the tab.</p>
+<script nonce="{{.Nonce}}">{{screenScript}}</script>
 <script nonce="{{.Nonce}}">{{.Script}}</script>
 </body>
 </html>
 `))
 
-// viewStyle is the page's style sheet. The screen's colours come from
-// each frame; the script sets them through the CSS object model, which
-// the policy allows without 'unsafe-inline'.
+// viewStyle is the page's style sheet, after the painter's
+// (htmlScreenCSS). The screen's colours come from each frame; the
+// painter sets them through the CSS object model, which the policy
+// allows without 'unsafe-inline'.
 const viewStyle = `
 body{margin:0;font:15px/1.4 system-ui,sans-serif;background:#1b1d21;color:#d7dae0}
 header{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem 1rem;padding:.5rem 1rem;background:#2a2d33;border-bottom:1px solid #40444c}
@@ -569,19 +571,17 @@ h1{font-size:1rem;margin:0;font-weight:600;overflow-wrap:anywhere}
 code{font:14px ui-monospace,monospace}
 button{font-size:.95rem;padding:.3rem .9rem;cursor:pointer}
 #note{margin:.5rem 1rem 0;color:#e5c07b;min-height:1.2em}
-#screen{display:inline-block;margin:.5rem 1rem;padding:4px;font:15px/1.25 ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;white-space:pre;border:2px solid transparent;outline:none}
+#screen{margin:.5rem 1rem;padding:4px;font-size:15px;border:2px solid transparent;outline:none}
 body.holding #screen{border-color:#e5a00d}
-.row{height:1.25em}
-.w{display:inline-block;width:2ch;height:1.25em;vertical-align:top;text-align:center;overflow:hidden}
 .help{margin:0 1rem 1rem;color:#9da5b4;font-size:.9rem;max-width:60rem}
 `
 
-// viewScript is the page's one script. It draws each screen frame as
-// rows of spans, shows the status, and while this tab holds the keyboard
-// turns keydown and paste into the bytes xterm sends (cursor keys in
-// normal mode unless a frame says "modes":{"app_cursor":true}; a paste is
-// bracketed only when a frame says "bracketed_paste":true), posted in
-// order, one request at a time.
+// viewScript is the page's script, after the painter's (htmlPainter). It
+// paints each screen frame, shows the status, and while this tab holds
+// the keyboard turns keydown and paste into the bytes xterm sends (cursor
+// keys in normal mode unless a frame says "modes":{"app_cursor":true}; a
+// paste is bracketed only when a frame says "bracketed_paste":true),
+// posted in order, one request at a time.
 const viewScript = `"use strict";
 (function () {
   var base = location.pathname;
@@ -602,80 +602,10 @@ const viewScript = `"use strict";
     return fetch(base + "/" + action, init);
   }
 
-  // mark is whether ch takes no column of its own: a combining mark or
-  // a zero-width format character, drawn with the character before.
-  var markRe = /^[\p{Mn}\p{Me}\u200b-\u200f\u2060\ufe00-\ufe0f]$/u;
-
-  // cells turns a line's runs into cells {ch, s, w}: one per column a
-  // character starts at, marks kept with the character before. The
-  // emulator decides widths: a run with "w":2 is one wide character,
-  // every other character takes one column.
-  function cells(runs, cols) {
-    var out = [], used = 0;
-    for (var i = 0; i < runs.length; i++) {
-      var run = runs[i] || {}, t = String(run.t || ""), s = run.s | 0, wide = run.w === 2, n = 0;
-      for (var ch of t) {
-        if (out.length && (wide ? n > 0 : markRe.test(ch))) { out[out.length - 1].ch += ch; n++; continue; }
-        var w = wide ? 2 : 1;
-        n++;
-        if (used + w > cols) return out;
-        out.push({ch: ch, s: s, w: w});
-        used += w;
-      }
-    }
-    for (; used < cols; used++) out.push({ch: " ", s: 0, w: 1});
-    return out;
-  }
-
-  // paint gives el its style: fg and bg are the colours to paint, reverse
-  // video and dim already applied by the server; the cursor swaps them.
-  function paint(el, st, def, cursor) {
-    var fg = st.fg || def.fg || "#d7dae0", bg = st.bg || def.bg || "#1b1d21", t;
-    if (cursor) { t = fg; fg = bg; bg = t; }
-    el.style.color = fg;
-    el.style.backgroundColor = bg;
-    if (st.bold) el.style.fontWeight = "bold";
-    if (st.italic) el.style.fontStyle = "italic";
-    var deco = [];
-    if (st.underline) deco.push("underline");
-    if (st.strike) deco.push("line-through");
-    if (deco.length) el.style.textDecoration = deco.join(" ");
-  }
-
-  // row draws one line: a span per stretch of one style, a span of its
-  // own for each wide character and for the cursor's cell.
-  function row(line, r, f, styles) {
-    var div = document.createElement("div"), cur = f.cursor || {};
-    div.className = "row";
-    var curCol = cur.visible && cur.row === r ? cur.col : -1;
-    var cs = cells(Array.isArray(line) ? line : [], f.cols | 0), col = 0, span = null, open = false;
-    for (var i = 0; i < cs.length; i++) {
-      var c = cs[i], isCur = curCol >= col && curCol < col + c.w;
-      if (!open || c.w === 2 || isCur || c.s !== span.s) {
-        span = document.createElement("span");
-        span.s = c.s;
-        span.dataset.c = col;
-        if (c.w === 2) span.className = "w";
-        paint(span, styles[c.s] || {}, styles[0] || {}, isCur);
-        div.appendChild(span);
-        open = c.w === 1 && !isCur;
-      }
-      span.textContent += c.ch;
-      col += c.w;
-    }
-    return div;
-  }
-
+  // render paints a frame with the one painter (ttyScreen, html.go) and
+  // follows its modes and title.
   function render(f) {
-    var styles = Array.isArray(f.styles) ? f.styles : [], lines = Array.isArray(f.lines) ? f.lines : [];
-    var frag = document.createDocumentFragment(), rows = Math.min(f.rows | 0, 1000);
-    for (var r = 0; r < rows; r++) frag.appendChild(row(lines[r], r, f, styles));
-    var def = styles[0] || {};
-    screen.style.backgroundColor = def.bg || "";
-    screen.style.color = def.fg || "";
-    screen.replaceChildren(frag);
-    screen.dataset.rows = rows;
-    screen.dataset.cols = f.cols | 0;
+    ttyScreen.paint(screen, f, f.styles, {caret: f.caret});
     if (f.modes) { appCursor = !!f.modes.app_cursor; bracketed = !!f.modes.bracketed_paste; }
     if (typeof f.title === "string" && f.title) document.title = f.title + " · ttywright";
   }

@@ -192,10 +192,9 @@ func (f *viewFake) type_(id int, p []byte) error {
 // viewFrame is a small screen frame whose one line is text.
 func viewFrame(text string) string {
 	b, _ := json.Marshal(map[string]any{
-		"op": "screen", "cols": 20, "rows": 2,
-		"cursor": map[string]any{"row": 0, "col": len(text), "visible": true},
-		"styles": []map[string]any{{"sgr": "", "fg": "#abb2bf", "bg": "#282c34"}},
-		"lines":  [][]map[string]any{{{"t": text, "s": 0}}, {}},
+		"op": "screen", "cols": 20, "rows": 2, "cursor": []int{0, len(text), 1}, "caret": "#528bff",
+		"styles": []map[string]any{{"fg": "#abb2bf", "bg": "#282c34"}},
+		"lines":  [][][]any{{{0, text}}, {}},
 	})
 	return string(b)
 }
@@ -405,9 +404,10 @@ func viewWaitCalls(t *testing.T, f *viewFake, want string) {
 
 var viewNonce = regexp.MustCompile(`script-src 'nonce-([A-Z2-7]{26,})'; style-src 'nonce-([A-Z2-7]{26,})'; connect-src 'self'`)
 
-// TestWebViewPage reads the page: its texts escaped, one nonced script
-// and style that the policy names, a fresh nonce per response, nothing
-// loaded from elsewhere and no token in the page.
+// TestWebViewPage reads the page: its texts escaped, two nonced scripts
+// (the painter's and its own) and a style that the policy names, a
+// fresh nonce per response, nothing loaded from elsewhere and no token
+// in the page.
 func TestWebViewPage(t *testing.T) {
 	d := newWebTestDoor(t, "")
 	f := newViewFake(viewFrame("$ "))
@@ -443,8 +443,8 @@ func TestWebViewPage(t *testing.T) {
 				t.Errorf("the page holds %q", bad)
 			}
 		}
-		if n := strings.Count(r.body, "<script"); n != 1 {
-			t.Errorf("the page has %d scripts, want 1", n)
+		if n := strings.Count(r.body, `<script nonce="`+m[1]+`">`); n != 2 || strings.Count(r.body, "<script") != 2 {
+			t.Errorf("the page has %d nonced scripts, want 2 (the painter's and its own) and no other", n)
 		}
 	}
 	if nonces[0] == nonces[1] {

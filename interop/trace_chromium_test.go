@@ -2,8 +2,10 @@ package interop
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -126,4 +128,80 @@ func trimLines(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}
+
+// TestTraceScreensChromium: the one painter (the root package's html.go)
+// in a real browser, on real programs' screens. The root package's
+// TestTraceScreensForBrowser writes a trace with one step a screen
+// (vim, less, man, git log, bash, htop, alacritty's recordings, the
+// render goldens' screens and one of what the pages drew wrong before:
+// hidden text, strike-through, overline, combining marks, wide
+// characters, a background and box lines over several rows) and each
+// screen's cells as a screenshot draws them. Headless Chromium opens the
+// trace and shows each step: every cell's text, colours and attributes,
+// as Chromium computed them, are the cell's, each span as wide as its
+// columns; and at the edge between two rows of one background, or of
+// one vertical line, the pixels on both sides are the same: no stripe,
+// no break. Hidden text is nowhere on the page, and text is found with
+// the browser's find. With SCREEN_SHOTS=dir, screenshots of a few steps
+// are written there.
+func TestTraceScreensChromium(t *testing.T) {
+	browser := needChromium(t)
+	dir := t.TempDir()
+	gen := exec.Command("go", "test", "-count=1", "-run", "^TestTraceScreensForBrowser$", ".")
+	gen.Dir = ".."
+	gen.Env = append(os.Environ(), "TTYWRIGHT_TRACE_SCREENS="+dir)
+	if out, err := gen.CombinedOutput(); err != nil {
+		t.Fatalf("writing the trace of the screens: %v\n%s", err, out)
+	}
+	var want [][][]screenCell
+	b, err := os.ReadFile(filepath.Join(dir, "cells.json"))
+	if err == nil {
+		err = json.Unmarshal(b, &want)
+	}
+	if err != nil || len(want) == 0 {
+		t.Fatalf("cells.json: %v (%d screens)", err, len(want))
+	}
+
+	bctx, _ := startChromium(t, browser, chromedp.WindowSize(1800, 1200))
+	ctx, cancel := context.WithTimeout(bctx, 8*waitTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+filepath.Join(dir, "trace.html")), chromedp.WaitVisible(chromedp.CSS("#screen .row")),
+		chromedp.Click(chromedp.ID("mark"))); err != nil { // no changed-cell marks over the colours
+		t.Fatal(err)
+	}
+	shots := os.Getenv("SCREEN_SHOTS")
+	edges := 0
+	for i, cells := range want {
+		name, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`select(%d), D.steps[%d].tool`, i, i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[paintedScreen](paintedScreenJS))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPainted(t, name, cells, got)
+		for _, dpr := range []float64{1, 2} {
+			img, png, err := screenshotOf(ctx, dpr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			edges += checkNoGaps(t, fmt.Sprintf("%s at %gx", name, dpr), cells, got, img, dpr)
+			if shots != "" && dpr == 2 && regexp.MustCompile(`^(divergences|htop|vim|render/boxes|render/attributes)`).MatchString(name) {
+				if err := os.WriteFile(filepath.Join(shots, "trace-"+strings.NewReplacer("/", "-").Replace(name)+".png"), png, 0o644); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+		if name == "divergences" {
+			found, err := chromedp.Run(ctx, chromedp.Evaluate[[]bool](`[window.find("bold red", false, false, true), window.find("e\u0301 a\u0308\u0323 x日本y", false, false, true), document.body.innerText.includes("secret")]`))
+			if err != nil || !found[0] || !found[1] || found[2] {
+				t.Errorf("find in the page: %v %v, want the words found and no hidden text on the page", found, err)
+			}
+		}
+	}
+	if edges < 20 {
+		t.Errorf("%d row edges checked for gaps, want the divergences' and the boxes' (20 at least)", edges)
+	}
 }

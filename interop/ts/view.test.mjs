@@ -1,9 +1,10 @@
 // view.test.mjs: the live view of a session in a real headless Chromium
 // (Debian's /usr/bin/chromium, driven by playwright-core over the
 // DevTools protocol). The page's text must equal the screen's, cells'
-// colours the theme's, a new screen must appear, keys typed after taking
-// the keyboard must reach the program as xterm's bytes, and requests
-// from elsewhere must be refused.
+// colours the theme's (the frame's styles, the caret at a block cursor),
+// a new screen must appear, keys typed after taking the keyboard must
+// reach the program as xterm's bytes, and requests from elsewhere must
+// be refused.
 //
 // Where the view comes from is openView alone: by default it runs the
 // root package's TestSessionViewServeForBrowser (a real session, python3
@@ -72,29 +73,31 @@ function controlled(url, control, wait) {
   };
 }
 
+// cellsOf is row r of a frame (the browser encoding, docs/attach-protocol.md
+// "The live view's screen frame") as one {t, s} a column, "" for the right
+// half of a wide character, padded with blanks in the blank style.
+function cellsOf(f, r) {
+  const out = [];
+  for (const [s, t] of f.lines[r] || []) for (const x of typeof t === "string" ? [...t] : t) out.push({ t: x, s });
+  while (out.length < f.cols) out.push({ t: " ", s: f.blank || 0 });
+  return out;
+}
+
 // rowTexts is each row of a frame as text, trailing blanks cut.
 function rowTexts(f) {
   const rows = [];
-  for (let r = 0; r < f.rows; r++) rows.push((f.lines[r] || []).map((run) => run.t).join("").trimEnd());
+  for (let r = 0; r < f.rows; r++) rows.push(cellsOf(f, r).map((c) => c.t).join("").trimEnd());
   return rows;
 }
 
-// cellColours is what a cell of an ASCII row should show: the run's
-// style's colours (reverse video already applied by the server), swapped
-// at the cursor.
+// cellColours is what a cell should show: its style's colours (reverse
+// video already applied by the server), and at a block cursor the text
+// in the cell's background on the caret.
 function cellColours(f, row, col) {
-  let at = 0;
-  for (const run of f.lines[row]) {
-    if (col < at + [...run.t].length) {
-      const st = f.styles[run.s];
-      let [fg, bg] = [st.fg, st.bg];
-      if (f.cursor.visible && f.cursor.row === row && f.cursor.col === col) [fg, bg] = [bg, fg];
-      return { fg, bg, bold: !!st.bold };
-    }
-    at += [...run.t].length;
-  }
-  const st = f.styles[0];
-  return f.cursor.row === row && f.cursor.col === col ? { fg: st.bg, bg: st.fg, bold: false } : { fg: st.fg, bg: st.bg, bold: false };
+  const st = f.styles[cellsOf(f, row)[col].s];
+  const [r, c, shape] = f.cursor;
+  if (shape === 1 && r === row && c === col) return { fg: st.bg, bg: f.caret, bold: !!st.bold };
+  return { fg: st.fg, bg: st.bg, bold: !!st.bold };
 }
 
 // rgb is a #rrggbb colour as getComputedStyle writes it.
@@ -148,15 +151,21 @@ test("the page shows the screen's text, colours and wide characters", async () =
   const got = await page.$$eval("#screen .row", (rows) => rows.map((r) => r.textContent.trimEnd()));
   assert.deepEqual(got, rowTexts(f));
 
+  // A cell's text colour is its span's; its background the background
+  // box over its middle, else the screen's.
   const cell = (row, col) => page.evaluate(([row, col]) => {
-    const spans = [...document.querySelectorAll("#screen .row")[row].children];
-    const span = spans.filter((s) => Number(s.dataset.c) <= col).pop();
+    const screen = document.getElementById("screen"), el = screen.querySelectorAll(".row")[row];
+    const span = [...el.querySelectorAll(":scope > span")].filter((s) => Number(s.dataset.c) <= col).pop();
+    const box = el.getBoundingClientRect(), spans = [...el.querySelectorAll(":scope > span")];
+    const cw = spans.reduce((w, s) => w + s.getBoundingClientRect().width, 0) / Number(screen.dataset.cols);
+    const mid = box.left + (col + 0.5) * cw;
+    const bg = [...el.querySelectorAll(":scope > i.bg")].find((b) => { const r = b.getBoundingClientRect(); return r.left <= mid && r.right >= mid; });
     const cs = getComputedStyle(span);
-    return { fg: cs.color, bg: cs.backgroundColor, weight: Number(cs.fontWeight) };
+    return { fg: cs.color, bg: getComputedStyle(bg || screen).backgroundColor, weight: Number(cs.fontWeight) };
   }, [row, col]);
   // Three cells of three styles (bold red, green on blue, reversed
   // yellow), and the cursor's.
-  for (const [row, col] of [[0, 2], [1, 11], [3, 1], [f.cursor.row, f.cursor.col]]) {
+  for (const [row, col] of [[0, 2], [1, 11], [3, 1], [f.cursor[0], f.cursor[1]]]) {
     const want = cellColours(f, row, col), c = await cell(row, col);
     assert.equal(c.fg, rgb(want.fg), "foreground of row " + row + " column " + col);
     assert.equal(c.bg, rgb(want.bg), "background of row " + row + " column " + col);
@@ -165,7 +174,8 @@ test("the page shows the screen's text, colours and wide characters", async () =
   const widths = await page.evaluate(() => {
     const row = document.querySelectorAll("#screen .row")[2];
     const wide = row.querySelector(".w").getBoundingClientRect().width;
-    const narrow = document.querySelectorAll("#screen .row")[0].children[0].getBoundingClientRect().width / 2;
+    const first = document.querySelectorAll("#screen .row")[0].querySelector(":scope > span");
+    const narrow = first.getBoundingClientRect().width / first.textContent.length;
     return { wide, narrow };
   });
   assert.ok(Math.abs(widths.wide - 2 * widths.narrow) < 1, "a wide character takes two cells: " + JSON.stringify(widths));
