@@ -73,7 +73,7 @@ func (r askSecretResult) inputRequired() *InputRequired { return r.interim }
 type secretAsks struct {
 	mu      sync.Mutex
 	pending secretTable[*secretAsk]
-	current map[string]*SecretOffer // the latest page of each session
+	current map[string]*secretAsk // the latest page of each session
 }
 
 // secretAsk is one page offered for one prompt of one session.
@@ -110,19 +110,31 @@ func (ask *secretAsk) ended() bool {
 	}
 }
 
-// only makes offer the one page of session id: a page offered before
-// for it ends, so that two pages for one prompt cannot both type (the
-// second into whatever reads next).
-func (a *secretAsks) only(id string, offer *SecretOffer) {
+// only makes ask the one page of session id: a page offered before for
+// it ends, so that two pages for one prompt cannot both type (the second
+// into whatever reads next).
+func (a *secretAsks) only(id string, ask *secretAsk) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.current == nil {
-		a.current = map[string]*SecretOffer{}
+		a.current = map[string]*secretAsk{}
 	}
-	if old := a.current[id]; old != nil {
-		old.Cancel()
+	if old := a.current[id]; old != nil && old != ask {
+		old.offer.Cancel()
 	}
-	a.current[id] = offer
+	a.current[id] = ask
+}
+
+// open returns session id's page while it is open, nil when there is
+// none: the prompt it was offered for still waits for the person.
+func (a *secretAsks) open(id string) *secretAsk {
+	a.mu.Lock()
+	ask := a.current[id]
+	a.mu.Unlock()
+	if ask == nil || ask.ended() {
+		return nil
+	}
+	return ask
 }
 
 // take removes and returns the ask of state, if it is for session id.
@@ -198,6 +210,9 @@ func (tb *Toolbox) offerSecret(s *Session, timeout time.Duration, message string
 	if fg.Input != inputSecret {
 		return nil, fmt.Errorf("%s: no program reads a secret now, so there is nothing to type into; call this when a reply or wait_for_input says input \"secret\"", fg.describe())
 	}
+	if ask := tb.asks.open(s.ID); ask != nil && ask.fg.PID == fg.PID {
+		return ask, nil // the page for this prompt is open: the person may be typing in it
+	}
 	expires := time.Now().Add(timeout)
 	offer, err := tb.web.OfferSecret(SecretPage{
 		Session: s.ID,
@@ -210,10 +225,11 @@ func (tb *Toolbox) offerSecret(s *Session, timeout time.Duration, message string
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the secret page: %v", err)
 	}
-	tb.asks.only(s.ID, offer)
+	ask := &secretAsk{s: s, offer: offer, fg: fg, expires: expires}
+	tb.asks.only(s.ID, ask)
 	go watchSecretPrompt(s, fg, offer)
 	tb.logf("info", "secrets", "session %s: a page for %s's secret, until %s", s.ID, fg.Command, expires.Format(time.TimeOnly))
-	return &secretAsk{s: s, offer: offer, fg: fg, expires: expires}, nil
+	return ask, nil
 }
 
 // writeSecret types secret and Enter into s, if fg still reads a secret
@@ -366,7 +382,8 @@ func secretLinkResult(ask *secretAsk) askSecretResult {
 	res := askSecretResult{URL: ask.offer.URL, ExpiresInMS: left.Milliseconds(), exitInfo: stateOf(ask.s)}
 	res.text = fmt.Sprintf("SHOW THE PERSON THIS LINK: %s\n"+
 		"Tell them: \"Open this link in a browser on this machine to type the password %s asks for (it works once, for %s).\" "+
-		"Never ask for the password in the conversation. Then call shell_wait {session_id: %q, wait_for_input: true, timeout_ms: 120000} to see what followed.",
+		"Never ask for the password in the conversation. Then call shell_wait {session_id: %q, wait_for_input: true, timeout_ms: 120000}: "+
+		"it returns once the person has typed it and the program wants input again, or the page ended, with what followed.",
 		ask.offer.URL, ask.fg.Command, left, ask.s.ID)
 	return res
 }

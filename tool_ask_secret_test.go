@@ -352,19 +352,20 @@ func TestAskSecretRetryAfterAnotherAsk(t *testing.T) {
 	}
 }
 
-// TestAskSecretOnePagePerPrompt: a second shell_ask_secret for one
-// prompt ends the first page, and a secret submitted after the prompt
-// ended is typed nowhere (writeSecret looks again before it writes).
+// TestAskSecretOnePagePerPrompt: a second shell_ask_secret for a prompt
+// whose page is open returns that page (the person may be typing in it),
+// and a secret submitted after the prompt ended is typed nowhere
+// (writeSecret looks again before it writes).
 func TestAskSecretOnePagePerPrompt(t *testing.T) {
 	c := startAppServer(t, nil, func(*App, *Server) {})
 	c.initialize(protoV20251125)
 	id := secretSession(t, c)
-	first, _, _ := c.tool("shell_ask_secret", map[string]any{"session_id": id})
-	second, _, _ := c.tool("shell_ask_secret", map[string]any{"session_id": id, "message": "for the deploy key"})
-	if code, _ := personTypes(t, first["url"].(string), "first"); code == http.StatusOK {
-		t.Error("the first page still types after a second was offered")
+	first, _, _ := c.tool("shell_ask_secret", map[string]any{"session_id": id, "message": "for the deploy key"})
+	second, _, _ := c.tool("shell_ask_secret", map[string]any{"session_id": id})
+	if first["url"] == nil || second["url"] != first["url"] {
+		t.Errorf("a second call for the open page's prompt gave %v, want the same page %v", second["url"], first["url"])
 	}
-	resp, err := http.Get(second["url"].(string))
+	resp, err := http.Get(first["url"].(string))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,5 +379,33 @@ func TestAskSecretOnePagePerPrompt(t *testing.T) {
 	c.mustTool("shell_send", map[string]any{"session_id": id, "keys": []string{"C-c"}, "wait_for_input": true})
 	if err := writeSecret(s, fg, []byte("late-secret")); err == nil || strings.Contains(s.Text(true), "late-secret") {
 		t.Errorf("a secret for a prompt that ended: err %v, screen %q", err, s.Text(true))
+	}
+}
+
+// TestAskSecretLinkThenWait: for a client that cannot show the page, the
+// reply's link comes with a shell_wait {wait_for_input}, which does not
+// hold while the page is open (it returned at once on the prompt still
+// waiting for the person, which sent the agent back to shell_ask_secret
+// and replaced the page the person had open), and returns once the
+// person has typed the secret and the program went on.
+func TestAskSecretLinkThenWait(t *testing.T) {
+	c := startAppServer(t, nil, func(*App, *Server) {})
+	c.initialize(protoV20251125) // no elicitation: the reply carries the link
+	id := secretSession(t, c)
+	st, text, _ := c.tool("shell_ask_secret", map[string]any{"session_id": id})
+	link, _ := st["url"].(string)
+	if link == "" || !strings.Contains(text, "wait_for_input: true") {
+		t.Fatalf("no link and wait in the reply: %v %q", st, text)
+	}
+	if m, text, _ := c.tool("shell_wait", map[string]any{"session_id": id, "wait_for_input": true, "timeout_ms": 1500}); m["timed_out"] != true {
+		t.Errorf("wait_for_input held while the page was open: %v %q", m, text)
+	}
+	secret, printed := testSecret()
+	if code, page := personTypes(t, link, secret); code != http.StatusOK {
+		t.Fatalf("submit: %d %s", code, page)
+	}
+	m, text, _ := c.tool("shell_wait", map[string]any{"session_id": id, "wait_for_input": true, "timeout_ms": 60000})
+	if !strings.Contains(text, printed) || m["input"] == inputSecret || m["timed_out"] == true {
+		t.Errorf("after the person typed: %v %q", m, text)
 	}
 }

@@ -62,6 +62,9 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 	s.settle(ctx)
 	w := newWatch(s, spec, "")
 	defer w.close()
+	if ask := tb.asks.open(s.ID); ask != nil {
+		w.inputs.page = ask.offer.Done() // wait_for_input: the person's answer first
+	}
 	done, already := alreadyDone(s, w, spec, maxOut)
 	if already && len(spec.stages) == 1 {
 		res := shellWaitResult{Matched: true, Held: []string{"wait_for_command"}, EndedBy: "wait_for_command",

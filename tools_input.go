@@ -30,6 +30,10 @@ type inputWait struct {
 	kind       string     // wait_for_input held: the input kind
 	waitingFor string     // wait_for_command stopped at a secret or a line prompt
 	fg         Foreground // the foreground program at either
+	// page is the Done of a secret page still open for the session's
+	// prompt (shell_ask_secret): until it ends, the program's wait for a
+	// secret is the person's to answer, and wait_for_input does not hold.
+	page <-chan struct{}
 }
 
 // inputWaitLocked is wait_for_input's check: everything typed has been
@@ -40,6 +44,14 @@ func (w *outputWatch) inputWaitLocked(exited bool) (bool, time.Duration) {
 	s, in := w.s, &w.inputs
 	if exited {
 		return false, 0 // the wait ends with the exit
+	}
+	if in.page != nil {
+		select {
+		case <-in.page:
+			in.page = nil
+		default:
+			return false, promptHold // the person has the page
+		}
 	}
 	if !s.inputRead() {
 		in.settled = outputSettled{}
