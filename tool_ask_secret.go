@@ -201,13 +201,21 @@ func (tb *Toolbox) askSecret(ctx context.Context, call *ToolCall, in askSecretAr
 // offers a page for it, which ends when the prompt does.
 func (tb *Toolbox) offerSecret(s *Session, timeout time.Duration, message string) (*secretAsk, error) {
 	if tb.web == nil {
-		return nil, errors.New("the secret page is off (ttywright runs with --web=off): ask the person to run the command in their own terminal, or to restart ttywright without --web=off")
+		return nil, fmt.Errorf("the secret page is off (ttywright runs with --web=off): ask the person to type it in this session from their own terminal, with ttywright attach %s (then Ctrl-] t takes the keyboard), or to restart ttywright without --web=off", s.ID)
 	}
 	if st := s.Status(); st.Exited {
 		return nil, fmt.Errorf("session %s has exited (exit code %d): nothing reads a secret", s.ID, st.ExitCode)
 	}
 	fg := s.Foreground()
-	if fg.Input != inputSecret {
+	switch fg.Input {
+	case inputSecret:
+	case inputKeys:
+		// fish's read -s, and other prompts that hide what is typed in raw
+		// mode: key by key, which the page cannot tell from any other
+		// keys; a person types it from their own terminal.
+		return nil, fmt.Errorf("%s: it reads keys one at a time (raw mode), as fish's read -s does, so the page cannot type into it: "+
+			"ask the person to type it from their own terminal with ttywright attach %s (Ctrl-] t takes the keyboard), never type it yourself", fg.describe(), s.ID)
+	default:
 		return nil, fmt.Errorf("%s: no program reads a secret now, so there is nothing to type into; call this when a reply or wait_for_input says input \"secret\"", fg.describe())
 	}
 	if ask := tb.asks.open(s.ID); ask != nil && ask.fg.PID == fg.PID {

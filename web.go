@@ -39,6 +39,7 @@ const (
 	maxSecretBody   = 4 << 10 // bytes of a POST body
 	maxSecretLen    = 1 << 10 // bytes of the secret, after decoding (a tty line holds 4,095)
 	webDrainTime    = 5 * time.Second
+	webLinger       = 10 * time.Minute // the listener stays this long after the last offer ended
 	webHeaderBytes  = 8 << 10
 	webIOTimeout    = 15 * time.Second
 )
@@ -69,6 +70,11 @@ type webDoor struct {
 	secrets offerTable[*SecretOffer]
 	views   offerTable[*ViewOffer]
 	closed  bool
+	// linger is how long the listener stays once no offer lives, so
+	// that a tab still open on an ended page gets "No longer needed"
+	// rather than a refused connection (webLinger; tests shorten it).
+	linger time.Duration
+	shut   *time.Timer // closes the listener at the end of linger
 }
 
 // newWebDoor returns a door that will listen on addr: "" is 127.0.0.1
@@ -78,8 +84,9 @@ type webDoor struct {
 // which also refuses an addr that is not loopback.
 func newWebDoor(addr string) *webDoor {
 	d := &webDoor{
-		addr: addr,
-		mux:  http.NewServeMux(),
+		addr:   addr,
+		mux:    http.NewServeMux(),
+		linger: webLinger,
 		secrets: offerTable[*SecretOffer]{path: "/secret/", max: maxSecretOffers, recall: maxEndedOffers,
 			full: "secret pages are pending", hint: "wait for one to end or cancel one"},
 		views: offerTable[*ViewOffer]{path: "/view/", max: maxViewOffers, full: "views are open", hint: "cancel one"},
@@ -156,6 +163,10 @@ func (t *offerTable[O]) open(d *webDoor, o O) error {
 	case t.live >= t.max:
 		return fmt.Errorf("web: %d %s already, the most at once: %s", t.live, t.full, t.hint)
 	}
+	if d.shut != nil {
+		d.shut.Stop() // a new offer: the listener stays
+		d.shut = nil
+	}
 	if d.srv == nil {
 		if err := d.openLocked(network, listen); err != nil {
 			return err
@@ -197,8 +208,9 @@ func expireDueLocked(o doorOffer) {
 
 // endLocked is the end of every offer, called once by its kind's own:
 // its deadline stops, t forgets it or keeps it among the recall ended
-// last, the listener closes when no offer of either kind is live, and
-// then Done closes.
+// last, the listener closes d.linger after no offer of either kind is
+// live (an open tab of an ended page is answered "No longer needed", not
+// refused), and then Done closes.
 func (t *offerTable[O]) endLocked(o O) {
 	b := o.life()
 	b.ended = true
@@ -211,8 +223,17 @@ func (t *offerTable[O]) endLocked(o O) {
 		t.byToken.delete(t.ended[0])
 		t.ended = t.ended[1:]
 	}
-	if d := b.door; d.secrets.live == 0 && d.views.live == 0 {
+	if d := b.door; d.secrets.live == 0 && d.views.live == 0 && d.linger <= 0 {
 		d.shutLocked(false)
+	} else if d.secrets.live == 0 && d.views.live == 0 && d.shut == nil && !d.closed {
+		d.shut = time.AfterFunc(d.linger, func() {
+			d.mu.Lock()
+			defer d.mu.Unlock()
+			if d.shut != nil && d.secrets.live == 0 && d.views.live == 0 {
+				d.shut = nil
+				d.shutLocked(false)
+			}
+		})
 	}
 	close(b.done)
 }
@@ -336,7 +357,11 @@ func (d *webDoor) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.closed = true
-	err := d.shutLocked(true) // first, or the last offer's end would drain instead
+	if d.shut != nil {
+		d.shut.Stop()
+		d.shut = nil
+	}
+	err := d.shutLocked(true) // first, or the last offer's end would linger instead
 	d.secrets.cancelAllLocked()
 	d.views.cancelAllLocked()
 	return err

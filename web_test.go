@@ -59,10 +59,12 @@ func webTestPage(sink *webSink) SecretPage {
 	}
 }
 
-// newWebTestDoor returns a door on an ephemeral port, closed at the end.
+// newWebTestDoor returns a door on an ephemeral port, closed at the end,
+// whose listener closes as soon as no offer lives (no linger).
 func newWebTestDoor(t testing.TB, addr string) *webDoor {
 	t.Helper()
 	d := newWebDoor(addr)
+	d.linger = 0
 	t.Cleanup(func() { _ = d.Close() })
 	return d
 }
@@ -859,4 +861,34 @@ func webContains(s []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// TestWebSecretLinger: once the last page ended, the listener stays for
+// the door's linger, so a tab still open on the page gets "No longer
+// needed" (410), not a refused connection; a new page keeps it, and
+// Close closes it at once.
+func TestWebSecretLinger(t *testing.T) {
+	t.Parallel()
+	d := newWebDoor("")
+	d.linger = time.Hour
+	defer d.Close()
+	o := webOffer(t, d, webTestPage(&webSink{}))
+	addr := d.Addr()
+	o.Cancel()
+	webWaitDone(t, o)
+	if d.Addr() != addr {
+		t.Fatalf("the listener closed at once: %q", d.Addr())
+	}
+	if r := webSend(t, "GET", o.URL, "", nil); r.status != http.StatusGone {
+		t.Errorf("the ended page: status %d, want 410", r.status)
+	}
+	o2 := webOffer(t, d, webTestPage(&webSink{}))
+	if d.Addr() != addr || d.shut != nil {
+		t.Errorf("a new page: listening on %q (was %q), linger timer %v", d.Addr(), addr, d.shut)
+	}
+	o2.Cancel()
+	d.Close()
+	if d.Addr() != "" || webDialable(addr) {
+		t.Errorf("still listening at %s after Close", addr)
+	}
 }
