@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -42,6 +43,9 @@ type keyboardState struct {
 
 	personTyped bool // the person typed since the agent's last reply with a screen
 	personLast  bool // the last input written was the person's
+
+	typing int           // the agent's calls writing their input now (BeginAgentInput)
+	typed  chan struct{} // closed when typing drops to 0; nil while none types
 }
 
 // KeyboardInfo is the part of a reply, session://{id}/info and
@@ -92,10 +96,26 @@ func (s *Session) AddViewer(kind string) (id uint64, remove func()) {
 	}
 }
 
+// maxTakeWait bounds how long a take waits for the agent's call to type
+// the rest of its input (type_delay_ms can spread it out).
+const maxTakeWait = 30 * time.Second
+
 // TakeKeyboard gives the keyboard to viewer id; it fails when another
-// person holds it or id is no viewer.
+// person holds it or id is no viewer. While the agent's call types its
+// input, the take waits until it has typed all of it (at most
+// maxTakeWait), so that no line is left half typed.
 func (s *Session) TakeKeyboard(id uint64) error {
 	s.mu.Lock()
+	for s.kb.typing > 0 {
+		typed := s.kb.typed
+		s.mu.Unlock()
+		select {
+		case <-typed:
+		case <-time.After(maxTakeWait):
+			return errors.New("the agent is still typing a long input (type_delay_ms): take the keyboard again in a moment")
+		}
+		s.mu.Lock()
+	}
 	switch {
 	case s.kb.viewers[id] == "":
 		s.mu.Unlock()
@@ -186,6 +206,33 @@ func (s *Session) AgentMayType() error {
 		return errPersonTyping
 	}
 	return nil
+}
+
+// BeginAgentInput holds the keyboard for the agent's call while it
+// writes its input, and end lets it go: a person's take waits for end,
+// so a call types all of its input or, when a person holds the keyboard
+// already, none (errPersonTyping, nothing written).
+func (s *Session) BeginAgentInput() (end func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kb.holder != 0 {
+		return nil, errPersonTyping
+	}
+	if s.kb.typing == 0 {
+		s.kb.typed = make(chan struct{})
+	}
+	s.kb.typing++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.kb.typing--; s.kb.typing == 0 {
+				close(s.kb.typed)
+				s.kb.typed = nil
+			}
+		})
+	}, nil
 }
 
 // PersonInput writes the keys of viewer id to the program, only while id

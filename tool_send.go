@@ -331,14 +331,16 @@ const minWriteTime = time.Second
 func typeUnits(ctx context.Context, s *Session, units [][]byte, typeDelay, timeout time.Duration) error {
 	wctx, cancel := context.WithTimeout(ctx, max(timeout, minWriteTime)+time.Duration(len(units))*typeDelay)
 	defer cancel()
+	end, err := s.BeginAgentInput() // a person's take waits until all is typed
+	if err != nil {
+		return fmt.Errorf("nothing was typed: %w", err) // the person took the keyboard while the call waited its turn
+	}
+	defer end()
 	for i, u := range units {
 		if i > 0 && typeDelay > 0 {
 			if !sleepCtx(wctx, typeDelay) {
 				break
 			}
-		}
-		if err := s.AgentMayType(); err != nil { // the person took the keyboard while the call waited or typed
-			return err
 		}
 		if err := s.writeInput(wctx, u); err != nil {
 			if errors.Is(err, errExited) {

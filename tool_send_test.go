@@ -69,3 +69,42 @@ func TestObjectKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestSendAllOrNothingAgainstTakeover: a person who takes the keyboard
+// while a shell_send types its input slowly gets it once the call has
+// typed all of it, never half (the line was left "aaaZZZ"); a call made
+// while the person holds it types nothing and says so.
+func TestSendAllOrNothingAgainstTakeover(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	id := start(t, a, "cat")
+	s := a.sessions.Get(id)
+	viewer, leave := s.AddViewer(viewerTerminal)
+	defer leave()
+	done := make(chan *ToolResult, 1)
+	go func() {
+		r, _ := call(t, a, "shell_send", map[string]any{"session_id": id, "text": "aaaaaaaaaa", "type_delay_ms": 40})
+		done <- r
+	}()
+	waitFor(t, func() bool { return strings.Contains(s.Text(false), "a") }) // typing has begun
+	if err := s.TakeKeyboard(viewer); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PersonInput(t.Context(), viewer, []byte("ZZZ")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, func() bool { return strings.Contains(s.Text(false), "ZZZ") })
+	if got := strings.TrimSpace(s.Text(false)); got != "aaaaaaaaaaZZZ" {
+		t.Errorf("screen %q, want the agent's whole line, then the person's keys", got)
+	}
+	if r := <-done; r.IsError {
+		t.Errorf("the send that had begun: %s", r.Text)
+	}
+	r, _ := call(t, a, "shell_send", map[string]any{"session_id": id, "text": "bbb"})
+	if !r.IsError || !strings.Contains(r.Text, "a person is typing") {
+		t.Errorf("a send while the person holds the keyboard: %v %q", r.IsError, r.Text)
+	}
+	if strings.Contains(s.Text(false), "b") {
+		t.Errorf("it typed: %q", s.Text(false))
+	}
+}
