@@ -22,7 +22,9 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"unicode/utf8"
 
@@ -205,6 +207,9 @@ func (v *attachView) frame(line []byte) {
 			v.grid = g
 		}
 	case "status":
+		if (head.Keyboard != v.keyboard || head.You != v.you) && !v.exited {
+			v.note = "" // an error of the keyboard's last holder says nothing now
+		}
 		v.keyboard, v.you, v.viewers = head.Keyboard, head.You, head.Viewers
 		if !head.You && head.Keyboard == holderPerson {
 			v.wanted = false
@@ -382,9 +387,11 @@ func (v *attachView) drawModes() {
 	v.modes = m
 }
 
-// statusText is the status row's text: the session, who types, the keys,
-// then what else there is to say (cut first when the row is short).
-func (v *attachView) statusText() string {
+// statusText is the status row's text for a row of width cells: the
+// session and who types, then what there is to say (a note, that the
+// terminal is too small and which part shows), the keys and the viewers,
+// which are left out first when the row is short.
+func (v *attachView) statusText(width int) string {
 	who := "agent types (read-only)"
 	switch {
 	case v.you:
@@ -392,24 +399,30 @@ func (v *attachView) statusText() string {
 	case v.keyboard == holderPerson:
 		who = "another person types"
 	}
-	s := " " + v.session + " · " + who + " · " + attachStatusKeys
+	must := []string{v.session, who}
 	if v.note != "" {
-		s += " · " + v.note
+		must = append(must, v.note)
 	}
 	if g := v.grid; g != nil && (g.Cols > v.cols || g.Rows > v.rows-1) {
-		s += fmt.Sprintf(" · terminal too small for %dx%d: rows %d-%d, cols %d-%d shown", g.Cols, g.Rows,
-			v.offRow+1, min(g.Rows, v.offRow+v.rows-1), v.offC+1, min(g.Cols, v.offC+v.cols))
+		must = append(must, fmt.Sprintf("terminal too small for %dx%d: rows %d-%d, cols %d-%d shown", g.Cols, g.Rows,
+			v.offRow+1, min(g.Rows, v.offRow+v.rows-1), v.offC+1, min(g.Cols, v.offC+v.cols)))
 	}
+	optional := []string{attachStatusKeys}
 	if v.viewers > 1 {
-		s += fmt.Sprintf(" · %d viewers", v.viewers)
+		optional = append(optional, fmt.Sprintf("%d viewers", v.viewers))
 	}
-	return s + " "
+	for n := len(optional); ; n-- {
+		s := " " + strings.Join(append(slices.Clone(must), optional[:n]...), " · ") + " "
+		if n == 0 || utf8.RuneCountInString(s) <= width {
+			return s
+		}
+	}
 }
 
 // drawStatus draws the status row in reverse video, cut or padded to the
 // terminal's width.
 func (v *attachView) drawStatus() {
-	s := []rune(v.statusText())
+	s := []rune(v.statusText(v.cols))
 	if len(s) > v.cols {
 		s = s[:v.cols]
 	}
