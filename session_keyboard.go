@@ -44,6 +44,8 @@ type keyboardState struct {
 	personTyped bool // the person typed since the agent's last reply with a screen
 	personLast  bool // the last input written was the person's
 
+	personWrites uint64 // the person's writes so far (PersonWrites)
+
 	typing int           // the agent's calls writing their input now (BeginAgentInput)
 	typed  chan struct{} // closed when typing drops to 0; nil while none types
 }
@@ -189,6 +191,14 @@ func (s *Session) KeyboardInfo(take bool) KeyboardInfo {
 	return k
 }
 
+// PersonWrites is how many times a person has typed into s (each key or
+// paste a viewer sent), for a trace to note that they did.
+func (s *Session) PersonWrites() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.kb.personWrites
+}
+
 // TakePersonTyped reports whether the person typed since the last call,
 // and resets it.
 func (s *Session) TakePersonTyped() bool { return s.KeyboardInfo(true).PersonTyped }
@@ -242,6 +252,7 @@ func (s *Session) PersonInput(ctx context.Context, id uint64, p []byte) error {
 	held := id != 0 && s.kb.holder == id
 	if held {
 		s.kb.personTyped, s.kb.personLast = true, true
+		s.kb.personWrites++
 	}
 	s.mu.Unlock()
 	if !held {

@@ -108,3 +108,32 @@ func TestSendAllOrNothingAgainstTakeover(t *testing.T) {
 		t.Errorf("it typed: %q", s.Text(false))
 	}
 }
+
+// TestTracePersonTyped: what a person typed is no step of the agent's,
+// but the trace and the tape say that they typed, before the call that
+// followed, and never what.
+func TestTracePersonTyped(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	id := start(t, a, "cat")
+	s := a.sessions.Get(id)
+	viewer, leave := s.AddViewer(viewerTerminal)
+	defer leave()
+	if err := s.TakeKeyboard(viewer); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PersonInput(t.Context(), viewer, []byte("hunter2\r")); err != nil {
+		t.Fatal(err)
+	}
+	s.GiveKeyboard(viewer)
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "next\n", "wait_for": "next"})
+	tape, err := a.hub.readResource(tapeURI(id).String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := *tape.Text
+	i, j := strings.Index(text, "# a person typed here"), strings.Index(text, `Type "next"`)
+	if i < 0 || j < i || strings.Contains(text, "hunter2") {
+		t.Errorf("the tape does not note the person before the next call, or holds what they typed:\n%s", text)
+	}
+}

@@ -118,6 +118,9 @@ func (tb *Toolbox) record(tool string, args json.RawMessage, v stepView, start t
 	if log == nil {
 		return
 	}
+	if n := s.PersonWrites(); n > log.PersonSeen(n) {
+		log.Add(personStep(start), nil, nil) // before the call that follows it
+	}
 	step := traceStep{Tool: tool, Args: redactArgs(args), Start: start, Duration: time.Since(start), stepView: v}
 	if log.Full() {
 		log.Add(step, s.Snapshot(), traceCommands(s.commandsCopy()))
@@ -309,4 +312,17 @@ func (e waitEnd) failed() string {
 		return "timed out"
 	}
 	return ""
+}
+
+// personTool is the tool name of a step that no tool made: a person typed
+// into the session (ttywright attach, the live view).
+const personTool = "person"
+
+// personStep is the step that says a person typed before at: never what
+// they typed, which a replay cannot know, so its tape says where to add
+// it.
+func personStep(at time.Time) traceStep {
+	return traceStep{Tool: personTool, Args: json.RawMessage("{}"), Start: at, stepView: stepView{
+		Summary: "a person typed (ttywright attach or the live view)",
+		Tape:    []tapeCmd{tapeComment("a person typed here (ttywright attach or the live view), which a replay cannot: type it with Type, or leave the step out")}}}
 }

@@ -130,7 +130,8 @@ type sessionTrace struct {
 	keyBuf    []byte      // rowKey's buffer
 	styles    []htmlStyle // the style table of every row
 	styleIdx  map[htmlStyle]int
-	lastCmd   int // the newest command number recorded
+	lastCmd   int    // the newest command number recorded
+	person    uint64 // the session's PersonWrites the trace has noted
 	stoppedAt time.Time
 	path      string // where the HTML trace was written, once it was
 }
@@ -231,4 +232,15 @@ func tapeBytes(cmds []tapeCmd) int {
 		n += len(c.Text) + len(c.Regex) + 16
 	}
 	return n
+}
+
+// PersonSeen returns the count of a person's writes into the session the
+// trace had noted, and notes n: a step that says a person typed is due
+// when n is more.
+func (t *sessionTrace) PersonSeen(n uint64) uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	seen := t.person
+	t.person = max(seen, n)
+	return seen
 }
