@@ -10,6 +10,7 @@ package main
 // recording holds it.
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -224,7 +225,7 @@ func (tb *Toolbox) offerSecret(s *Session, timeout time.Duration, message string
 	expires := time.Now().Add(timeout)
 	offer, err := tb.web.OfferSecret(SecretPage{
 		Session: s.ID,
-		Command: pageCommand(fg),
+		Command: pageCommand(s, fg),
 		Prompt:  promptText(s),
 		Message: message,
 		Expires: expires,
@@ -436,10 +437,17 @@ func commandLine(fg Foreground) string {
 // pageCommand is the command line the page shows, from the kernel: the
 // executable's path (a program chooses its own name, so a python script
 // linked as ./sudo shows as python), the name it runs as when that
-// differs, and each argument quoted when it needs it.
-func pageCommand(fg Foreground) string {
+// differs, and each argument quoted when it needs it. The session's own
+// shell (a read -s in it) shows as the session started it, with what it
+// is: its kernel arguments are ttywright's wrapper around the user's rc
+// file, which would say nothing to the person.
+func pageCommand(s *Session, fg Foreground) string {
 	exe := processExe(fg.PID)
 	var b strings.Builder
+	if fg.PID == s.Status().Pid && s.ShellInfo().Integration.Shell != "" { // a shell ttywright wraps
+		fmt.Fprintf(&b, "%s, this session's shell (its own read, such as read -s)", strings.Join(append([]string{cmp.Or(exe, s.Command)}, s.Args...), " "))
+		return b.String()
+	}
 	switch {
 	case exe == "":
 		b.WriteString(fg.Command)

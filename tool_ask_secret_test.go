@@ -421,3 +421,27 @@ func TestAskSecretLinkThenWait(t *testing.T) {
 		t.Errorf("after the person typed: %v %q", m, text)
 	}
 }
+
+// TestAskSecretShellRead: a read -s in the session's own shell shows on
+// the page as that shell, not as ttywright's wrapper (--rcfile and a
+// temporary file).
+func TestAskSecretShellRead(t *testing.T) {
+	c := startAppServer(t, nil, func(*App, *Server) {})
+	c.initialize(protoV20251125)
+	id := startShell(t, c.app, "bash", "", nil, nil)
+	c.mustTool("shell_send", map[string]any{"session_id": id, "text": "read -s -p 'Token: ' x\n", "wait_for_input": true})
+	st, text, isErr := c.tool("shell_ask_secret", map[string]any{"session_id": id})
+	link, _ := st["url"].(string)
+	if isErr || link == "" {
+		t.Fatalf("no page for read -s: %q", text)
+	}
+	resp, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(page), "this session&#39;s shell") || strings.Contains(string(page), "rcfile") {
+		t.Errorf("the page names the wrapper, or not the shell:\n%s", page)
+	}
+}
