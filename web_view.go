@@ -552,7 +552,8 @@ var viewTemplate = template.Must(template.New("view").Funcs(htmlPageFuncs).Parse
 </header>
 <p id="note" role="alert"></p>
 <pre id="screen" tabindex="0" aria-label="The session's screen"></pre>
-<p class="help">Read-only until you take the keyboard. While you hold it, what you type goes to the program: letters, Enter, arrows, function keys, Ctrl and Alt combinations, and pastes (Ctrl+Shift+V); Ctrl+Shift+letters and Cmd stay with the browser. Give it back when you are done, or close the tab.</p>
+<textarea id="ime" aria-label="Keyboard input for the session" autocomplete="off" autocapitalize="off" spellcheck="false"></textarea>
+<p class="help">Read-only until you take the keyboard. While you hold it, what you type goes to the program: letters, Enter, arrows, function keys, Ctrl and Alt combinations, what an input method makes, and pastes (Ctrl+Shift+V); Ctrl+Shift+letters and Cmd stay with the browser. Give it back when you are done, or close the tab.</p>
 <script nonce="{{.Nonce}}">{{screenScript}}</script>
 <script nonce="{{.Nonce}}">{{.Script}}</script>
 </body>
@@ -573,6 +574,7 @@ button{font-size:.95rem;padding:.3rem .9rem;cursor:pointer}
 #note{margin:.5rem 1rem 0;color:#e5c07b;min-height:1.2em}
 #screen{margin:.5rem 1rem;padding:4px;font-size:15px;border:2px solid transparent;outline:none}
 body.holding #screen{border-color:#e5a00d}
+#ime{position:fixed;left:1rem;top:4rem;width:1px;height:1px;opacity:0;border:0;padding:0;resize:none;overflow:hidden}
 .help{margin:0 1rem 1rem;color:#9da5b4;font-size:.9rem;max-width:60rem}
 `
 
@@ -586,6 +588,7 @@ const viewScript = `"use strict";
 (function () {
   var base = location.pathname;
   var screen = document.getElementById("screen");
+  var ime = document.getElementById("ime");
   var button = document.getElementById("take");
   var kbd = document.getElementById("kbd");
   var viewersEl = document.getElementById("viewers");
@@ -678,12 +681,30 @@ const viewScript = `"use strict";
   function send(s) { queue.push(enc.encode(s)); pump(); }
 
   document.addEventListener("keydown", function (e) {
-    if (!holding || e.metaKey || e.isComposing) return;
+    if (!holding || e.metaKey || e.isComposing || e.keyCode === 229 || e.key === "Dead") return; // text to come from the input method
     var s = encode(e);
     if (s === null) return;
     e.preventDefault();
     send(s);
   });
+
+  // Text that comes with no key of its own (an input method's
+  // composition, 日本; a dead key's accent; an emoji picker) arrives in
+  // the focused textarea: it is sent as typed, once the composition ends.
+  var composed = null;
+  ime.addEventListener("compositionend", function (e) {
+    if (holding && e.data) { send(e.data); composed = e.data; }
+    ime.value = "";
+  });
+  ime.addEventListener("input", function (e) {
+    if (e.isComposing) return;
+    var t = e.data || ime.value;
+    ime.value = "";
+    if (composed !== null && t === composed) { composed = null; return; } // compositionend sent it
+    composed = null;
+    if (holding && t && (e.inputType === "insertText" || e.inputType === "insertReplacementText" || e.inputType === "insertFromComposition")) send(t);
+  });
+  screen.addEventListener("click", function () { if (holding) ime.focus(); });
 
   document.addEventListener("paste", function (e) {
     if (!holding || !e.clipboardData) return;
@@ -698,7 +719,7 @@ const viewScript = `"use strict";
   button.addEventListener("click", function () {
     var action = holding ? "give" : "take";
     post(action).then(function (r) {
-      if (r.ok) { holding = action === "take"; say(""); show(); if (holding) screen.focus(); return; }
+      if (r.ok) { holding = action === "take"; say(""); show(); if (holding) ime.focus(); return; }
       say(action === "take" ? "The keyboard could not be taken (" + r.status + "): someone else holds it." : "Could not give it back (" + r.status + ").");
     }, function () { say("The request failed: the connection was lost."); });
   });

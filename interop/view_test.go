@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 )
 
@@ -136,5 +138,41 @@ func TestViewChromium(t *testing.T) {
 	}
 	if strings.Contains(want.Frame, "secret") {
 		t.Errorf("the screen frame carries hidden text: %s", want.Frame)
+	}
+}
+
+// TestViewInputMethod: text that comes with no key of its own (an input
+// method's commit, 日本; an accent a dead key made) reaches the program
+// from the live view once the tab holds the keyboard, as typed keys do;
+// the page dropped it before.
+func TestViewInputMethod(t *testing.T) {
+	browser := needChromium(t)
+	s := startServer(t)
+	st := s.call("shell_start", map[string]any{"command": "cat", "cols": 40, "rows": 6, "view": true})
+	url, _ := st["view_url"].(string)
+	sid, _ := st["shell_session_id"].(string)
+	defer s.call("shell_stop", map[string]any{"session_id": sid})
+
+	bctx, _ := startChromium(t, browser)
+	ctx, cancel := context.WithTimeout(bctx, 4*waitTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitEnabled(chromedp.ID("take")), chromedp.Click(chromedp.ID("take"))); err != nil {
+		t.Fatalf("chromium at %s: %v", url, err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.classList.contains("holding")`)); err != nil {
+		t.Fatalf("the tab did not take the keyboard: %v", err)
+	}
+	typed := "日本é"
+	if err := chromedp.Do(ctx,
+		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, input.InsertText, input.InsertTextParams{Text: typed}) // as an input method commits it
+			return err
+		}),
+		chromedp.KeyEvent("\r")); err != nil {
+		t.Fatal(err)
+	}
+	got := s.call("shell_wait", map[string]any{"session_id": sid, "wait_for": typed, "timeout_ms": waitTimeout.Milliseconds()})
+	if got["matched"] != true {
+		t.Errorf("the program did not get %q: %v", typed, got)
 	}
 }
