@@ -206,6 +206,28 @@ func (tb *Toolbox) openTrace(s *Session, full bool) {
 		Shell: traceShell(s.Command, s.ShellInfo().Integration), Cols: st.Cols, Rows: st.Rows, Theme: th, Started: s.Started}, full)
 }
 
+// writeTrace streams log's page into the session's directory through a
+// part file, counted against the output cap as it is written, then
+// renamed to traceFile: a reader never sees half a trace.
+func (tb *Toolbox) writeTrace(id string, log *sessionTrace) error {
+	part := traceFile + ".part"
+	f, err := tb.store.create(id, part)
+	if err != nil {
+		return err
+	}
+	err = log.WriteHTML(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		_, err = tb.store.rename(id, part, traceFile)
+	}
+	if err != nil {
+		tb.store.remove(id, part)
+	}
+	return err
+}
+
 // saveTrace writes a full trace into its session's output directory
 // (traceFile); a failure (the output directory's cap) goes to the log.
 func (tb *Toolbox) saveTrace(log *sessionTrace) {
@@ -213,10 +235,7 @@ func (tb *Toolbox) saveTrace(log *sessionTrace) {
 		return
 	}
 	id := log.Meta().ID
-	b, err := log.HTML()
-	if err == nil {
-		err = tb.store.write(id, traceFile, b)
-	}
+	err := tb.writeTrace(id, log)
 	if err != nil {
 		tb.logf("warning", "trace", "the trace of session %s was not written: %v", id, err)
 		return

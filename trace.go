@@ -23,11 +23,12 @@ import (
 
 // Trace limits: a session that runs for days keeps a bounded trace.
 const (
-	maxTraceSteps    = 10000   // steps kept; later ones are counted in dropped
-	maxTraceScreens  = 2000    // distinct screens kept; later steps keep no screen
-	maxTraceArgBytes = 8 << 20 // argument and tape text bytes kept over all steps; past it a step keeps {"cut": bytes} and no tape
-	maxTraceOutput   = 4 << 10 // newest bytes of a command block's output kept
-	maxTraceError    = 300     // bytes of an isError reply's text kept
+	maxTraceSteps    = 10000    // steps kept; later ones are counted in dropped
+	maxTraceScreens  = 2000     // distinct screens kept; later steps keep no screen
+	maxTraceBytes    = 64 << 20 // screen bytes kept (rows, styles, screens: SECURITY.md); past it later steps keep no screen
+	maxTraceArgBytes = 8 << 20  // argument and tape text bytes kept over all steps; past it a step keeps {"cut": bytes} and no tape
+	maxTraceOutput   = 4 << 10  // newest bytes of a command block's output kept
+	maxTraceError    = 300      // bytes of an isError reply's text kept
 )
 
 // traceMeta is what a trace says of its session: its id, the program
@@ -124,8 +125,11 @@ type sessionTrace struct {
 	argBytes  int
 	screens   []traceScreen
 	rows      []json.RawMessage
-	rowIndex  map[string]int // encoded row -> index in rows
-	rowHash   map[uint64]int // rowKey -> index in rows
+	rowIndex  map[uint64][]int // hash of an encoded row -> indices in rows of rows so encoded
+	rowHash   map[uint64]int   // rowKey -> index in rows
+	bytes     int              // about what the screens hold: rows, styles, screens
+	budget    int              // bytes the screens may hold (maxTraceBytes; tests lower it)
+	cut       int              // screens not kept past maxTraceBytes
 	seed      maphash.Seed
 	keyBuf    []byte      // rowKey's buffer
 	styles    []htmlStyle // the style table of every row
@@ -139,7 +143,7 @@ type sessionTrace struct {
 // newSessionTrace returns the trace of the session meta describes; with
 // full it keeps screens, commands and screenshots.
 func newSessionTrace(meta traceMeta, full bool) *sessionTrace {
-	return &sessionTrace{full: full, meta: meta, rowIndex: map[string]int{}, rowHash: map[uint64]int{}, seed: maphash.MakeSeed(),
+	return &sessionTrace{full: full, meta: meta, budget: maxTraceBytes, rowIndex: map[uint64][]int{}, rowHash: map[uint64]int{}, seed: maphash.MakeSeed(),
 		styleIdx: map[htmlStyle]int{}}
 }
 

@@ -3,6 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -72,5 +76,42 @@ func BenchmarkTraceStep(b *testing.B) {
 			b.ReportMetric(float64(len(full)-len(empty))/500, "trace-B/step")
 			b.ReportMetric(float64(spent.Microseconds())/float64(b.N), "trace-µs/step")
 		})
+	}
+}
+
+// BenchmarkTraceBudget is the traced session that grew a trace without
+// bound: a 1000x500 screen of random colours, a new one each step (each
+// cell its own style), 62 steps. It reports the heap the trace holds
+// after them (trace-MiB, against maxTraceBytes), the screens kept, and
+// the time to write the page out (write-ms, streamed: shell_stop's part).
+func BenchmarkTraceBudget(b *testing.B) {
+	const cols, rows, steps = 1000, 500, 62
+	rng := rand.New(rand.NewPCG(1, 2))
+	term := NewTerminal(cols, rows, 0)
+	screen := make([]byte, 0, cols*rows*24)
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		tr := newSessionTrace(traceMeta{ID: "shell-1", Command: "bash", Cols: cols, Rows: rows, Theme: themeList[0], Started: time.Now()}, true)
+		for i := range steps {
+			screen = append(screen[:0], "\x1b[H"...)
+			for range cols * rows {
+				screen = fmt.Appendf(screen, "\x1b[38;2;%d;%d;%dm\x1b[48;2;%d;%d;%dm%c", rng.IntN(256), rng.IntN(256), rng.IntN(256),
+					rng.IntN(256), rng.IntN(256), rng.IntN(256), 'a'+rng.IntN(26))
+			}
+			term.Write(screen)
+			tr.Add(traceStep{Tool: "shell_send", Args: json.RawMessage(`{"text":"x"}`), stepView: stepView{Summary: strconv.Itoa(i)}}, term.Snapshot(), nil)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		start := time.Now()
+		if err := tr.WriteHTML(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(time.Since(start).Milliseconds()), "write-ms")
+		b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/(1<<20), "trace-MiB")
+		b.ReportMetric(float64(len(tr.screens)), "screens")
+		runtime.KeepAlive(tr)
 	}
 }

@@ -11,10 +11,13 @@ package main
 // text thumbnails, one a step.
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"unicode/utf8"
 )
 
@@ -27,6 +30,7 @@ type traceDoc struct {
 	Rows    []json.RawMessage `json:"rows"`
 	Styles  []htmlStyle       `json:"styles"`
 	Dropped int               `json:"dropped,omitempty"`
+	Cut     int               `json:"cut,omitempty"`    // screens not kept past maxTraceBytes
 	EndMS   int64             `json:"end_ms,omitempty"` // when the session was stopped, ms after it started
 }
 
@@ -38,15 +42,84 @@ type traceStepJSON struct {
 	DurMS float64 `json:"dur_ms"`
 }
 
-// HTML writes the trace as one HTML page.
+// HTML returns the trace as one HTML page (WriteHTML).
 func (t *sessionTrace) HTML() ([]byte, error) {
-	doc := t.doc()
 	var b bytes.Buffer
-	err := traceTemplate.Execute(&b, struct {
-		Title string
-		Doc   traceDoc
-	}{fmt.Sprintf("ttywright trace: %s (%s)", doc.Meta.ID, doc.Meta.Command), doc})
+	err := t.WriteHTML(&b)
 	return b.Bytes(), err
+}
+
+// traceDocSlot stands for the page's data in the template's output, where
+// WriteHTML writes it piece by piece.
+const traceDocSlot = "/*ttywright trace data*/"
+
+// WriteHTML writes the trace as one HTML page to w: the template around
+// the data, and the data (traceDoc, JSON with <, > and & escaped, so no
+// text in it can end the script) a step, a screen and a row at a time,
+// so that writing a large trace does not first build it in memory.
+func (t *sessionTrace) WriteHTML(w io.Writer) error {
+	doc := t.doc()
+	var page bytes.Buffer
+	err := traceTemplate.Execute(&page, struct {
+		Title string
+		Doc   template.JS
+	}{fmt.Sprintf("ttywright trace: %s (%s)", doc.Meta.ID, doc.Meta.Command), traceDocSlot})
+	if err != nil {
+		return err
+	}
+	head, tail, ok := bytes.Cut(page.Bytes(), []byte(traceDocSlot))
+	if !ok {
+		return errors.New("trace: the page template has no place for the data")
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(head)
+	if err := doc.writeJSON(bw); err != nil {
+		return err
+	}
+	bw.Write(tail)
+	return bw.Flush()
+}
+
+// writeJSON writes d as JSON, each part through json.Marshal (which
+// escapes <, > and &) and each stored row through json.HTMLEscape.
+func (d traceDoc) writeJSON(w *bufio.Writer) error {
+	var err error
+	put := func(key string, v any) {
+		if err != nil {
+			return
+		}
+		var b []byte
+		if b, err = json.Marshal(v); err == nil {
+			w.WriteString(key)
+			w.Write(b)
+		}
+	}
+	list := func(key string, n int, item func(i int)) {
+		w.WriteString(key + "[")
+		for i := range n {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			item(i)
+		}
+		w.WriteByte(']')
+	}
+	put(`{"meta":`, d.Meta)
+	put(`,"theme":`, d.Theme)
+	list(`,"steps":`, len(d.Steps), func(i int) { put("", d.Steps[i]) })
+	list(`,"screens":`, len(d.Screens), func(i int) { put("", d.Screens[i]) })
+	var row bytes.Buffer
+	list(`,"rows":`, len(d.Rows), func(i int) {
+		row.Reset()
+		json.HTMLEscape(&row, d.Rows[i])
+		w.Write(row.Bytes())
+	})
+	put(`,"styles":`, d.Styles)
+	put(`,"dropped":`, d.Dropped)
+	put(`,"cut":`, d.Cut)
+	put(`,"end_ms":`, d.EndMS)
+	w.WriteByte('}')
+	return err
 }
 
 // doc copies what the page needs, under t's lock.
@@ -58,7 +131,7 @@ func (t *sessionTrace) doc() traceDoc {
 		th = themeList[0]
 	}
 	d := traceDoc{Meta: t.meta, Theme: [3]string{hexColor(th.Background), hexColor(th.Foreground), hexColor(th.Cursor)},
-		Screens: t.screens, Rows: t.rows, Styles: t.styles, Dropped: t.dropped}
+		Screens: t.screens, Rows: t.rows, Styles: t.styles, Dropped: t.dropped, Cut: t.cut}
 	if d.Screens == nil {
 		d.Screens = []traceScreen{}
 	}
@@ -181,7 +254,7 @@ function select(i) {
 function init() {
   const m = D.meta;
   $("title").textContent = m.id + ": " + [m.command].concat(m.args || []).join(" ");
-  $("meta").textContent = m.cols + "x" + m.rows + " · " + m.started + " · " + D.steps.length + " steps" + (D.dropped ? " (+" + D.dropped + " not kept)" : "");
+  $("meta").textContent = m.cols + "x" + m.rows + " · " + m.started + " · " + D.steps.length + " steps" + (D.dropped ? " (+" + D.dropped + " not kept)" : "") + (D.cut ? " · " + D.cut + " screens not kept (the trace's 64 MiB)" : "");
   const scr = $("screen"); scr.style.background = D.theme[0]; scr.style.color = D.theme[1];
   const ol = $("steps"), strip = $("strip"), cmds = $("cmds");
   D.steps.forEach((st, i) => {

@@ -5,6 +5,7 @@ package main
 // page trace_html.go writes.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"hash/maphash"
@@ -13,10 +14,16 @@ import (
 
 // storeScreen returns the index of snap among the screens: the last one
 // when snap shows the same (rows, cursor, title), else a new one. -1
-// for no snap or past maxTraceScreens. A row is encoded (html.go) only
-// when no row with the same cells was seen before (rowKey).
+// for no snap, past maxTraceScreens, or once the screens hold
+// maxTraceBytes (counted in t.cut: the page says how many). A row is
+// encoded (html.go) only when no row with the same cells was seen before
+// (rowKey).
 func (t *sessionTrace) storeScreen(snap *Snapshot) int {
 	if snap == nil || snap.Cols*snap.Rows > len(snap.Cells) {
+		return -1
+	}
+	if t.bytes >= t.budget {
+		t.cut++
 		return -1
 	}
 	th := t.meta.Theme
@@ -24,7 +31,11 @@ func (t *sessionTrace) storeScreen(snap *Snapshot) int {
 		th = themeList[0]
 	}
 	e := newHTMLEncoder(snap, th, t.styleID)
+	over := false // the budget ran out within this screen: it is not kept
 	sc := htmlScreenOf(e, func(r int) int {
+		if over = over || t.bytes >= t.budget; over {
+			return 0
+		}
 		key := t.rowKey(snap, r, e.th)
 		id, ok := t.rowHash[key]
 		if !ok {
@@ -33,12 +44,17 @@ func (t *sessionTrace) storeScreen(snap *Snapshot) int {
 		}
 		return id
 	})
+	if over {
+		t.cut++
+		return -1
+	}
 	if n := len(t.screens); n > 0 && sameTraceScreen(t.screens[n-1], sc) {
 		return n - 1
 	}
 	if len(t.screens) >= maxTraceScreens {
 		return -1
 	}
+	t.bytes += 16 * (len(sc.Lines) + 4)
 	t.screens = append(t.screens, sc)
 	return len(t.screens) - 1
 }
@@ -71,16 +87,27 @@ func (t *sessionTrace) rowKey(snap *Snapshot, r int, th *Theme) uint64 {
 }
 
 // rowID returns the index of the encoded row in the row table, adding it.
+// The index is kept by the encoding's hash, so a row's bytes are held
+// once, in the table.
 func (t *sessionTrace) rowID(enc []byte) int {
-	if i, ok := t.rowIndex[string(enc)]; ok {
-		return i
+	h := maphash.Bytes(t.seed, enc)
+	for _, i := range t.rowIndex[h] {
+		if bytes.Equal(t.rows[i], enc) {
+			return i
+		}
 	}
 	t.rows = append(t.rows, json.RawMessage(enc))
-	t.rowIndex[string(enc)] = len(t.rows) - 1
+	t.rowIndex[h] = append(t.rowIndex[h], len(t.rows)-1)
+	t.bytes += len(enc) + 32
 	return len(t.rows) - 1
 }
 
 // styleID returns the index of st in the style table, adding it.
 func (t *sessionTrace) styleID(st htmlStyle) int {
-	return htmlStyleID(&t.styles, t.styleIdx, st)
+	n := len(t.styles)
+	id := htmlStyleID(&t.styles, t.styleIdx, st)
+	if len(t.styles) > n {
+		t.bytes += 384 // about what a style takes in the table and its index (measured: BenchmarkTraceBudget)
+	}
+	return id
 }

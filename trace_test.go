@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -177,3 +179,48 @@ func TestUntracedSessionKeepsSteps(t *testing.T) {
 		t.Error("an untraced session wrote a trace")
 	}
 }
+
+// TestTraceBudget: past its byte budget a trace keeps its steps but no
+// more screens, and its page says how many it left out.
+func TestTraceBudget(t *testing.T) {
+	t.Parallel()
+	tr := newSessionTrace(traceMeta{ID: "shell-1", Command: "bash", Cols: 40, Rows: 10, Theme: themeList[0], Started: time.Now()}, true)
+	tr.budget = 4 << 10
+	term := NewTerminal(40, 10, 0)
+	for i := range 50 {
+		fmt.Fprintf(term, "\x1b[3%dmline %d of many different lines\r\n", i%8, i)
+		tr.Add(traceStep{Tool: "shell_send", Args: json.RawMessage(`{}`)}, term.Snapshot(), nil)
+	}
+	steps := tr.Steps()
+	if len(steps) != 50 || steps[0].Screen < 0 || steps[49].Screen >= 0 {
+		t.Fatalf("%d steps, first screen %d, last %d: want 50 steps, the first with a screen, the last without", len(steps), steps[0].Screen, steps[49].Screen)
+	}
+	if tr.bytes > tr.budget+2<<10 {
+		t.Errorf("the screens hold %d bytes, over the %d budget by more than a row's", tr.bytes, tr.budget)
+	}
+	page, err := tr.HTML()
+	if err != nil || !bytes.Contains(page, []byte(`"cut":`)) {
+		t.Errorf("the page does not say screens were left out: %v", err)
+	}
+}
+
+// TestTraceKeepsNoHiddenText: text a program hides with SGR 8 is in no
+// part of a trace, the first screen of shell_start's reply included
+// (its step kept that screen verbatim).
+func TestTraceKeepsNoHiddenText(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	// The hidden text is made by the program, so that it is in no argument.
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "args": []string{"-c", `printf 'pw: \033[8m%s\033[0m done\n' "$(echo hunter | tr a-z A-Z)2"; exec sleep 60`}, "trace": true})
+	id := m["shell_session_id"].(string)
+	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "done"})
+	mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
+	page, err := os.ReadFile(filepath.Join(a.cfg.OutputDir, id, traceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(page, []byte("HUNTER2")) {
+		t.Error("the trace holds text hidden with SGR 8")
+	}
+}
+
