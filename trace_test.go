@@ -223,4 +223,3 @@ func TestTraceKeepsNoHiddenText(t *testing.T) {
 		t.Error("the trace holds text hidden with SGR 8")
 	}
 }
-
