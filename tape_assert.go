@@ -32,6 +32,9 @@ func (r *tapeRun) fail(c tapeCmd, expected, got, screen string) error {
 	}
 	r.res.Failure = &tapeFailure{Line: c.Line, Col: c.Col, Cmd: c.String(), Expected: expected, Got: got, Actual: screen,
 		Steps: append([]string(nil), r.steps...)}
+	if log := r.tb.TraceOf(r.tb.sessions.Get(r.sid)); log != nil {
+		log.FailLast(fmt.Sprintf("%s:%d: %s: expected %s", r.prog.Path, c.Line, c, expected))
+	}
 	return errTapeFailed
 }
 

@@ -224,7 +224,8 @@ func (r *tapeRun) call(ctx context.Context, tool string, args any, out any) (*To
 	if t.Arrive != nil {
 		cctx = t.Arrive(ctx, raw)
 	}
-	res := r.tb.Run(cctx, t, &ToolCall{Args: raw, tool: t, Progress: func(float64, float64, string) {}})
+	origin := fmt.Sprintf("%s:%d: %s", r.prog.Path, r.at.Line, r.at)
+	res := r.tb.Run(cctx, t, &ToolCall{Args: raw, tool: t, Progress: func(float64, float64, string) {}, Origin: origin})
 	r.step(tool, raw, res)
 	if res == nil {
 		return nil, fmt.Errorf("%s returned nothing", tool)

@@ -119,7 +119,9 @@ func TestTapeSuiteFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"shell_wait", "expected output", "actual output"} {
+	for _, want := range []string{"shell_wait", "expected output", "actual output",
+		`"origin":"testdata/tapes/failing/fail.tape:5: Expect@500ms \"expected output\""`, // each step names its tape line
+		`"failed":"testdata/tapes/failing/fail.tape:5: Expect@500ms`} { // and the failing one is marked
 		if !strings.Contains(string(trace), want) {
 			t.Errorf("the failed run's trace lacks %q", want)
 		}

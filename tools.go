@@ -130,6 +130,9 @@ type ToolCall struct {
 	// Answers holds what a 2026-07-28 retry of a call that returned
 	// ToolResult.InputRequired brought back; nil on a first call.
 	Answers *InputAnswers
+	// Origin says what made the call, for its step: a tape's line
+	// ("demo.tape:12: Expect \"ok\""); "" for an agent's.
+	Origin string
 
 	tool    *Tool // for Bind's messages: the schema's properties and required
 	bindErr error // the last Bind error, reported if the handler returns nil

@@ -105,7 +105,9 @@ func (tb *Toolbox) Run(ctx context.Context, t *Tool, call *ToolCall) *ToolResult
 		return res
 	}
 	if res.step != nil && res.step.SessionID != "" && tb != nil {
-		tb.record(t.Name, call.Args, *res.step, start)
+		v := *res.step
+		v.Origin = call.Origin
+		tb.record(t.Name, call.Args, v, start)
 	}
 	return res
 }

@@ -77,6 +77,7 @@ type stepView struct {
 	Tape      []tapeCmd `json:"-"`                // the tape commands that replay it, comments included
 	Shots     []string  `json:"shots,omitempty"`  // file names of the PNGs it wrote, beside the trace
 	Ends      bool      `json:"-"`                // it stopped its session: the trace is complete
+	Origin    string    `json:"origin,omitempty"` // what made the call: a tape's FILE:LINE and command (ToolCall.Origin)
 }
 
 // failed is v as the step of a call that returned the isError reply
@@ -247,4 +248,14 @@ func (t *sessionTrace) PersonSeen(n uint64) uint64 {
 	seen := t.person
 	t.person = max(seen, n)
 	return seen
+}
+
+// FailLast marks the last step failed with why, for a failure that is
+// known only after the call (a tape's assertion that did not hold).
+func (t *sessionTrace) FailLast(why string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if n := len(t.steps); n > 0 {
+		t.steps[n-1].Failed = clipRunes(why, maxTraceError)
+	}
 }

@@ -241,7 +241,7 @@ function select(i) {
   if (showBefore) draw($("screen"), b, st.screen, mark); else draw($("screen"), st.screen, b, mark);
   $("stepn").textContent = "#" + st.n + " " + st.tool + " at " + (st.at_ms / 1000).toFixed(3) + " s, " + st.dur_ms.toFixed(1) + " ms";
   $("args").textContent = JSON.stringify(st.args, null, 1);
-  $("reply").textContent = JSON.stringify(st.error ? {isError: true, error: st.error} : st.reply || {}, null, 1);
+  $("reply").textContent = JSON.stringify(st.error ? {isError: true, error: st.error} : st.reply || {}, null, 1) + (st.failed ? "\nFAILED: " + st.failed : "");
   const co = $("cmdout"); co.textContent = "";
   for (const c of st.commands || []) {
     const h = document.createElement("h2"); h.textContent = "Command " + c.n + ": " + c.line + " (exit " + (c.exit_code ?? "?") + ", " + c.duration_ms + " ms)";
@@ -260,7 +260,8 @@ function init() {
   D.steps.forEach((st, i) => {
     const li = document.createElement("li"); li.dataset.i = i; li.className = "step" + (st.failed ? " err" : "");
     const add = (cls, t) => { const s = document.createElement("span"); s.className = cls; s.textContent = t; li.append(s, " "); };
-    add("n", "#" + st.n); add("tool", st.tool); add("sum", st.sum); add("dur", st.dur_ms.toFixed(0) + " ms");
+    add("n", "#" + st.n); add("tool", st.tool); add("sum", st.origin ? st.origin + " · " + st.sum : st.sum); add("dur", st.dur_ms.toFixed(0) + " ms");
+    if (st.failed) li.title = st.failed;
     li.onclick = () => select(i); ol.append(li);
     const th = document.createElement("div"); th.className = "thumb"; th.dataset.i = i;
     th.style.background = D.theme[0]; th.style.color = D.theme[1];
