@@ -121,7 +121,7 @@ func TestTapeSuiteFailure(t *testing.T) {
 	}
 	for _, want := range []string{"shell_wait", "expected output", "actual output",
 		`"origin":"testdata/tapes/failing/fail.tape:5: Expect@500ms \"expected output\""`, // each step names its tape line
-		`"failed":"testdata/tapes/failing/fail.tape:5: Expect@500ms`} { // and the failing one is marked
+		`"failed":"testdata/tapes/failing/fail.tape:5: Expect@500ms`} {                    // and the failing one is marked
 		if !strings.Contains(string(trace), want) {
 			t.Errorf("the failed run's trace lacks %q", want)
 		}
