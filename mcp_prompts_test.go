@@ -168,7 +168,7 @@ func TestPromptVimEditWorks(t *testing.T) {
 		t.Fatalf("vim did not show the file name: %v", w)
 	}
 	c.tool("shell_send", map[string]any{"session_id": id, "keys": []string{"i"}})
-	c.tool("shell_send", map[string]any{"session_id": id, "text": "first line\nsecond line", "keys": []string{"Escape"}})
+	c.call("tools/call", map[string]any{"name": "shell_send", "arguments": inOrder("session_id", id, "text", "first line\nsecond line", "keys", []string{"Escape"})})
 	c.tool("shell_send", map[string]any{"session_id": id, "keys": []string{"Escape"}})
 	r := c.tool("shell_send", map[string]any{"session_id": id, "keys": []string{":", "w", "q", "Enter"}, "wait_idle_ms": 300})
 	if r["exited"] != true {

@@ -876,7 +876,11 @@ func TestCommandPastedMultiLine(t *testing.T) {
 				tests = append(tests, struct{ text, output string }{"cat <<'EOF'\nalpha\nbeta\nEOF", "alpha\nbeta"})
 			}
 			for _, tt := range tests {
-				c := runCommand(t, a, id, "", map[string]any{"text": tt.text, "input": "\r"})
+				m := mustCall(t, a, "shell_send", inOrder("session_id", id, "text", tt.text, "input", "\r", "wait_for_command", true, "timeout_ms", 20000))
+				c, _ := m["command"].(map[string]any) // text first, then Enter: in the order written
+				if c == nil {
+					t.Fatalf("%q: no command in %v", tt.text, m)
+				}
 				if c["line"] != tt.text || c["output"] != tt.output {
 					t.Errorf("%s %q: line %q output %q, want the text and %q", sh.name, tt.text, c["line"], c["output"], tt.output)
 				}

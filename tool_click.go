@@ -119,7 +119,7 @@ func (tb *Toolbox) shellClick(ctx context.Context, call *ToolCall, in clickArgs)
 	if err != nil {
 		return clickResult{}, err
 	}
-	a, err := act(ctx, tr.call(call), s, spec, maxOut, "", [][]byte{data}, 0, func(ctx context.Context, w *outputWatch) {
+	a, err := tb.act(ctx, tr.call(call), s, spec, maxOut, "", [][]byte{data}, 0, func(ctx context.Context, w *outputWatch) {
 		settle := waitSpec{stages: []waitStage{{kind: stageIdle, name: "wait_idle_ms", d: clickSettleIdle, afterNewOutput: true}}, timeout: clickSettleMax}
 		w.wait(ctx, settle, nil)
 	})

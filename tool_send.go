@@ -163,7 +163,7 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 		}
 	}
 	p.spec.timeout = tr.left(p.spec.timeout)
-	a, err := act(ctx, tr.call(call), s, p.spec, maxOut, p.echo, p.units, p.typeDelay, func(ctx context.Context, _ *outputWatch) {
+	a, err := tb.act(ctx, tr.call(call), s, p.spec, maxOut, p.echo, p.units, p.typeDelay, func(ctx context.Context, _ *outputWatch) {
 		t := time.NewTimer(p.delay)
 		defer t.Stop()
 		select {

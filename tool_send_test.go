@@ -137,3 +137,41 @@ func TestTracePersonTyped(t *testing.T) {
 		t.Errorf("the tape does not note the person before the next call, or holds what they typed:\n%s", text)
 	}
 }
+
+// inOrder is a JSON object of the keys and values kv, in that order: the
+// arguments of a call whose text, input and keys must be typed in the
+// order given (a Go map would encode them sorted).
+func inOrder(kv ...any) json.RawMessage {
+	b := []byte{'{'}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, _ := json.Marshal(kv[i])
+		v, _ := json.Marshal(kv[i+1])
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}')
+}
+
+// TestSendThenWait: a shell_wait that follows a send waits for what comes
+// after that send: not the echo of the typed line (which holds the text),
+// not the output of the same pair run before, and wait_for_command waits
+// for the command the send started, not the one before it.
+func TestSendThenWait(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	id := shellIn(t, a, t.TempDir())
+	for run := range 2 {
+		mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "sleep 0.3; echo fini''shed\r", "delay_ms": 0})
+		m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "finished"})
+		if lines := screenLines(m["buffer"]); m["matched"] != true || strings.Count(strings.Join(lines, "\n"), "\nfinished") != run+1 {
+			t.Errorf("run %d: the wait returned before the command's output: %v", run+1, m)
+		}
+	}
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "sleep 0.3; false\r", "delay_ms": 0})
+	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true})
+	if c, _ := m["command"].(map[string]any); c == nil || c["line"] != "sleep 0.3; false" || exitCode(c) != 1 {
+		t.Errorf("wait_for_command after the send: %v, want the send's command, exit 1", m)
+	}
+}

@@ -83,6 +83,7 @@ func (tb *Toolbox) stopSession(s *Session, sig syscall.Signal) (SessionStatus, *
 	rec := tb.finishRecordings(s)
 	tb.sessions.Remove(s)
 	tb.recs.forget(s) // after Remove: no tool finds s any more to record it
+	tb.after.drop(s)
 	tb.steps.close(s) // after Remove, which the protocol keeps the trace at; Run adds shell_stop's step and saves it
 	return st, rec
 }

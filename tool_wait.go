@@ -35,12 +35,12 @@ func (tb *Toolbox) toolShellWait() *Tool {
 		Name:  "shell_wait",
 		Title: "Wait for a terminal",
 		Description: "Wait without typing, for these conditions in this order (shell_send and shell_click take them too): " +
-			"wait_for_command (at once, already_done, when no command runs), wait_for (the echo of your input never counts; " +
-			"with new_only, nor text already shown), wait_for_gone, wait_for_input, then wait_idle_ms or wait_stable_ms; with none, the program's exit. " +
+			"wait_for_command, wait_for, wait_for_gone, wait_for_input, then wait_idle_ms or wait_stable_ms; with none, the program's exit. " +
+			"After a send it counts from that send: its command, what came after it (never its echo, nor text shown before it). " +
 			"At timeout_ms it returns TIMED OUT and the screen, never an error.",
 		Input: objectSchema(waitProps(map[string]any{
 			"session_id": sessionIDProp,
-		}, false, true), "session_id"),
+		}, true, true), "session_id"),
 		ReadOnly: true,
 	}, tb.shellWait, waitStep)
 }
@@ -51,7 +51,7 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 	if err != nil {
 		return shellWaitResult{}, err
 	}
-	spec, err := in.WaitArgs.parse(false, true)
+	spec, err := in.WaitArgs.parse(true, true)
 	if err != nil {
 		return shellWaitResult{}, err
 	}
@@ -60,7 +60,17 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 		return shellWaitResult{}, err
 	}
 	s.settle(ctx)
-	w := newWatch(s, spec, "")
+	// new_only (default true) counts from the last send: a wait that
+	// follows one takes over its watch (what came after it, and the
+	// command it started); with no send to follow, what is shown counts
+	// unless new_only is given true.
+	w := tb.after.take(s)
+	if w != nil {
+		w.oldCounts = !spec.newOnly
+	} else {
+		spec.newOnly = in.NewOnly != nil && *in.NewOnly
+		w = newWatch(s, spec, "")
+	}
 	defer w.close()
 	if ask := tb.asks.open(s.ID); ask != nil {
 		w.inputs.page = ask.offer.Done() // wait_for_input: the person's answer first

@@ -52,6 +52,7 @@ type Toolbox struct {
 	views    *sessionViews // the sessions' live views on web (attach_web.go)
 	asks     secretAsks    // pages offered to 2026-07-28 clients, until their retry (tool_ask_secret.go)
 	steps    stepLogs      // each live session's steps and trace (tools_steps.go)
+	after    followUps     // the watch each session's last typing call left for the wait that follows (tools_followup.go)
 	// log sends an MCP log message to the clients (mcpHub.log, installed
 	// by the program); nil sends nothing.
 	log func(level, logger string, data any)

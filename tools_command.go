@@ -84,6 +84,18 @@ func alreadyDone(s *Session, w *outputWatch, c waitSpec, max int) (commandOutcom
 	if len(c.stages) == 0 || c.stages[0].kind != stageCommand {
 		return commandOutcome{}, false
 	}
+	if w.resumed {
+		// After a send, the send's command: done already when it ended
+		// before the wait began, else waited for (the shell may not have
+		// started it yet, and the last command is not the send's).
+		s.mu.Lock()
+		cmd, done := w.commandDoneLocked()
+		s.mu.Unlock()
+		if !done || cmd == firstPrompt {
+			return commandOutcome{}, false
+		}
+		return commandOutcome{AlreadyDone: true, Command: cmd.result(s.ID, max)}, true
+	}
 	s.mu.Lock()
 	k := len(s.sh.cmds)
 	if s.sh.running == nil && k > 0 && !s.sh.cmds[k-1].drawn && w.cmdBase == s.sh.ended {

@@ -50,7 +50,7 @@ func waitProps(m map[string]any, newOnlyDefault, full bool) map[string]any {
 	if newOnlyDefault {
 		def = "true"
 	}
-	m["new_only"] = prop("boolean", "wait_for ignores text shown before the call (default "+def+").")
+	m["new_only"] = prop("boolean", "wait_for ignores what was shown before the last send (default "+def+"; false: it counts).")
 	if !full { // the tool's description points at shell_wait, which says each once, bounds too
 		m["timeout_ms"] = map[string]any{"type": "integer"}
 		m["max_bytes"] = map[string]any{"type": "integer"}
@@ -412,6 +412,8 @@ type outputWatch struct {
 	lineCol     int
 	settled     outputSettled // wait_for_command's end: the prompt's output has all arrived
 	inputs      inputWait     // wait_for_input, and a wait_for_command stopped at a prompt (tools_input.go)
+	resumed     bool          // kept after a send and taken over by the wait that follows it (tools_followup.go)
+	oldCounts   bool          // new_only false on a resumed watch: text shown before the send counts, its echo does not
 }
 
 // newWatch starts following s for spec. input is what the call types
@@ -440,6 +442,19 @@ func newWatch(s *Session, spec waitSpec, input string) *outputWatch {
 		w.screenOK = !m.matchString(s.term.ScreenText()) && !m.matchString(s.term.HiddenMainText())
 	}
 	return w
+}
+
+// resume readies a watch kept after a send for another wait: what that
+// wait finds is searched for in all the output since the send, and the
+// per-wait state starts afresh.
+func (w *outputWatch) resume() {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	w.checked = w.base
+	w.stableText, w.stableSince = "", time.Time{}
+	w.command, w.commandHeld = nil, false
+	w.settled, w.inputs = outputSettled{}, inputWait{}
+	w.resumed = true
 }
 
 // feed takes one read of program output. s.mu is held. With the marks
@@ -529,11 +544,11 @@ func (w *outputWatch) close() {
 // in the output since the last call. s.mu is held.
 func (w *outputWatch) matchLocked(m *matcher) bool {
 	switch {
-	case w.marked:
+	case w.marked && !w.oldCounts:
 		if text, fresh := w.s.term.ScreenTextMarked(); m.matchFresh(text, fresh) {
 			return true
 		}
-	case w.screenOK:
+	case w.screenOK || w.oldCounts:
 		text, fresh := w.s.term.ScreenTextEcho()
 		if m.matchFresh(text, fresh) {
 			return true
@@ -951,7 +966,7 @@ type acted struct {
 	wait    waitReport  // out as the result reports it
 	command commandOutcome
 	exit    exitInfo
-	watch   *outputWatch // closed; what it knew of the call's command line stays readable (noCommandReply)
+	watch   *outputWatch // kept for the wait that follows (tools_followup.go); what it knew of the call's command line stays readable (noCommandReply)
 }
 
 // act is the pipeline shell_send and shell_click share: it lets the
@@ -960,10 +975,16 @@ type acted struct {
 // typeDelay apart, then waits for spec, or, when spec has no condition,
 // for idle (the tool's fixed pause), and reads the screen. maxOut bounds
 // a wait_for_command's output.
-func act(ctx context.Context, call *ToolCall, s *Session, spec waitSpec, maxOut int, echo string, units [][]byte, typeDelay time.Duration, idle func(context.Context, *outputWatch)) (acted, error) {
+func (tb *Toolbox) act(ctx context.Context, call *ToolCall, s *Session, spec waitSpec, maxOut int, echo string, units [][]byte, typeDelay time.Duration, idle func(context.Context, *outputWatch)) (acted, error) {
+	tb.after.drop(s) // the wait that follows counts from this call
 	s.settle(ctx)
 	w := newWatch(s, spec, echo)
-	defer w.close()
+	kept := false
+	defer func() {
+		if !kept {
+			w.close()
+		}
+	}()
 	a := acted{before: s.Text(false), watch: w}
 	if err := typeUnits(ctx, s, units, typeDelay, spec.timeout); err != nil {
 		return a, err
@@ -980,10 +1001,11 @@ func act(ctx context.Context, call *ToolCall, s *Session, spec waitSpec, maxOut 
 	} else {
 		idle(ctx, w)
 	}
-	w.close()
 	if ctx.Err() != nil {
 		return a, errors.New("cancelled")
 	}
+	tb.after.keep(s, w)
+	kept = true
 	s.settle(ctx)
 	a.after, a.exit = s.Text(false), stateOf(s)
 	return a, nil

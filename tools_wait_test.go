@@ -87,20 +87,22 @@ func TestFullScreenProgramsNoTypeahead(t *testing.T) {
 	}
 }
 
-// TestWaitNewOnly: shell_wait new_only true does not return on the
-// prompt already on the screen but on the next one; without it the
-// screen as it is satisfies the wait.
+// TestWaitNewOnly: a shell_wait that follows a send counts from that
+// send: it does not return on the prompt shown before it, but on the next
+// one (it returned at once, a false "done"); new_only false lets what was
+// shown count.
 func TestWaitNewOnly(t *testing.T) {
 	a := newTestApp(t)
 	id := shellIn(t, a, t.TempDir())
 	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `sleep 1; echo sl""ept\r`, "delay_ms": 0})
 	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "tw$ "})
-	if m["matched"] != true || strings.Contains(m["buffer"].(string), "slept") {
-		t.Errorf("without new_only the prompt on screen should match at once: %v", m)
-	}
-	m = mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "tw$ ", "new_only": true})
 	if m["matched"] != true || !slices.Contains(screenLines(m["buffer"]), "slept") || lastLine(m["buffer"]) != "tw$ " {
-		t.Errorf("new_only returned before the next prompt: %v", m)
+		t.Errorf("the wait after the send returned before the next prompt: %v", m)
+	}
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `sleep 1; echo sl""ept again\r`, "delay_ms": 0})
+	m = mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "tw$ ", "new_only": false})
+	if m["matched"] != true || strings.Contains(m["buffer"].(string), "slept again") {
+		t.Errorf("new_only false: the prompt on screen should match at once: %v", m)
 	}
 }
 
@@ -199,8 +201,8 @@ func TestSendTextAsWritten(t *testing.T) {
 				id = m["shell_session_id"].(string)
 				mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": ">>> "})
 			}
-			m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": tt.text, "keys": []string{"Enter"},
-				"wait_for": "/" + regexpQuoteLines(tt.want) + "/"})
+			m := mustCall(t, a, "shell_send", inOrder("session_id", id, "text", tt.text, "keys", []string{"Enter"},
+				"wait_for", "/"+regexpQuoteLines(tt.want)+"/"))
 			if m["matched"] != true {
 				t.Errorf("output %q not seen: %q", tt.want, m["bufferAfter"])
 			}
