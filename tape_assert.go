@@ -107,10 +107,14 @@ func (r *tapeRun) execExpectStyle(ctx context.Context, c tapeCmd) error {
 }
 
 // waitCommand is Wait+Command: the next command ends (one that ended
-// after the last Wait+Command saw), with exit=N its exit code is N.
+// after the last Wait+Command saw), with exit=N its exit code is N. The
+// shell_wait follows the Type that started it, so it waits for that
+// command (however late the shell starts it), on the session's events;
+// it is called again only for a tape timeout past one wait's limit.
 func (r *tapeRun) waitCommand(ctx context.Context, c tapeCmd) error {
-	deadline, left := time.Now().Add(r.timeout(c)), r.timeout(c)
-	for ; ; left = time.Until(deadline) {
+	deadline := time.Now().Add(r.timeout(c))
+	for {
+		left := time.Until(deadline)
 		var res shellWaitResult
 		if _, err := r.call(ctx, "shell_wait", map[string]any{"session_id": r.sid, "wait_for_command": true,
 			"timeout_ms": min(max(0, ms(left)), maxTimeoutMS)}, &res); err != nil {
@@ -121,15 +125,12 @@ func (r *tapeRun) waitCommand(ctx context.Context, c tapeCmd) error {
 		case cmd != nil && !cmd.Running && cmd.N > r.lastCmd:
 			r.lastCmd = cmd.N
 			return r.checkExit(c, cmd)
-		case cmd != nil && cmd.Running && left <= maxTimeoutMS*time.Millisecond:
+		case cmd != nil && cmd.Running && time.Until(deadline) > 0:
+			continue // one wait's limit (maxTimeoutMS) ended before the tape's
+		case cmd != nil && cmd.Running:
 			return r.fail(c, "the command to end within "+r.timeout(c).String(), "still running: "+cmd.Line, res.Buffer)
-		case left <= 0:
-			return r.fail(c, "a command to run and end within "+r.timeout(c).String(), "no command ran since the last one seen", res.Buffer)
 		}
-		// The shell has not marked the command's start yet.
-		if err := r.execSleep(ctx, tapeCmd{Dur: 20 * time.Millisecond}); err != nil {
-			return err
-		}
+		return r.fail(c, "a command to run and end within "+r.timeout(c).String(), "no command ran since the last one seen", res.Buffer)
 	}
 }
 

@@ -29,6 +29,7 @@ func genTape(t *sessionTrace) string {
 	m := t.Meta()
 	cmds := []tapeCmd{
 		tapeComment("Session %s (%s) as a tape, written by ttywright: replay it with ttywright test.", m.ID, strings.Join(append([]string{m.Command}, m.Args...), " ")),
+		tapeComment("It checks what the session saw: each command's exit code (Wait+Command exit=N) and the last lines of its output (Expect, numbers masked), and each text the agent waited for (Expect)."),
 		{Name: "Set", Setting: "Shell", Text: cmp.Or(m.Shell, "bash")},
 		{Name: "Set", Setting: "FontSize", Num: 16},
 		{Name: "Set", Setting: "Padding", Num: 0},
@@ -36,8 +37,11 @@ func genTape(t *sessionTrace) string {
 		{Name: "Set", Setting: "Height", Num: float64(m.Rows * tapeCellH)},
 		{Name: "Set", Setting: "TypingSpeed"}, // none: shell_send writes its text at once (Type@ keeps a type_delay_ms)
 	}
+	asserted := 0 // the newest command a Wait+Command asserted
 	for _, s := range t.Steps() {
 		switch {
+		case s.Command > 0 && s.Command <= asserted:
+			cmds = append(cmds, withoutCommandWait(s.Tape, s.Command)...)
 		case s.Cut:
 			cmds = append(cmds, tapeComment("step %d (%s): its arguments were not kept (the trace's limit), so it is left out", s.N, s.Tool))
 		case s.Error != "":
@@ -45,6 +49,7 @@ func genTape(t *sessionTrace) string {
 			cmds = append(cmds, tapeComment("step %d: %s failed, left out: %s", s.N, s.Tool, first))
 		default:
 			cmds = append(cmds, s.Tape...)
+			asserted = max(asserted, s.Command)
 		}
 	}
 	var b strings.Builder
@@ -64,6 +69,28 @@ func mergeKeys(cmds []tapeCmd) []tapeCmd {
 			out[n-1].Count += c.Count
 			continue
 		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// withoutCommandWait is a step's tape commands with its Wait+Command (and
+// the output checks after it) replaced by a comment: the command it
+// waited for, n, was asserted by a step before, and a replay waits for
+// the next command at each Wait+Command.
+func withoutCommandWait(tape []tapeCmd, n int) []tapeCmd {
+	var out []tapeCmd
+	skipping := false
+	for _, c := range tape {
+		switch {
+		case c.Name == "Wait" && c.Variant == "Command":
+			out = append(out, tapeComment("command %d had ended already (already_done): the Wait+Command above checked it", n))
+			skipping = true
+			continue
+		case skipping && c.Name == "Expect" && c.Variant == "" && !c.HasSpeed:
+			continue // that command's output checks
+		}
+		skipping = false
 		out = append(out, c)
 	}
 	return out

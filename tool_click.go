@@ -311,7 +311,7 @@ type clickReply struct {
 // click, so a comment says when the call was another.
 func clickStep(in clickArgs, out clickResult) stepView {
 	end := endOf(out.waitReport, out.exitInfo, out.commandOutcome, false)
-	v := stepView{SessionID: in.SessionID, Failed: end.failed(), Reply: clickReply{Row: out.Row, Col: out.Col, waitEnd: end}}
+	v := stepView{SessionID: in.SessionID, Failed: end.failed(), Reply: clickReply{Row: out.Row, Col: out.Col, waitEnd: end}, Command: end.commandN()}
 	where := strconv.Quote(clipRunes(in.Text, 40))
 	if in.Text == "" && in.Row != nil && in.Col != nil {
 		where = fmt.Sprintf("row %d col %d", *in.Row, *in.Col)

@@ -378,5 +378,5 @@ func sendStep(in sendArgs, out sendResult) stepView {
 	}
 	tape = append(tape, waitTape(in.WaitArgs, end, true, in.DelayMS)...)
 	return stepView{SessionID: in.SessionID, Summary: joinSummary(typedSummary(in.Text, in.Input, in.Keys), waitSummary(in.WaitArgs, end)),
-		Failed: end.failed(), Reply: end, Tape: tape}
+		Failed: end.failed(), Reply: end, Tape: tape, Command: end.commandN()}
 }

@@ -168,6 +168,12 @@ func TestSendThenWait(t *testing.T) {
 		if lines := screenLines(m["buffer"]); m["matched"] != true || strings.Count(strings.Join(lines, "\n"), "\nfinished") != run+1 {
 			t.Errorf("run %d: the wait returned before the command's output: %v", run+1, m)
 		}
+		// A second wait after the same send counts from it too: the
+		// command it started.
+		m = mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true})
+		if c, _ := m["command"].(map[string]any); c == nil || c["line"] != "sleep 0.3; echo fini''shed" {
+			t.Errorf("run %d: wait_for_command after the send's wait_for: %v", run+1, m)
+		}
 	}
 	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "sleep 0.3; false\r", "delay_ms": 0})
 	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true})

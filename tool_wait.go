@@ -67,11 +67,12 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 	w := tb.after.take(s)
 	if w != nil {
 		w.oldCounts = !spec.newOnly
+		defer tb.after.giveBack(s, w)
 	} else {
 		spec.newOnly = in.NewOnly != nil && *in.NewOnly
 		w = newWatch(s, spec, "")
+		defer w.close()
 	}
-	defer w.close()
 	if ask := tb.asks.open(s.ID); ask != nil {
 		w.inputs.page = ask.offer.Done() // wait_for_input: the person's answer first
 	}
@@ -86,7 +87,9 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 	if ctx.Err() != nil {
 		return shellWaitResult{}, errors.New("cancelled")
 	}
-	w.close()
+	if !w.resumed {
+		w.close() // a resumed one goes back to the waits after it
+	}
 	s.settle(ctx)
 	res := shellWaitResult{Matched: out.matched, TimedOut: out.timedOut, Held: out.held, EndedBy: out.endedBy,
 		Input: out.input, WaitingFor: out.waiting, Buffer: s.Text(false), exitInfo: stateOf(s)}
@@ -112,5 +115,5 @@ func waitStep(in waitArgsIn, out shellWaitResult) stepView {
 	rep := waitReport{Matched: &out.Matched, TimedOut: &out.TimedOut, EndedBy: out.EndedBy, WaitingFor: out.WaitingFor}
 	end := endOf(rep, out.exitInfo, out.commandOutcome, false)
 	return stepView{SessionID: in.SessionID, Summary: waitSummary(in.WaitArgs, end), Failed: end.failed(), Reply: end,
-		Tape: waitTape(in.WaitArgs, end, false, nil)}
+		Tape: waitTape(in.WaitArgs, end, false, nil), Command: end.commandN()}
 }

@@ -8,7 +8,8 @@ package main
 // answer already_done with the one before. So the send's watch (its
 // output since the send, its echo marks, its command bases) stays open
 // until shell_wait takes it over, the next typing call replaces it, the
-// session stops, or followUpLife passes.
+// session stops, or followUpLife passes. Every wait until the next send
+// counts from it: a wait takes the watch over and gives it back.
 
 import (
 	"sync"
@@ -67,6 +68,19 @@ func (f *followUps) take(s *Session) *outputWatch {
 	fu.timer.Stop()
 	fu.w.resume()
 	return fu.w
+}
+
+// giveBack keeps w, taken by a wait, again for the waits after it; when a
+// typing call kept a newer one meanwhile, w is closed instead.
+func (f *followUps) giveBack(s *Session, w *outputWatch) {
+	f.mu.Lock()
+	newer := f.m[s] != nil
+	f.mu.Unlock()
+	if newer || w.remove == nil {
+		w.close()
+		return
+	}
+	f.keep(s, w)
 }
 
 // drop closes s's kept watch, if any: a new typing call, or the stop.

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // traceFile is the trace's file name in the session's output directory.
@@ -293,7 +294,13 @@ type waitEnd struct {
 	Exited      bool         `json:"exited,omitempty"`
 	ExitCode    *int         `json:"exit_code,omitempty"` // the program's
 	Signal      string       `json:"signal,omitempty"`
+
+	lastLines []string // the last lines of the command's output, for the tape's checks of it
 }
+
+// outputChecked is how many of a command's last output lines a tape
+// checks.
+const outputChecked = 2
 
 // stepCommand is what a step keeps of the command a call waited for.
 type stepCommand struct {
@@ -310,8 +317,33 @@ func endOf(rep waitReport, ex exitInfo, co commandOutcome, noCommand bool) waitE
 		NoCommand: noCommand, AlreadyDone: co.AlreadyDone, Exited: ex.Exited, ExitCode: ex.ExitCode, Signal: ex.Signal}
 	if c := co.Command; c != nil {
 		e.Command = &stepCommand{N: c.N, Line: c.Line, ExitCode: c.ExitCode, DurationMS: c.DurationMS}
+		if !c.Running {
+			e.lastLines = lastLines(c.Output, outputChecked)
+		}
 	}
 	return e
+}
+
+// lastLines are the last n lines of output that hold more than blanks,
+// trimmed, oldest first.
+func lastLines(output string, n int) []string {
+	var out []string
+	lines := strings.Split(output, "\n")
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		if l := strings.TrimSpace(lines[i]); utf8.RuneCountInString(l) >= 3 {
+			out = append([]string{l}, out...)
+		}
+	}
+	return out
+}
+
+// commandN is the number of the command the call's wait ended with, 0
+// for none: a tape asserts each command once.
+func (e waitEnd) commandN() int {
+	if e.Command == nil {
+		return 0
+	}
+	return e.Command.N
 }
 
 // exitCode is the exit code of the command the call waited for, nil for

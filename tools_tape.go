@@ -210,7 +210,11 @@ func commandTape(at time.Duration, e waitEnd) []tapeCmd {
 	switch {
 	case e.exitCode() != nil:
 		code := *e.exitCode()
-		return []tapeCmd{{Name: "Wait", Variant: "Command", Exit: &code, Speed: at, HasSpeed: at > 0, Count: 1}}
+		out := []tapeCmd{{Name: "Wait", Variant: "Command", Exit: &code, Speed: at, HasSpeed: at > 0, Count: 1}}
+		for _, l := range e.lastLines {
+			out = append(out, tapeCmd{Name: "Expect", Regex: maskedLine(l), Count: 1})
+		}
+		return out
 	case e.NoCommand:
 		return []tapeCmd{tapeComment("the shell ran no command for this line"), sleepTape(200)}
 	case e.WaitingFor != "":
@@ -306,4 +310,28 @@ func traceShell(command string, integ shellIntegration) string {
 		return base
 	}
 	return ""
+}
+
+// maskedRuns are what changes from run to run in a command's output:
+// hex of 7 digits or more (hashes, ids), then numbers (sizes, times,
+// counts), each matched by its kind rather than its value.
+var maskedRuns = regexp.MustCompile(`[0-9a-f]{7,}|[0-9]+`)
+
+// maskedLine is a regex that matches the output line l with its numbers
+// and hashes masked (maskedRuns): a replay checks that the command printed
+// the same words, whatever its clock and sizes say.
+func maskedLine(l string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range maskedRuns.FindAllStringIndex(l, -1) {
+		b.WriteString(regexp.QuoteMeta(l[last:m[0]]))
+		if run := l[m[0]:m[1]]; len(run) >= 7 && strings.ContainsAny(run, "abcdef") {
+			b.WriteString(`[0-9a-f]+`)
+		} else {
+			b.WriteString(`[0-9]+`)
+		}
+		last = m[1]
+	}
+	b.WriteString(regexp.QuoteMeta(l[last:]))
+	return slashEscaped(b.String())
 }

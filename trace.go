@@ -78,6 +78,7 @@ type stepView struct {
 	Shots     []string  `json:"shots,omitempty"`  // file names of the PNGs it wrote, beside the trace
 	Ends      bool      `json:"-"`                // it stopped its session: the trace is complete
 	Origin    string    `json:"origin,omitempty"` // what made the call: a tape's FILE:LINE and command (ToolCall.Origin)
+	Command   int       `json:"-"`                // the command its wait ended with (its n), 0 for none: a tape asserts each once
 }
 
 // failed is v as the step of a call that returned the isError reply

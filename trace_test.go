@@ -150,12 +150,13 @@ func TestTracedSession(t *testing.T) {
 	want := "Set Shell \"bash\"\nSet FontSize 16\nSet Padding 0\nSet Width 640\nSet Height 384\nSet TypingSpeed 0s\n" +
 		"# Env API_TOKEN: its value was not recorded (a secret-like name): set it here\n" +
 		"Env GREETING \"hi\"\n" +
-		"Type \"echo $GREETING there\"\nEnter\nWait+Command exit=0\n" +
+		"Type \"echo $GREETING there\"\nEnter\nWait+Command exit=0\nExpect /hi there/\n" +
 		"Type \"false\"\nEnter\nWait+Command exit=1\n" +
 		"Screenshot \"after.png\"\n" +
 		"# the wait here timed out in the session, so it is no assertion\nSleep 50ms\n"
 	got := *tape.Text
-	_, body, _ := strings.Cut(got, "\n") // after the comment line
+	_, body, _ := strings.Cut(got, "\n") // after the comment lines
+	_, body, _ = strings.Cut(body, "\n")
 	if body != want {
 		t.Errorf("tape:\n%s\nwant:\n%s", body, want)
 	}
