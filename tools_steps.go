@@ -325,8 +325,14 @@ func endOf(rep waitReport, ex exitInfo, co commandOutcome, noCommand bool) waitE
 }
 
 // lastLines are the last n lines of output that hold more than blanks,
-// trimmed, oldest first.
+// trimmed, oldest first, from a command that printed lines: none when a
+// line holds box drawing or blocks (U+2500-U+259F), the remnants of a
+// program that drew on the screen (dialog), whose rows a replay draws in
+// another order.
 func lastLines(output string, n int) []string {
+	if strings.ContainsFunc(output, func(r rune) bool { return r >= 0x2500 && r <= 0x259f }) {
+		return nil
+	}
 	var out []string
 	lines := strings.Split(output, "\n")
 	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {

@@ -1,8 +1,8 @@
 // Codegen round trip: an agent's session through the official MCP
 // TypeScript SDK client (edit a file in vim, a failing and a passing
-// command of a CLI, a pick in a dialog menu), its session://{id}/tape
-// replayed with `ttywright test`: it passes, and fails once the CLI under
-// test prints something else.
+// command of a CLI, a pick in a dialog menu), in bash, zsh and fish, its
+// session://{id}/tape replayed with `ttywright test`: it passes, and
+// fails once the CLI under test prints something else.
 //
 // Usage: TTYWRIGHT_BIN=/path/to/ttywright node --test codegen.test.mjs
 // (the Go test TestTypeScriptCodegen in ../ts_test.go builds the binary
@@ -39,15 +39,28 @@ function replay(dir, tape) {
   return { code: r.status, report: r.stdout + r.stderr };
 }
 
-test('a session replayed as a tape', { timeout: 240000 }, async (t) => {
+// which is the path of the shell called name, or "" when it is not
+// installed (under CI every shell must be: .ci/run installs them).
+function which(name) {
+  const r = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : '';
+}
+
+for (const shell of ['bash', 'zsh', 'fish']) test(`a ${shell} session replayed as a tape`, { timeout: 240000 }, async (t) => {
   assert.ok(bin, 'set TTYWRIGHT_BIN to the ttywright binary');
+  const shellPath = which(shell);
+  if (!shellPath) {
+    assert.ok(!process.env.CI, `${shell} is not installed`);
+    t.skip(`${shell} is not installed`);
+    return;
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ttywright-codegen-'));
   writeCLI(dir, 'hello from greet v1');
   fs.writeFileSync(path.join(dir, 'notes.txt'), 'first line\n');
   const transport = new StdioClientTransport({
     command: bin,
     args: ['--output-dir', path.join(dir, 'out')],
-    env: { ...process.env, SHELL: '/bin/bash' },
+    env: { ...process.env, SHELL: shellPath },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -64,8 +77,9 @@ test('a session replayed as a tape', { timeout: 240000 }, async (t) => {
   try {
     await client.connect(transport);
     const st = await call('shell_start', {
-      command: '/bin/bash', cwd: dir, cols: 80, rows: 24,
-      env: { PATH: `${dir}:${process.env.PATH}` },
+      command: shellPath, cwd: dir, cols: 80, rows: 24,
+      // A clean HOME: the machine's start-up files may stall a shell.
+      env: { PATH: `${dir}:${process.env.PATH}`, HOME: dir, XDG_CONFIG_HOME: path.join(dir, '.config'), ZDOTDIR: dir },
     });
     const id = st.shell_session_id;
     const wait = (args) => call('shell_wait', { session_id: id, timeout_ms: WAIT_MS, ...args });
@@ -84,6 +98,10 @@ test('a session replayed as a tape', { timeout: 240000 }, async (t) => {
     assert.equal(failed.command?.exit_code, 2, JSON.stringify(failed));
     const ok = await call('shell_send', { session_id: id, text: 'greet ok', keys: ['Enter'], wait_for_command: true, timeout_ms: WAIT_MS });
     assert.equal(ok.command?.exit_code, 0, JSON.stringify(ok));
+    // shell_start's own advice after a command: answered at once,
+    // already_done, with that command; its tape must not wait for another.
+    const again = await wait({ wait_for_command: true });
+    assert.ok(again.already_done && again.command?.line === 'greet ok', JSON.stringify(again));
     await wait({ wait_for: 'hello from greet v1' });
 
     // dialog: pick the second item of a menu.
@@ -105,6 +123,7 @@ test('a session replayed as a tape', { timeout: 240000 }, async (t) => {
       assert.match(tape.text, want);
     }
     assert.doesNotMatch(tape.text, /timed out/);
+    assert.match(tape.text, /had ended already \(already_done\)/);
     await call('shell_stop', { session_id: id });
     await client.close();
 
