@@ -7,7 +7,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"math/rand"
 	"runtime"
 	"slices"
 	"strings"
@@ -621,63 +620,77 @@ func TestVTUnknownCounted(t *testing.T) {
 	}
 }
 
+// csiParamCases are sequences of every shape for csi's parameter
+// parsing: empty and long parameters, colons, more parameters than are
+// kept, private markers, rejected bytes (BEL, 0xFF, an intermediate, a
+// marker after the start), short and long ends. FuzzVTCSIParams starts
+// from them.
+var csiParamCases = []string{
+	"\x1b[m", "\x1b[0m", "\x1b[38;2;255;128;0m", "\x1b[38:2::1:2:3m", "\x1b[;;;H",
+	"\x1b[12345678;1m", "\x1b[1234567890123456789;2m", "\x1b[99999m", "\x1b[?1049h",
+	"\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35m",
+	"\x1b[1;2<3m", "\x1b[1;2 q", "\x1b[1;2\x07m", "\x1b[1;2;3;4;5;6;7;8;9;", "\x1b[00000000000000000001;2;3m",
+	"\x1b[<1;2:3J", "\x1b[12;$4H", "\x1b[;\x07K", "\x1b[0\xff~", "\x1b[7::;:9?m", "\x1b[::::::::::::::::::::1H",
+	"\x1b[;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;K", "\x1b[4 ;5m", "\x1b[H", "\x1b[~",
+}
+
 // TestVTCSIParams checks csi's parameter parsing (ground's fast path)
-// against vtParser.param, the table's byte-at-a-time rules, on sequences
-// of every shape: empty and long parameters, colons, more parameters
-// than are kept, private markers, rejected bytes, short and long ends.
+// against vtParser.param, the table's byte-at-a-time rules, on
+// csiParamCases, each alone and followed by more bytes (the fast path
+// reads ahead).
 func TestVTCSIParams(t *testing.T) {
-	cases := []string{
-		"\x1b[m", "\x1b[0m", "\x1b[38;2;255;128;0m", "\x1b[38:2::1:2:3m", "\x1b[;;;H",
-		"\x1b[12345678;1m", "\x1b[1234567890123456789;2m", "\x1b[99999m", "\x1b[?1049h",
-		"\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35m",
-		"\x1b[1;2<3m", "\x1b[1;2 q", "\x1b[1;2\x07m", "\x1b[1;2;3;4;5;6;7;8;9;", "\x1b[00000000000000000001;2;3m",
+	for _, c := range csiParamCases {
+		checkCSIParams(t, c)
+		checkCSIParams(t, c+"padding for sixteen bytes")
 	}
-	rng := rand.New(rand.NewSource(1))
-	alphabet := "0123456789;;::m?<$ \x07\xff"
-	for range 20000 {
-		b := []byte("\x1b[")
-		for n := rng.Intn(40); n > 0; n-- {
-			if rng.Intn(4) == 0 {
-				b = append(b, alphabet[rng.Intn(len(alphabet))])
-			} else {
-				b = append(b, "0123456789;"[rng.Intn(11)])
-			}
-		}
-		b = append(b, "mHJK~"[rng.Intn(5)])
-		cases = append(cases, string(b), string(b)+"padding for sixteen bytes")
+}
+
+// FuzzVTCSIParams is TestVTCSIParams on any bytes after CSI.
+func FuzzVTCSIParams(f *testing.F) {
+	for _, c := range csiParamCases {
+		f.Add([]byte(c[2:]))
 	}
-	for _, c := range cases {
-		term := NewTerminal(80, 24, 0)
-		n := term.csi([]byte(c))
-		var want vtParser
-		wantN := 0
-		for i := 2; i < len(c); i++ {
-			b := c[i]
-			if i == 2 && b >= 0x3C && b <= 0x3F {
-				want.prefix = b
-				continue
-			}
-			if b-'0' <= 9 || b == ';' || b == ':' {
-				want.param(b)
-				continue
-			}
-			if b >= 0x40 && b <= 0x7E {
-				wantN = i + 1
-			}
-			break
-		}
-		if n != wantN {
-			t.Errorf("csi(%q) = %d, want %d", c, n, wantN)
+	f.Fuzz(func(t *testing.T, in []byte) {
+		checkCSIParams(t, "\x1b["+string(in))
+		checkCSIParams(t, "\x1b["+string(in)+"padding for sixteen bytes")
+	})
+}
+
+// checkCSIParams compares csi's parse of c, which starts with CSI, with
+// vtParser.param's: the length consumed, the parameters, the sub-parameter
+// bits and the private marker.
+func checkCSIParams(t *testing.T, c string) {
+	t.Helper()
+	term := NewTerminal(80, 24, 0)
+	n := term.csi([]byte(c))
+	var want vtParser
+	wantN := 0
+	for i := 2; i < len(c); i++ {
+		b := c[i]
+		if i == 2 && b >= 0x3C && b <= 0x3F {
+			want.prefix = b
 			continue
 		}
-		if n == 0 {
+		if b-'0' <= 9 || b == ';' || b == ':' {
+			want.param(b)
 			continue
 		}
-		got := &term.p
-		if got.nparams != want.nparams || got.sub != want.sub || got.prefix != want.prefix ||
-			!slices.Equal(got.params[:got.nparams+1], want.params[:want.nparams+1]) {
-			t.Errorf("csi(%q): params %v sub %b prefix %q, want %v sub %b prefix %q", c,
-				got.params[:got.nparams+1], got.sub, got.prefix, want.params[:want.nparams+1], want.sub, want.prefix)
+		if b >= 0x40 && b <= 0x7E {
+			wantN = i + 1
 		}
+		break
+	}
+	if n != wantN {
+		t.Errorf("csi(%q) = %d, want %d", c, n, wantN)
+		return
+	}
+	if n == 0 {
+		return
+	}
+	got := &term.p
+	if got.nparams != want.nparams || got.sub != want.sub || got.prefix != want.prefix ||
+		!slices.Equal(got.params[:got.nparams+1], want.params[:want.nparams+1]) {
+		t.Errorf("csi(%q): params %v sub %b prefix %q, want %v sub %b prefix %q", c,
+			got.params[:got.nparams+1], got.sub, got.prefix, want.params[:want.nparams+1], want.sub, want.prefix)
 	}
 }
