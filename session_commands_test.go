@@ -690,7 +690,7 @@ func TestCommandsNotifications(t *testing.T) {
 	cmds, info := commandsURI(id).String(), infoURI(id).String()
 	c.req("resources/subscribe", map[string]any{"uri": cmds}, nil)
 	c.req("resources/subscribe", map[string]any{"uri": info}, nil)
-	c.drainFor(300 * time.Millisecond)
+	c.settle()
 	mark := len(c.notes)
 	r := c.tool("shell_send", map[string]any{"session_id": id, "input": "echo hi\r", "wait_for_command": true})
 	if cmd, _ := r["command"].(map[string]any); cmd == nil || cmd["output"] != "hi" {
