@@ -390,27 +390,22 @@ const (
 	readyPoll       = 2 * time.Millisecond   // how often the program's state is looked at
 )
 
-// promptReady reports whether a shell whose prompt is drawn, with
-// output quiet for quiet, now reads its input: it sleeps reading its
-// terminal after at least after of quiet (Linux), or has been quiet for
-// readyQuiet (where that cannot be seen). shell_start's readiness and a
-// wait_for_command's end both wait for it.
-func promptReady(pid int, quiet, after time.Duration) bool {
-	return quiet >= after && waitingForInput(pid) || quiet >= readyQuiet
-}
-
-// programReady reports whether a program other than an integrated shell,
-// its output quiet for quiet, now waits for its input: it is asleep
-// reading its terminal (readsTerminal) after readyInputQuiet of quiet.
-// A program reads its terminal once it has drawn its screen, so its
-// output up to that read is what shell_start shows; one that reads at
-// once (cat) is ready without any. Asleep for anything else (htop's pause
-// before it draws, mc's wait for its subshell) it is not. Where the
-// program's system calls cannot be seen, asleep waiting for any input
+// readsInput reports whether program pid, its output quiet for quiet,
+// now waits for its input: it is asleep reading its terminal
+// (readsTerminal) after at least after of quiet. A program reads its
+// terminal once it has drawn, so its output up to that read is what
+// shell_start shows; one that reads at once (cat) is ready without any.
+// Asleep for anything else (htop's pause before it draws, mc's wait for
+// its subshell) it is not, and neither is a shell that is quiet but
+// still running between its prompt and its line editor's set-up (zsh
+// turns bracketed paste on after drawing the prompt; a loaded machine
+// can hold it there for tens of milliseconds). Only where the program's
+// system calls cannot be seen, asleep waiting for any input
 // (waitingForInput) counts, and so does readyQuiet of quiet after its
-// first output (wrote).
-func programReady(pid int, quiet time.Duration, wrote bool) bool {
-	if quiet < readyInputQuiet {
+// first output (wrote). shell_start's readiness and a wait_for_command's
+// end both wait for it.
+func readsInput(pid int, quiet, after time.Duration, wrote bool) bool {
+	if quiet < after {
 		return false
 	}
 	if reads, known := readsTerminal(pid); known {
@@ -421,9 +416,8 @@ func programReady(pid int, quiet time.Duration, wrote bool) bool {
 
 // waitReady returns when s's program is ready for input: an integrated
 // shell once its first prompt is drawn (the B mark, or A when it writes
-// no B) and it is blocked reading the terminal (Linux) or quiet for
-// readyQuiet; any other program once it reads its terminal after its
-// output has gone quiet (programReady). Either only once everything the
+// no B) and it reads its input; any other program once it reads its
+// input after its output has gone quiet (readsInput for both). Either only once everything the
 // program wrote before is on the screen (outputSettled). It never waits
 // past readyShellMax for a shell, past readyMax for a program that has
 // written nothing or keeps writing, past readyOutputMax for one that has
@@ -450,7 +444,7 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 		quiet, wrote := time.Since(last), fed > 0
 		reads := false // the program now waits for its input
 		switch {
-		case prompt && promptReady(s.pid, quiet, readyPoll):
+		case prompt && readsInput(s.pid, quiet, readyPoll, true):
 			// The prompt is drawn and the line editor reads: zsh turns
 			// bracketed paste on after its prompt, so the B mark alone
 			// is too early for a paste.
@@ -463,7 +457,7 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 				return false, "the shell reads its input but drew no marked prompt (its start-up files may replace the prompt hooks or wait for input): wait_for_command may not work, wait with wait_for instead"
 			}
 		default:
-			reads = programReady(s.pid, quiet, wrote)
+			reads = readsInput(s.pid, quiet, readyInputQuiet, wrote)
 		}
 		if settled.check(s, reads, fed) {
 			return true, ""
