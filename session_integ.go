@@ -382,8 +382,8 @@ func (s *Session) removeIntegration() {
 // Readiness: how long shell_start waits for the program.
 const (
 	readyShellMax   = 3 * time.Second        // an integrated shell: until its first prompt mark, at most this
-	readyMax        = 500 * time.Millisecond // any other program, while it has written nothing
-	readyOutputMax  = 3 * time.Second        // any other program that has written and paused by readyMax: until it reads its terminal (mc waits for its subshell before it draws)
+	readyMax        = 500 * time.Millisecond // any other program, while it keeps writing or has written nothing
+	readyOutputMax  = 3 * time.Second        // any other program that has written and paused by readyMax, or still loads: until it reads its terminal (mc waits for its subshell before it draws)
 	readyQuiet      = 30 * time.Millisecond  // after its first output, this much quiet (where the program's reads cannot be seen)
 	readyInputQuiet = 5 * time.Millisecond   // blocked reading its terminal, with this much quiet
 	readyStuckQuiet = time.Second            // an integrated shell with no B yet, blocked reading: its hooks failed
@@ -419,9 +419,10 @@ func readsInput(pid int, quiet, after time.Duration, wrote bool) bool {
 // no B) and it reads its input; any other program once it reads its
 // input after its output has gone quiet (readsInput for both). Either only once everything the
 // program wrote before is on the screen (outputSettled). It never waits
-// past readyShellMax for a shell, past readyMax for a program that has
-// written nothing or keeps writing, past readyOutputMax for one that has
-// written and paused, or once the program has exited. ready is false
+// past readyShellMax for a shell, past readyMax for a program that keeps
+// writing or has written nothing and is not loading, past readyOutputMax
+// for one that has written and paused or still loads (readyLonger), or
+// once the program has exited. ready is false
 // when it gave up or the program exited first; note then says what to do
 // (shell_start's result), "" for an exit.
 func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
@@ -466,17 +467,15 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 		case <-ch:
 		case <-poll.C:
 		case <-deadline.C:
-			switch {
-			case s.integ.Active:
+			if s.integ.Active {
 				return false, fmt.Sprintf("no prompt yet after %v (slow start-up files?): the shell is still starting; shell_wait {wait_for_command: true} returns at its first prompt", limit)
-			case wrote && limit < readyOutputMax && time.Since(last) >= readyQuiet:
-				// It has written and paused, as a program that waits for
-				// something before it draws (mc for its subshell): give it
-				// longer. One that keeps writing returns now.
-				deadline.Reset(readyOutputMax - limit)
-				limit = readyOutputMax
+			}
+			if more := readyLonger(s.pid, limit, wrote, time.Since(last)); more > 0 {
+				deadline.Reset(more)
+				limit += more
 				continue
-			case wrote:
+			}
+			if wrote {
 				return false, fmt.Sprintf("the program has not read its terminal after %v: it is still starting, or does not read its input; screen is its output so far; wait with shell_wait {wait_for: ...} or {wait_idle_ms: ...}", limit)
 			}
 			return false, fmt.Sprintf("no output yet after %v: the program is still starting, or prints nothing before its input; look with shell_read or wait with shell_wait {wait_for: ...}", limit)
@@ -484,6 +483,27 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 			return false, "cancelled before the program was ready"
 		}
 	}
+}
+
+// readyLonger is how much longer waitReady gives program pid, not an
+// integrated shell, when its deadline comes after limit with its output
+// quiet for quiet, 0 for no longer: up to readyOutputMax for one that has
+// written and paused (one that waits for something before it draws: mc
+// for its subshell) and for one that has written nothing but still loads
+// (programStarting: a busy machine can hold python's start past
+// readyMax); readyQuiet, at the first deadline, for one that wrote just
+// now, to tell one that keeps writing (it writes again) from one that
+// paused right after writing.
+func readyLonger(pid int, limit time.Duration, wrote bool, quiet time.Duration) time.Duration {
+	switch {
+	case limit >= readyOutputMax:
+		return 0
+	case wrote && quiet >= readyQuiet, !wrote && programStarting(pid):
+		return readyOutputMax - limit
+	case wrote && limit == readyMax:
+		return readyQuiet
+	}
+	return 0
 }
 
 // outputSettled confirms that a program seen waiting for its input has

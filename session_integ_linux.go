@@ -187,6 +187,24 @@ func readsTerminal(pid int) (reads, known bool) {
 	return false, known
 }
 
+// programStarting reports whether process pid, or a process it started
+// on the same terminal (sessionTree), is running or waiting for the disk
+// (state R or D in /proc/PID/stat): a program still loading, which has
+// not reached the point of writing anything. One asleep on anything else
+// (sleep 100, a pipe, its terminal) is not.
+func programStarting(pid int) bool {
+	tty, ok := procTTY(pid)
+	if !ok {
+		return false
+	}
+	for _, p := range sessionTree(pid) {
+		if f := statFields(p); len(f) >= 5 && f[4] == strconv.FormatUint(tty, 10) && (f[0] == "R" || f[0] == "D") {
+			return true
+		}
+	}
+	return false
+}
+
 // procTTY returns the controlling terminal of process pid as
 // /proc/PID/stat has it (field 7, tty_nr: 0 for none).
 func procTTY(pid int) (uint64, bool) {
