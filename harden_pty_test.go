@@ -108,6 +108,7 @@ func leftovers(ids []int) []procInfo {
 // session whose program exits by itself is reaped at once, while the
 // server runs, and keeps its exit status.
 func TestProcessHygiene(t *testing.T) {
+	t.Parallel()
 	hardenBinary(t)
 	for i, how := range []string{"stdin EOF", "SIGTERM", "SIGINT", "SIGHUP"} {
 		daemonArg := fmt.Sprintf("%d.%d", 1000+i, os.Getpid()%1000) // finds the daemon in /proc
@@ -193,6 +194,7 @@ func TestProcessHygiene(t *testing.T) {
 // stop would end every session's processes); a marker no process has
 // matches none.
 func TestMarkedProcessesNeedsMarker(t *testing.T) {
+	t.Parallel()
 	for _, m := range []string{"", "TTYWRIGHT_SESSION_TOKEN", "TTYWRIGHT_SESSION_TOKEN=" + rand.Text()} {
 		if got := markedProcesses(m); len(got) > 0 {
 			t.Errorf("markedProcesses(%q) = %v, want none", m, got)
@@ -208,6 +210,7 @@ func TestMarkedProcessesNeedsMarker(t *testing.T) {
 // sessionVar) while the server runs on, and leaves the other session's
 // alone until that session is stopped.
 func TestStopEndsSetsidDaemons(t *testing.T) {
+	t.Parallel()
 	hardenBinary(t)
 	p := startProc(t, "--output-dir", t.TempDir())
 	tag := os.Getpid() % 1000
@@ -674,15 +677,14 @@ func TestConcurrentCalls(t *testing.T) {
 // an absolute path to a program of the same name, nor the loader's
 // variables let another program run; the allowed one still starts.
 func TestAllowCommandBypass(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	a.cfg.AllowCommands = []string{"true"}
 	reconfigure(a)
 	bin := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "ran")
 	fake := filepath.Join(bin, "true")
-	if err := os.WriteFile(fake, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, fake, []byte("#!/bin/sh\ntouch "+marker+"\n"))
 	for _, args := range []map[string]any{
 		{"command": "true", "env": map[string]string{"PATH": bin}},
 		{"command": "true", "env": map[string]string{"PATH": bin + ":/usr/bin:/bin"}},
@@ -771,6 +773,7 @@ func TestSessionIDsClaimOutputDir(t *testing.T) {
 // A session whose program exits by itself meanwhile keeps its exit status
 // (the reaper never takes a session's own program from os/exec).
 func TestStopReapsDaemons(t *testing.T) {
+	t.Parallel()
 	hardenBinary(t)
 	p := startProc(t, "--output-dir", t.TempDir(), "--max-sessions", "40")
 	server := p.cmd.Process.Pid
@@ -813,19 +816,18 @@ func TestStopReapsDaemons(t *testing.T) {
 // script cannot be pointed at another interpreter by PATH, nor made to
 // run a start-up file by BASH_ENV or similar; the allowed names start.
 func TestAllowCommandIdentity(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("uses /bin/rbash and /proc")
 	}
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "payload-ran")
 	script := filepath.Join(dir, "tool.sh")
-	if err := os.WriteFile(script, []byte("#!/usr/bin/env bash\necho tool-ran\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, script, []byte("#!/usr/bin/env bash\necho tool-ran\n"))
 	evil := filepath.Join(dir, "evil")
 	os.Mkdir(evil, 0o700)
 	payload := "#!/bin/sh\ntouch " + marker + "\n"
-	os.WriteFile(filepath.Join(evil, "bash"), []byte(payload), 0o700)
+	writeExecutable(t, filepath.Join(evil, "bash"), []byte(payload))
 	os.WriteFile(filepath.Join(dir, "payload"), []byte("touch "+marker+"\n"), 0o600)
 	tests := []struct {
 		allow string
@@ -867,6 +869,7 @@ func TestAllowCommandIdentity(t *testing.T) {
 // is the one that runs, even when the symlink it was found through is
 // swapped between the check and the exec.
 func TestAllowedExecRunsCheckedFile(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("executes through /proc/self/fd")
 	}
@@ -901,6 +904,7 @@ func TestAllowedExecRunsCheckedFile(t *testing.T) {
 // /regex/ each (16 MB of params) keep the server's peak RSS under 256 MiB;
 // before the program cap the compiled regexes took it past 2 GiB.
 func TestRegexWaitMemory(t *testing.T) {
+	t.Parallel()
 	hardenBinary(t)
 	p := startProc(t, "--output-dir", t.TempDir())
 	id := p.mustTool("shell_start", map[string]any{"command": "sh"})["shell_session_id"].(string)
@@ -924,6 +928,7 @@ func TestRegexWaitMemory(t *testing.T) {
 // and blocks once stdout is full, so the rest of the input stays unread
 // (before, each ping became a goroutine blocked on the write: 1.4 GiB).
 func TestUnreadPingsBounded(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(hardenBinary(t), "--output-dir", t.TempDir())
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -1039,6 +1044,7 @@ func TestBinaryStdoutClosedShutsDown(t *testing.T) {
 // test runs the server as nobody: root opens any process's descriptors
 // (SECURITY.md says so).
 func TestServerDescriptorsHidden(t *testing.T) {
+	t.Parallel()
 	bin := hardenBinary(t)
 	dir, err := os.MkdirTemp("", "ttywright-dumpable-")
 	if err != nil {
@@ -1054,7 +1060,8 @@ func TestServerDescriptorsHidden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(copied, b, 0o755); err != nil {
+		writeExecutable(t, copied, b)
+		if err := os.Chmod(copied, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		bin = copied

@@ -15,6 +15,7 @@ import (
 )
 
 func TestParseSnap(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args    []string
 		wantErr string // "" = ok
@@ -61,6 +62,7 @@ func runSnapTest(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestSnapRuns(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "shot.png")
 	gifOut := filepath.Join(dir, "run.gif")
@@ -130,6 +132,7 @@ func TestSnapRuns(t *testing.T) {
 // writes the PNG where the link points and leaves the link in place; the
 // temporary-file-and-rename path would replace the link itself.
 func TestSnapWritesThroughLinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "target.png")
 	link := filepath.Join(dir, "link.png")
@@ -192,6 +195,7 @@ func TestSnapIsStdout(t *testing.T) {
 // never prints times out with status 1 and says so; --trim crops the GIF
 // like the PNG.
 func TestSnapWaits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	six := `for i in 1 2 3 4 5 6; do echo line $i; sleep 0.5; done`
 	tests := []struct {

@@ -149,6 +149,7 @@ const (
 )
 
 func TestResourcesEndToEnd(t *testing.T) {
+	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh")

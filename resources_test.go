@@ -196,6 +196,7 @@ func (f *resFixture) read(t testing.TB, uri string) (mime, text string, blob []b
 }
 
 func TestResourcesList(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	var r struct {
 		Resources []struct {
@@ -239,6 +240,7 @@ func TestResourcesList(t *testing.T) {
 }
 
 func TestResourcesPagination(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	f.addSession(t, "s2", f.sess.Started.Add(time.Second))
 	f.app.hub.res.pageSize = 3
@@ -284,6 +286,7 @@ func TestResourcesPagination(t *testing.T) {
 }
 
 func TestResourceTemplates(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	var r struct {
 		ResourceTemplates []struct{ URITemplate, Name, Description string }
@@ -313,6 +316,7 @@ func TestResourceTemplates(t *testing.T) {
 }
 
 func TestResourcesRead(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	f.sess.mu.Lock()
 	f.sess.exited, f.sess.exitCode = true, 3
@@ -417,6 +421,7 @@ func checkReadBlobs(t *testing.T, f *resFixture) {
 }
 
 func TestResourceTheme(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	for _, th := range themeList {
 		_, text, _ := f.read(t, "theme://"+th.Name)
@@ -452,6 +457,7 @@ func TestResourceTheme(t *testing.T) {
 }
 
 func TestResourceBuffer(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	f.sess.mu.Lock()
 	f.sess.term.Write([]byte("hello\r\nworld\r\n"))
@@ -466,6 +472,7 @@ func TestResourceBuffer(t *testing.T) {
 }
 
 func TestResourceNotFound(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	// A file outside the output directory, and ways to try to reach it.
 	outside := filepath.Join(filepath.Dir(f.dir), filepath.Base(f.dir)+"-secret.png")
@@ -646,12 +653,14 @@ func waitSettled(t testing.TB, h *mcpHub, also ...*debouncer) {
 const deadlockGuard = 10 * time.Second
 
 func TestResourceSubscribe(t *testing.T) {
+	t.Parallel()
 	const updated = "notifications/resources/updated"
 	for _, interval := range []time.Duration{20 * time.Millisecond, defaultUpdateInterval} {
 		if interval == defaultUpdateInterval && testing.Short() {
 			continue
 		}
 		t.Run(interval.String(), func(t *testing.T) {
+			t.Parallel()
 			f := newResFixture(t)
 			f.app.hub.res.interval = interval
 			n := listenNotes(f)
@@ -719,6 +728,7 @@ func TestResourceSubscribe(t *testing.T) {
 }
 
 func TestResourceSubscribeErrors(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	if _, err := f.call(t, "resources/subscribe", map[string]string{"uri": "session://x/screenshots/../../etc"}); rpcCode(err) != codeResourceNotFound {
 		t.Errorf("subscribe to a bad URI: %v, want -32002", err)
@@ -773,6 +783,7 @@ func TestResourceSubscribeErrors(t *testing.T) {
 // not the screenshots, and a screenshot updates its list and the info but
 // not sessions://list (it shows no captures).
 func TestResourceListChanged(t *testing.T) {
+	t.Parallel()
 	const changed, updated = "notifications/resources/list_changed", "notifications/resources/updated"
 	f := newResFixture(t)
 	f.app.hub.res.interval = 20 * time.Millisecond
@@ -965,6 +976,7 @@ func BenchmarkResourceReadBlob(b *testing.B) {
 // loop: capabilities, list, read, errors with their codes and data,
 // subscribe, notifications, unsubscribe, prompts and completion.
 func TestResourcesProtocol(t *testing.T) {
+	t.Parallel()
 	var f *resFixture
 	c := startAppServer(t, nil, func(a *App, s *Server) {
 		f = fillResFixture(t, a)
@@ -1085,6 +1097,7 @@ func checkProtocolSubscription(t *testing.T, c *testClient, f *resFixture, req f
 // TestResourcesAfterStop: a session that shell_stop removed from the App
 // keeps its info, buffer and captures readable, and stays listed.
 func TestResourcesAfterStop(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	f.app.hub.resourceListChanged() // shell_start reports the new session
 	f.sess.mu.Lock()
@@ -1142,6 +1155,7 @@ func TestResourcesAfterStop(t *testing.T) {
 // lists: in the end every live session reads live and every stopped one
 // is frozen (run with -race).
 func TestResourceListChangedConcurrent(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	var wg sync.WaitGroup
 	for g := range 4 {
@@ -1182,6 +1196,7 @@ func TestResourceListChangedConcurrent(t *testing.T) {
 // TestBindParamsErrors: a wrong type in params is named in the request's
 // terms (the field and the JSON kind), never in Go's.
 func TestBindParamsErrors(t *testing.T) {
+	t.Parallel()
 	var p struct {
 		URI       string            `json:"uri"`
 		Arguments map[string]string `json:"arguments"`
@@ -1202,6 +1217,7 @@ func TestBindParamsErrors(t *testing.T) {
 // held to the same rule as resources/subscribe: a finished command sends
 // list_changed and updates the commands, not the screenshots list.
 func TestListenUpdatedOnlyChanged(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	f.app.hub.res.interval = 20 * time.Millisecond
 	var mu sync.Mutex
@@ -1249,6 +1265,7 @@ func TestListenUpdatedOnlyChanged(t *testing.T) {
 // leaves its list, resources/list and the info's count, as a read of it
 // is not found.
 func TestResourceCaptureFileGone(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	for _, file := range []string{"first.png", "demo.gif"} {
 		if err := os.Remove(filepath.Join(f.dir, "s1", file)); err != nil {
@@ -1296,6 +1313,7 @@ func TestResourceCaptureFileGone(t *testing.T) {
 // template, so one with no command is not found with the numbers that
 // exist (or none yet), never "not a ttywright resource URI".
 func TestResourceCommandNumbers(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	f.addCommand(f.sess, "ls", "x")
 	f.addSession(t, "s2", time.Now())
@@ -1332,6 +1350,7 @@ func TestResourceCommandNumbers(t *testing.T) {
 // TestResourceCastIsText: an asciicast is JSON lines, so it is read as
 // text with its MIME type; a GIF and a PNG stay base64 blobs.
 func TestResourceCastIsText(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	cast := "{\"version\":2,\"width\":80,\"height\":24}\n[0.1,\"o\",\"h\u00e9\\u001b[0m\"]\n"
 	f.sess.AddRecording(Capture{Name: "demo.cast", URI: "session://s1/recordings/demo.cast", MimeType: "application/x-asciicast",
@@ -1367,6 +1386,7 @@ func TestResourceCastIsText(t *testing.T) {
 // recordings lists, and shell_stop updates sessions://list and the info
 // but not them either.
 func TestUpdatedOnlyChangedE2E(t *testing.T) {
+	t.Parallel()
 	needShell(t, "bash")
 	c := &noteClient{testClient: startServer(t), t: t}
 	c.initialize("2025-06-18")

@@ -30,6 +30,7 @@ func TestShellReadyUnderLoad(t *testing.T) {
 	}
 	for _, shell := range []string{"zsh", "bash"} {
 		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
 			needShell(t, shell)
 			a := newTestApp(t)
 			var wg sync.WaitGroup

@@ -146,6 +146,7 @@ func checkGone(t testing.TB, pid int) {
 }
 
 func TestStartOutputAndExitCodes(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	tests := []struct {
 		name   string
@@ -242,6 +243,7 @@ func emulatorIsSkeleton() bool {
 }
 
 func TestCtrlCInterruptsSleep(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `sleep 100; echo NOT-INTER""RUPTED\r`, "delay_ms": 200})
@@ -291,6 +293,7 @@ func TestWaitFor(t *testing.T) {
 
 // TestWaitCancelled checks that a cancelled request ends its wait.
 func TestWaitCancelled(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -370,6 +373,7 @@ func TestDefaultShellFallback(t *testing.T) {
 // SIGHUP ignored (as a shell starts a background job, or nohup) and checks
 // that a program started in a session does not ignore them.
 func TestIgnoredSignalsNotInherited(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
@@ -424,6 +428,7 @@ func sigIgnMask(t testing.TB, pid int) string {
 }
 
 func TestStopNoOrphans(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
@@ -498,6 +503,7 @@ func TestShutdownReapsAll(t *testing.T) {
 }
 
 func TestToolErrors(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "cat")
 	big := strings.Repeat("x", maxInputBytes+1)
@@ -537,6 +543,7 @@ func TestToolErrors(t *testing.T) {
 }
 
 func TestSessionLimits(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	a.cfg.MaxSessions = 2
 	reconfigure(a)
@@ -570,6 +577,7 @@ func TestSessionLimits(t *testing.T) {
 }
 
 func TestRawRing(t *testing.T) {
+	t.Parallel()
 	s := &Session{}
 	var all []byte
 	sizes := []int{1, 4096, 100, rawTailCap - 3, 70000, 2*rawTailCap + 5, 3, 512 << 10, 700 << 10}
@@ -591,6 +599,7 @@ func TestRawRing(t *testing.T) {
 // TestStopReportsSavedRecording: shell_stop saves a running recording and
 // says where, since the session id is gone afterwards.
 func TestStopReportsSavedRecording(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	mustCall(t, a, "shell_record_start", map[string]any{"session_id": id, "name": "last"})
@@ -614,6 +623,7 @@ func TestStopReportsSavedRecording(t *testing.T) {
 // --nice gives (and, on Linux with autogroups, so does its session's
 // autogroup), and at the server's with --nice 0.
 func TestProgramsRunNiced(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}

@@ -14,6 +14,7 @@ import (
 // erases, switches screens, clears the history, links and resizes, a
 // query that searched every step before finds what a fresh one finds.
 func TestFindCacheSameAsFresh(t *testing.T) {
+	t.Parallel()
 	steps := []string{
 		"needle 1\r\nhay\r\n",
 		"needle 2\r\nneedle 3 \x1b[7mneedle\x1b[m\r\n",

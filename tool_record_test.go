@@ -56,6 +56,7 @@ func resultText(r *ToolResult) string {
 }
 
 func TestRecordBadInput(t *testing.T) {
+	t.Parallel()
 	a := newRecApp(t)
 	addRecSession(a, "s1", 40, 10)
 	addRecSession(a, "busy", 40, 10)
@@ -100,6 +101,7 @@ func TestRecordBadInput(t *testing.T) {
 // shell_screenshot takes ("none" was refused), so one border object works
 // for both tools.
 func TestRecordBorderStyles(t *testing.T) {
+	t.Parallel()
 	a := newRecApp(t)
 	addRecSession(a, "s1", 40, 10)
 	tests := []struct {
@@ -127,6 +129,7 @@ func TestRecordBorderStyles(t *testing.T) {
 }
 
 func TestRecordFormats(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		format         string
 		gifOK, castOK  bool
@@ -362,7 +365,9 @@ func frameOf(step int) *image.RGBA {
 }
 
 func TestRecorderCapture(t *testing.T) {
+	t.Parallel()
 	t.Run("burst keeps the final state", func(t *testing.T) {
+		t.Parallel()
 		var took time.Duration
 		shown := recordFake(t, 10, func(f *fakeScreen) {
 			t0 := time.Now()
@@ -388,6 +393,7 @@ func TestRecorderCapture(t *testing.T) {
 		}
 	})
 	t.Run("synchronized update held back", func(t *testing.T) {
+		t.Parallel()
 		shown := recordFake(t, 30, func(f *fakeScreen) {
 			time.Sleep(50 * time.Millisecond)
 			f.set(1, true, true) // inside a 2026 update: half-drawn screens
@@ -408,6 +414,7 @@ func TestRecorderCapture(t *testing.T) {
 		}
 	})
 	t.Run("stop captures the state during an update", func(t *testing.T) {
+		t.Parallel()
 		shown := recordFake(t, 10, func(f *fakeScreen) {
 			f.set(5, true, true)
 			time.Sleep(50 * time.Millisecond)
@@ -421,6 +428,7 @@ func TestRecorderCapture(t *testing.T) {
 func TestRecorderLimits(t *testing.T) {
 	t.Parallel()
 	t.Run("frames", func(t *testing.T) {
+		t.Parallel()
 		shown, res := recordFakeLimited(t, 30, 4, 0, func(f *fakeScreen) {
 			for i := 1; i <= 10; i++ {
 				f.set(i, false, true)
@@ -432,6 +440,7 @@ func TestRecorderLimits(t *testing.T) {
 		}
 	})
 	t.Run("duration", func(t *testing.T) {
+		t.Parallel()
 		shown, res := recordFakeLimited(t, 30, 0, 200*time.Millisecond, func(f *fakeScreen) {
 			f.set(1, false, true)
 			time.Sleep(time.Second) // the limit passes here
@@ -453,6 +462,7 @@ func TestRecorderLimits(t *testing.T) {
 // size (cropped or padded with the background) and gives the cast an "r"
 // event.
 func TestRecorderResize(t *testing.T) {
+	t.Parallel()
 	shown, res := recordFakeLimited(t, 20, 0, 0, func(f *fakeScreen) {
 		f.mu.Lock()
 		f.cols = 30
@@ -492,6 +502,7 @@ func TestRecorderResize(t *testing.T) {
 // while shell_record_start is still creating files): no panic, no hang,
 // nothing left recording or half written.
 func TestRecordStartStopRace(t *testing.T) {
+	t.Parallel()
 	a := newRecApp(t)
 	s := addRecSession(a, "s1", 20, 4)
 	var wg sync.WaitGroup
@@ -629,6 +640,7 @@ func readText(t *testing.T, a *App, uri string) string {
 // TestRecordingName: shell_record_start and shell_record_stop leave a
 // file extension out of a recording's name alike.
 func TestRecordingName(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"demo", "demo"}, {"demo.gif", "demo"}, {"demo.cast", "demo"}, {"demo.CAST", "demo"},
 		{" demo.cast ", "demo"}, {"v1.2", "v1.2"}, {".cast", ""},

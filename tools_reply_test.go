@@ -15,6 +15,7 @@ import (
 // TestReplyShowsWhatTheScreenShows: each case's text block holds want
 // (and not avoid).
 func TestReplyShowsWhatTheScreenShows(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		shell       string
@@ -61,6 +62,7 @@ func TestReplyShowsWhatTheScreenShows(t *testing.T) {
 // of a JSON copy of the result or a TIMED OUT line that points at
 // nothing.
 func TestReplyEmptyScreen(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh", "-c", "stty -echo; exec sleep 100")
 	for _, tc := range []struct {
@@ -80,6 +82,7 @@ func TestReplyEmptyScreen(t *testing.T) {
 
 // TestDurationText: durations read alike, 0 included.
 func TestDurationText(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{0: "0ms", 2 * time.Millisecond: "2ms", 1500 * time.Millisecond: "1.5s"} {
 		if got := durationText(d); got != want {
 			t.Errorf("durationText(%v) = %q, want %q", d, got, want)

@@ -24,6 +24,7 @@ import (
 func screenLines(v any) []string { s, _ := v.(string); return strings.Split(s, "\n") }
 
 func TestScreenAfterEcho(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `echo hel""lo world\r`, "wait_for": "hello world", "wait_for_input": true})
@@ -44,6 +45,7 @@ func TestScreenAfterEcho(t *testing.T) {
 // shell_read show the bottom of the screen (the newest lines), not the top
 // of the scrollback.
 func TestLiveBottomAfterScroll(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `i=1; while [ $i -le 300 ]; do echo row-$i; i=$((i+1)); done; echo E""ND\r`, "wait_for": "END"})
@@ -72,6 +74,7 @@ func TestLiveBottomAfterScroll(t *testing.T) {
 // TestArrowKeysFollowDECCKM: a program that sets application-cursor mode
 // gets ESC O A for Up; one that does not gets ESC [ A.
 func TestArrowKeysFollowDECCKM(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	tests := []struct {
 		mode string // DECSET/DECRST ?1
@@ -95,6 +98,7 @@ func TestArrowKeysFollowDECCKM(t *testing.T) {
 // TestCursorPositionReport: a program that asks where the cursor is
 // (DSR 6, ESC [ 6 n) and waits for the answer gets it and goes on.
 func TestCursorPositionReport(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	script := `stty raw -echo; printf 'abc\033[6n'; r=$(dd bs=1 count=6 2>/dev/null | tr '\033' E); stty sane; echo; echo "GOT $r"`
 	id := start(t, a, "sh", "-c", script)
@@ -131,6 +135,7 @@ func TestResizeSeenBySttySize(t *testing.T) {
 // not keep; wait_for "$ " must find it while the cursor sits after it, and
 // a shell_send waiting for the prompt must wait for the next one.
 func TestWaitForPromptOnScreen(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "env": map[string]string{"PS1": "tw$ "}})
 	id := m["shell_session_id"].(string)
@@ -147,6 +152,7 @@ func TestWaitForPromptOnScreen(t *testing.T) {
 // shell's old screen comes back with its old prompt; a wait for the
 // prompt sent while the program ran must wait for the next one.
 func TestWaitForPromptAfterFullScreen(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "env": map[string]string{"PS1": "tw$ "}})
 	id := m["shell_session_id"].(string)
@@ -336,6 +342,7 @@ func rpcCall(t *testing.T, c *testClient, id int, method string, params any) map
 // declarations, structured results, shell_send's text block written for
 // the model and shell_read's being the screen itself.
 func TestShellToolsOverJSONRPC(t *testing.T) {
+	t.Parallel()
 	c := startServer(t)
 	c.initialize("2025-06-18")
 	list := rpcCall(t, c, 1, "tools/list", map[string]any{})
@@ -403,6 +410,7 @@ func TestShellToolsOverJSONRPC(t *testing.T) {
 // output does, even when it repeats the input (cat), and a wait that runs
 // out says so in the first words of its text block.
 func TestEchoDoesNotSatisfyWait(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "cat")
 	r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": "typed text", "wait_for": "typed text", "timeout_ms": 500})
@@ -484,6 +492,7 @@ func TestEnterUnderLNM(t *testing.T) {
 // TestTimeoutZeroSends: timeout_ms 0 with input sends it and looks once
 // (shell_send and shell_click): no error, the input written.
 func TestTimeoutZeroSends(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "cat")
 	r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo g\r", "timeout_ms": 0, "wait_for": "g"})

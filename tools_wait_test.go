@@ -42,6 +42,7 @@ func lastLine(v any) string {
 // on the echo of the command line), so the keys that follow reach the
 // program, and after quitting the shell's screen ends in a clean prompt.
 func TestFullScreenProgramsNoTypeahead(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		command string // typed at the prompt
@@ -55,6 +56,7 @@ func TestFullScreenProgramsNoTypeahead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			if _, err := exec.LookPath(tt.name); err != nil {
 				t.Skip(err)
 			}
@@ -91,6 +93,7 @@ func TestFullScreenProgramsNoTypeahead(t *testing.T) {
 // prompt already on the screen but on the next one; without it the
 // screen as it is satisfies the wait.
 func TestWaitNewOnly(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := shellIn(t, a, t.TempDir())
 	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `sleep 1; echo sl""ept\r`, "delay_ms": 0})
@@ -107,6 +110,7 @@ func TestWaitNewOnly(t *testing.T) {
 // TestWaitForGone: wait_for_gone returns once the text left the screen
 // (matched, ended by it), and at once when it is not there.
 func TestWaitForGone(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	// The program reads a line first, so shell_start returns with
 	// Loading... shown (it would wait out its readiness window for a
@@ -162,6 +166,7 @@ func TestWaitStableIgnoresCursorAndBlink(t *testing.T) {
 // TestRegexOverShownText: /# $/ matches a root prompt: the regex runs over
 // the rows as shown, $ at a line's end, no trailing blank rows.
 func TestRegexOverShownText(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "env": map[string]string{"PS1": "work# "}})
 	id := m["shell_session_id"].(string)
@@ -177,6 +182,7 @@ func TestRegexOverShownText(t *testing.T) {
 // backslashes stay, newlines are Enter, and the shell or Python runs it
 // as one paste.
 func TestSendTextAsWritten(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		command []string
@@ -190,6 +196,7 @@ func TestSendTextAsWritten(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			a := newTestApp(t)
 			var id string
 			if tt.command == nil {
@@ -221,6 +228,7 @@ func regexpQuoteLines(lines []string) string {
 // output and checks which screen text still satisfies a wait: the cells
 // drawn as the echo do not, the program's own output does.
 func TestEchoTrackerMarks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		input  string // what was typed (escapes removed, \r between lines)
@@ -272,6 +280,7 @@ func TestEchoTrackerMarks(t *testing.T) {
 // does not count, the same text drawn afterwards does, also after a
 // scroll moved the old rows.
 func TestOldTextMarks(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(20, 3, 10)
 	term.Write([]byte("tw$ ls\r\nfile\r\ntw$ "))
 	term.BeginMarks("", true)
@@ -292,6 +301,7 @@ func TestOldTextMarks(t *testing.T) {
 // TestMatchFresh: a match counts when it covers a fresh byte or no
 // byte at all; overlapping literal occurrences are all tried.
 func TestMatchFresh(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		find, text, fresh string // fresh: 1 for a fresh byte
 		want              bool
@@ -319,6 +329,7 @@ func TestMatchFresh(t *testing.T) {
 // screen and scrollback text, blanks at the wrap kept; the alternate
 // screen keeps its rows; TextRows reads a range across both.
 func TestTextJoinsWrappedRows(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(10, 3, 10)
 	term.Write([]byte("its own copy of the text\r\nnext"))
 	if got, want := term.Text(true), "its own copy of the text\nnext"; got != want {
@@ -423,6 +434,7 @@ func FuzzWaitFor(f *testing.F) {
 // the scrollback, is one line in Text and TextRows, the blanks at each
 // wrap point kept.
 func TestTextJoinsAcrossHistory(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(4, 2, 10)
 	term.Write([]byte("ab  cd  efgh ij\r\nz"))
 	if got, want := term.Text(true), "ab  cd  efgh ij\nz"; got != want {
@@ -439,6 +451,7 @@ func TestTextJoinsAcrossHistory(t *testing.T) {
 // when it wrapped early adds no blank, a blank written at the wrap point
 // stays, and erased cells at a wrapped row's end add nothing.
 func TestJoinedTextSameInHistory(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		cols int
@@ -478,9 +491,11 @@ func TestJoinedTextSameInHistory(t *testing.T) {
 // timeout names; shell_send's Enter or Ctrl-C at the idle prompt runs no
 // command and returns at the new prompt, already_done.
 func TestCommandWaitAtIdlePrompt(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			runCommand(t, a, id, "true", nil)
 			r, m := call(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true, "wait_for": "zz", "timeout_ms": 300})
@@ -512,6 +527,7 @@ func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
 // only echo: the wait returns on the program's own output, in bash, zsh
 // and fish.
 func TestEchoRepeatedFirstLetter(t *testing.T) {
+	t.Parallel()
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		t.Run(shell, func(t *testing.T) {
 			t.Parallel()
@@ -536,6 +552,7 @@ func TestEchoRepeatedFirstLetter(t *testing.T) {
 // error naming the fix, in every tool that waits; it was taken as no
 // condition, and the call returned without matched.
 func TestEmptyWaitForRefused(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := mustCall(t, a, "shell_start", map[string]any{"command": "cat"})["shell_session_id"]
 	for _, tc := range []struct {
@@ -566,6 +583,7 @@ func TestEmptyWaitForRefused(t *testing.T) {
 // other description of a /regex/ argument refers to shell_wait's; any
 // other letter after the last slash makes the argument literal text.
 func TestRegexFlagsDocumented(t *testing.T) {
+	t.Parallel()
 	for r := 'A'; r <= 'z'; r++ {
 		if !unicode.IsLetter(r) {
 			continue
@@ -621,12 +639,14 @@ func TestRegexFlagsDocumented(t *testing.T) {
 // at an earlier command), and its text quotes the shell's reply. An
 // empty line stays already_done.
 func TestNoCommandForRejectedLine(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, tc := range []struct{ shell, reply string }{
 		{"bash", "syntax error"},
 		{"zsh", "parse error"},
 	} {
 		t.Run(tc.shell, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, tc.shell, "", nil, nil)
 			r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo )\r", "wait_for_command": true, "timeout_ms": 20000})
 			if r.IsError || m["matched"] != true || m["no_command"] != true || m["already_done"] != nil || m["command"] != nil {
@@ -657,6 +677,7 @@ func firstLines(s string, n int) string {
 // TIMED OUT line says so and how to go on, not that it waited for the
 // command to end; a command that runs still gets the usual line.
 func TestTimeoutNoCommandStarted(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, tc := range []struct{ shell, line string }{
 		{"bash", "if true"},
