@@ -144,3 +144,33 @@ if how == "devtty": open("/dev/tty", "rb", buffering=0).read(1)
 		})
 	}
 }
+
+// TestShellReadyAfterSlowLineInit: a zsh whose zle-line-init hook runs for
+// a while (a theme's, or any on a machine busy enough to preempt zsh
+// there) has drawn its prompt and gone quiet well before its line editor
+// reads with bracketed paste on. shell_start, and a wait_for_command's
+// end, return only then: 30 ms of quiet after the prompt once counted as
+// ready.
+func TestShellReadyAfterSlowLineInit(t *testing.T) {
+	t.Parallel()
+	needShell(t, "zsh")
+	a := newTestApp(t)
+	home := t.TempDir()
+	rc := "zmodload zsh/datetime\n" +
+		"zle-line-init() { local end=$(( EPOCHREALTIME + 0.2 )); while (( EPOCHREALTIME < end )); do :; done }\n" +
+		"zle -N zle-line-init\n"
+	if err := os.WriteFile(filepath.Join(home, ".zshrc"), []byte(rc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "zsh", "cwd": home,
+		"env": map[string]string{"HOME": home, "ZDOTDIR": home, "HISTFILE": filepath.Join(home, ".hist")}})
+	s, _ := a.tools.session(m["shell_session_id"].(string))
+	defer a.tools.stopSession(s, syscall.SIGHUP) // before home goes
+	if m["ready"] != true || !s.Modes().BracketedPaste {
+		t.Errorf("shell_start: ready %v before the line editor turned bracketed paste on; screen %q", m["ready"], s.Text(false))
+	}
+	runCommand(t, a, s.ID, "true", nil) // zsh turns bracketed paste off to run it
+	if !s.Modes().BracketedPaste {
+		t.Errorf("wait_for_command returned before the line editor turned bracketed paste on; screen %q", s.Text(false))
+	}
+}
