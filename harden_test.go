@@ -376,7 +376,8 @@ func TestImageSizeLimit(t *testing.T) {
 		t.Error("a refused recording left the session recording")
 	}
 
-	// Grow the screen during a recording: frames stay at the first size.
+	// Grow the screen during a recording: frames stay at the first size,
+	// the last one too, which the stop captures from the grown screen.
 	s := addRecSession(a, "grow", 20, 4)
 	if r := callTool(t, a, "shell_record_start", `{"session_id":"grow"}`); r.IsError {
 		t.Fatal(r.Text)
@@ -385,7 +386,6 @@ func TestImageSizeLimit(t *testing.T) {
 	s.term.Resize(300, 200)
 	s.term.Write([]byte("\x1b[199;290Hgrown"))
 	s.mu.Unlock()
-	time.Sleep(150 * time.Millisecond)
 	r := callTool(t, a, "shell_record_stop", `{"session_id":"grow"}`)
 	if r.IsError {
 		t.Fatal(r.Text)
