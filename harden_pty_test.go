@@ -697,7 +697,10 @@ func TestAllowCommandBypass(t *testing.T) {
 			t.Errorf("%v: %s, want not allowed", args, resultText(r))
 		}
 	}
-	time.Sleep(100 * time.Millisecond)
+	// A refused call starts no session, so nothing it names runs later.
+	if n := len(a.sessions.List()); n != 0 {
+		t.Errorf("%d sessions after refused starts", n)
+	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the program of the same name ran")
 	}
@@ -851,15 +854,21 @@ func TestAllowCommandIdentity(t *testing.T) {
 		a := newTestApp(t)
 		a.cfg.AllowCommands = []string{tt.allow}
 		reconfigure(a)
-		r, _ := call(t, a, "shell_start", tt.args)
+		r, m := call(t, a, "shell_start", tt.args)
 		switch {
 		case tt.want == "" && r.IsError:
 			t.Errorf("allow %s, %v: %s, want it to start", tt.allow, tt.args, r.Text)
 		case tt.want != "" && (!r.IsError || !strings.Contains(r.Text, tt.want)):
 			t.Errorf("allow %s, %v: isError %v %q, want an error naming %q", tt.allow, tt.args, r.IsError, r.Text, tt.want)
 		}
+		// What a started program runs has run once it exits; a refused
+		// call starts none.
+		if id, ok := m["shell_session_id"].(string); ok {
+			waitExit(t, a, id)
+		} else if n := len(a.sessions.List()); n != 0 {
+			t.Errorf("allow %s, %v: %d sessions after a refused start", tt.allow, tt.args, n)
+		}
 	}
-	time.Sleep(200 * time.Millisecond)
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a payload ran")
 	}

@@ -298,10 +298,22 @@ func TestWaitCancelled(t *testing.T) {
 	id := start(t, a, "sh")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan *ToolResult)
+	waiting := make(chan struct{}, 1) // the wait's progress: it runs
+	progress := func(float64, float64, string) {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+	}
 	go func() {
-		done <- toolByName(t, a, "shell_wait").Handle(ctx, &ToolCall{Args: json.RawMessage(`{"session_id":"` + id + `","wait_for":"NEVER","timeout_ms":60000}`)})
+		done <- toolByName(t, a, "shell_wait").Handle(ctx, &ToolCall{Progress: progress,
+			Args: json.RawMessage(`{"session_id":"` + id + `","wait_for":"NEVER","timeout_ms":60000}`)})
 	}()
-	time.Sleep(50 * time.Millisecond)
+	select {
+	case <-waiting:
+	case r := <-done:
+		t.Fatalf("the wait ended before it was cancelled: %+v", r)
+	}
 	cancel()
 	select {
 	case r := <-done:

@@ -109,7 +109,7 @@ func TestCursorPositionReport(t *testing.T) {
 }
 
 func TestResizeSeenBySttySize(t *testing.T) {
-	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	if m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `stty size\r`, "wait_for": "24 80"}); m["matched"] != true {
@@ -122,8 +122,14 @@ func TestResizeSeenBySttySize(t *testing.T) {
 	if m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `stty size\r`, "wait_for": "30 100"}); m["matched"] != true {
 		t.Errorf("stty size after resize: %q", m["bufferAfter"])
 	}
-	// A full-screen program hears SIGWINCH.
-	id = start(t, a, "sh", "-c", `trap 'echo WINCH $(stty size)' WINCH; echo READY; while :; do sleep 0.05; done`)
+	// A full-screen program hears SIGWINCH. It reads its terminal, so
+	// shell_start returns at once (one that never reads waited out the
+	// readiness window).
+	winch := `import os, signal, sys
+signal.signal(signal.SIGWINCH, lambda *_: print("WINCH %d %d" % os.get_terminal_size()[::-1], flush=True))
+print("READY", flush=True)
+sys.stdin.read()`
+	id = start(t, a, realPython(), "-c", winch)
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "READY"})
 	mustCall(t, a, "shell_resize", map[string]any{"session_id": id, "cols": 90, "rows": 20})
 	if m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "WINCH 20 90"}); m["matched"] != true {
@@ -427,9 +433,9 @@ func TestEchoDoesNotSatisfyWait(t *testing.T) {
 // TestWaitForAcrossWrappedRows: text that the terminal wrapped onto the
 // next row is still found on the screen, and read back as one line.
 func TestWaitForAcrossWrappedRows(t *testing.T) {
-	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
+	t.Parallel()
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", `printf '%075dWRAPPED-MARKER\n' 0; sleep 100`)
+	id := start(t, a, "sh", "-c", `printf '%075dWRAPPED-MARKER\n' 0; exec cat`) // reads: ready at once
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 100})
 	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "WRAPPED-MARKER", "timeout_ms": 2000})
 	if m["matched"] != true {

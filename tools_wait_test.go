@@ -144,9 +144,12 @@ func anyStrings(v any) []string {
 // cursor and toggling SGR 5 on a character, without changing any text,
 // never goes idle, but its screen is stable.
 func TestWaitStableIgnoresCursorAndBlink(t *testing.T) {
-	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
+	t.Parallel()
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", `echo; echo STATIC; while :; do printf '\033[?25l\033[5mX\033[0m\b'; sleep 0.05; printf '\033[?25h\033[HX\b\033[3;1H'; sleep 0.05; done`)
+	// The blinking loop runs in the background and the shell reads its
+	// terminal, so shell_start returns at once: a program that never
+	// reads waited out the readiness window (0.5 to 3 s).
+	id := start(t, a, "sh", "-c", `echo; echo STATIC; while :; do printf '\033[?25l\033[5mX\033[0m\b'; sleep 0.05; printf '\033[?25h\033[HX\b\033[3;1H'; sleep 0.05; done & read x`)
 	if m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "STATIC", "timeout_ms": 5000}); m["matched"] != true {
 		t.Fatalf("STATIC not shown: %v", m) // row 0 has the X the loop writes at home
 	}
