@@ -504,7 +504,7 @@ func TestLimits(t *testing.T) {
 
 	// Too many sessions: the limit is 3 and one runs.
 	for i := range 2 {
-		if _, _, isErr := toolResult(c.toolCall(200+i, "shell_start", map[string]any{"command": "sleep", "args": []string{"1000"}})); isErr {
+		if _, _, isErr := toolResult(c.toolCall(200+i, "shell_start", map[string]any{"command": "cat"})); isErr {
 			t.Fatalf("session %d of 3 refused", i+2)
 		}
 	}
@@ -715,7 +715,7 @@ func TestAllowCommandBypass(t *testing.T) {
 func TestStopReleasesEmptySessionDir(t *testing.T) {
 	t.Parallel()
 	a := newTestApp(t)
-	empty, shot := start(t, a, "sleep", "100"), start(t, a, "sleep", "100")
+	empty, shot := start(t, a, "cat"), start(t, a, "cat") // cat reads: shell_start returns at once
 	mustCall(t, a, "shell_screenshot", map[string]any{"session_id": shot})
 	for _, id := range []string{empty, shot} {
 		if fi, err := os.Stat(filepath.Join(a.cfg.OutputDir, id)); err != nil || !fi.IsDir() {
@@ -749,7 +749,7 @@ func TestSessionIDsClaimOutputDir(t *testing.T) {
 	var ids []string
 	for i := range 3 {
 		for _, app := range []*App{a, b} {
-			id := start(t, app, "sleep", "100")
+			id := start(t, app, "cat") // reads: shell_start returns at once
 			if slices.Contains(ids, id) {
 				t.Fatalf("id %s given twice", id)
 			}
@@ -1089,7 +1089,7 @@ func TestServerDescriptorsHidden(t *testing.T) {
 		}
 	}
 	c := startProcWith(t, bin, as, "--output-dir", out)
-	forge := `printf '{"jsonrpc":"2.0","id":424242,"result":{}}\n' 2>/dev/null >/proc/$PPID/fd/1 && echo FORGED || echo REFUSED; exec sleep 100`
+	forge := `printf '{"jsonrpc":"2.0","id":424242,"result":{}}\n' 2>/dev/null >/proc/$PPID/fd/1 && echo FORGED || echo REFUSED; exec cat`
 	st := c.mustTool("shell_start", map[string]any{"command": "sh", "args": []string{"-c", forge}})
 	m := c.mustTool("shell_wait", map[string]any{"session_id": st["shell_session_id"], "wait_for": "/FORGED|REFUSED/"})
 	if screen, _ := m["buffer"].(string); !strings.Contains(screen, "REFUSED") {

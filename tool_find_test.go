@@ -56,9 +56,9 @@ func TestFindCacheSameAsFresh(t *testing.T) {
 // screen's first, then the history's nearest the screen, and the result
 // says it was cut.
 func TestFindKeepsScreenMatches(t *testing.T) {
-	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
+	t.Parallel()
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", "seq 1 1000; sleep 100")
+	id := start(t, a, "sh", "-c", "seq 1 1000; exec cat") // reads: shell_start returns at once
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "1000"})
 	m := mustCall(t, a, "shell_find", map[string]any{"session_id": id, "text": "/[0-9]+/", "scrollback": true})
 	ms := m["matches"].([]any)

@@ -64,7 +64,7 @@ func TestReplyShowsWhatTheScreenShows(t *testing.T) {
 func TestReplyEmptyScreen(t *testing.T) {
 	t.Parallel()
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", "stty -echo; exec sleep 100")
+	id := start(t, a, "sh", "-c", "stty -echo; exec cat") // no echo, and no line ends: nothing shows
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -93,9 +93,9 @@ func TestDurationText(t *testing.T) {
 // TestCaptureReplacedSaysSo: a screenshot or a recording saved under a
 // name the session used already says it replaced the old files.
 func TestCaptureReplacedSaysSo(t *testing.T) {
-	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
+	t.Parallel()
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", "echo hi; exec sleep 100")
+	id := start(t, a, "sh", "-c", "echo hi; exec cat") // reads: shell_start returns at once
 	for i, want := range []any{nil, true} {
 		if m := mustCall(t, a, "shell_screenshot", map[string]any{"session_id": id, "name": "same"}); m["replaced"] != want {
 			t.Errorf("screenshot %d: replaced %v, want %v", i, m["replaced"], want)
