@@ -366,15 +366,17 @@ func TestCwdHome(t *testing.T) {
 
 // TestDefaultShellFallback: without a command, a $SHELL that this machine
 // lacks falls back to bash (it was an error about a command the agent
-// never gave).
+// never gave). The session's environment is the server's with env over
+// it, so SHELL comes in env here, with a clean HOME for the shell.
 func TestDefaultShellFallback(t *testing.T) {
+	t.Parallel()
 	want := "bash"
 	if _, err := exec.LookPath("bash"); err != nil {
 		want = "sh"
 	}
-	t.Setenv("SHELL", "/nonexistent/zsh")
 	a := newTestApp(t)
-	m := mustCall(t, a, "shell_start", map[string]any{})
+	home := t.TempDir()
+	m := mustCall(t, a, "shell_start", map[string]any{"cwd": home, "env": map[string]string{"SHELL": "/nonexistent/zsh", "HOME": home}})
 	if m["command"] != want {
 		t.Errorf("shell_start without a command, SHELL=/nonexistent/zsh: ran %v, want %s", m["command"], want)
 	}
