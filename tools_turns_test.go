@@ -200,9 +200,13 @@ func TestQueuedCallTypesNothing(t *testing.T) {
 			maps.Copy(args, tt.args)
 			ch := callAsync(t, context.Background(), a, tt.tool, args)
 			awaitQueued(t, a, s, 2)
-			// A write that slipped past the queue would reach cat -v at once;
-			// shell_wait's idle ends after the output it caused.
-			mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 50})
+			// A write that slipped past the queue went to the program
+			// before the holder's barrier, and cat -v prints what it reads
+			// in order: once the barrier is on the screen, so is the slip.
+			if err := s.writeInput(context.Background(), []byte("BARRIER")); err != nil {
+				t.Fatal(err)
+			}
+			mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "BARRIER", "timeout_ms": 20000})
 			if raw, _ := s.RawTail(4096); strings.Contains(string(raw), tt.sent) {
 				t.Fatalf("%s typed before its turn: %q", tt.tool, raw)
 			}
