@@ -523,7 +523,10 @@ func TestLimits(t *testing.T) {
 func TestRecordingCaps(t *testing.T) {
 	t.Parallel()
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", "i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.02; done")
+	// The loop ticks in the background while the shell reads, so
+	// shell_start returns at once (a program that never reads waited out
+	// the readiness window).
+	id := start(t, a, "sh", "-c", "i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.02; done & read x")
 	for _, tc := range []struct {
 		name   string
 		frames int
@@ -661,7 +664,7 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 	// Stopped while recording, with no shell_record_stop: the recording is
 	// kept, not left as part files.
-	rec := start(t, a, "sh", "-c", "while :; do echo tock; sleep 0.01; done")
+	rec := start(t, a, "sh", "-c", "while :; do echo tock; sleep 0.01; done & read x") // reads: ready at once
 	mustCall(t, a, "shell_record_start", map[string]any{"session_id": rec, "name": "kept"})
 	mustCall(t, a, "shell_stop", map[string]any{"session_id": rec})
 	if _, err := os.Stat(filepath.Join(a.cfg.OutputDir, rec, "kept.gif")); err != nil {
