@@ -417,14 +417,14 @@ func readsInput(pid int, quiet, after time.Duration, wrote bool) bool {
 // waitReady returns when s's program is ready for input: an integrated
 // shell once its first prompt is drawn (the B mark, or A when it writes
 // no B) and it reads its input; any other program once it reads its
-// input after its output has gone quiet (readsInput for both). Either only once everything the
-// program wrote before is on the screen (outputSettled). It never waits
-// past readyShellMax for a shell, past readyMax for a program that keeps
-// writing or has written nothing and is not loading, past readyOutputMax
-// for one that has written and paused or still loads (readyLonger), or
-// once the program has exited. ready is false
-// when it gave up or the program exited first; note then says what to do
-// (shell_start's result), "" for an exit.
+// input after its output has gone quiet (readsInput for both). Either
+// only once everything the program wrote before is on the screen
+// (outputSettled). It never waits past readyShellMax for a shell, past
+// readyMax for a program that keeps writing or has written nothing and
+// is not loading, past readyOutputMax for one that has written and
+// paused or still loads (readyLonger), or once the program has exited.
+// ready is false when it gave up or the program exited first; note then
+// says what to do (shell_start's result), "" for an exit.
 func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	limit := readyMax
 	if s.integ.Active {
