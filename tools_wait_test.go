@@ -709,7 +709,12 @@ func TestTimeoutNoCommandStarted(t *testing.T) {
 			if want := "TIMED OUT after 1s (matched false): no command started since the input was sent"; m["timed_out"] != true || !strings.HasPrefix(r.Text, want) || !strings.Contains(firstLine(r.Text), "send C-c") {
 				t.Errorf("%q: %q, want %q...", tc.line, firstLine(r.Text), want)
 			}
-			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"C-c"}, "wait_stable_ms": 100})
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"C-c"}})
+			// The shell has read the C-c and reads at its prompt again
+			// (100 ms of a stable screen, waited for before, could pass
+			// with fish still busy on a loaded machine).
+			s, _ := a.tools.session(id)
+			waitFor(t, func() bool { return s.inputRead() && s.Foreground().Input == inputCommand })
 			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo st''arted; sleep 30\r", "wait_for": "started", "timeout_ms": 20000})
 			r, _ = call(t, a, "shell_send", map[string]any{"session_id": id, "input": "x", "wait_for_command": true, "timeout_ms": 300})
 			if want := "TIMED OUT after 300ms waiting for wait_for_command (the command to end"; !strings.HasPrefix(r.Text, want) {
