@@ -470,6 +470,9 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 			if s.integ.Active {
 				return false, fmt.Sprintf("no prompt yet after %v (slow start-up files?): the shell is still starting; shell_wait {wait_for_command: true} returns at its first prompt", limit)
 			}
+			// Output still on its way counts as written: on a busy
+			// machine the reader may not have fed it yet.
+			wrote := wrote || ptyOutputPending(s.master)
 			if more := readyLonger(s.pid, limit, wrote, time.Since(last)); more > 0 {
 				deadline.Reset(more)
 				limit += more
