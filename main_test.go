@@ -147,6 +147,7 @@ func TestParseConfig(t *testing.T) {
 }
 
 func TestRunExitStatus(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args       []string
 		status     int
@@ -272,8 +273,15 @@ func testBinaryTerminal(t *testing.T, bin string) {
 		cmd.Process.Kill()
 		t.Fatal("the server did not exit on Ctrl-D")
 	}
-	master.Close()
-	out := <-screen
+	// The reader ends at EIO, once the server's side is closed: closing
+	// the master first cut it short, before it had read anything when the
+	// machine was busy.
+	var out string
+	select {
+	case out = <-screen:
+	case <-time.After(stuckAfter):
+		t.Fatal("the terminal stayed open after the server exited")
+	}
 	for _, want := range []string{"ttywright is an MCP server", "claude mcp add ttywright", `{"jsonrpc":"2.0","id":"typed","result":{}}`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("terminal output lacks %q:\n%s", want, out)
@@ -400,6 +408,7 @@ func testBinaryClosedStdout(t *testing.T, bin string) {
 // TestDocsCoverEverything keeps the manual (main.go's package comment)
 // and README.md current: each names every flag, tool and prompt.
 func TestDocsCoverEverything(t *testing.T) {
+	t.Parallel()
 	manual, err := os.ReadFile("main.go")
 	if err != nil {
 		t.Fatal(err)

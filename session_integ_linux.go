@@ -151,6 +151,13 @@ func readsTerminal(pid int) (reads, known bool) {
 		if t, ok := procTTY(procs[n]); n > 0 && (!ok || t != tty) {
 			continue // gone, or on a terminal of its own (mc's subshell)
 		}
+		// A stopped process reads nothing, though its syscall file still
+		// names the read it will restart (a background job stopped by
+		// SIGTTIN); its children are looked at all the same.
+		stopped := false
+		if f := statFields(procs[n]); len(f) > 0 {
+			stopped = f[0] == "T" || f[0] == "t"
+		}
 		proc := "/proc/" + strconv.Itoa(procs[n])
 		t := &termFDs{proc: proc, major: uint32(tty>>8) & 0xfff, minor: uint32(tty&0xff) | uint32(tty>>12)&0xfff00, is: map[int]bool{}}
 		tasks, err := os.ReadDir(proc + "/task")
@@ -162,11 +169,13 @@ func readsTerminal(pid int) (reads, known bool) {
 		}
 		threads += len(tasks)
 		for _, task := range tasks {
-			r, k := t.taskReads(proc + "/task/" + task.Name() + "/syscall")
-			if r {
-				return true, true
+			if !stopped {
+				r, k := t.taskReads(proc + "/task/" + task.Name() + "/syscall")
+				if r {
+					return true, true
+				}
+				known = known && k
 			}
-			known = known && k
 			b, _ := os.ReadFile(proc + "/task/" + task.Name() + "/children")
 			for _, c := range strings.Fields(string(b)) {
 				if c, err := strconv.Atoi(c); err == nil {
@@ -176,6 +185,24 @@ func readsTerminal(pid int) (reads, known bool) {
 		}
 	}
 	return false, known
+}
+
+// programStarting reports whether process pid, or a process it started
+// on the same terminal (sessionTree), is running or waiting for the disk
+// (state R or D in /proc/PID/stat): a program still loading, which has
+// not reached the point of writing anything. One asleep on anything else
+// (sleep 100, a pipe, its terminal) is not.
+func programStarting(pid int) bool {
+	tty, ok := procTTY(pid)
+	if !ok {
+		return false
+	}
+	for _, p := range sessionTree(pid) {
+		if f := statFields(p); len(f) >= 5 && f[4] == strconv.FormatUint(tty, 10) && (f[0] == "R" || f[0] == "D") {
+			return true
+		}
+	}
+	return false
 }
 
 // procTTY returns the controlling terminal of process pid as

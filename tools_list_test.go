@@ -69,6 +69,7 @@ func measureToolsList(t *testing.T, raw json.RawMessage) toolsListBytes {
 // size goals: the model-visible part at most 13,317 bytes, half the 26,635 it was
 // with one tool fewer.
 func TestToolsListGolden(t *testing.T) {
+	t.Parallel()
 	c := startServer(t)
 	c.initialize("2025-11-25")
 	r := c.request(1, "tools/list", nil)
