@@ -413,6 +413,7 @@ type outputWatch struct {
 	settled     outputSettled // wait_for_command's end: the prompt's output has all arrived
 	inputs      inputWait     // wait_for_input, and a wait_for_command stopped at a prompt (tools_input.go)
 	resumed     bool          // kept after a send and taken over by the wait that follows it (tools_followup.go)
+	escAt       time.Time     // when the call's input ended with a lone Escape, zero when it did not (tools_input.go)
 	oldCounts   bool          // new_only false on a resumed watch: text shown before the send counts, its echo does not
 }
 
@@ -988,6 +989,11 @@ func (tb *Toolbox) act(ctx context.Context, call *ToolCall, s *Session, spec wai
 	a := acted{before: s.Text(false), watch: w}
 	if err := typeUnits(ctx, s, units, typeDelay, spec.timeout); err != nil {
 		return a, err
+	}
+	if endsWithLoneEsc(units) {
+		s.mu.Lock()
+		w.escAt = time.Now()
+		s.mu.Unlock()
 	}
 	if ctx.Err() != nil {
 		return a, errors.New("cancelled")
