@@ -9,7 +9,10 @@ import (
 	"io"
 	"log"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,6 +24,7 @@ type oauthTest struct {
 	*httpTest
 	logs *logLines
 	base string // http://127.0.0.1:PORT
+	iss  string // the issuer: base, or --http-public-url
 	nc   *http.Client
 }
 
@@ -39,7 +43,9 @@ func startOAuth(t *testing.T, cfg HTTPConfig, tune func(*httpMCP)) *oauthTest {
 		}
 	})
 	nc := &http.Client{Timeout: ht.c.Timeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	return &oauthTest{httpTest: ht, logs: logs, base: strings.TrimSuffix(ht.url, "/mcp"), nc: nc}
+	base := "http://" + ht.h.ln.Addr().String() // ht.url is --http-public-url's when given
+	ht.url = base + "/mcp"
+	return &oauthTest{httpTest: ht, logs: logs, base: base, iss: ht.h.oauth.issuer, nc: nc}
 }
 
 // jsonBody decodes a response's JSON object.
@@ -183,8 +189,8 @@ func (ot *oauthTest) code(q url.Values) string {
 		ot.t.Fatalf("consent page: %d, code %q: %s", p.resp.StatusCode, p.code, p.body)
 	}
 	back := redirected(ot.t, ot.answer(p, p.code, "approve"))
-	if back.Get("state") != q.Get("state") || back.Get("iss") != ot.base || back.Get("code") == "" {
-		ot.t.Fatalf("redirect %v: want code, state %q and iss %q", back, q.Get("state"), ot.base)
+	if back.Get("state") != q.Get("state") || back.Get("iss") != ot.iss || back.Get("code") == "" {
+		ot.t.Fatalf("redirect %v: want code, state %q and iss %q", back, q.Get("state"), ot.iss)
 	}
 	return back.Get("code")
 }
@@ -210,7 +216,7 @@ func (ot *oauthTest) signIn(redirect string) (string, map[string]any) {
 	verifier, challenge := pkce()
 	code := ot.code(authParams(id, redirect, challenge, nil))
 	status, tok := ot.token(url.Values{"grant_type": {"authorization_code"}, "code": {code}, "client_id": {id},
-		"redirect_uri": {redirect}, "code_verifier": {verifier}, "resource": {ot.url}})
+		"redirect_uri": {redirect}, "code_verifier": {verifier}, "resource": {ot.iss + "/mcp"}})
 	if status != 200 || tok["access_token"] == nil || tok["refresh_token"] == nil {
 		ot.t.Fatalf("token: %d %v", status, tok)
 	}
@@ -327,5 +333,80 @@ func TestOAuthFlow(t *testing.T) {
 		if strings.Contains(all, secret) {
 			t.Errorf("the log holds a token or a client id: %q", secret)
 		}
+	}
+}
+
+// TestOAuthGrantsFile: with --http-token-file the grants outlive a
+// restart at the same public URL, in a 0600 file that holds no token;
+// at another public URL the same tokens are for another resource and
+// refused.
+func TestOAuthGrantsFile(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "token")
+	const redirect = "https://client.example/cb"
+	a := startOAuth(t, HTTPConfig{TokenFile: file, PublicURL: "http://localhost"}, nil)
+	id, tok := a.signIn(redirect)
+	access, refresh := tok["access_token"].(string), tok["refresh_token"].(string)
+	a.h.Close()
+	fi, err := os.Stat(file + ".grants")
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the grants file: %v %v", fi, err)
+	}
+	b, _ := os.ReadFile(file + ".grants")
+	for _, secret := range []string{access, refresh, id} {
+		if strings.Contains(string(b), secret) {
+			t.Errorf("the grants file holds a token or a client id")
+		}
+	}
+
+	b2 := startOAuth(t, HTTPConfig{TokenFile: file, PublicURL: "http://localhost"}, nil)
+	if st, _ := b2.ping(access); st != 200 {
+		t.Errorf("after a restart, the access token: %d", st)
+	}
+	st, m := b2.token(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {id}})
+	if st != 200 {
+		t.Fatalf("after a restart, the refresh: %d %v", st, m)
+	}
+	access, refresh = m["access_token"].(string), m["refresh_token"].(string)
+	b2.h.Close()
+
+	c := startOAuth(t, HTTPConfig{TokenFile: file, PublicURL: "http://127.0.0.1"}, nil)
+	if st, www := c.ping(access); st != 401 || !strings.Contains(www, "invalid_token") {
+		t.Errorf("a token for another resource: %d %q", st, www)
+	}
+	if st, m := c.token(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {id}}); st != 400 || m["error"] != "invalid_grant" {
+		t.Errorf("a refresh token for another resource: %d %v", st, m)
+	}
+}
+
+// TestOAuthPublicURL: --http-public-url's checks, and the issuer, the
+// served name and the origin it makes.
+func TestOAuthPublicURL(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ url, want string }{
+		{"https://abc.trycloudflare.com", ""},
+		{"https://abc.trycloudflare.com/", ""},
+		{"http://localhost:8765", ""},
+		{"http://abc.trycloudflare.com", "https"},
+		{"https://*.trycloudflare.com", "wildcard"},
+		{"https://abc.trycloudflare.com/mcp", "no path"},
+		{"https://abc.trycloudflare.com/?x=1", "scheme://host"},
+		{"https://user@abc.trycloudflare.com", "scheme://host"},
+		{"abc.trycloudflare.com", "https"},
+	} {
+		err := (&HTTPConfig{Addr: "127.0.0.1:0", PublicURL: tc.url}).validate()
+		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.url, err, tc.want)
+		}
+	}
+	if err := (&HTTPConfig{Addr: "127.0.0.1:0", Auth: "none", PublicURL: "https://a.example"}).validate(); err == nil {
+		t.Error("--http-public-url with --http-auth=none was accepted")
+	}
+	ot := startOAuth(t, HTTPConfig{PublicURL: "https://Abc.Example/"}, nil)
+	if ot.h.oauth.resource != "https://abc.example/mcp" || ot.iss != "https://abc.example" {
+		t.Errorf("resource %q, issuer %q", ot.h.oauth.resource, ot.iss)
+	}
+	if !ot.h.hostServed("abc.example", "http") || !ot.h.originAllowed("https://abc.example", httptest.NewRequest("POST", "/mcp", nil)) {
+		t.Error("the public URL's name is not served, or its origin not allowed")
 	}
 }
