@@ -218,19 +218,19 @@ func (s *oauthServer) serverMetadata(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	oauthJSON(w, http.StatusOK, map[string]any{
-		"issuer":                                        s.issuer,
-		"authorization_endpoint":                        s.issuer + oauthAuthorizePath,
-		"token_endpoint":                                s.issuer + oauthTokenPath,
-		"registration_endpoint":                         s.issuer + oauthRegisterPath,
-		"revocation_endpoint":                           s.issuer + oauthRevokePath,
-		"scopes_supported":                              []string{oauthScope},
-		"response_types_supported":                      []string{"code"},
-		"response_modes_supported":                      []string{"query"},
-		"grant_types_supported":                         []string{"authorization_code", "refresh_token"},
-		"code_challenge_methods_supported":              []string{"S256"},
-		"token_endpoint_auth_methods_supported":         []string{"none"},
-		"revocation_endpoint_auth_methods_supported":    []string{"none"},
-		"client_id_metadata_document_supported":         true,
+		"issuer":                                         s.issuer,
+		"authorization_endpoint":                         s.issuer + oauthAuthorizePath,
+		"token_endpoint":                                 s.issuer + oauthTokenPath,
+		"registration_endpoint":                          s.issuer + oauthRegisterPath,
+		"revocation_endpoint":                            s.issuer + oauthRevokePath,
+		"scopes_supported":                               []string{oauthScope},
+		"response_types_supported":                       []string{"code"},
+		"response_modes_supported":                       []string{"query"},
+		"grant_types_supported":                          []string{"authorization_code", "refresh_token"},
+		"code_challenge_methods_supported":               []string{"S256"},
+		"token_endpoint_auth_methods_supported":          []string{"none"},
+		"revocation_endpoint_auth_methods_supported":     []string{"none"},
+		"client_id_metadata_document_supported":          true,
 		"authorization_response_iss_parameter_supported": true,
 	})
 }

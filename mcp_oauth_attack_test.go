@@ -125,7 +125,9 @@ func TestOAuthAttacks(t *testing.T) {
 		run  func() string
 		want string
 	}{
-		{"no PKCE", func() string { return authorizeWith(map[string]string{"code_challenge": "", "code_challenge_method": ""}) }, "303 invalid_request"},
+		{"no PKCE", func() string {
+			return authorizeWith(map[string]string{"code_challenge": "", "code_challenge_method": ""})
+		}, "303 invalid_request"},
 		{"PKCE plain", func() string {
 			return authorizeWith(map[string]string{"code_challenge": strings.Repeat("a", 43), "code_challenge_method": "plain"})
 		}, "303 invalid_request"},
