@@ -1,0 +1,147 @@
+package interop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+)
+
+var consentFieldRE = regexp.MustCompile(`name="(request|csrf)" value="([^"]*)"`)
+
+// owner plays the person at ttywright's consent page without a browser:
+// it opens authURL, reads the approval code ttywright printed, answers
+// the form with decision (approve or deny) and returns where the page
+// sends the browser back.
+func (hs *httpServer) owner(ctx context.Context, authURL, decision string) (*url.URL, error) {
+	nc := &http.Client{Timeout: waitTimeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	req, _ := http.NewRequestWithContext(ctx, "GET", authURL, nil)
+	resp, err := nc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	form := url.Values{"decision": {decision}}
+	for _, m := range consentFieldRE.FindAllStringSubmatch(string(page), -1) {
+		form.Set(m[1], m[2])
+	}
+	if resp.StatusCode != 200 || form.Get("request") == "" {
+		return nil, fmt.Errorf("the consent page: %d %s", resp.StatusCode, page)
+	}
+	select {
+	case code := <-hs.approvals:
+		form.Set("approval_code", code)
+	case <-time.After(waitTimeout):
+		return nil, errors.New("no approval code on stderr")
+	}
+	u, _ := url.Parse(authURL)
+	origin := u.Scheme + "://" + u.Host
+	req, _ = http.NewRequestWithContext(ctx, "POST", origin+u.Path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", origin)
+	resp, err = nc.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		return nil, fmt.Errorf("the consent form: %d", resp.StatusCode)
+	}
+	return url.Parse(resp.Header.Get("Location"))
+}
+
+// revoke revokes token at the server's /oauth/revoke.
+func (hs *httpServer) revoke(t *testing.T, token string) {
+	t.Helper()
+	resp, err := http.PostForm(strings.TrimSuffix(hs.url, "/mcp")+"/oauth/revoke", url.Values{"token": {token}})
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("revoke: %v %v", resp, err)
+	}
+	resp.Body.Close()
+}
+
+// TestOAuthGoSDK: the Go SDK's OAuth client (auth.AuthorizationCodeHandler,
+// dynamic client registration) signs in to ttywright --http, whose owner
+// approves with the approval code; the client runs the whole story,
+// refreshes its token, and after its grant is revoked is refused (the
+// owner denies the next sign-in).
+func TestOAuthGoSDK(t *testing.T) {
+	needProgram(t, "bash")
+	start := time.Now()
+	hs := startHTTPBinary(t)
+	decision := "approve"
+	const redirect = "http://127.0.0.1:1/callback" // the owner reads the code from the redirect; nothing listens
+	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			ClientName: "Go SDK interop", RedirectURIs: []string{redirect}, GrantTypes: []string{"authorization_code", "refresh_token"},
+			TokenEndpointAuthMethod: "none"}},
+		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+			back, err := hs.owner(ctx, args.URL, decision)
+			if err != nil {
+				return nil, err
+			}
+			q := back.Query()
+			if q.Get("error") != "" {
+				return nil, fmt.Errorf("sign-in refused: %s", q.Get("error"))
+			}
+			return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
+		},
+		// The first token comes expired, so the SDK's token source
+		// refreshes it before its first use.
+		NewTokenSource: func(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+			old := *tok
+			old.Expiry = time.Now().Add(-time.Minute)
+			return cfg.TokenSource(ctx, &old), nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{t: t, updates: make(chan string, 256), listed: make(chan struct{}, 256)}
+	client := mcp.NewClient(&mcp.Implementation{Name: "ttywright-interop-oauth", Version: "1.0.0"}, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+			select {
+			case s.updates <- r.Params.URI:
+			default:
+			}
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*waitTimeout)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.url, OAuthHandler: h}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, hs.stderr.String())
+	}
+	s.cs = cs
+	defer cs.Close()
+	httpStory(t, s)
+	for _, line := range []string{`granted "Go SDK interop"`, `refreshed "Go SDK interop"`} {
+		if !strings.Contains(hs.stderr.String(), line) {
+			t.Errorf("stderr has no %q", line)
+		}
+	}
+
+	ts, _ := h.TokenSource(ctx)
+	tok, err := ts.Token()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs.revoke(t, tok.RefreshToken)
+	decision = "deny"
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "shell_read", Arguments: map[string]any{"session_id": "1"}}); err == nil || !strings.Contains(err.Error(), "access_denied") {
+		t.Errorf("a call after the grant was revoked and the owner denied: %v", err)
+	}
+	t.Logf("the Go SDK's OAuth client: signed in, the story, a refresh, refused after revocation in %v", time.Since(start).Round(time.Millisecond))
+}
