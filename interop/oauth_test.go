@@ -1,13 +1,19 @@
 package interop
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -144,4 +150,69 @@ func TestOAuthGoSDK(t *testing.T) {
 		t.Errorf("a call after the grant was revoked and the owner denied: %v", err)
 	}
 	t.Logf("the Go SDK's OAuth client: signed in, the story, a refresh, refused after revocation in %v", time.Since(start).Round(time.Millisecond))
+}
+
+// TestOAuthConformance runs the conformance suite's authorization server
+// scenarios (its metadata endpoint, and the authorization code grant,
+// whose browser step the owner plays) against ttywright --http, with a
+// client registered for the suite's callback; every check must pass.
+func TestOAuthConformance(t *testing.T) {
+	node := conformanceNode(t)
+	start := time.Now()
+	hs := startHTTPBinary(t)
+	issuer := strings.TrimSuffix(hs.url, "/mcp")
+	ln, err := net.Listen("tcp", "127.0.0.1:0") // a free port for the suite's callback
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	body := fmt.Sprintf(`{"client_name":"conformance","redirect_uris":["http://127.0.0.1:%d/callback"]}`, port)
+	resp, err := http.Post(issuer+"/oauth/register", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reg struct{ ClientID string `json:"client_id"` }
+	json.NewDecoder(resp.Body).Decode(&reg)
+	resp.Body.Close()
+	out := filepath.Join(t.TempDir(), "results") // countChecks reads */*/checks.json under its parent
+	cmd := exec.Command(node, filepath.Join(conformancePkg, "dist", "index.js"), "authorization", "--url", issuer,
+		"--client-id", reg.ClientID, "--resource", hs.url, "-p", strconv.Itoa(port), "-o", out)
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	var authURL string
+	listening := false // the suite says so once its callback server listens
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		line := sc.Text()
+		log.WriteString(line + "\n")
+		listening = listening || strings.HasPrefix(line, "Callback server started")
+		if strings.HasPrefix(line, issuer+"/oauth/authorize?") {
+			authURL = line
+		}
+		if authURL == "" || !listening {
+			continue
+		}
+		back, err := hs.owner(context.Background(), authURL, "approve")
+		authURL = ""
+		if err != nil {
+			t.Fatalf("the owner: %v", err)
+		}
+		resp, err := http.Get(back.String()) // the browser lands on the suite's callback
+		if err != nil {
+			t.Fatalf("the callback: %v", err)
+		}
+		resp.Body.Close()
+	}
+	err = cmd.Wait()
+	t.Logf("conformance authorization:\n%s", log.String())
+	countChecks(t, "authorization", filepath.Dir(out), 2)
+	if err != nil {
+		t.Errorf("the suite failed: %v", err)
+	}
+	t.Logf("took %v", time.Since(start).Round(time.Millisecond))
 }
