@@ -172,7 +172,9 @@ func TestOAuthConformance(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var reg struct{ ClientID string `json:"client_id"` }
+	var reg struct {
+		ClientID string `json:"client_id"`
+	}
 	json.NewDecoder(resp.Body).Decode(&reg)
 	resp.Body.Close()
 	out := filepath.Join(t.TempDir(), "results") // countChecks reads */*/checks.json under its parent
