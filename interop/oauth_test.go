@@ -3,13 +3,21 @@ package interop
 import (
 	"bufio"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -217,4 +225,53 @@ func TestOAuthConformance(t *testing.T) {
 		t.Errorf("the suite failed: %v", err)
 	}
 	t.Logf("took %v", time.Since(start).Round(time.Millisecond))
+}
+
+// TestOAuthTypeScript runs ts/oauth.test.mjs: the TypeScript SDK's client
+// auth provider with dynamic registration and with a client metadata
+// document, and mcp-remote with Chromium at the consent page. The
+// metadata document is served over https from 192.0.2.1 (a documentation
+// address, which ttywright's address rule lets through as it would a
+// public one) in a network namespace of the test's own, holding only
+// loopback, with a certificate ttywright trusts through SSL_CERT_FILE;
+// where no namespace can be made that case skips.
+func TestOAuthTypeScript(t *testing.T) {
+	needProgram(t, "bash")
+	const setup = "ip link set lo up && ip addr add 192.0.2.1/32 dev lo"
+	var wrap, env []string
+	if out, err := exec.Command("unshare", "-n", "sh", "-c", setup).CombinedOutput(); err != nil {
+		t.Logf("no network namespace (%v: %s): the client metadata document case skips", err, out)
+	} else {
+		cert, key := ipCert(t, "192.0.2.1")
+		wrap = []string{"unshare", "-n", "sh", "-c", setup + ` && exec "$0" "$@"`}
+		env = []string{"OAUTH_CIMD_CERT=" + cert, "OAUTH_CIMD_KEY=" + key}
+	}
+	runNodeTestIn(t, "oauth.test.mjs", filepath.Join("@modelcontextprotocol", "sdk"), wrap, env)
+}
+
+// ipCert writes a self-signed certificate for ip, usable as its own CA,
+// and its key; it returns the two files.
+func ipCert(t *testing.T, ip string) (certFile, keyFile string) {
+	t.Helper()
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: ip}, IPAddresses: []net.IP{net.ParseIP(ip)},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &k.PublicKey, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalPKCS8PrivateKey(k)
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return certFile, keyFile
 }
