@@ -333,14 +333,20 @@ func (a *httpAuth) logRefusal(r *http.Request, what string) bool {
 	if !logged {
 		return ok
 	}
-	note := ""
-	if unlogged > 0 {
-		note = fmt.Sprintf(" (%d more refused since the last report)", unlogged)
-	}
+	note := refusedNote(unlogged)
 	path := "/mcp" // never the path's token: a wrong one may be a typo of the right one
 	if strings.HasPrefix(r.URL.Path, "/mcp/") {
 		path = "/mcp/..."
 	}
 	a.errlog.Printf("http: refused %s %s %s: %s%s", clientAddr(r), r.Method, path, what, note)
 	return true
+}
+
+// refusedNote is what a refusal's log line adds when n refusals before it
+// went unlogged, past the log's budget.
+func refusedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d more refused since the last report)", n)
 }

@@ -98,8 +98,7 @@ type oauthServer struct {
 	limits    map[secretHash]*logLimiter // each client's rate, by its client_id
 	consents  logLimiter                 // consent pages opened
 	registers logLimiter                 // registrations
-	lines     logLimiter                 // refusals logged
-	unlogged  int                        // refusals not logged since the last line
+	lines     logLimiter                 // refusals logged; it counts those it drops
 }
 
 // newOAuthServer returns the authorization server: static is the bearer
@@ -289,6 +288,21 @@ func (s *oauthServer) isResource(given string) bool {
 	return origin == s.issuer && (path == "" || path == "/mcp")
 }
 
+// admit takes a request's client_id and spends one of its client's
+// requests: the id's hash, or the status and reason of a refusal (400
+// with no id, 429 past the client's rate, logged).
+func (s *oauthServer) admit(r *http.Request, id string) (secretHash, int, string) {
+	key := hashSecret(id)
+	switch {
+	case id == "":
+		return key, http.StatusBadRequest, "the request names no client (client_id)"
+	case !s.allow(key):
+		s.refused(r, "a client past its rate")
+		return key, http.StatusTooManyRequests, "too many requests from this client: wait, then retry"
+	}
+	return key, 0, ""
+}
+
 // allow spends one request of the client whose client_id hashes to key.
 func (s *oauthServer) allow(key secretHash) bool {
 	s.mu.Lock()
@@ -315,22 +329,11 @@ func (s *oauthServer) logf(format string, args ...any) {
 // count of those refused unlogged since; never a token or a code.
 func (s *oauthServer) refused(r *http.Request, what string) {
 	s.mu.Lock()
-	ok, _, _ := s.lines.take(0)
-	n := s.unlogged
-	if ok {
-		s.unlogged = 0
-	} else {
-		s.unlogged++
-	}
+	ok, unlogged, _ := s.lines.take(0)
 	s.mu.Unlock()
-	if !ok {
-		return
+	if ok {
+		s.errlog.Printf("oauth: refused %s %s %s: %s%s", clientAddr(r), r.Method, r.URL.Path, what, refusedNote(unlogged))
 	}
-	note := ""
-	if n > 0 {
-		note = fmt.Sprintf(" (%d more refused since the last report)", n)
-	}
-	s.errlog.Printf("oauth: refused %s %s %s: %s%s", clientAddr(r), r.Method, r.URL.Path, what, note)
 }
 
 // oauthJSON writes v as the JSON response with status.

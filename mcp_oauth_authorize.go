@@ -73,14 +73,9 @@ func (s *oauthServer) authorizeGet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := q.Get("client_id")
-	if id == "" {
-		webReply(w, http.StatusBadRequest, "Bad request", "The sign-in request names no client (client_id).")
-		return
-	}
-	key := hashSecret(id)
-	if !s.allow(key) {
-		s.refused(r, "a client past its rate")
-		webReply(w, http.StatusTooManyRequests, "Too many requests", "This client sent too many requests: wait, then start again.")
+	key, status, why := s.admit(r, id)
+	if status != 0 {
+		webReply(w, status, http.StatusText(status), "ttywright cannot sign this client in: "+why+".")
 		return
 	}
 	c, err := s.client(r.Context(), id)

@@ -86,15 +86,13 @@ func (s *oauthServer) token(w http.ResponseWriter, r *http.Request) {
 		oauthError(w, http.StatusBadRequest, "invalid_request", err.Error())
 		return
 	}
-	id := formClientID(r, f)
-	if id == "" {
-		oauthError(w, http.StatusUnauthorized, "invalid_client", "send client_id: a public client names itself in the body")
+	key, status, why := s.admit(r, formClientID(r, f))
+	switch status {
+	case http.StatusBadRequest:
+		oauthError(w, http.StatusUnauthorized, "invalid_client", why+": a public client names itself in the body")
 		return
-	}
-	key := hashSecret(id)
-	if !s.allow(key) {
-		s.refused(r, "a client past its rate")
-		oauthError(w, http.StatusTooManyRequests, "slow_down", "too many requests from this client: wait, then retry")
+	case http.StatusTooManyRequests:
+		oauthError(w, status, "slow_down", why)
 		return
 	}
 	if res := f.Get("resource"); res != "" && !s.isResource(res) {
@@ -103,7 +101,7 @@ func (s *oauthServer) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var resp map[string]any
-	var note, why string
+	var note string
 	switch f.Get("grant_type") {
 	case "authorization_code":
 		resp, note, why = s.exchange(f, key)
