@@ -133,12 +133,17 @@
 // --http ADDR serves MCP over Streamable HTTP at host:port instead of
 // stdio, on /mcp, both eras: a legacy initialize opens a session
 // (Mcp-Session-Id, its GET stream resumable with Last-Event-ID, DELETE to
-// end it), a 2026-07-28 request is served statelessly. --http-auth token
-// (the default) makes a 256-bit bearer token, written to a 0600 file whose
-// path goes to stderr, or read from --http-token-file (written there when
-// the file does not exist); a client sends Authorization: Bearer TOKEN or
-// uses /mcp/TOKEN, never a query string. --http-auth=none is accepted only
-// on a loopback address. Host must be a served name (--http-host adds one,
+// end it), a 2026-07-28 request is served statelessly. A 256-bit bearer
+// token is made, written to a 0600 file whose path goes to stderr, or read
+// from --http-token-file (written there when the file does not exist); a
+// client sends Authorization: Bearer TOKEN or uses /mcp/TOKEN, never a
+// query string. --http-auth oauth (the default) makes ttywright an OAuth
+// 2.1 authorization server too, for clients that sign in (ChatGPT,
+// claude.ai): the owner approves each sign-in on its consent page with a
+// one-time approval code that ttywright prints on stderr; --http-public-url
+// is the URL they reach it by (a tunnel's), and with --http-token-file the
+// grants are kept in FILE.grants. --http-auth token serves the bearer token
+// only; --http-auth=none is accepted only on a loopback address. Host must be a served name (--http-host adds one,
 // a tunnel's) and Origin the server's own or one given with
 // --http-allow-origin, which also gets CORS headers. --tls-cert and
 // --tls-key serve HTTPS; a non-loopback address without them needs
@@ -341,7 +346,7 @@ usage: ttywright [flags]                              serve MCP on stdin/stdout
        ttywright attach [SESSION]                     watch a session and take its keyboard (attach -h)
        ttywright tape FILE.tape                       run a VHS tape, with assertions (tape -h)
        ttywright test [DIR|FILE.tape...]              run tapes as tests (test -h)
-       ttywright --http 127.0.0.1:8765 [flags]        serve MCP over HTTP, a bearer token made (SECURITY.md)
+       ttywright --http 127.0.0.1:8765 [flags]        serve MCP over HTTP, with OAuth sign-in and a bearer token (SECURITY.md)
        ttywright --version | --licenses
 
 flags (each also TTYWRIGHT_<NAME>):
@@ -507,8 +512,9 @@ func validateConfig(cfg *Config) error {
 // httpFlags defines the flags of MCP over HTTP (mcp_http.go).
 func httpFlags(fs *flag.FlagSet, c *HTTPConfig) {
 	fs.StringVar(&c.Addr, "http", "", "serve MCP over Streamable HTTP at host:port on /mcp instead of stdio (e.g. 127.0.0.1:8765); a bearer token is made unless --http-auth=none")
-	fs.StringVar(&c.Auth, "http-auth", "", "token (default: a bearer token, written to a 0600 file whose path goes to stderr) or none (loopback addresses only)")
-	fs.StringVar(&c.TokenFile, "http-token-file", "", "read the bearer token from this file (mode 0600, at least 32 characters), or write a new one there when it does not exist")
+	fs.StringVar(&c.Auth, "http-auth", "", "oauth (default: clients sign in with OAuth 2.1, the owner approving each with a code printed on stderr; the bearer token works too), token (the bearer token only, written to a 0600 file whose path goes to stderr) or none (loopback addresses only)")
+	fs.StringVar(&c.PublicURL, "http-public-url", "", "the URL clients reach the server by, e.g. a tunnel's https://abc.trycloudflare.com (no path): OAuth's issuer and resource, and a name the Host check accepts (default: the listen address's URL)")
+	fs.StringVar(&c.TokenFile, "http-token-file", "", "read the bearer token from this file (mode 0600, at least 32 characters), or write a new one there when it does not exist; OAuth grants are kept beside it in FILE.grants, so a restart signs no client out")
 	fs.Func("http-allow-origin", "allow this Origin (scheme://host[:port]) and answer it with CORS headers (repeatable; default: none but the server's own)", func(v string) error {
 		c.AllowOrigin = append(c.AllowOrigin, strings.TrimSpace(v))
 		return nil

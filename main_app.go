@@ -74,6 +74,7 @@ func (a *App) serveHTTP(ctx context.Context, cfg HTTPConfig, proto *Server, stde
 		s.errlog, s.calls = proto.errlog, proto.calls
 		return s
 	}
+	cfg.AllowCommands = a.cfg.AllowCommands // the consent page names them
 	h, err := newHTTPMCP(cfg, newConn, proto.errlog)
 	if err != nil {
 		return err
@@ -85,6 +86,9 @@ func (a *App) serveHTTP(ctx context.Context, cfg HTTPConfig, proto *Server, stde
 	}
 	if p := h.auth.Path(); p != "" {
 		fmt.Fprintf(stderr, "ttywright: serving MCP on %s\nttywright: the bearer token is in %s (send Authorization: Bearer TOKEN, or use %s/TOKEN)\n", url, p, url)
+		if h.oauth != nil {
+			fmt.Fprintf(stderr, "ttywright: clients may sign in with OAuth: each sign-in prints an approval code here, to type on its consent page\n")
+		}
 	} else {
 		fmt.Fprintf(stderr, "ttywright: serving MCP on %s without authentication (--http-auth=none)\n", url)
 	}
