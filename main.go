@@ -234,6 +234,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/term"
 )
@@ -252,6 +253,14 @@ func main() {
 	}
 	if len(os.Args) > 1 && os.Args[1] == "attach" {
 		os.Exit(runAttach(os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "service" {
+		os.Exit(runServiceCmd(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+	}
+	if cfg, action, err := parseConfig(os.Args[1:], os.Getenv, io.Discard); err == nil && action == "" && cfg.Shared {
+		// A front end (main_shared.go) runs no session: it is no
+		// subreaper, which would kill the service it started at its exit.
+		os.Exit(run(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 	}
 	if err := hideDescriptors(); err != nil {
 		log.Printf("cannot make the process non-dumpable: %v (a program in a session could write to the client through /proc)", err)
@@ -283,6 +292,9 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 		return 0
 	}
 
+	if cfg.Shared {
+		return runShared(cfg, args, getenv, stdin, stdout, stderr)
+	}
 	a := newApp(cfg)
 	srv := a.newServer()
 	srv.errlog = log.New(stderr, "ttywright: ", 0)
@@ -382,6 +394,8 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 	fs.IntVar(&cfg.Nice, "nice", 5, "nice value of the programs sessions run (0-19): the server's requests come first when they take every CPU; 0 runs them at the server's priority")
 	fs.StringVar(&cfg.Web, "web", "", "where the one-time pages of shell_ask_secret listen, for a person to type a password into a program: a loopback host:port, or off (default 127.0.0.1 on a free port, open only while a page waits)")
 	httpFlags(fs, &cfg.HTTP)
+	fs.BoolVar(&cfg.Shared, "shared", false, "serve stdio through the user's shared ttywright service, started when none runs: its sessions outlive this client and every client shares them (README \"Sessions that outlive the client\")")
+	fs.DurationVar(&cfg.IdleExit, "idle-exit", 30*time.Minute, "the shared service exits after this long with no client and no running session (0: never)")
 	fs.Var((*offFlag)(&cfg.NoShellIntegration), "shell-integration", "mark prompts and commands in interactive bash, zsh and fish (OSC 133) (default true; -shell-integration=false turns it off)")
 	version = fs.Bool("version", false, "print the version and exit")
 	licenses = fs.Bool("licenses", false, "print the licences of the embedded fonts and exit")
@@ -438,7 +452,31 @@ func parseConfig(args []string, getenv func(string) string, help io.Writer) (cfg
 	case *licenses:
 		return cfg, "licenses", nil
 	}
-	return cfg, "", validateConfig(&cfg)
+	if err := validateConfig(&cfg); err != nil {
+		return cfg, "", err
+	}
+	cfg.Settings = flagSettings(fs, cfg)
+	return cfg, "", nil
+}
+
+// flagSettings is the value of every flag that sets up sessions and
+// tools, as text (allow-command's list joined with commas): what a
+// shared service and a front end compare (main_service.go). The HTTP
+// listener's flags, and the flags that only pick what the process does,
+// are left out.
+func flagSettings(fs *flag.FlagSet, cfg Config) map[string]string {
+	m := map[string]string{}
+	fs.VisitAll(func(f *flag.Flag) {
+		switch {
+		case f.Name == "version" || f.Name == "licenses" || f.Name == "shared":
+		case strings.HasPrefix(f.Name, "http") || strings.HasPrefix(f.Name, "tls"):
+		case f.Name == "allow-command":
+			m[f.Name] = strings.Join(cfg.AllowCommands, ",")
+		default:
+			m[f.Name] = f.Value.String()
+		}
+	})
+	return m
 }
 
 // envHint says what a TTYWRIGHT_* variable takes, after flag's bare
