@@ -116,12 +116,17 @@ type service struct {
 	start  time.Time
 	errlog *log.Logger
 	calls  *callLog
-	ctx    context.Context // ends when the service stops; every connection's
+	ctx    context.Context // ends when the service is to stop (stopWith, a signal)
 	cancel context.CancelFunc
-	done   chan struct{} // closed once every session is stopped
+	// conns is every connection's context: it ends once service.json
+	// says why the service stops, so that a front end that finds its
+	// connection closed can read why.
+	conns      context.Context
+	closeConns context.CancelFunc
+	done       chan struct{} // closed once every session is stopped
 
 	mu      sync.Mutex
-	conns   int  // MCP connections being served
+	clients int  // MCP connections being served
 	closing bool // no more connections
 	reason  string
 	idle    *time.Timer
@@ -170,6 +175,8 @@ func serveService(cfg Config, dir string, getenv func(string) string, stderr io.
 	sigCtx, stopSignals := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt, syscall.SIGHUP)
 	defer stopSignals()
 	svc.ctx, svc.cancel = context.WithCancel(sigCtx)
+	svc.conns, svc.closeConns = context.WithCancel(context.Background())
+	defer svc.closeConns()
 	svc.writeState()
 	viewers := svc.app.startAttach(getenv, errlog)
 	viewers.MarkService()
@@ -179,7 +186,7 @@ func serveService(cfg Config, dir string, getenv func(string) string, stderr io.
 		proto := svc.app.newServer()
 		proto.errlog, proto.calls = errlog, svc.calls
 		side.Go(func() {
-			if err := svc.app.serveHTTP(svc.ctx, cfg.HTTP, proto, stderr); err != nil {
+			if err := svc.app.serveHTTP(svc.conns, cfg.HTTP, proto, stderr); err != nil {
 				svc.stopWith(fmt.Sprintf("serving HTTP failed: %v", err))
 			}
 		})
@@ -192,7 +199,8 @@ func serveService(cfg Config, dir string, getenv func(string) string, stderr io.
 	errlog.Printf("stopping: %s", svc.why())
 	svc.writeState()
 	ln.Close()
-	svc.mcp.Wait() // each connection's Serve ends with the context
+	svc.closeConns()
+	svc.mcp.Wait() // each connection's Serve ends with its context
 	viewers.Close()
 	svc.app.shutdown()
 	side.Wait()
@@ -282,7 +290,7 @@ func (svc *service) idleCheck() {
 	defer svc.mu.Unlock()
 	switch {
 	case svc.closing:
-	case svc.conns > 0 || running > 0:
+	case svc.clients > 0 || running > 0:
 		if svc.idle != nil {
 			svc.idle.Stop()
 			svc.idle = nil
@@ -391,10 +399,10 @@ func (svc *service) serveMCP(c *net.UnixConn, buffered []byte, h serviceHello) {
 	switch {
 	case svc.closing:
 		refuse = "the service is stopping: connect again in a moment, to the next one"
-	case svc.conns >= maxServiceClients:
-		refuse = fmt.Sprintf("too many clients: %d are connected, the limit", svc.conns)
+	case svc.clients >= maxServiceClients:
+		refuse = fmt.Sprintf("too many clients: %d are connected, the limit", svc.clients)
 	default:
-		svc.conns++
+		svc.clients++
 		svc.mcp.Add(1)
 	}
 	svc.mu.Unlock()
@@ -404,7 +412,7 @@ func (svc *service) serveMCP(c *net.UnixConn, buffered []byte, h serviceHello) {
 	}
 	defer func() {
 		svc.mu.Lock()
-		svc.conns--
+		svc.clients--
 		svc.mu.Unlock()
 		svc.idleCheck()
 		svc.mcp.Done()
@@ -413,7 +421,7 @@ func (svc *service) serveMCP(c *net.UnixConn, buffered []byte, h serviceHello) {
 	svc.answer(c, serviceAnswer{Op: "mcp", PID: os.Getpid(), Version: buildVersion(), Differs: svc.differs(h)})
 	srv := svc.app.newServer()
 	srv.errlog, srv.calls, srv.cwd = svc.errlog, svc.calls, h.Cwd
-	if err := srv.Serve(svc.ctx, io.MultiReader(bytes.NewReader(slices.Clone(buffered)), c), c); err != nil {
+	if err := srv.Serve(svc.conns, io.MultiReader(bytes.NewReader(slices.Clone(buffered)), c), c); err != nil {
 		svc.errlog.Printf("a client's connection: %v", err)
 	}
 }
@@ -447,7 +455,7 @@ func (svc *service) differs(h serviceHello) []settingDiff {
 // status is the answer to status.
 func (svc *service) status() serviceAnswer {
 	svc.mu.Lock()
-	clients := svc.conns
+	clients := svc.clients
 	svc.mu.Unlock()
 	a := serviceAnswer{Op: "status", PID: os.Getpid(), Version: buildVersion(), Started: svc.start, Clients: clients,
 		Sessions: len(svc.app.sessions.List()), Settings: svc.cfg.Settings, HTTP: svc.cfg.HTTP.Addr, IdleExit: "never"}
