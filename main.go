@@ -13,6 +13,8 @@
 //	ttywright tape [--update] [--json] FILE.tape
 //	ttywright test [-j N] [--retries N] [--update] [--junit FILE] [DIR|FILE.tape...]
 //	ttywright --http 127.0.0.1:8765 [flags]
+//	ttywright --shared [flags]
+//	ttywright service [flags] | service status | service stop | service logs
 //	ttywright --version | --licenses | --help
 //
 // With no arguments ttywright serves MCP on stdin and stdout, one JSON
@@ -47,6 +49,24 @@
 // (the link shell_start's view returns as view_url): the same screen and
 // keyboard on the loopback door of the secret pages. Replies with a
 // screen say viewers, keyboard and person_typed while a person watches.
+//
+// With --shared (or TTYWRIGHT_SHARED=1) the process is a front end of
+// the user's shared service: it relays MCP on stdio to one ttywright per
+// user, starting it (detached, its stderr in service.log) when none runs,
+// so that sessions outlive the client that started them and every client
+// sees and drives every session. The service listens on service.sock in
+// the attach sockets' directory and admits only the user's processes.
+// shell_start's name names a session, and session_id takes the name;
+// sessions://list says which client started each session and when it was
+// last driven; a call that drives a session another client's call waits
+// on is told so. The service stops after --idle-exit with no client and
+// no running session, on `ttywright service stop`, or on SIGTERM,
+// stopping every session; if it dies, the front ends say which sessions
+// went on the next call and start a new one. Its settings are the first
+// front end's: a front end whose flags differ is told which apply.
+// `ttywright service` runs it in the foreground (with --http it also
+// serves MCP over HTTP); service status, stop and logs describe, stop it
+// and print its log.
 //
 // The tape subcommand runs a tape: VHS's .tape language (Output, Require,
 // Set, Type, the keys, Sleep, Wait, Hide/Show, Screenshot, Env, Source,
@@ -145,6 +165,10 @@
 // --http-insecure (a tunnel in front terminates TLS). Whoever holds the
 // token can run what the agent can; SECURITY.md gives the limits.
 //
+// --shared serves stdio through the user's shared service (above);
+// --idle-exit DURATION is how long that service waits with no client and
+// no running session before it exits (30m; 0: never).
+//
 // --version prints the version and exits; --licenses prints the licences
 // of the embedded fonts and exits.
 //
@@ -152,7 +176,8 @@
 //
 // shell_start starts a program (default $SHELL) and returns its
 // shell_session_id (with view true also view_url, the session's live view
-// for a person's browser). shell_send types text (exactly as written, like a
+// for a person's browser); with name it names the session, and every
+// session_id takes the name. shell_send types text (exactly as written, like a
 // paste), input (escapes such as "\r" for Enter) and named keys, then
 // waits; shell_wait waits without typing. Their waits hold in order:
 // wait_for (text or /regex/, never satisfied by the echo of the input
@@ -354,6 +379,8 @@ usage: ttywright [flags]                              serve MCP on stdin/stdout
        ttywright tape FILE.tape                       run a VHS tape, with assertions (tape -h)
        ttywright test [DIR|FILE.tape...]              run tapes as tests (test -h)
        ttywright --http 127.0.0.1:8765 [flags]        serve MCP over HTTP, a bearer token made (SECURITY.md)
+       ttywright --shared [flags]                     relay stdio to your shared service: sessions outlive the client
+       ttywright service status|stop|logs             the shared service (service -h)
        ttywright --version | --licenses
 
 flags (each also TTYWRIGHT_<NAME>):

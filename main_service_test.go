@@ -537,3 +537,33 @@ func serveAlso(t *testing.T, app *App, client string) *testClient {
 	}
 	return c
 }
+
+// BenchmarkSharedRelay: a shell_read round trip through a front end and
+// the service against one to a server on stdio, each on a session
+// running cat; it reports each one's median and p99, and what the relay
+// adds to the median.
+func BenchmarkSharedRelay(b *testing.B) {
+	d := newSharedDir(b)
+	direct := startProcWith(b, d.bin, func(cmd *exec.Cmd) { cmd.Env = d.env() }, "--output-dir", d.out)
+	relayed := d.frontEnd()
+	medians := map[string]time.Duration{}
+	for _, bc := range []struct {
+		name string
+		c    *testClient
+	}{{"direct", direct}, {"shared", relayed}} {
+		id := bc.c.mustTool("shell_start", map[string]any{"command": "cat"})["shell_session_id"]
+		args := map[string]any{"session_id": id}
+		b.Run(bc.name, func(b *testing.B) {
+			ds := make([]time.Duration, 0, b.N)
+			for b.Loop() {
+				start := time.Now()
+				bc.c.mustTool("shell_read", args)
+				ds = append(ds, time.Since(start))
+			}
+			medians[bc.name] = percentile(ds, 0.5)
+			b.ReportMetric(float64(percentile(ds, 0.5).Microseconds()), "median-µs")
+			b.ReportMetric(float64(percentile(ds, 0.99).Microseconds()), "p99-µs")
+		})
+	}
+	b.Logf("the relay adds %v to the median round trip", medians["shared"]-medians["direct"])
+}
