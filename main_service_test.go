@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -412,6 +413,45 @@ func TestSharedFlagsDiffer(t *testing.T) {
 	}
 	if e := b.stderr.String(); !strings.Contains(e, `--max-sessions "3" (you gave "5")`) || !strings.Contains(e, `--theme "one-dark" (you gave "dracula")`) {
 		t.Errorf("stderr: %s", e)
+	}
+}
+
+// TestSharedServiceHTTP: `ttywright service --http` run by hand shares
+// its sessions between a front end's stdio client and an HTTP client,
+// and never exits idle.
+func TestSharedServiceHTTP(t *testing.T) {
+	d := newSharedDir(t)
+	var stderr strings.Builder
+	cmd := exec.Command(d.bin, "service", "--http", "127.0.0.1:0", "--http-auth", "none", "--output-dir", d.out, "--idle-exit", "1ms")
+	cmd.Env = d.env()
+	cmd.Stderr = &syncWriter{w: &stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.service("stop"); cmd.Wait() })
+	var url string
+	for end := time.Now().Add(stuckAfter); url == ""; time.Sleep(10 * time.Millisecond) {
+		for _, l := range strings.Split(stderr.String(), "\n") {
+			if _, u, ok := strings.Cut(l, "serving MCP on "); ok {
+				url, _, _ = strings.Cut(u, " ")
+			}
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the service did not serve HTTP: %s", stderr.String())
+		}
+	}
+	a := d.frontEnd()
+	a.mustTool("shell_start", map[string]any{"command": "sleep", "args": []string{"600"}, "name": "both"})
+	if pids := d.services(); len(pids) != 1 || pids[0] != cmd.Process.Pid {
+		t.Errorf("the front end did not use the running service %d: %v", cmd.Process.Pid, pids)
+	}
+	ht := &httpTest{t: t, url: url, c: &http.Client{Timeout: stuckAfter}}
+	msgs := messages(t, ht.do("POST", modernBody(1, "resources/read", map[string]any{"uri": "sessions://list"}), modernHeaders("resources/read", "sessions://list")))
+	if len(msgs) != 1 || !strings.Contains(fmt.Sprint(msgs[0]), `"name":"both"`) {
+		t.Errorf("the HTTP client lists %v", msgs)
+	}
+	if out := d.service("status"); !strings.Contains(out, "idle exit never") || !strings.Contains(out, "serving MCP over HTTP on 127.0.0.1:0") {
+		t.Errorf("status:\n%s", out)
 	}
 }
 
