@@ -70,14 +70,14 @@ it also serves MCP over HTTP, sharing its sessions with remote clients.
 func runServiceCmd(args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	dir := attachDir(getenv)
 	if len(args) > 0 {
-		switch args[0] {
-		case "status":
-			return serviceStatus(dir, args[1:], stdout, stderr)
-		case "stop":
-			return serviceStop(dir, args[1:], stdout, stderr)
-		case "logs":
-			return serviceLogs(dir, args[1:], stdout, stderr)
-		case "-h", "-help", "--help", "help":
+		cmds := map[string]func(dir string, stdout, stderr io.Writer) int{"status": serviceStatus, "stop": serviceStop, "logs": serviceLogs}
+		switch cmd := cmds[args[0]]; {
+		case cmd != nil && len(args) > 1:
+			fmt.Fprintf(stderr, "ttywright service %s takes no arguments, not %q\n", args[0], strings.Join(args[1:], " "))
+			return 2
+		case cmd != nil:
+			return cmd(dir, stdout, stderr)
+		case slices.Contains([]string{"-h", "-help", "--help", "help"}, args[0]):
 			fmt.Fprint(stdout, serviceUsage)
 			return 0
 		}
@@ -601,11 +601,7 @@ func dialService(dir string, h serviceHello) (*net.UnixConn, serviceAnswer, []by
 }
 
 // serviceStatus is `ttywright service status`.
-func serviceStatus(dir string, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintf(stderr, "ttywright service status takes no arguments, not %q\n", strings.Join(args, " "))
-		return 2
-	}
+func serviceStatus(dir string, stdout, _ io.Writer) int {
 	c, a, _, err := dialService(dir, serviceHello{Op: "status"})
 	if err != nil {
 		fmt.Fprintf(stdout, "no service is running (%v)\n", err)
@@ -630,11 +626,7 @@ func serviceStatus(dir string, args []string, stdout, stderr io.Writer) int {
 
 // serviceStop is `ttywright service stop`: it returns once the service
 // stopped every session.
-func serviceStop(dir string, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintf(stderr, "ttywright service stop takes no arguments, not %q\n", strings.Join(args, " "))
-		return 2
-	}
+func serviceStop(dir string, stdout, _ io.Writer) int {
 	c, a, _, err := dialService(dir, serviceHello{Op: "stop"})
 	if err != nil {
 		fmt.Fprintf(stdout, "no service is running (%v)\n", err)
@@ -648,11 +640,7 @@ func serviceStop(dir string, args []string, stdout, stderr io.Writer) int {
 
 // serviceLogs is `ttywright service logs`: the log of the service a
 // front end started (one run by hand logs to its own standard error).
-func serviceLogs(dir string, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintf(stderr, "ttywright service logs takes no arguments, not %q\n", strings.Join(args, " "))
-		return 2
-	}
+func serviceLogs(dir string, stdout, stderr io.Writer) int {
 	f, err := os.Open(filepath.Join(dir, serviceLogFile))
 	if err != nil {
 		fmt.Fprintf(stderr, "ttywright service logs: %v\n", err)
