@@ -137,6 +137,12 @@ func startAppServer(t testing.TB, config func(*Config), setup func(*App, *Server
 	app := newApp(cfg)
 	srv := app.newServer()
 	setup(app, srv)
+	return serveConn(t, app, srv)
+}
+
+// serveConn serves srv, a connection of app, to a new client over pipes.
+func serveConn(t testing.TB, app *App, srv *Server) *testClient {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &testClient{t: t, app: app, srv: srv, in: inW, lines: make(chan []byte, 64), done: make(chan error, 1)}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"runtime/debug"
+	"time"
 )
 
 // main_app.go: the server's configuration and the App that builds the
@@ -35,6 +36,13 @@ type Config struct {
 	// HTTP serves MCP over Streamable HTTP instead of stdio when its Addr
 	// is set (--http and friends, mcp_http.go).
 	HTTP HTTPConfig
+	// Shared relays stdio to the user's shared service (--shared,
+	// main_shared.go); IdleExit is when that service exits unused
+	// (--idle-exit, main_service.go); Settings is every flag's value as
+	// text, which they compare (flagSettings).
+	Shared   bool
+	IdleExit time.Duration
+	Settings map[string]string
 }
 
 // App is the server: its configuration and the rooms built from it.

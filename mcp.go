@@ -178,6 +178,10 @@ type Server struct {
 	// stopped is closed when Serve begins to shut down: open
 	// subscriptions/listen requests then end with a closing result.
 	stopped chan struct{}
+	// cwd is the client's working directory where it is not the
+	// server's (a shared service's front end's, main_service.go): the
+	// default of shell_start's cwd. Set before Serve; "" = the server's.
+	cwd string
 
 	out lineWriter
 	// sink, when set before the first message, takes every outgoing
@@ -203,8 +207,10 @@ type Server struct {
 	inflightBytes int
 	listens       int      // the subscriptions/listen requests among inflight
 	watch         *watcher // the legacy session's resource watcher, from initialize (resources_subs.go)
-	// clientCaps is the legacy client's capabilities from initialize.
+	// clientCaps is the legacy client's capabilities from initialize,
+	// clientName its clientInfo.name.
 	clientCaps map[string]json.RawMessage
+	clientName string
 	// asked holds the requests this server sent the client that wait for
 	// their responses, by id; askSeq numbers them (jsonrpc.go).
 	asked  map[string]chan *message
@@ -313,6 +319,18 @@ func (s *Server) initialized(context.Context, *message) (any, error) { return ni
 // ping handles ping.
 func (s *Server) ping(context.Context, json.RawMessage) (any, error) { return struct{}{}, nil }
 
+// client is the name of the client of ctx's request: a modern request's
+// envelope's clientInfo, else the legacy session's from initialize; ""
+// when it gave none.
+func (s *Server) client(ctx context.Context) string {
+	if m := modernFrom(ctx); m != nil {
+		return m.client
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clientName
+}
+
 // negotiated returns the protocol version agreed in initialize, or "".
 func (s *Server) negotiated() string {
 	s.mu.Lock()
@@ -356,6 +374,7 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 	}
 	s.version = version
 	_ = json.Unmarshal(p.Capabilities, &s.clientCaps) // not an object: none
+	s.clientName = p.ClientInfo.Name
 	s.mu.Unlock()
 	s.connWatcher() // list_changed and subscriptions from now on
 	s.errlog.Printf("client %q %q asked for protocol %q, speaking %s", p.ClientInfo.Name, p.ClientInfo.Version, asked, version)
@@ -553,7 +572,8 @@ func (s *Server) toolsCall(ctx context.Context, m *message) (any, error) {
 
 	start := time.Now()
 	v, _ := ctx.Value(versionKey{}).(string)
-	call := &ToolCall{Args: args, Version: v, Progress: progressFrom(ctx).report, Ask: s.asker(ctx), tool: tool}
+	call := &ToolCall{Args: args, Version: v, Progress: progressFrom(ctx).report, Ask: s.asker(ctx), tool: tool,
+		Client: s.client(ctx), Conn: s, Cwd: s.cwd}
 	if call.Ask.InputRequired {
 		call.Answers = answersOf(m)
 	}

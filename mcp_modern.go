@@ -60,6 +60,7 @@ var removedHint = map[string]string{
 type modernReq struct {
 	version string
 	caps    map[string]json.RawMessage // clientCapabilities
+	client  string                     // clientInfo's name, "" when absent
 	// logLevel is the index in logLevels of the least severe
 	// notifications/message this request wants, or -1: none at all.
 	logLevel int
@@ -97,6 +98,7 @@ func parseEnvelope(meta map[string]json.RawMessage) (*modernReq, error) {
 		if json.Unmarshal(raw, &info) != nil || info.Name == nil || info.Version == nil {
 			return nil, invalidParams(`_meta %s must be an object with string "name" and "version"`, metaClientInfo)
 		}
+		m.client = *info.Name
 	}
 	if raw, ok := meta[metaLogLevel]; ok {
 		var level string

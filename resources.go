@@ -201,6 +201,9 @@ func (h *mcpHub) resSessions() []*resSess {
 // the cwd and the capture counts.
 type sessionJSON struct {
 	ID        string    `json:"id"`
+	Name      string    `json:"name,omitempty"`   // shell_start's name, which session_id takes too
+	Client    string    `json:"client,omitempty"` // the MCP client that started it
+	Driven    time.Time `json:"last_driven"`      // when a tool call last named it (its start before any)
 	Command   string    `json:"command"`
 	Args      []string  `json:"args"`
 	Cols      int       `json:"cols"`
@@ -250,7 +253,7 @@ func (h *mcpHub) describe(v *resSess, info bool) sessionJSON {
 	s := v.live
 	st := s.Status()
 	j := sessionJSON{
-		ID: s.ID, Command: s.Command, Args: s.Args, Cols: st.Cols, Rows: st.Rows, PID: st.Pid,
+		ID: s.ID, Name: s.Name, Client: s.Client, Driven: s.LastDriven(), Command: s.Command, Args: s.Args, Cols: st.Cols, Rows: st.Rows, PID: st.Pid,
 		Started: s.Started, Exited: st.Exited, Signal: st.Signal, Theme: s.Theme, shellInfo: s.ShellInfo(),
 	}
 	j.Recording, j.RecordingEnded = h.toolbox.recs.state(s)

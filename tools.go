@@ -53,6 +53,7 @@ type Toolbox struct {
 	asks     secretAsks    // pages offered to 2026-07-28 clients, until their retry (tool_ask_secret.go)
 	steps    stepLogs      // each live session's steps and trace (tools_steps.go)
 	after    followUps     // the watch each session's last typing call left for the wait that follows (tools_followup.go)
+	running  sessionCalls  // the calls running on each session, by connection (tools_turns.go)
 	// log sends an MCP log message to the clients (mcpHub.log, installed
 	// by the program); nil sends nothing.
 	log func(level, logger string, data any)
@@ -70,10 +71,11 @@ func (tb *Toolbox) logf(level, logger, format string, a ...any) {
 	}
 }
 
-// session returns the live or exited session with the given id, or an
-// error whose text says how to find a valid one.
+// session returns the live or exited session with the given id or
+// name (shell_start's name), or an error whose text says how to find a
+// valid one.
 func (tb *Toolbox) session(id string) (*Session, error) {
-	s := tb.sessions.Get(id)
+	s := tb.sessions.Find(id)
 	switch {
 	case s != nil:
 		return s, nil
@@ -134,6 +136,15 @@ type ToolCall struct {
 	// Origin says what made the call, for its step: a tape's line
 	// ("demo.tape:12: Expect \"ok\""); "" for an agent's.
 	Origin string
+	// Client names the MCP client the call came from (its
+	// clientInfo.name), "" when unknown; Conn is its connection, which
+	// tells another client's calls from this one's (nil for a tape's).
+	Client string
+	Conn   any
+	// Cwd is the client's working directory where it is not the
+	// server's (the front end's of a shared service): shell_start's
+	// default cwd, and what a relative cwd is under. "" = the server's.
+	Cwd string
 
 	tool    *Tool // for Bind's messages: the schema's properties and required
 	bindErr error // the last Bind error, reported if the handler returns nil

@@ -41,6 +41,17 @@ func TestTypeScriptHTTP(t *testing.T) {
 	runNodeTest(t, "http.test.mjs", filepath.Join("@modelcontextprotocol", "client"))
 }
 
+// TestTypeScriptShared runs ts/shared.test.mjs: ttywright --shared as
+// Claude Code would use it, through the TypeScript SDK client: client A
+// starts a web server and vim and exits, client B (a new process) finds,
+// reads, saves and fetches, while ttywright attach in tmux watches.
+func TestTypeScriptShared(t *testing.T) {
+	for _, p := range []string{"python3", "vim", "tmux"} {
+		needProgram(t, p)
+	}
+	runNodeTest(t, "shared.test.mjs", filepath.Join("@modelcontextprotocol", "sdk"))
+}
+
 // TestTypeScriptCodegen runs ts/codegen.test.mjs: an agent's session
 // through the TypeScript SDK client (vim, a CLI's failing and passing
 // command, a dialog menu) whose session://{id}/tape, replayed with
