@@ -75,6 +75,7 @@ func (tb *Toolbox) toolShellStart() *Tool {
 			"trace":             prop("boolean", "Keep an HTML trace."),
 		}),
 		OpenWorld: true,
+		App:       appShows,
 	}, tb.shellStart, startStep)
 }
 
