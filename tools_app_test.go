@@ -8,6 +8,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -319,4 +320,58 @@ func TestAppHugeScreen(t *testing.T) {
 	}
 	b, _ := json.Marshal(p["frame"])
 	t.Logf("a %dx%d frame: %d bytes", maxCols, maxRows, len(b))
+}
+
+// BenchmarkAppFrame measures how long after the agent's shell_send returns
+// the app has the screen it left (0 when the app's poll had it first):
+// ms/frame is the median, p90-ms the 90th percentile.
+func BenchmarkAppFrame(b *testing.B) {
+	a := newTestApp(b)
+	id := start(b, a, "cat")
+	viewer := appPoll(b, a, map[string]any{"session_id": id})["viewer"].(string)
+	type seen struct {
+		text string
+		at   time.Time
+	}
+	frames := make(chan seen, 64)
+	stop := make(chan struct{})
+	go func() {
+		since := ""
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			args := map[string]any{"session_id": id, "viewer": viewer}
+			if since != "" {
+				args["since"] = since
+			}
+			_, m := call(b, a, "app_screen", args)
+			since, _ = m["next"].(string)
+			if _, text := appFrame(b, m); text != "" {
+				select {
+				case frames <- seen{text, time.Now()}:
+				case <-stop:
+					return
+				}
+			}
+		}
+	}()
+	defer close(stop)
+	var lat []time.Duration
+	for i := 0; b.Loop(); i++ {
+		marker := fmt.Sprintf("frame-%d", i)
+		mustCall(b, a, "shell_send", map[string]any{"session_id": id, "text": marker + "\n", "wait_for": marker})
+		sent := time.Now()
+		for f := range frames {
+			if strings.Contains(f.text, marker) {
+				lat = append(lat, max(0, f.at.Sub(sent)))
+				break
+			}
+		}
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "ms/frame")
+	b.ReportMetric(float64(lat[len(lat)*9/10].Microseconds())/1000, "p90-ms")
 }

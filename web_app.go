@@ -108,7 +108,8 @@ details{border-top:1px solid var(--line)}summary{cursor:pointer;padding:.15rem 0
 summary code{flex:1;font-family:var(--font-mono,ui-monospace,monospace);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 summary .ok{color:var(--ok)}summary .bad{color:var(--bad)}summary small{color:var(--fg2)}
 details pre{margin:0 0 .4rem;padding:.4rem;max-height:16rem;overflow:auto;background:var(--bg2);border-radius:var(--r);font-size:12px;white-space:pre-wrap}
-html.fixed,html.fixed body{height:100%}html.fixed body{display:flex;flex-direction:column}html.fixed #wrap{flex:1}
+html.fixed,html.fixed body{height:100%}html.fixed body{display:flex;flex-direction:column}html.fixed #wrap{flex:1;min-height:0}
+html.pip #commands{display:none}
 `
 
 // appScript is the app's script, after the painter's (htmlPainter) and
@@ -123,6 +124,7 @@ const appScript = `"use strict";
   var holding = false, ended = false, commandsSeen = -1, appCursor = false, bracketed = false, told = [], opened = {};
 
   function say(msg) { note.textContent = msg || ""; }
+  function flash(msg) { say(msg); setTimeout(function () { if (note.textContent === msg) say(""); }, 4000); }
   function errText(e) { return e && e.message ? e.message : String(e); }
 
   // The host protocol: JSON-RPC 2.0 over postMessage with the parent,
@@ -213,14 +215,14 @@ const appScript = `"use strict";
 
   // fitFont sizes the screen's font so that its columns fit the width
   // (and in fullscreen or picture-in-picture its rows the height too),
-  // between 5 and 15 pixels; a screen too big for that scrolls.
+  // between 5 and 15 pixels (24 there); a screen too big for that scrolls.
   var perPixel = 0;
   function fitFont() {
     if (!frame) return;
     if (!perPixel) { screen.style.fontSize = "100px"; perPixel = ttyScreen.cellWidth(screen) / 100 || 0.6; }
-    var w = (wrap.clientWidth - 32) / (frame.cols * perPixel), size = w;
-    if (host.displayMode === "fullscreen" || host.displayMode === "pip") size = Math.min(w, (wrap.clientHeight - 32) / (frame.rows * 1.25));
-    screen.style.fontSize = Math.max(5, Math.min(15, Math.floor(size * 2) / 2)) + "px";
+    var w = (wrap.clientWidth - 32) / (frame.cols * perPixel), size = w, most = 15;
+    if (host.displayMode === "fullscreen" || host.displayMode === "pip") { size = Math.min(w, (wrap.clientHeight - 32) / (frame.rows * 1.25)); most = 24; }
+    screen.style.fontSize = Math.max(5, Math.min(most, Math.floor(size * 2) / 2)) + "px";
   }
 
   function status(r) {
@@ -304,7 +306,7 @@ const appScript = `"use strict";
     e.preventDefault();
     var secret = password.value;
     password.value = "";
-    call("app_secret", {secret: secret}).then(function (r) { say("Typed into the program."); form.hidden = true; tell(r.account); },
+    call("app_secret", {secret: secret}).then(function (r) { flash("Typed into the program."); form.hidden = true; tell(r.account); },
       function (err) { say(errText(err)); });
   });
 
@@ -321,9 +323,10 @@ const appScript = `"use strict";
     Object.keys(vars).forEach(function (k) { if (/^--[a-z0-9-]+$/.test(k) && typeof vars[k] === "string") root.style.setProperty(k, vars[k]); });
     var dims = host.containerDimensions || {}, modes = host.availableDisplayModes || [], now = host.displayMode || "inline";
     root.classList.toggle("fixed", "height" in dims || now !== "inline");
+    root.classList.toggle("pip", now === "pip");
     Object.keys(modeButtons).forEach(function (m) { modeButtons[m].hidden = m === now || modes.indexOf(m) < 0; });
     fitFont();
-    if (newTheme && session) { since = ""; poll(); }
+    if (newTheme && session && !ended) { since = ""; poll(); }
   }
 
   // The size the content takes, for a host that sizes the frame to it.
