@@ -42,11 +42,8 @@ func (tb *Toolbox) toolAppCommands() *Tool {
 
 // appCommands returns the app's session's newest commands.
 func (tb *Toolbox) appCommands(_ context.Context, _ *ToolCall, in appCommandsArgs) (appCommandsResult, error) {
-	s, err := tb.session(in.SessionID)
+	s, _, err := tb.appOf(in.SessionID, in.Viewer)
 	if err != nil {
-		return appCommandsResult{}, err
-	}
-	if _, err := tb.apps.lookup(s, in.Viewer); err != nil {
 		return appCommandsResult{}, err
 	}
 	cmds := s.commandsCopy()

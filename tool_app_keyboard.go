@@ -53,11 +53,7 @@ func (tb *Toolbox) toolAppKeyboard() *Tool {
 // appKeyboard takes, types with or gives back the keyboard of the app's
 // session.
 func (tb *Toolbox) appKeyboard(ctx context.Context, _ *ToolCall, in appKeyboardArgs) (appKeyboardResult, error) {
-	s, err := tb.session(in.SessionID)
-	if err != nil {
-		return appKeyboardResult{}, err
-	}
-	v, err := tb.apps.lookup(s, in.Viewer)
+	s, v, err := tb.appOf(in.SessionID, in.Viewer)
 	if err != nil {
 		return appKeyboardResult{}, err
 	}

@@ -45,11 +45,8 @@ func (tb *Toolbox) toolAppSecret() *Tool {
 
 // appSecret types the person's secret into the program that reads one.
 func (tb *Toolbox) appSecret(_ context.Context, _ *ToolCall, in appSecretArgs) (appSecretResult, error) {
-	s, err := tb.session(in.SessionID)
+	s, _, err := tb.appOf(in.SessionID, in.Viewer)
 	if err != nil {
-		return appSecretResult{}, err
-	}
-	if _, err := tb.apps.lookup(s, in.Viewer); err != nil {
 		return appSecretResult{}, err
 	}
 	fg := s.Foreground()

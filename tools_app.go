@@ -124,6 +124,21 @@ func (a *appViews) lookup(s *Session, token string) (*appViewer, error) {
 	return v, nil
 }
 
+// appOf returns session id and its app whose token is token, as every
+// call of an app but its first poll names them; the error says which is
+// wrong.
+func (tb *Toolbox) appOf(id, token string) (*Session, *appViewer, error) {
+	s, err := tb.session(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := tb.apps.lookup(s, token)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, v, nil
+}
+
 // wait makes a poll of v the one that waits, at most appPollWait: a poll
 // of v waiting already ends now, so an app has one poll waiting however
 // often it calls. It returns the poll's context, the time v was last sent
