@@ -204,6 +204,11 @@
 // shell_resize changes the screen size; shell_stop ends the program.
 // shell_start {trace: true} keeps an HTML trace of the session (see
 // --trace).
+// To a client that declared MCP Apps (io.modelcontextprotocol/ui),
+// shell_start and shell_read show the terminal app, ui://ttywright/terminal,
+// in the conversation: the live screen, the commands, taking the keyboard
+// and typing a secret, through app_screen, app_commands, app_keyboard and
+// app_secret, tools the client keeps from the model.
 //
 // # Resources
 //

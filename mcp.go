@@ -470,6 +470,7 @@ type toolInfo struct {
 	OutputSchema map[string]any   `json:"outputSchema,omitempty"` // 2025-06-18+
 	Annotations  *toolAnnotations `json:"annotations,omitempty"`  // 2025-03-26+
 	Icons        []icon           `json:"icons,omitempty"`        // modern
+	Meta         map[string]any   `json:"_meta,omitempty"`        // the MCP Apps extension's ui, to a client that declared it (mcp_apps.go)
 }
 
 // toolAnnotations are MCP ToolAnnotations. All hints are sent, because
@@ -492,7 +493,10 @@ func (s *Server) toolsList(ctx context.Context, params json.RawMessage) (any, er
 	v, _ := ctx.Value(versionKey{}).(string)
 	list := make([]toolInfo, 0, len(s.tools))
 	for _, t := range s.tools {
-		ti := toolInfo{Name: t.Name, Description: t.Description, InputSchema: t.Input}
+		if !visibleTool(ctx, t) {
+			continue
+		}
+		ti := toolInfo{Name: t.Name, Description: t.Description, InputSchema: t.Input, Meta: appToolMeta(ctx, t)}
 		if ti.InputSchema == nil {
 			ti.InputSchema = map[string]any{"type": "object", "additionalProperties": false}
 		}
@@ -550,17 +554,20 @@ func (s *Server) toolsCall(ctx context.Context, m *message) (any, error) {
 		return nil, &RPCError{Code: codeInvalidParams, Message: `invalid params: tools/call needs {"name": "<tool>", "arguments": {...}}`}
 	}
 	var tool *Tool
+	var names []string
 	for _, t := range s.tools {
 		if t.Name == name {
 			tool = t
 		}
-	}
-	if tool == nil {
-		names := make([]string, len(s.tools))
-		for i, t := range s.tools {
-			names[i] = t.Name
+		if visibleTool(ctx, t) {
+			names = append(names, t.Name)
 		}
+	}
+	switch {
+	case tool == nil:
 		return nil, &RPCError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown tool %q: the tools are %s", name, strings.Join(names, ", "))}
+	case !visibleTool(ctx, tool):
+		return nil, errAppOnly(name)
 	}
 	args := m.Arguments
 	if args == nil || string(args) == "null" {
@@ -587,7 +594,9 @@ func (s *Server) toolsCall(ctx context.Context, m *message) (any, error) {
 	}
 	out := renderResult(v, res)
 	d := time.Since(start)
-	s.calls.record(tool.Name, args, res, out, d)
+	if tool.App != appOnly { // the app's calls are the person's keys and secrets
+		s.calls.record(tool.Name, args, res, out, d)
+	}
 	s.logReq(ctx, "debug", "tools", map[string]any{"tool": tool.Name, "duration_ms": d.Milliseconds(), "isError": out.IsError})
 	return out, nil
 }
@@ -651,7 +660,8 @@ func renderResult(v string, res *ToolResult) *callResult {
 	return out
 }
 
-// callLog appends one JSON line per tool call to the --log-path file:
+// callLog appends one JSON line per tool call but the terminal app's own
+// (tools_app.go) to the --log-path file:
 // {time, tool, input, output, duration_ms, isError}, input with the
 // values of env entries whose names look secret redacted (redactArgs),
 // output what the call's step keeps, as a trace does (never a page's URL

@@ -475,7 +475,11 @@ func (h *mcpHub) resourcesList(ctx context.Context, params json.RawMessage) (any
 	if err := bindParams(params, &p); err != nil {
 		return nil, err
 	}
-	page, next, err := paginate(h.allResources(), p.Cursor, h.res.perPage())
+	all := h.allResources()
+	if appsFrom(ctx) {
+		all = append(all, appResource())
+	}
+	page, next, err := paginate(all, p.Cursor, h.res.perPage())
 	if err != nil {
 		return nil, err
 	}
@@ -560,6 +564,8 @@ type resourceContents struct {
 	MimeType string  `json:"mimeType"`
 	Text     *string `json:"text,omitempty"`
 	Blob     *string `json:"blob,omitempty"` // base64
+	// Meta is the terminal app's _meta.ui (mcp_apps.go).
+	Meta map[string]any `json:"_meta,omitempty"`
 }
 
 // uriParams are the params of resources/read, subscribe and unsubscribe.
@@ -612,6 +618,8 @@ func (h *mcpHub) readResourceCtx(ctx context.Context, uri string) (resourceConte
 			return out, notFound(uri, hintTheme(u.name))
 		}
 		v = describeTheme(t)
+	case uriApp:
+		return readApp(out), nil
 	default:
 		s := h.resSession(u.session)
 		if s == nil {

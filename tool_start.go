@@ -80,6 +80,7 @@ func (tb *Toolbox) toolShellStart() *Tool {
 			"name":              prop("string", "A name session_id takes too."),
 		}),
 		OpenWorld: true,
+		App:       appShows,
 	}, tb.shellStart, startStep)
 }
 

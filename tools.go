@@ -54,6 +54,7 @@ type Toolbox struct {
 	steps    stepLogs      // each live session's steps and trace (tools_steps.go)
 	after    followUps     // the watch each session's last typing call left for the wait that follows (tools_followup.go)
 	running  sessionCalls  // the calls running on each session, by connection (tools_turns.go)
+	apps     appViews      // the terminal app's views of the sessions (tools_app.go)
 	// log sends an MCP log message to the clients (mcpHub.log, installed
 	// by the program); nil sends nothing.
 	log func(level, logger string, data any)
@@ -110,6 +111,10 @@ type Tool struct {
 	// Handle runs on a goroutine of its own; Handle gets the context it
 	// returns (shell_send queues there for its session's turn).
 	Arrive func(ctx context.Context, args json.RawMessage) context.Context
+	// App is how the tool meets the terminal app in a conversation
+	// (tools_app.go): not at all, its result shows the app, or it is
+	// one of the app's own tools, hidden from the model.
+	App toolApp
 
 	// argsType and resultType are newTool's A and R (nil for a Tool built
 	// by hand, as tests do), and stepOf its step form, called with an A
