@@ -59,7 +59,7 @@ type shellState struct {
 	cwd          string   // from the last OSC 7
 	running      *command // between C and D
 	cmds         []*command
-	next         int    // n of the next command
+	next         int    // commands started so far: the n of the last one
 	ended        int    // commands whose D came
 	prompts      int    // primary prompts started (A marks other than continuation prompts)
 	told         int    // ended when the reader last notified (Session.readLoop)

@@ -126,6 +126,18 @@ func (w *outputWatch) commandDoneLocked() (*command, bool) {
 	}
 	first := len(st.cmds) - (st.ended - w.cmdBase)
 	c := st.cmds[max(first, 0)]
+	if w.input != "" && c.n <= w.startBase && st.next > w.startBase {
+		// The call typed while c ran, and the shell started a command
+		// after c: c did not read the line, which was typed ahead for the
+		// shell (a build or a sleep ran), so the call's command is that
+		// next one.
+		for _, next := range st.cmds[max(first, 0):] {
+			if next.n == w.startBase+1 {
+				return next, next.drawn && next != st.running
+			}
+		}
+		return nil, false
+	}
 	return c, c.drawn
 }
 
@@ -430,9 +442,6 @@ func newWatch(s *Session, spec waitSpec, input string) *outputWatch {
 	defer s.mu.Unlock()
 	w.cmdBase, w.promptBase = s.commandBaseLocked(), s.promptBaseLocked()
 	w.startBase = s.sh.next
-	if w.typedAheadLocked(spec) {
-		w.cmdBase++ // the running command's end is not this call's
-	}
 	if w.promptBase >= 0 && s.sh.seenB && s.sh.inLine {
 		w.lineKnown, w.lineFrom, w.lineCol = true, s.sh.bLine, s.sh.bCol
 	}
@@ -446,24 +455,6 @@ func newWatch(s *Session, spec waitSpec, input string) *outputWatch {
 		w.screenOK = !m.matchString(s.term.ScreenText()) && !m.matchString(s.term.HiddenMainText())
 	}
 	return w
-}
-
-// typedAheadLocked reports whether the call types a line for the shell
-// to run after the command that runs now, which does not read the
-// terminal (a build, a sleep): then wait_for_command waits for the end
-// of the call's own command, not the running one's. Input to a command
-// that reads the terminal (a [y/N] question, read) is for that command,
-// and its end is the one waited for. s.mu is held.
-func (w *outputWatch) typedAheadLocked(spec waitSpec) bool {
-	if w.input == "" || w.cmdBase == firstPromptBase || w.s.sh.running == nil {
-		return false
-	}
-	for _, st := range spec.stages {
-		if st.kind == stageCommand {
-			return w.s.foregroundLocked().Input == inputNone
-		}
-	}
-	return false
 }
 
 // resume readies a watch kept after a send for another wait: what that

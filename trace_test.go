@@ -207,20 +207,43 @@ func TestTraceBudget(t *testing.T) {
 
 // TestTraceKeepsNoHiddenText: text a program hides with SGR 8 is in no
 // part of a trace, the first screen of shell_start's reply included
-// (its step kept that screen verbatim).
+// (its step kept that screen verbatim), nor in any text of the screen:
+// a command's output, shell_read, a screenshot's .txt and .ansi.
 func TestTraceKeepsNoHiddenText(t *testing.T) {
 	t.Parallel()
 	a := newTestApp(t)
 	// The hidden text is made by the program, so that it is in no argument.
-	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "args": []string{"-c", `printf 'pw: \033[8m%s\033[0m done\n' "$(echo hunter | tr a-z A-Z)2"; exec sleep 60`}, "trace": true})
+	hide := `printf 'pw: \033[8m%s\033[0m done\n' "$(echo hunter | tr a-z A-Z)2"`
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "args": []string{"-c", hide + "; exec sleep 60"}, "trace": true})
 	id := m["shell_session_id"].(string)
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "done"})
-	mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
-	page, err := os.ReadFile(filepath.Join(a.cfg.OutputDir, id, traceFile))
+	sh := startShell(t, a, "bash", "", []string{"--norc"}, map[string]any{"trace": true})
+	c := runCommand(t, a, sh, hide, nil)
+	read := mustCall(t, a, "shell_read", map[string]any{"session_id": sh})
+	shot := mustCall(t, a, "shell_screenshot", map[string]any{"session_id": sh})
+	txt, err := os.ReadFile(shot["txt_path"].(string))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bytes.Contains(page, []byte("HUNTER2")) {
-		t.Error("the trace holds text hidden with SGR 8")
+	ansi, err := os.ReadFile(shot["ansi_path"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{id, sh} {
+		mustCall(t, a, "shell_stop", map[string]any{"session_id": id})
+	}
+	for what, text := range map[string]string{"the command's output": c["output"].(string), "shell_read": read["text"].(string), "the .txt screenshot": string(txt), "the .ansi screenshot": string(ansi)} {
+		if !strings.Contains(text, "pw: ") || strings.Contains(text, "HUNTER2") {
+			t.Errorf("%s holds text hidden with SGR 8, or not its line:\n%s", what, text)
+		}
+	}
+	for _, id := range []string{id, sh} {
+		page, err := os.ReadFile(filepath.Join(a.cfg.OutputDir, id, traceFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(page, []byte("HUNTER2")) {
+			t.Errorf("%s: the trace holds text hidden with SGR 8", id)
+		}
 	}
 }

@@ -149,6 +149,10 @@ func screenANSI(s *Snapshot, form ansiForm) []byte {
 				b = append(b, "\x1b\\"...)
 				pen.Link = c.Link
 			}
+			if c.Attr&AttrHidden != 0 {
+				b = append(b, "  "[:max(c.Width, 1)]...) // SGR 8 text is blanks in the file too, as rowText makes it
+				continue
+			}
 			r := c.Rune
 			if r == 0 {
 				r = ' '

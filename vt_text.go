@@ -17,7 +17,9 @@ import (
 // text view of the screen follows (the replies and waits, the
 // scrollback, the .txt capture, shell_find, the styled form): the right
 // half of a wide character (width 0) adds nothing, a cell never written
-// (rune 0) adds a blank, and a cell's combining marks (marks, sorted by
+// (rune 0) adds a blank, a cell hidden with SGR 8 a blank per column
+// (what the screen shows: no text view, capture or trace holds it), and
+// a cell's combining marks (marks, sorted by
 // column, as vtLine keeps them) follow its character. When cols is not
 // nil, the column of each byte appended is appended to it. Trailing
 // blanks are the caller's to trim.
@@ -33,6 +35,8 @@ func rowText(b []byte, cells []Cell, from, to int, marks []vtMark, cols *[]int) 
 		}
 		n := len(b)
 		switch r := cell.Rune; {
+		case cell.Attr&AttrHidden != 0:
+			b = append(b, "  "[:cell.Width]...)
 		case r == 0:
 			b = append(b, ' ')
 		case r < utf8.RuneSelf:
@@ -41,7 +45,7 @@ func rowText(b []byte, cells []Cell, from, to int, marks []vtMark, cols *[]int) 
 			b = utf8.AppendRune(b, r)
 		}
 		for m < len(marks) && marks[m].col <= c {
-			if marks[m].col == c {
+			if marks[m].col == c && cell.Attr&AttrHidden == 0 {
 				b = append(b, marks[m].s...)
 			}
 			m++
