@@ -30,7 +30,7 @@ func TestFindCacheSameAsFresh(t *testing.T) {
 		"resize 20 6",
 	}
 	for _, scrollback := range []bool{false, true} {
-		for _, style := range []*Style{nil, {Reverse: new(bool)}} {
+		for _, style := range []*styleFilter{nil, {Style: Style{Reverse: new(bool)}}, {Selected: new(true)}} {
 			term := NewTerminal(20, 5, 100)
 			q, _ := parseFind("needle", style)
 			q.scrollback = scrollback

@@ -76,16 +76,14 @@ func (r shellReadResult) statusLine() string {
 
 func (tb *Toolbox) toolShellRead() *Tool {
 	return newTool(Tool{
-		Name:  "shell_read",
-		Title: "Read a terminal's screen",
-		Description: "Return the terminal's text: the scrollback and the visible screen, wrapped lines joined, the newest max_bytes, " +
-			"and a status line (size, cursor, whether the program runs). " +
-			"Use shell_screenshot to see colours and layout.",
+		Name:        "shell_read",
+		Title:       "Read a terminal's screen",
+		Description: "The terminal's text: scrollback and screen, wrapped lines joined, the newest max_bytes (8192), and a status line.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"scrollback": prop("boolean", "Include the lines scrolled off the top (default true)."),
-			"raw":        prop("boolean", "The raw output with its escape sequences instead."),
-			"max_bytes":  intProp("At most this many bytes, the newest (default 8192).", 1, rawTailCap),
+			"scrollback": prop("boolean", "Include lines above the screen (default true)."),
+			"raw":        prop("boolean", "The raw output, escapes kept."),
+			"max_bytes":  map[string]any{"type": "integer"},
 			"format":     formatProp,
 		}, "session_id"),
 		ReadOnly:   true,

@@ -765,11 +765,6 @@ func jsonFields(t reflect.Type) []jsonField {
 // prop is a property of JSON type typ.
 func prop(typ, desc string) map[string]any { return map[string]any{"type": typ, "description": desc} }
 
-// intProp is an integer property in min..max.
-func intProp(desc string, min, max int) map[string]any {
-	return map[string]any{"type": "integer", "description": desc, "minimum": min, "maximum": max}
-}
-
 // Waiting limits (milliseconds unless stated).
 const (
 	defaultTimeoutMS = 10000
@@ -780,16 +775,18 @@ const (
 	streamCap        = 64 << 10 // bytes of new output (escapes removed) kept for matching
 )
 
-var sessionIDProp = prop("string", "From shell_start.")
+// sessionIDProp is the session_id argument. shell_start's description
+// says what it is (its shell_session_id), once for every tool.
+var sessionIDProp = map[string]any{"type": "string"}
 
 // scaleProp is the pixel scale argument of the tools that draw.
-var scaleProp = intProp("Pixel scale: a cell is 8*scale x 16*scale pixels.", 1, 4)
+var scaleProp = prop("integer", "Cell size 8x16 pixels times this (1-4).")
 
 // borderSchema describes the border argument of the tools that draw
 // (shell_screenshot, shell_record_start); parseBorder checks it.
 var borderSchema = map[string]any{
 	"type":        "object",
-	"description": "A macOS window frame: {style: \"macos\", title}.",
+	"description": "A macOS window frame: {title}.",
 	"properties":  map[string]any{"style": map[string]any{"type": "string"}, "title": map[string]any{"type": "string"}},
 }
 
