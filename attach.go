@@ -41,10 +41,11 @@ type attachServer struct {
 
 	readLimit, writeLimit time.Duration // attachReadLimit, attachWriteLimit (tests shorten them)
 
-	mu     sync.Mutex
-	conns  map[*attachConn]struct{}
-	closed bool
-	wg     sync.WaitGroup
+	mu      sync.Mutex
+	conns   map[*attachConn]struct{}
+	closed  bool
+	service bool // the user's shared service: its sessions frames say so (MarkService)
+	wg      sync.WaitGroup
 }
 
 // startAttach listens on dir/PID.sock for viewers of sessions, after
@@ -62,13 +63,8 @@ func startAttachLimits(sessions *Sessions, views *sessionViews, dir string, logf
 	removeStaleSockets(dir)
 	path := filepath.Join(dir, fmt.Sprintf("%d.sock", os.Getpid()))
 	_ = os.Remove(path) // Best effort: a socket of this pid is a dead server's.
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	ln, err := listenPrivate(path)
 	if err != nil {
-		return nil, fmt.Errorf("attach: %w", err)
-	}
-	ln.SetUnlinkOnClose(true)
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
 		return nil, fmt.Errorf("attach: %w", err)
 	}
 	as := &attachServer{sessions: sessions, views: views, path: path, ln: ln, logf: logf,
@@ -79,11 +75,30 @@ func startAttachLimits(sessions *Sessions, views *sessionViews, dir string, logf
 	return as, nil
 }
 
-// serve accepts connections until Close.
-func (as *attachServer) serve() {
-	defer as.wg.Done()
+// listenPrivate listens on the unix socket path, in a directory that
+// ensureAttachDir checked, with mode 0600; the socket is removed when the
+// listener closes. The attach sockets and the shared service's socket
+// (main_service.go) are made here.
+func listenPrivate(path string) (*net.UnixListener, error) {
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		return nil, err
+	}
+	ln.SetUnlinkOnClose(true)
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
+}
+
+// acceptPeers accepts connections on ln until it is closed and hands
+// each to admit, on the accepting goroutine; a peer of another uid than
+// this process's is closed without a word and logged with what, the
+// listener's name ("attach").
+func acceptPeers(ln *net.UnixListener, what string, logf func(format string, a ...any), admit func(*net.UnixConn)) {
 	for {
-		c, err := as.ln.AcceptUnix()
+		c, err := ln.AcceptUnix()
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return
@@ -91,19 +106,24 @@ func (as *attachServer) serve() {
 			time.Sleep(10 * time.Millisecond) // EMFILE and the like: let descriptors free up
 			continue
 		}
-		as.admit(c)
+		if uid, err := peerUID(c); err != nil || uid != os.Getuid() {
+			logf("%s: refused a connection from uid %d (only uid %d may connect): %v", what, uid, os.Getuid(), err)
+			c.Close()
+			continue
+		}
+		admit(c)
 	}
 }
 
-// admit checks c's peer and the connection limit, then serves it on a
-// goroutine of its own.
+// serve accepts connections until Close.
+func (as *attachServer) serve() {
+	defer as.wg.Done()
+	acceptPeers(as.ln, "attach", as.logf, as.admit)
+}
+
+// admit checks the connection limit, then serves c on a goroutine of its
+// own.
 func (as *attachServer) admit(c *net.UnixConn) {
-	uid, err := peerUID(c)
-	if err != nil || uid != os.Getuid() {
-		as.logf("attach: refused a connection from uid %d (only uid %d may attach): %v", uid, os.Getuid(), err)
-		c.Close()
-		return
-	}
 	select {
 	case as.slots <- struct{}{}:
 	default:
@@ -151,6 +171,17 @@ func (as *attachServer) Close() {
 		ac.close()
 	}
 	as.wg.Wait()
+}
+
+// MarkService makes the sessions frames say that this server is the
+// user's shared service.
+func (as *attachServer) MarkService() {
+	if as == nil {
+		return
+	}
+	as.mu.Lock()
+	as.service = true
+	as.mu.Unlock()
 }
 
 // errorFrame is an error frame line.

@@ -239,6 +239,8 @@ func exitFrame(st SessionStatus) []byte {
 // attachSessionJSON is one entry of a sessions frame.
 type attachSessionJSON struct {
 	ID       string `json:"id"`
+	Name     string `json:"name,omitempty"`   // shell_start's name
+	Client   string `json:"client,omitempty"` // the MCP client that started it
 	Command  string `json:"command"`
 	Cols     int    `json:"cols"`
 	Rows     int    `json:"rows"`
@@ -253,19 +255,23 @@ type attachSessionJSON struct {
 type attachSessionsFrame struct {
 	Op       string              `json:"op"`
 	Server   int                 `json:"server"`
+	Service  bool                `json:"service,omitempty"` // the user's shared service (ttywright --shared)
 	Sessions []attachSessionJSON `json:"sessions"`
 }
 
 // sessionsFrame lists the server's sessions.
 func (as *attachServer) sessionsFrame() []byte {
-	f := attachSessionsFrame{Op: "sessions", Server: pidOf(), Sessions: []attachSessionJSON{}}
+	as.mu.Lock()
+	service := as.service
+	as.mu.Unlock()
+	f := attachSessionsFrame{Op: "sessions", Server: pidOf(), Service: service, Sessions: []attachSessionJSON{}}
 	for _, s := range as.sessions.List() {
 		st, k := s.Status(), s.Keyboard()
 		state := "running"
 		if st.Exited {
 			state = "exited"
 		}
-		f.Sessions = append(f.Sessions, attachSessionJSON{ID: s.ID, Command: s.Command, Cols: st.Cols, Rows: st.Rows,
+		f.Sessions = append(f.Sessions, attachSessionJSON{ID: s.ID, Name: s.Name, Client: s.Client, Command: s.Command, Cols: st.Cols, Rows: st.Rows,
 			State: state, IdleMS: s.Idle().Milliseconds(), Keyboard: k.Holder, Viewers: k.Viewers})
 	}
 	b, _ := encodeFrame(f) // strings and numbers always encode

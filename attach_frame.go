@@ -56,6 +56,11 @@ func newFrameReader(r io.Reader) *frameReader {
 	return &frameReader{r: r, max: maxAttachFrame}
 }
 
+// rest returns what was read past the last line returned: the start of
+// what follows the frames on the stream (the shared service's MCP,
+// main_service.go).
+func (f *frameReader) rest() []byte { return f.buf[f.off:] }
+
 // next returns the next line without its newline; the slice is valid
 // until the next call. At the end of the stream a last line without a
 // newline is io.ErrUnexpectedEOF.

@@ -353,13 +353,6 @@ func TestAttachStaleSockets(t *testing.T) {
 // that reaches the socket (the directory opened up on purpose) is
 // disconnected without a frame, and its attempt is logged.
 func TestAttachOtherUIDRefused(t *testing.T) {
-	if os.Getuid() != 0 {
-		t.Skip("switching uid needs root")
-	}
-	py := "/usr/bin/python3"
-	if _, err := os.Stat(py); err != nil {
-		t.Skip("no /usr/bin/python3 to connect as another user")
-	}
 	a := newTestApp(t)
 	start(t, a, "sh")
 	dir := filepath.Join(t.TempDir(), "ttywright")
@@ -372,28 +365,49 @@ func TestAttachOtherUIDRefused(t *testing.T) {
 	for _, p := range []string{filepath.Dir(filepath.Dir(dir)), filepath.Dir(dir), dir} {
 		os.Chmod(p, 0o755) // defeats the directory's protection, leaving the uid check alone
 	}
-	os.Chmod(as.Path(), 0o777)
-	script := `import socket,sys
-s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-try:
-    s.sendall(b'{"op":"list"}\n'); print(repr(s.recv(65536)))
-except ConnectionError:
-    print(repr(b''))`
-	cmd := exec.Command(py, "-c", script, as.Path())
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("the other user's client: %v\n%s", err, out)
-	}
-	if got := strings.TrimSpace(string(out)); got != "b''" {
-		t.Errorf("another uid got %s, want nothing", got)
+	other, self := otherUIDAnswers(t, as.Path(), `{"op":"list"}`)
+	if other != "b''" {
+		t.Errorf("another uid got %s, want nothing", other)
 	}
 	if msg := <-logged; !strings.Contains(msg, "refused a connection from uid 65534") {
 		t.Errorf("logged %q", msg)
 	}
-	// The same client as this uid is answered: the refusal was the uid's.
-	out, err = exec.Command(py, "-c", script, as.Path()).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "sessions") {
-		t.Errorf("this uid's client: %v %s", err, out)
+	if !strings.Contains(self, "sessions") { // the refusal was the uid's
+		t.Errorf("this uid's client got %s", self)
 	}
+}
+
+// otherUIDAnswers connects to the unix socket sock, opened to everyone
+// for the test (mode 0777; its directories are the caller's to open),
+// sends line, and returns what came back (Python's repr of the bytes),
+// as uid 65534 and as this uid.
+func otherUIDAnswers(t *testing.T, sock, line string) (other, self string) {
+	t.Helper()
+	py := "/usr/bin/python3"
+	if _, err := os.Stat(py); err != nil || os.Getuid() != 0 {
+		t.Skip("connecting as another user needs root and /usr/bin/python3")
+	}
+	os.Chmod(sock, 0o777)
+	script := `import socket,sys
+s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+try:
+    s.sendall(sys.argv[2].encode()+b'\n'); print(repr(s.recv(65536)))
+except ConnectionError:
+    print(repr(b''))`
+	for i, uid := range []int{65534, os.Getuid()} {
+		cmd := exec.Command(py, "-c", script, sock, line)
+		if uid != os.Getuid() {
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
+		}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("the client of uid %d: %v\n%s", uid, err, out)
+		}
+		if i == 0 {
+			other = strings.TrimSpace(string(out))
+		} else {
+			self = strings.TrimSpace(string(out))
+		}
+	}
+	return other, self
 }

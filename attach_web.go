@@ -130,31 +130,17 @@ type viewerOutputs struct {
 }
 
 // pumpViewer is the one loop of a viewer of s, a terminal's connection
-// or a browser tab: it waits for s's screen or keyboard to change
-// (WaitView) and sends the new state through out, the screen taken when
-// it is sent, so that a slow viewer skips screens rather than queueing
-// them. It returns when ctx ends or an output fails; once the program
-// has exited and that was sent, when ctx ends.
+// or a browser tab: turn after turn (viewerStep) it waits for s's screen
+// or keyboard to change and sends the new state through out. It returns
+// when ctx ends or an output fails; once the program has exited and that
+// was sent, when ctx ends.
 func pumpViewer(ctx context.Context, s *Session, out viewerOutputs) {
 	var sent ViewGen
 	var last time.Time
 	for first := true; ; first = false {
-		now, exited, err := s.WaitView(ctx, sent)
+		now, exited, err := viewerStep(ctx, s, sent, first, &last, out)
 		if err != nil {
 			return
-		}
-		if out.status != nil && (first || now.Keyboard != sent.Keyboard) && out.status() != nil {
-			return
-		}
-		if out.screen != nil && (first || now.Screen != sent.Screen) {
-			if wait := time.Until(last.Add(attachFrameGap)); wait > 0 && !sleepCtx(ctx, wait) {
-				return
-			}
-			snap := s.Snapshot()
-			now.Screen, last = snap.Generation, time.Now()
-			if out.screen(snap) != nil {
-				return
-			}
 		}
 		sent = now
 		if exited {
@@ -164,6 +150,37 @@ func pumpViewer(ctx context.Context, s *Session, out viewerOutputs) {
 			return
 		}
 	}
+}
+
+// viewerStep is one turn of a viewer of s: it waits until s's screen or
+// keyboard changed since sent, or the program has exited (WaitView),
+// then sends the status when the keyboard changed and the screen when it
+// did (both when first), the screen taken when it is sent and at most
+// every attachFrameGap after *last, so that a slow viewer skips screens
+// rather than queueing them. It returns what the viewer has seen now and
+// whether the program has exited; an error when ctx ended or an output
+// failed. The terminal app's long-poll (app_screen) is one turn.
+func viewerStep(ctx context.Context, s *Session, sent ViewGen, first bool, last *time.Time, out viewerOutputs) (ViewGen, bool, error) {
+	now, exited, err := s.WaitView(ctx, sent)
+	if err != nil {
+		return sent, false, err
+	}
+	if out.status != nil && (first || now.Keyboard != sent.Keyboard) {
+		if err := out.status(); err != nil {
+			return sent, false, err
+		}
+	}
+	if out.screen != nil && (first || now.Screen != sent.Screen) {
+		if wait := time.Until(last.Add(attachFrameGap)); wait > 0 && !sleepCtx(ctx, wait) {
+			return sent, false, ctx.Err()
+		}
+		snap := s.Snapshot()
+		now.Screen, *last = snap.Generation, time.Now()
+		if err := out.screen(snap); err != nil {
+			return sent, false, err
+		}
+	}
+	return now, exited, nil
 }
 
 // sendCtx sends b on out, or returns ctx's error when ctx ends first.

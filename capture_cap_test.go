@@ -65,6 +65,7 @@ func shotBytes(t *testing.T) int64 {
 // again; a screenshot taken again under its name counts once (it needs
 // room for both copies while the new one is written).
 func TestCaptureCapScreenshots(t *testing.T) {
+	t.Parallel()
 	shot := shotBytes(t)
 	take := func(t *testing.T, a *App, name string) *ToolResult {
 		t.Helper()
@@ -161,6 +162,7 @@ func TestCaptureCapScreenshots(t *testing.T) {
 // cap stops by itself and is saved with a note naming the cap and the
 // fix; both files decode, and the files on disk stay under the cap.
 func TestCaptureCapRecording(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct {
 		name  string
@@ -182,6 +184,7 @@ func TestCaptureCapRecording(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			a := newRecApp(t)
 			a.store.setMaxBytes(tc.limit)
 			s := addRecSession(a, "s1", 60, 16)
@@ -258,6 +261,7 @@ func TestCaptureCapRecording(t *testing.T) {
 // many goroutines at once: the files on disk never pass the cap, nothing
 // is left half written, and the count agrees with the disk at the end.
 func TestCaptureCapConcurrent(t *testing.T) {
+	t.Parallel()
 	const limit = 64 << 10
 	dir := filepath.Join(t.TempDir(), "out")
 	c := newCaptureStore(dir, limit)

@@ -19,6 +19,7 @@ import (
 // keep going into the directory that was checked, and are read back from
 // it); a session directory that is a symlink is refused.
 func TestCaptureDirSwap(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		// swap replaces part of out with a symlink to elsewhere (a

@@ -9,6 +9,7 @@ import (
 )
 
 func TestIncompleteUTF8(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want int
@@ -54,6 +55,7 @@ func FuzzCastJSONString(f *testing.F) {
 }
 
 func TestCastWriter(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	t0 := time.Unix(1700000000, 0)
 	c := newCastWriter(&buf, t0, &Snapshot{Cols: 20, Rows: 5, Cells: make([]Cell, 100), Cursor: Cursor{Visible: true}}, gifIdleCap)

@@ -70,6 +70,7 @@ func encodeFrames(t *testing.T, frames []*image.RGBA, times []time.Duration, end
 }
 
 func TestGIFRoundTrip(t *testing.T) {
+	t.Parallel()
 	const w, h = 160, 96
 	tests := []struct {
 		name      string
@@ -133,6 +134,7 @@ func pixelDiff(a, b *image.RGBA) int {
 }
 
 func TestGIFDelays(t *testing.T) {
+	t.Parallel()
 	ms := func(v ...int) []time.Duration {
 		var d []time.Duration
 		for _, x := range v {
@@ -168,6 +170,7 @@ func TestGIFDelays(t *testing.T) {
 }
 
 func TestGIFErrors(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	e := newGIFEncoder(&buf)
 	if _, err := e.finish(time.Now()); err == nil {

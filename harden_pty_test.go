@@ -108,6 +108,7 @@ func leftovers(ids []int) []procInfo {
 // session whose program exits by itself is reaped at once, while the
 // server runs, and keeps its exit status.
 func TestProcessHygiene(t *testing.T) {
+	t.Parallel()
 	hardenBinary(t)
 	for i, how := range []string{"stdin EOF", "SIGTERM", "SIGINT", "SIGHUP"} {
 		daemonArg := fmt.Sprintf("%d.%d", 1000+i, os.Getpid()%1000) // finds the daemon in /proc
@@ -193,6 +194,7 @@ func TestProcessHygiene(t *testing.T) {
 // stop would end every session's processes); a marker no process has
 // matches none.
 func TestMarkedProcessesNeedsMarker(t *testing.T) {
+	t.Parallel()
 	for _, m := range []string{"", "TTYWRIGHT_SESSION_TOKEN", "TTYWRIGHT_SESSION_TOKEN=" + rand.Text()} {
 		if got := markedProcesses(m); len(got) > 0 {
 			t.Errorf("markedProcesses(%q) = %v, want none", m, got)
@@ -208,6 +210,7 @@ func TestMarkedProcessesNeedsMarker(t *testing.T) {
 // sessionVar) while the server runs on, and leaves the other session's
 // alone until that session is stopped.
 func TestStopEndsSetsidDaemons(t *testing.T) {
+	t.Parallel()
 	hardenBinary(t)
 	p := startProc(t, "--output-dir", t.TempDir())
 	tag := os.Getpid() % 1000
@@ -501,7 +504,7 @@ func TestLimits(t *testing.T) {
 
 	// Too many sessions: the limit is 3 and one runs.
 	for i := range 2 {
-		if _, _, isErr := toolResult(c.toolCall(200+i, "shell_start", map[string]any{"command": "sleep", "args": []string{"1000"}})); isErr {
+		if _, _, isErr := toolResult(c.toolCall(200+i, "shell_start", map[string]any{"command": "cat"})); isErr {
 			t.Fatalf("session %d of 3 refused", i+2)
 		}
 	}
@@ -520,7 +523,10 @@ func TestLimits(t *testing.T) {
 func TestRecordingCaps(t *testing.T) {
 	t.Parallel()
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", "i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.02; done")
+	// The loop ticks in the background while the shell reads, so
+	// shell_start returns at once (a program that never reads waited out
+	// the readiness window).
+	id := start(t, a, "sh", "-c", "i=0; while :; do i=$((i+1)); echo tick $i; sleep 0.02; done & read x")
 	for _, tc := range []struct {
 		name   string
 		frames int
@@ -658,7 +664,7 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 	// Stopped while recording, with no shell_record_stop: the recording is
 	// kept, not left as part files.
-	rec := start(t, a, "sh", "-c", "while :; do echo tock; sleep 0.01; done")
+	rec := start(t, a, "sh", "-c", "while :; do echo tock; sleep 0.01; done & read x") // reads: ready at once
 	mustCall(t, a, "shell_record_start", map[string]any{"session_id": rec, "name": "kept"})
 	mustCall(t, a, "shell_stop", map[string]any{"session_id": rec})
 	if _, err := os.Stat(filepath.Join(a.cfg.OutputDir, rec, "kept.gif")); err != nil {
@@ -674,15 +680,14 @@ func TestConcurrentCalls(t *testing.T) {
 // an absolute path to a program of the same name, nor the loader's
 // variables let another program run; the allowed one still starts.
 func TestAllowCommandBypass(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	a.cfg.AllowCommands = []string{"true"}
 	reconfigure(a)
 	bin := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "ran")
 	fake := filepath.Join(bin, "true")
-	if err := os.WriteFile(fake, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, fake, []byte("#!/bin/sh\ntouch "+marker+"\n"))
 	for _, args := range []map[string]any{
 		{"command": "true", "env": map[string]string{"PATH": bin}},
 		{"command": "true", "env": map[string]string{"PATH": bin + ":/usr/bin:/bin"}},
@@ -695,7 +700,10 @@ func TestAllowCommandBypass(t *testing.T) {
 			t.Errorf("%v: %s, want not allowed", args, resultText(r))
 		}
 	}
-	time.Sleep(100 * time.Millisecond)
+	// A refused call starts no session, so nothing it names runs later.
+	if n := len(a.sessions.List()); n != 0 {
+		t.Errorf("%d sessions after refused starts", n)
+	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the program of the same name ran")
 	}
@@ -710,7 +718,7 @@ func TestAllowCommandBypass(t *testing.T) {
 func TestStopReleasesEmptySessionDir(t *testing.T) {
 	t.Parallel()
 	a := newTestApp(t)
-	empty, shot := start(t, a, "sleep", "100"), start(t, a, "sleep", "100")
+	empty, shot := start(t, a, "cat"), start(t, a, "cat") // cat reads: shell_start returns at once
 	mustCall(t, a, "shell_screenshot", map[string]any{"session_id": shot})
 	for _, id := range []string{empty, shot} {
 		if fi, err := os.Stat(filepath.Join(a.cfg.OutputDir, id)); err != nil || !fi.IsDir() {
@@ -744,7 +752,7 @@ func TestSessionIDsClaimOutputDir(t *testing.T) {
 	var ids []string
 	for i := range 3 {
 		for _, app := range []*App{a, b} {
-			id := start(t, app, "sleep", "100")
+			id := start(t, app, "cat") // reads: shell_start returns at once
 			if slices.Contains(ids, id) {
 				t.Fatalf("id %s given twice", id)
 			}
@@ -771,6 +779,7 @@ func TestSessionIDsClaimOutputDir(t *testing.T) {
 // A session whose program exits by itself meanwhile keeps its exit status
 // (the reaper never takes a session's own program from os/exec).
 func TestStopReapsDaemons(t *testing.T) {
+	t.Parallel()
 	hardenBinary(t)
 	p := startProc(t, "--output-dir", t.TempDir(), "--max-sessions", "40")
 	server := p.cmd.Process.Pid
@@ -813,19 +822,18 @@ func TestStopReapsDaemons(t *testing.T) {
 // script cannot be pointed at another interpreter by PATH, nor made to
 // run a start-up file by BASH_ENV or similar; the allowed names start.
 func TestAllowCommandIdentity(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("uses /bin/rbash and /proc")
 	}
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "payload-ran")
 	script := filepath.Join(dir, "tool.sh")
-	if err := os.WriteFile(script, []byte("#!/usr/bin/env bash\necho tool-ran\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, script, []byte("#!/usr/bin/env bash\necho tool-ran\n"))
 	evil := filepath.Join(dir, "evil")
 	os.Mkdir(evil, 0o700)
 	payload := "#!/bin/sh\ntouch " + marker + "\n"
-	os.WriteFile(filepath.Join(evil, "bash"), []byte(payload), 0o700)
+	writeExecutable(t, filepath.Join(evil, "bash"), []byte(payload))
 	os.WriteFile(filepath.Join(dir, "payload"), []byte("touch "+marker+"\n"), 0o600)
 	tests := []struct {
 		allow string
@@ -849,15 +857,21 @@ func TestAllowCommandIdentity(t *testing.T) {
 		a := newTestApp(t)
 		a.cfg.AllowCommands = []string{tt.allow}
 		reconfigure(a)
-		r, _ := call(t, a, "shell_start", tt.args)
+		r, m := call(t, a, "shell_start", tt.args)
 		switch {
 		case tt.want == "" && r.IsError:
 			t.Errorf("allow %s, %v: %s, want it to start", tt.allow, tt.args, r.Text)
 		case tt.want != "" && (!r.IsError || !strings.Contains(r.Text, tt.want)):
 			t.Errorf("allow %s, %v: isError %v %q, want an error naming %q", tt.allow, tt.args, r.IsError, r.Text, tt.want)
 		}
+		// What a started program runs has run once it exits; a refused
+		// call starts none.
+		if id, ok := m["shell_session_id"].(string); ok {
+			waitExit(t, a, id)
+		} else if n := len(a.sessions.List()); n != 0 {
+			t.Errorf("allow %s, %v: %d sessions after a refused start", tt.allow, tt.args, n)
+		}
 	}
-	time.Sleep(200 * time.Millisecond)
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a payload ran")
 	}
@@ -867,6 +881,7 @@ func TestAllowCommandIdentity(t *testing.T) {
 // is the one that runs, even when the symlink it was found through is
 // swapped between the check and the exec.
 func TestAllowedExecRunsCheckedFile(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("executes through /proc/self/fd")
 	}
@@ -901,6 +916,7 @@ func TestAllowedExecRunsCheckedFile(t *testing.T) {
 // /regex/ each (16 MB of params) keep the server's peak RSS under 256 MiB;
 // before the program cap the compiled regexes took it past 2 GiB.
 func TestRegexWaitMemory(t *testing.T) {
+	t.Parallel()
 	hardenBinary(t)
 	p := startProc(t, "--output-dir", t.TempDir())
 	id := p.mustTool("shell_start", map[string]any{"command": "sh"})["shell_session_id"].(string)
@@ -924,6 +940,7 @@ func TestRegexWaitMemory(t *testing.T) {
 // and blocks once stdout is full, so the rest of the input stays unread
 // (before, each ping became a goroutine blocked on the write: 1.4 GiB).
 func TestUnreadPingsBounded(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(hardenBinary(t), "--output-dir", t.TempDir())
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -1039,6 +1056,7 @@ func TestBinaryStdoutClosedShutsDown(t *testing.T) {
 // test runs the server as nobody: root opens any process's descriptors
 // (SECURITY.md says so).
 func TestServerDescriptorsHidden(t *testing.T) {
+	t.Parallel()
 	bin := hardenBinary(t)
 	dir, err := os.MkdirTemp("", "ttywright-dumpable-")
 	if err != nil {
@@ -1054,7 +1072,8 @@ func TestServerDescriptorsHidden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(copied, b, 0o755); err != nil {
+		writeExecutable(t, copied, b)
+		if err := os.Chmod(copied, 0o755); err != nil {
 			t.Fatal(err)
 		}
 		bin = copied
@@ -1073,7 +1092,7 @@ func TestServerDescriptorsHidden(t *testing.T) {
 		}
 	}
 	c := startProcWith(t, bin, as, "--output-dir", out)
-	forge := `printf '{"jsonrpc":"2.0","id":424242,"result":{}}\n' 2>/dev/null >/proc/$PPID/fd/1 && echo FORGED || echo REFUSED; exec sleep 100`
+	forge := `printf '{"jsonrpc":"2.0","id":424242,"result":{}}\n' 2>/dev/null >/proc/$PPID/fd/1 && echo FORGED || echo REFUSED; exec cat`
 	st := c.mustTool("shell_start", map[string]any{"command": "sh", "args": []string{"-c", forge}})
 	m := c.mustTool("shell_wait", map[string]any{"session_id": st["shell_session_id"], "wait_for": "/FORGED|REFUSED/"})
 	if screen, _ := m["buffer"].(string); !strings.Contains(screen, "REFUSED") {

@@ -90,6 +90,7 @@ func hygieneApp(t *testing.T) (a *App, base, outside string) {
 // change, every file created must sit in the session's directory, and the
 // directories are created 0700.
 func TestCaptureFSHygiene(t *testing.T) {
+	t.Parallel()
 	a, base, outside := hygieneApp(t)
 	out := a.cfg.OutputDir
 	secret := filepath.Join(outside, "secret")
@@ -258,6 +259,7 @@ func pathEscapeAll(s string) string {
 // that belongs to someone else (as root: chowned to nobody), is refused
 // with a message naming the fix, and nothing is written into it.
 func TestOutputDirUnsafe(t *testing.T) {
+	t.Parallel()
 	t.Run("world-writable", func(t *testing.T) {
 		a, _, _ := hygieneApp(t)
 		if err := os.Mkdir(a.cfg.OutputDir, 0o700); err != nil {
@@ -351,6 +353,7 @@ func TestOutputDirUnsafe(t *testing.T) {
 // (smaller scale, or shell_resize) instead of allocating gigabytes; a
 // recording whose screen grows keeps its first frame size.
 func TestImageSizeLimit(t *testing.T) {
+	t.Parallel()
 	a, _, _ := hygieneApp(t)
 	addRecSession(a, "huge", 600, 300) // 4800x4800 pixels at scale 1
 	addRecSession(a, "big", 250, 100)  // 2000x1600 at scale 1, 8000x6400 at scale 4
@@ -373,7 +376,8 @@ func TestImageSizeLimit(t *testing.T) {
 		t.Error("a refused recording left the session recording")
 	}
 
-	// Grow the screen during a recording: frames stay at the first size.
+	// Grow the screen during a recording: frames stay at the first size,
+	// the last one too, which the stop captures from the grown screen.
 	s := addRecSession(a, "grow", 20, 4)
 	if r := callTool(t, a, "shell_record_start", `{"session_id":"grow"}`); r.IsError {
 		t.Fatal(r.Text)
@@ -382,7 +386,6 @@ func TestImageSizeLimit(t *testing.T) {
 	s.term.Resize(300, 200)
 	s.term.Write([]byte("\x1b[199;290Hgrown"))
 	s.mu.Unlock()
-	time.Sleep(150 * time.Millisecond)
 	r := callTool(t, a, "shell_record_stop", `{"session_id":"grow"}`)
 	if r.IsError {
 		t.Fatal(r.Text)
@@ -404,6 +407,7 @@ func TestImageSizeLimit(t *testing.T) {
 }
 
 func TestCropSnapshot(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(6, 3, 0)
 	term.Write([]byte("abcdef\r\nghe\u0301ijk\r\nlmnopq\x1b[3;6H"))
 	s := term.Snapshot()
@@ -433,6 +437,7 @@ func TestCropSnapshot(t *testing.T) {
 // TestCleanNameExt: a name given with the capture's extension, in any
 // case, loses it once (agents write "x.PNG"); other names are kept.
 func TestCleanNameExt(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ name, ext, want string }{
 		{"x.png", ".png", "x"},
 		{"x.PNG", ".png", "x"},
@@ -512,6 +517,7 @@ var holdTool = &Tool{Name: "test_hold", Handle: func(ctx context.Context, call *
 // bytes of their params, pings are still answered, and a cancelled
 // request frees its slot.
 func TestInflightCap(t *testing.T) {
+	t.Parallel()
 	c := startServerWith(t, func(s *Server) {
 		s.tools = append(s.tools, holdTool)
 		s.maxInflight, s.maxInflightBytes = 4, 64<<10
@@ -571,6 +577,7 @@ func TestInflightCap(t *testing.T) {
 // land in a cell, so no capture file replays them to a terminal that
 // would run them (U+009D 52 is OSC 52, a clipboard write).
 func TestC1NotPrinted(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(40, 2, 0)
 	term.Write([]byte("a\xc2\x9d52;c;aGk=\xc2\x9cb\xc2\x9b31mc\u0085d\xc2\x80e\u00a0f"))
 	s := term.Snapshot()
@@ -590,6 +597,7 @@ func TestC1NotPrinted(t *testing.T) {
 // whose compiled program exceeds maxRegexInsts, are refused with an error
 // naming the limit; patterns within them still parse.
 func TestWaitForLimits(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string // "" when it must parse
@@ -618,6 +626,7 @@ func TestWaitForLimits(t *testing.T) {
 // file in the way gives an error naming --output-dir; the default is a
 // name of this user's own.
 func TestOutputDirAncestorsAndDefault(t *testing.T) {
+	t.Parallel()
 	if os.Getuid() < 0 {
 		t.Skip("no uids")
 	}
@@ -655,6 +664,7 @@ func TestOutputDirAncestorsAndDefault(t *testing.T) {
 // refused env PATH under --allow-command is named as the fault before the
 // command is looked up with it.
 func TestBadCommandAndIDInput(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, tc := range []struct {
 		name, tool string

@@ -9,14 +9,17 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -32,8 +35,22 @@ var (
 	serverBinErr  error
 )
 
-// TestMain removes the binary serverBinary built.
+// parallelPerCPU is how many parallel tests run at once per CPU unless
+// -test.parallel says otherwise (its default is one per CPU). Most tests
+// wait on real programs, pseudo-terminals and timers far longer than
+// they compute: at one per CPU a 2-core machine sat idle for most of the
+// suite.
+const parallelPerCPU = 4
+
+// TestMain runs the tests, parallelPerCPU parallel tests per CPU unless
+// -test.parallel is given, and removes the binary serverBinary built.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(parallelPerCPU*runtime.GOMAXPROCS(0)))
+	}
 	code := m.Run()
 	if serverBinDir != "" {
 		os.RemoveAll(serverBinDir)
@@ -120,6 +137,12 @@ func startAppServer(t testing.TB, config func(*Config), setup func(*App, *Server
 	app := newApp(cfg)
 	srv := app.newServer()
 	setup(app, srv)
+	return serveConn(t, app, srv)
+}
+
+// serveConn serves srv, a connection of app, to a new client over pipes.
+func serveConn(t testing.TB, app *App, srv *Server) *testClient {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &testClient{t: t, app: app, srv: srv, in: inW, lines: make(chan []byte, 64), done: make(chan error, 1)}
@@ -512,3 +535,18 @@ var realPython = sync.OnceValue(func() string {
 	}
 	return "python3"
 })
+
+// writeExecutable writes a program file that a test then runs. It holds
+// syscall.ForkLock from open to close: a process the tests fork
+// meanwhile (they run in parallel) would inherit the write descriptor
+// until its own exec, and running the file then fails with ETXTBSY (text
+// file busy).
+func writeExecutable(t testing.TB, path string, b []byte) {
+	t.Helper()
+	syscall.ForkLock.RLock()
+	err := os.WriteFile(path, b, 0o700)
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 // program is and that without arguments it serves MCP on stdin, and names
 // the themes; --version prints the build's version.
 func TestHelpToStdout(t *testing.T) {
+	t.Parallel()
 	for _, arg := range []string{"--help", "-h"} {
 		var stdout, stderr bytes.Buffer
 		code := run([]string{arg}, func(string) string { return "" }, strings.NewReader(""), &stdout, &stderr)
@@ -33,6 +34,7 @@ func TestHelpToStdout(t *testing.T) {
 // its type's zero, flags that default to true included (flag.PrintDefaults
 // leaves out a Value's default when it equals the zero Value's).
 func TestHelpShowsDefaults(t *testing.T) {
+	t.Parallel()
 	var cfg Config
 	fs, _, _ := configFlags(&cfg)
 	var help bytes.Buffer

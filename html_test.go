@@ -414,10 +414,10 @@ func TestHTMLShapes(t *testing.T) {
 	}
 }
 
-// TestHTMLPagesShareThePainter: the trace page and the live view's page
-// each carry the one painter (htmlPainter) and its style sheet once, and
-// no other drawing of cells: no regular expression that guesses marks,
-// no painter of their own.
+// TestHTMLPagesShareThePainter: the trace page, the live view's page and
+// the terminal app's document each carry the one painter (htmlPainter)
+// and its style sheet once, and no other drawing of cells: no regular
+// expression that guesses marks, no painter of their own.
 func TestHTMLPagesShareThePainter(t *testing.T) {
 	t.Parallel()
 	tr := newSessionTrace(traceMeta{ID: "s1", Cols: 20, Rows: 2, Theme: themeList[0], Started: time.Now()}, true)
@@ -429,7 +429,7 @@ func TestHTMLPagesShareThePainter(t *testing.T) {
 	d := newWebTestDoor(t, "")
 	o := viewOffer(t, d, newViewFake(viewFrame("$ ")).page())
 	view := webSend(t, "GET", o.URL, "", nil)
-	for name, page := range map[string]string{"the trace": string(trace), "the view": view.body} {
+	for name, page := range map[string]string{"the trace": string(trace), "the view": view.body, "the app": appDocument()} {
 		if n := strings.Count(page, htmlPainter()); n != 1 {
 			t.Errorf("%s holds the painter %d times, want once", name, n)
 		}

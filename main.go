@@ -13,6 +13,8 @@
 //	ttywright tape [--update] [--json] FILE.tape
 //	ttywright test [-j N] [--retries N] [--update] [--junit FILE] [DIR|FILE.tape...]
 //	ttywright --http 127.0.0.1:8765 [flags]
+//	ttywright --shared [flags]
+//	ttywright service [flags] | service status | service stop | service logs
 //	ttywright --version | --licenses | --help
 //
 // With no arguments ttywright serves MCP on stdin and stdout, one JSON
@@ -47,6 +49,24 @@
 // (the link shell_start's view returns as view_url): the same screen and
 // keyboard on the loopback door of the secret pages. Replies with a
 // screen say viewers, keyboard and person_typed while a person watches.
+//
+// With --shared (or TTYWRIGHT_SHARED=1) the process is a front end of
+// the user's shared service: it relays MCP on stdio to one ttywright per
+// user, starting it (detached, its stderr in service.log) when none runs,
+// so that sessions outlive the client that started them and every client
+// sees and drives every session. The service listens on service.sock in
+// the attach sockets' directory and admits only the user's processes.
+// shell_start's name names a session, and session_id takes the name;
+// sessions://list says which client started each session and when it was
+// last driven; a call that drives a session another client's call waits
+// on is told so. The service stops after --idle-exit with no client and
+// no running session, on `ttywright service stop`, or on SIGTERM,
+// stopping every session; if it dies, the front ends say which sessions
+// went on the next call and start a new one. Its settings are the first
+// front end's: a front end whose flags differ is told which apply.
+// `ttywright service` runs it in the foreground (with --http it also
+// serves MCP over HTTP); service status, stop and logs describe, stop it
+// and print its log.
 //
 // The tape subcommand runs a tape: VHS's .tape language (Output, Require,
 // Set, Type, the keys, Sleep, Wait, Hide/Show, Screenshot, Env, Source,
@@ -133,17 +153,26 @@
 // --http ADDR serves MCP over Streamable HTTP at host:port instead of
 // stdio, on /mcp, both eras: a legacy initialize opens a session
 // (Mcp-Session-Id, its GET stream resumable with Last-Event-ID, DELETE to
-// end it), a 2026-07-28 request is served statelessly. --http-auth token
-// (the default) makes a 256-bit bearer token, written to a 0600 file whose
-// path goes to stderr, or read from --http-token-file (written there when
-// the file does not exist); a client sends Authorization: Bearer TOKEN or
-// uses /mcp/TOKEN, never a query string. --http-auth=none is accepted only
-// on a loopback address. Host must be a served name (--http-host adds one,
+// end it), a 2026-07-28 request is served statelessly. A 256-bit bearer
+// token is made, written to a 0600 file whose path goes to stderr, or read
+// from --http-token-file (written there when the file does not exist); a
+// client sends Authorization: Bearer TOKEN or uses /mcp/TOKEN, never a
+// query string. --http-auth oauth (the default) makes ttywright an OAuth
+// 2.1 authorization server too, for clients that sign in (ChatGPT,
+// claude.ai): the owner approves each sign-in on its consent page with a
+// one-time approval code that ttywright prints on stderr; --http-public-url
+// is the URL they reach it by (a tunnel's), and with --http-token-file the
+// grants are kept in FILE.grants. --http-auth token serves the bearer token
+// only; --http-auth=none is accepted only on a loopback address. Host must be a served name (--http-host adds one,
 // a tunnel's) and Origin the server's own or one given with
 // --http-allow-origin, which also gets CORS headers. --tls-cert and
 // --tls-key serve HTTPS; a non-loopback address without them needs
 // --http-insecure (a tunnel in front terminates TLS). Whoever holds the
 // token can run what the agent can; SECURITY.md gives the limits.
+//
+// --shared serves stdio through the user's shared service (above);
+// --idle-exit DURATION is how long that service waits with no client and
+// no running session before it exits (30m; 0: never).
 //
 // --version prints the version and exits; --licenses prints the licences
 // of the embedded fonts and exits.
@@ -152,7 +181,8 @@
 //
 // shell_start starts a program (default $SHELL) and returns its
 // shell_session_id (with view true also view_url, the session's live view
-// for a person's browser). shell_send types text (exactly as written, like a
+// for a person's browser); with name it names the session, and every
+// session_id takes the name. shell_send types text (exactly as written, like a
 // paste), input (escapes such as "\r" for Enter) and named keys, then
 // waits; shell_wait waits without typing. Their waits hold in order:
 // wait_for (text or /regex/, never satisfied by the echo of the input
@@ -174,6 +204,11 @@
 // shell_resize changes the screen size; shell_stop ends the program.
 // shell_start {trace: true} keeps an HTML trace of the session (see
 // --trace).
+// To a client that declared MCP Apps (io.modelcontextprotocol/ui),
+// shell_start and shell_read show the terminal app, ui://ttywright/terminal,
+// in the conversation: the live screen, the commands, taking the keyboard
+// and typing a secret, through app_screen, app_commands, app_keyboard and
+// app_secret, tools the client keeps from the model.
 //
 // # Resources
 //
@@ -234,6 +269,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/term"
 )
@@ -252,6 +288,14 @@ func main() {
 	}
 	if len(os.Args) > 1 && os.Args[1] == "attach" {
 		os.Exit(runAttach(os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "service" {
+		os.Exit(runServiceCmd(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+	}
+	if cfg, action, err := parseConfig(os.Args[1:], os.Getenv, io.Discard); err == nil && action == "" && cfg.Shared {
+		// A front end (main_shared.go) runs no session: it is no
+		// subreaper, which would kill the service it started at its exit.
+		os.Exit(run(os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
 	}
 	if err := hideDescriptors(); err != nil {
 		log.Printf("cannot make the process non-dumpable: %v (a program in a session could write to the client through /proc)", err)
@@ -283,6 +327,9 @@ func run(args []string, getenv func(string) string, stdin io.Reader, stdout, std
 		return 0
 	}
 
+	if cfg.Shared {
+		return runShared(cfg, args, getenv, stdin, stdout, stderr)
+	}
 	a := newApp(cfg)
 	srv := a.newServer()
 	srv.errlog = log.New(stderr, "ttywright: ", 0)
@@ -341,7 +388,9 @@ usage: ttywright [flags]                              serve MCP on stdin/stdout
        ttywright attach [SESSION]                     watch a session and take its keyboard (attach -h)
        ttywright tape FILE.tape                       run a VHS tape, with assertions (tape -h)
        ttywright test [DIR|FILE.tape...]              run tapes as tests (test -h)
-       ttywright --http 127.0.0.1:8765 [flags]        serve MCP over HTTP, a bearer token made (SECURITY.md)
+       ttywright --http 127.0.0.1:8765 [flags]        serve MCP over HTTP, with OAuth sign-in and a bearer token (SECURITY.md)
+       ttywright --shared [flags]                     relay stdio to your shared service: sessions outlive the client
+       ttywright service status|stop|logs             the shared service (service -h)
        ttywright --version | --licenses
 
 flags (each also TTYWRIGHT_<NAME>):
@@ -382,6 +431,8 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 	fs.IntVar(&cfg.Nice, "nice", 5, "nice value of the programs sessions run (0-19): the server's requests come first when they take every CPU; 0 runs them at the server's priority")
 	fs.StringVar(&cfg.Web, "web", "", "where the one-time pages of shell_ask_secret listen, for a person to type a password into a program: a loopback host:port, or off (default 127.0.0.1 on a free port, open only while a page waits)")
 	httpFlags(fs, &cfg.HTTP)
+	fs.BoolVar(&cfg.Shared, "shared", false, "serve stdio through the user's shared ttywright service, started when none runs: its sessions outlive this client and every client shares them (README \"Sessions that outlive the client\")")
+	fs.DurationVar(&cfg.IdleExit, "idle-exit", 30*time.Minute, "the shared service exits after this long with no client and no running session (0: never)")
 	fs.Var((*offFlag)(&cfg.NoShellIntegration), "shell-integration", "mark prompts and commands in interactive bash, zsh and fish (OSC 133) (default true; -shell-integration=false turns it off)")
 	version = fs.Bool("version", false, "print the version and exit")
 	licenses = fs.Bool("licenses", false, "print the licences of the embedded fonts and exit")
@@ -438,7 +489,31 @@ func parseConfig(args []string, getenv func(string) string, help io.Writer) (cfg
 	case *licenses:
 		return cfg, "licenses", nil
 	}
-	return cfg, "", validateConfig(&cfg)
+	if err := validateConfig(&cfg); err != nil {
+		return cfg, "", err
+	}
+	cfg.Settings = flagSettings(fs, cfg)
+	return cfg, "", nil
+}
+
+// flagSettings is the value of every flag that sets up sessions and
+// tools, as text (allow-command's list joined with commas): what a
+// shared service and a front end compare (main_service.go). The HTTP
+// listener's flags, and the flags that only pick what the process does,
+// are left out.
+func flagSettings(fs *flag.FlagSet, cfg Config) map[string]string {
+	m := map[string]string{}
+	fs.VisitAll(func(f *flag.Flag) {
+		switch {
+		case f.Name == "version" || f.Name == "licenses" || f.Name == "shared":
+		case strings.HasPrefix(f.Name, "http") || strings.HasPrefix(f.Name, "tls"):
+		case f.Name == "allow-command":
+			m[f.Name] = strings.Join(cfg.AllowCommands, ",")
+		default:
+			m[f.Name] = f.Value.String()
+		}
+	})
+	return m
 }
 
 // envHint says what a TTYWRIGHT_* variable takes, after flag's bare
@@ -507,8 +582,9 @@ func validateConfig(cfg *Config) error {
 // httpFlags defines the flags of MCP over HTTP (mcp_http.go).
 func httpFlags(fs *flag.FlagSet, c *HTTPConfig) {
 	fs.StringVar(&c.Addr, "http", "", "serve MCP over Streamable HTTP at host:port on /mcp instead of stdio (e.g. 127.0.0.1:8765); a bearer token is made unless --http-auth=none")
-	fs.StringVar(&c.Auth, "http-auth", "", "token (default: a bearer token, written to a 0600 file whose path goes to stderr) or none (loopback addresses only)")
-	fs.StringVar(&c.TokenFile, "http-token-file", "", "read the bearer token from this file (mode 0600, at least 32 characters), or write a new one there when it does not exist")
+	fs.StringVar(&c.Auth, "http-auth", "", "oauth (default: clients sign in with OAuth 2.1, the owner approving each with a code printed on stderr; the bearer token works too), token (the bearer token only, written to a 0600 file whose path goes to stderr) or none (loopback addresses only)")
+	fs.StringVar(&c.PublicURL, "http-public-url", "", "the URL clients reach the server by, e.g. a tunnel's https://abc.trycloudflare.com (no path): OAuth's issuer and resource, and a name the Host check accepts (default: the listen address's URL)")
+	fs.StringVar(&c.TokenFile, "http-token-file", "", "read the bearer token from this file (mode 0600, at least 32 characters), or write a new one there when it does not exist; OAuth grants are kept beside it in FILE.grants, so a restart signs no client out")
 	fs.Func("http-allow-origin", "allow this Origin (scheme://host[:port]) and answer it with CORS headers (repeatable; default: none but the server's own)", func(v string) error {
 		c.AllowOrigin = append(c.AllowOrigin, strings.TrimSpace(v))
 		return nil

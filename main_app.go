@@ -6,6 +6,7 @@ import (
 	"io"
 	"log"
 	"runtime/debug"
+	"time"
 )
 
 // main_app.go: the server's configuration and the App that builds the
@@ -35,6 +36,13 @@ type Config struct {
 	// HTTP serves MCP over Streamable HTTP instead of stdio when its Addr
 	// is set (--http and friends, mcp_http.go).
 	HTTP HTTPConfig
+	// Shared relays stdio to the user's shared service (--shared,
+	// main_shared.go); IdleExit is when that service exits unused
+	// (--idle-exit, main_service.go); Settings is every flag's value as
+	// text, which they compare (flagSettings).
+	Shared   bool
+	IdleExit time.Duration
+	Settings map[string]string
 }
 
 // App is the server: its configuration and the rooms built from it.
@@ -74,6 +82,7 @@ func (a *App) serveHTTP(ctx context.Context, cfg HTTPConfig, proto *Server, stde
 		s.errlog, s.calls = proto.errlog, proto.calls
 		return s
 	}
+	cfg.AllowCommands = a.cfg.AllowCommands // the consent page names them
 	h, err := newHTTPMCP(cfg, newConn, proto.errlog)
 	if err != nil {
 		return err
@@ -85,6 +94,9 @@ func (a *App) serveHTTP(ctx context.Context, cfg HTTPConfig, proto *Server, stde
 	}
 	if p := h.auth.Path(); p != "" {
 		fmt.Fprintf(stderr, "ttywright: serving MCP on %s\nttywright: the bearer token is in %s (send Authorization: Bearer TOKEN, or use %s/TOKEN)\n", url, p, url)
+		if h.oauth != nil {
+			fmt.Fprintf(stderr, "ttywright: clients may sign in with OAuth: each sign-in prints an approval code here, to type on its consent page\n")
+		}
 	} else {
 		fmt.Fprintf(stderr, "ttywright: serving MCP on %s without authentication (--http-auth=none)\n", url)
 	}

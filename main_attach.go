@@ -9,6 +9,7 @@ package main
 // one (main_attach_view.go) until the person detaches.
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -17,6 +18,7 @@ import (
 	"net"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -116,8 +118,9 @@ func runAttach(args []string, getenv func(string) string, stdin *os.File, stdout
 
 // foundSession is one session of one server.
 type foundSession struct {
-	path string // the server's socket
-	pid  int
+	path    string // the server's socket
+	pid     int
+	service bool // the server is the user's shared service
 	attachSessionJSON
 }
 
@@ -135,7 +138,7 @@ func listServers(dir string, server int) []foundSession {
 			continue
 		}
 		for _, s := range list.Sessions {
-			out = append(out, foundSession{path: path, pid: list.Server, attachSessionJSON: s})
+			out = append(out, foundSession{path: path, pid: list.Server, service: list.Service, attachSessionJSON: s})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -204,9 +207,13 @@ func printSessions(w io.Writer, found []foundSession) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "SERVER\tSESSION\tCOMMAND\tSIZE\tSTATE\tIDLE\tKEYBOARD\tVIEWERS")
+	fmt.Fprintln(tw, "SERVER\tSESSION\tNAME\tCLIENT\tCOMMAND\tSIZE\tSTATE\tIDLE\tKEYBOARD\tVIEWERS")
 	for _, s := range found {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%dx%d\t%s\t%s\t%s\t%d\n", s.pid, s.ID, s.Command, s.Cols, s.Rows, s.State,
+		server := strconv.Itoa(s.pid)
+		if s.service {
+			server += " (service)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%dx%d\t%s\t%s\t%s\t%d\n", server, s.ID, cmp.Or(s.Name, "-"), cmp.Or(s.Client, "-"), s.Command, s.Cols, s.Rows, s.State,
 			(time.Duration(s.IdleMS) * time.Millisecond).Round(time.Second), s.Keyboard, s.Viewers)
 	}
 	tw.Flush()
@@ -217,7 +224,7 @@ func printSessions(w io.Writer, found []foundSession) {
 func pickSession(found []foundSession, id string) (foundSession, error) {
 	var match []foundSession
 	for _, s := range found {
-		if id == "" || s.ID == id {
+		if id == "" || s.ID == id || s.Name == id {
 			match = append(match, s)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 )
 
 func TestParseAttachFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args    string
 		want    attachFlags
@@ -39,6 +40,7 @@ func TestParseAttachFlags(t *testing.T) {
 }
 
 func TestPickSession(t *testing.T) {
+	t.Parallel()
 	one := foundSession{pid: 10, attachSessionJSON: attachSessionJSON{ID: "shell-1"}}
 	two := foundSession{pid: 10, attachSessionJSON: attachSessionJSON{ID: "shell-2"}}
 	other := foundSession{pid: 11, attachSessionJSON: attachSessionJSON{ID: "shell-1"}}
@@ -68,6 +70,7 @@ func TestPickSession(t *testing.T) {
 // server by its socket and prints the session's live view link, one a
 // browser can load; an unknown session exits 1 with the fix.
 func TestAttachWebPrintsLink(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "cat")
 	runtime := t.TempDir()

@@ -15,6 +15,7 @@ import (
 )
 
 func TestParseSnap(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args    []string
 		wantErr string // "" = ok
@@ -61,6 +62,7 @@ func runSnapTest(t *testing.T, args ...string) (int, string, string) {
 }
 
 func TestSnapRuns(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "shot.png")
 	gifOut := filepath.Join(dir, "run.gif")
@@ -74,7 +76,10 @@ func TestSnapRuns(t *testing.T) {
 		{"exit", []string{"--cols", "40", "--rows", "10", "--", "printf", `hello \033[31mred\033[0m\n`}, 0, "exited with status 0", false},
 		{"gif", []string{"--cols", "40", "--rows", "10", "--gif", gifOut, "--", "sh", "-c", "echo one; sleep 0.2; echo two"}, 0, "frames", true},
 		{"wait-for", []string{"--cols", "40", "--rows", "10", "--wait-for", "READY", "--", "sh", "-c", "echo start; sleep 0.2; echo READY; exec sleep 60"}, 0, `shows "READY"`, false},
-		{"wait-for-settles", []string{"--cols", "40", "--rows", "10", "--trim", "--wait-for", "READY", "--", "sh", "-c", "echo READY; sleep 0.02; echo MORE; exec sleep 60"}, 0, "40x3 cells", false},
+		// MORE comes a moment after READY, by a loop of builtins: sleep
+		// 0.02 (a fork and an exec) took longer than snap's 100 ms settle
+		// on a loaded machine.
+		{"wait-for-settles", []string{"--cols", "40", "--rows", "10", "--trim", "--wait-for", "READY", "--", "sh", "-c", "echo READY; i=0; while [ $i -lt 500 ]; do i=$((i+1)); done; echo MORE; exec sleep 60"}, 0, "40x3 cells", false},
 		{"regex", []string{"--cols", "40", "--rows", "10", "--wait-for", "/rea+dy/i", "--", "sh", "-c", "echo start; sleep 0.2; echo ReaaDY; exec sleep 60"}, 0, "shows", false},
 		{"prompt", []string{"--cols", "40", "--rows", "10", "--wait-for", "$ ", "--", "sh", "-c", "printf 'go on\\n$ '; exec sleep 60"}, 0, "shows", false},
 		{"idle", []string{"--cols", "40", "--rows", "10", "--idle", "100ms", "--", "sh", "-c", "echo quiet; exec sleep 60"}, 0, "no output for", false},
@@ -130,6 +135,7 @@ func TestSnapRuns(t *testing.T) {
 // writes the PNG where the link points and leaves the link in place; the
 // temporary-file-and-rename path would replace the link itself.
 func TestSnapWritesThroughLinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	target := filepath.Join(dir, "target.png")
 	link := filepath.Join(dir, "link.png")
@@ -192,6 +198,7 @@ func TestSnapIsStdout(t *testing.T) {
 // never prints times out with status 1 and says so; --trim crops the GIF
 // like the PNG.
 func TestSnapWaits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	six := `for i in 1 2 3 4 5 6; do echo line $i; sleep 0.5; done`
 	tests := []struct {

@@ -68,7 +68,7 @@ func TestParseConfig(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home) // "~/" in --output-dir and --log-path
 	defaults := Config{Theme: "one-dark", Cols: 120, Rows: 40, OutputDir: defaultOutputDir(),
-		Scale: 2, MaxSessions: 16, Scrollback: 10000, Nice: 5, MaxOutputBytes: defaultMaxOutputBytes}
+		Scale: 2, MaxSessions: 16, Scrollback: 10000, Nice: 5, MaxOutputBytes: defaultMaxOutputBytes, IdleExit: 30 * time.Minute}
 	with := func(f func(*Config)) Config { c := defaults; f(&c); return c }
 	tests := []struct {
 		name    string
@@ -101,6 +101,10 @@ func TestParseConfig(t *testing.T) {
 			want: with(func(c *Config) { c.OutputDir, c.LogPath = home, "~user/x" })},
 		{name: "repeated allow-command", args: []string{"--allow-command", "bash", "--allow-command", "vim"},
 			want: with(func(c *Config) { c.AllowCommands = []string{"bash", "vim"} })},
+		{name: "shared from environment", env: map[string]string{"TTYWRIGHT_SHARED": "1", "TTYWRIGHT_IDLE_EXIT": "90s"},
+			want: with(func(c *Config) { c.Shared, c.IdleExit = true, 90*time.Second })},
+		{name: "idle-exit off", args: []string{"--shared", "--idle-exit", "0"}, want: with(func(c *Config) { c.Shared, c.IdleExit = true, 0 })},
+		{name: "bad idle-exit", args: []string{"--idle-exit", "soon"}, wantErr: `invalid value "soon" for flag -idle-exit`},
 		{name: "version", args: []string{"--version"}, want: defaults, action: "version"},
 		{name: "licenses", args: []string{"--licenses"}, want: defaults, action: "licenses"},
 
@@ -139,6 +143,7 @@ func TestParseConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			cfg.Settings = nil // TestFlagSettings
 			if action != tt.action || !reflect.DeepEqual(cfg, tt.want) {
 				t.Errorf("got %+v %q\nwant %+v %q", cfg, action, tt.want, tt.action)
 			}
@@ -146,7 +151,30 @@ func TestParseConfig(t *testing.T) {
 	}
 }
 
+// TestFlagSettings: the settings a front end and the shared service
+// compare hold every flag that sets up sessions, as given or from the
+// environment (allow-command's list joined), and none of the HTTP
+// listener's nor --shared.
+func TestFlagSettings(t *testing.T) {
+	env := map[string]string{"TTYWRIGHT_ALLOW_COMMAND": "bash,vim", "TTYWRIGHT_SHARED": "true"}
+	cfg, _, err := parseConfig([]string{"--max-sessions", "4"}, func(k string) string { return env[k] }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"max-sessions": "4", "allow-command": "bash,vim", "theme": "one-dark", "idle-exit": "30m0s", "shell-integration": "true"} {
+		if got, ok := cfg.Settings[name]; !ok || got != want {
+			t.Errorf("%s: %q (%v), want %q", name, got, ok, want)
+		}
+	}
+	for _, name := range []string{"shared", "http", "http-auth", "tls-cert", "version", "licenses"} {
+		if v, ok := cfg.Settings[name]; ok {
+			t.Errorf("%s is a setting (%q)", name, v)
+		}
+	}
+}
+
 func TestRunExitStatus(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args       []string
 		status     int
@@ -272,8 +300,15 @@ func testBinaryTerminal(t *testing.T, bin string) {
 		cmd.Process.Kill()
 		t.Fatal("the server did not exit on Ctrl-D")
 	}
-	master.Close()
-	out := <-screen
+	// The reader ends at EIO, once the server's side is closed: closing
+	// the master first cut it short, before it had read anything when the
+	// machine was busy.
+	var out string
+	select {
+	case out = <-screen:
+	case <-time.After(stuckAfter):
+		t.Fatal("the terminal stayed open after the server exited")
+	}
 	for _, want := range []string{"ttywright is an MCP server", "claude mcp add ttywright", `{"jsonrpc":"2.0","id":"typed","result":{}}`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("terminal output lacks %q:\n%s", want, out)
@@ -400,6 +435,7 @@ func testBinaryClosedStdout(t *testing.T, bin string) {
 // TestDocsCoverEverything keeps the manual (main.go's package comment)
 // and README.md current: each names every flag, tool and prompt.
 func TestDocsCoverEverything(t *testing.T) {
+	t.Parallel()
 	manual, err := os.ReadFile("main.go")
 	if err != nil {
 		t.Fatal(err)

@@ -178,6 +178,10 @@ type Server struct {
 	// stopped is closed when Serve begins to shut down: open
 	// subscriptions/listen requests then end with a closing result.
 	stopped chan struct{}
+	// cwd is the client's working directory where it is not the
+	// server's (a shared service's front end's, main_service.go): the
+	// default of shell_start's cwd. Set before Serve; "" = the server's.
+	cwd string
 
 	out lineWriter
 	// sink, when set before the first message, takes every outgoing
@@ -203,8 +207,10 @@ type Server struct {
 	inflightBytes int
 	listens       int      // the subscriptions/listen requests among inflight
 	watch         *watcher // the legacy session's resource watcher, from initialize (resources_subs.go)
-	// clientCaps is the legacy client's capabilities from initialize.
+	// clientCaps is the legacy client's capabilities from initialize,
+	// clientName its clientInfo.name.
 	clientCaps map[string]json.RawMessage
+	clientName string
 	// asked holds the requests this server sent the client that wait for
 	// their responses, by id; askSeq numbers them (jsonrpc.go).
 	asked  map[string]chan *message
@@ -313,6 +319,18 @@ func (s *Server) initialized(context.Context, *message) (any, error) { return ni
 // ping handles ping.
 func (s *Server) ping(context.Context, json.RawMessage) (any, error) { return struct{}{}, nil }
 
+// client is the name of the client of ctx's request: a modern request's
+// envelope's clientInfo, else the legacy session's from initialize; ""
+// when it gave none.
+func (s *Server) client(ctx context.Context) string {
+	if m := modernFrom(ctx); m != nil {
+		return m.client
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clientName
+}
+
 // negotiated returns the protocol version agreed in initialize, or "".
 func (s *Server) negotiated() string {
 	s.mu.Lock()
@@ -356,6 +374,7 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 	}
 	s.version = version
 	_ = json.Unmarshal(p.Capabilities, &s.clientCaps) // not an object: none
+	s.clientName = p.ClientInfo.Name
 	s.mu.Unlock()
 	s.connWatcher() // list_changed and subscriptions from now on
 	s.errlog.Printf("client %q %q asked for protocol %q, speaking %s", p.ClientInfo.Name, p.ClientInfo.Version, asked, version)
@@ -451,6 +470,7 @@ type toolInfo struct {
 	OutputSchema map[string]any   `json:"outputSchema,omitempty"` // 2025-06-18+
 	Annotations  *toolAnnotations `json:"annotations,omitempty"`  // 2025-03-26+
 	Icons        []icon           `json:"icons,omitempty"`        // modern
+	Meta         map[string]any   `json:"_meta,omitempty"`        // the MCP Apps extension's ui, to a client that declared it (mcp_apps.go)
 }
 
 // toolAnnotations are MCP ToolAnnotations. All hints are sent, because
@@ -473,7 +493,10 @@ func (s *Server) toolsList(ctx context.Context, params json.RawMessage) (any, er
 	v, _ := ctx.Value(versionKey{}).(string)
 	list := make([]toolInfo, 0, len(s.tools))
 	for _, t := range s.tools {
-		ti := toolInfo{Name: t.Name, Description: t.Description, InputSchema: t.Input}
+		if !visibleTool(ctx, t) {
+			continue
+		}
+		ti := toolInfo{Name: t.Name, Description: t.Description, InputSchema: t.Input, Meta: appToolMeta(ctx, t)}
 		if ti.InputSchema == nil {
 			ti.InputSchema = map[string]any{"type": "object", "additionalProperties": false}
 		}
@@ -531,17 +554,20 @@ func (s *Server) toolsCall(ctx context.Context, m *message) (any, error) {
 		return nil, &RPCError{Code: codeInvalidParams, Message: `invalid params: tools/call needs {"name": "<tool>", "arguments": {...}}`}
 	}
 	var tool *Tool
+	var names []string
 	for _, t := range s.tools {
 		if t.Name == name {
 			tool = t
 		}
-	}
-	if tool == nil {
-		names := make([]string, len(s.tools))
-		for i, t := range s.tools {
-			names[i] = t.Name
+		if visibleTool(ctx, t) {
+			names = append(names, t.Name)
 		}
+	}
+	switch {
+	case tool == nil:
 		return nil, &RPCError{Code: codeInvalidParams, Message: fmt.Sprintf("unknown tool %q: the tools are %s", name, strings.Join(names, ", "))}
+	case !visibleTool(ctx, tool):
+		return nil, errAppOnly(name)
 	}
 	args := m.Arguments
 	if args == nil || string(args) == "null" {
@@ -553,7 +579,8 @@ func (s *Server) toolsCall(ctx context.Context, m *message) (any, error) {
 
 	start := time.Now()
 	v, _ := ctx.Value(versionKey{}).(string)
-	call := &ToolCall{Args: args, Version: v, Progress: progressFrom(ctx).report, Ask: s.asker(ctx), tool: tool}
+	call := &ToolCall{Args: args, Version: v, Progress: progressFrom(ctx).report, Ask: s.asker(ctx), tool: tool,
+		Client: s.client(ctx), Conn: s, Cwd: s.cwd}
 	if call.Ask.InputRequired {
 		call.Answers = answersOf(m)
 	}
@@ -567,7 +594,9 @@ func (s *Server) toolsCall(ctx context.Context, m *message) (any, error) {
 	}
 	out := renderResult(v, res)
 	d := time.Since(start)
-	s.calls.record(tool.Name, args, res, out, d)
+	if tool.App != appOnly { // the app's calls are the person's keys and secrets
+		s.calls.record(tool.Name, args, res, out, d)
+	}
 	s.logReq(ctx, "debug", "tools", map[string]any{"tool": tool.Name, "duration_ms": d.Milliseconds(), "isError": out.IsError})
 	return out, nil
 }
@@ -631,7 +660,8 @@ func renderResult(v string, res *ToolResult) *callResult {
 	return out
 }
 
-// callLog appends one JSON line per tool call to the --log-path file:
+// callLog appends one JSON line per tool call but the terminal app's own
+// (tools_app.go) to the --log-path file:
 // {time, tool, input, output, duration_ms, isError}, input with the
 // values of env entries whose names look secret redacted (redactArgs),
 // output what the call's step keeps, as a trace does (never a page's URL

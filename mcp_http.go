@@ -7,7 +7,8 @@ package main
 // (mcp_http_modern.go). Every request first passes the checks here, in
 // this order: the path, a token in the query string (refused), Host
 // against the served names, Origin, then the bearer token (auth in
-// mcp_http_auth.go). The HTTP streams that carry the Server's output are
+// mcp_http_auth.go) or, with --http-auth=oauth, an OAuth access token
+// (mcp_oauth*.go, whose paths are routed after the Host check). The HTTP streams that carry the Server's output are
 // in mcp_http_stream.go. SECURITY.md gives the limits' figures.
 
 import (
@@ -22,6 +23,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,21 +53,27 @@ const (
 // HTTPConfig is the HTTP transport's part of the configuration.
 type HTTPConfig struct {
 	Addr        string   // --http host:port; "" = stdio only
-	Auth        string   // --http-auth: "token" (default) or "none" (loopback only)
+	Auth        string   // --http-auth: "oauth" (default), "token" or "none" (loopback only)
+	PublicURL   string   // --http-public-url: the issuer and resource's origin, and a served name
 	TokenFile   string   // --http-token-file: the token's file, read, or written 0600 when absent
 	AllowOrigin []string // --http-allow-origin: origins allowed, with CORS
 	Hosts       []string // --http-host: more names clients reach the server by (a tunnel's)
 	TLSCert     string   // --tls-cert
 	TLSKey      string   // --tls-key
 	Insecure    bool     // --http-insecure: plain HTTP on a non-loopback address
+
+	AllowCommands []string // --allow-command, which the OAuth consent page names
 }
+
+// oauth reports whether the MCP endpoint is an OAuth protected resource.
+func (c *HTTPConfig) oauth() bool { return c.Auth == "" || c.Auth == "oauth" }
 
 // validate checks the combination of flags: no auth only on loopback, no
 // plain HTTP off loopback unless Insecure, both TLS files or neither, and
 // origins that are scheme://host[:port].
 func (c *HTTPConfig) validate() error {
 	if c.Addr == "" {
-		if c.Auth != "" || c.TokenFile != "" || c.TLSCert != "" || c.TLSKey != "" || c.Insecure || len(c.AllowOrigin)+len(c.Hosts) > 0 {
+		if c.Auth != "" || c.PublicURL != "" || c.TokenFile != "" || c.TLSCert != "" || c.TLSKey != "" || c.Insecure || len(c.AllowOrigin)+len(c.Hosts) > 0 {
 			return errors.New("the --http-* and --tls-* flags go with --http ADDR, which serves MCP over HTTP")
 		}
 		return nil
@@ -79,13 +87,21 @@ func (c *HTTPConfig) validate() error {
 	}
 	loop := isLoopbackHost(host)
 	switch c.Auth {
-	case "", "token":
+	case "", "oauth", "token":
 	case "none":
 		if !loop {
 			return fmt.Errorf("--http-auth=none is accepted only on a loopback address (127.0.0.1, ::1, localhost), not %q: anyone who reaches the port could run commands as you", host)
 		}
+		if c.PublicURL != "" {
+			return errors.New("--http-public-url with --http-auth=none would let anyone who reaches the URL run commands as you: use --http-auth=oauth (the default) or token")
+		}
 	default:
-		return fmt.Errorf("--http-auth %q: use token or none", c.Auth)
+		return fmt.Errorf("--http-auth %q: use oauth, token or none", c.Auth)
+	}
+	if c.PublicURL != "" {
+		if _, err := parsePublicURL(c.PublicURL); err != nil {
+			return err
+		}
 	}
 	if (c.TLSCert == "") != (c.TLSKey == "") {
 		return errors.New("--tls-cert and --tls-key go together: give both files, or neither")
@@ -168,7 +184,9 @@ type httpMCP struct {
 	cfg     HTTPConfig
 	newConn func() *Server // a Server on the app's hub, its errlog and call log set
 	errlog  *log.Logger
-	auth    *httpAuth // nil: --http-auth=none
+	auth    *httpAuth    // nil: --http-auth=none
+	oauth   *oauthServer // nil: --http-auth other than oauth
+	public  string       // --http-public-url's origin; ""
 	origins map[string]bool
 	p       principal
 	conns   connLimiter
@@ -208,6 +226,24 @@ func newHTTPMCP(cfg HTTPConfig, newConn func() *Server, errlog *log.Logger) (*ht
 			return nil, err
 		}
 		h.auth = a
+	}
+	if cfg.PublicURL != "" {
+		h.public, _ = parsePublicURL(cfg.PublicURL) // validated
+		u, _ := url.Parse(h.public)
+		// Its name is a proxy's, served with any port as --http-host's are.
+		h.cfg.Hosts = append(slices.Clone(cfg.Hosts), u.Hostname())
+	}
+	if cfg.oauth() {
+		grants := ""
+		if cfg.TokenFile != "" {
+			grants = cfg.TokenFile + ".grants"
+		}
+		o, err := newOAuthServer(h.auth.hash, cfg.AllowCommands, grants, errlog)
+		if err != nil {
+			h.auth.close()
+			return nil, err
+		}
+		h.oauth, h.auth.oauth = o, o
 	}
 	return h, nil
 }
@@ -265,7 +301,14 @@ func (h *httpMCP) Listen() (string, error) {
 	h.mu.Lock()
 	h.ln, h.srv, h.hosts, h.port = ln, srv, hosts, port
 	h.mu.Unlock()
-	return scheme + "://" + net.JoinHostPort(h.clientHost(host, certNames), port) + "/mcp", nil
+	origin := scheme + "://" + net.JoinHostPort(h.clientHost(host, certNames), port)
+	if h.public != "" {
+		origin = h.public
+	}
+	if h.oauth != nil {
+		h.oauth.setIssuer(origin)
+	}
+	return origin + "/mcp", nil
 }
 
 // clientHost is the host of the URL Listen gives: the address's, or for
@@ -346,6 +389,7 @@ func (h *httpMCP) Close() {
 		cancel()
 	}
 	h.auth.close()
+	h.oauth.close()
 }
 
 // ServeHTTP runs the checks, then the method.
@@ -353,7 +397,8 @@ func (h *httpMCP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	pathToken, ok := mcpPath(r.URL.Path)
-	if !ok {
+	oauth := h.oauth.route(r.URL.Path)
+	if !ok && oauth == nil {
 		httpError(w, http.StatusNotFound, codeInvalidRequest, "not found: the MCP endpoint is /mcp")
 		return
 	}
@@ -368,6 +413,10 @@ func (h *httpMCP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusForbidden, codeInvalidRequest, fmt.Sprintf("forbidden: Host %q is not a name this server serves (DNS rebinding?); add it with --http-host", r.Host))
 		return
 	}
+	if oauth != nil && r.URL.Path == oauthAuthorizePath {
+		oauth(w, r) // a browser's page: the consent form checks its own origin
+		return
+	}
 	origin := r.Header.Get("Origin")
 	if origin != "" && !h.originAllowed(origin, r) {
 		httpError(w, http.StatusForbidden, codeInvalidRequest, fmt.Sprintf("forbidden: Origin %q is not allowed; allow it with --http-allow-origin", origin))
@@ -380,13 +429,22 @@ func (h *httpMCP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if oauth != nil {
+		oauth(w, r)
+		return
+	}
 	if status, msg := h.auth.check(r, pathToken); status != 0 {
+		challenge := `Bearer realm="ttywright"`
+		if h.oauth != nil {
+			// RFC 9728 §5.1: where a client finds how to get a token.
+			challenge += `, resource_metadata="` + h.oauth.resourceMetadataURL() + `"`
+		}
 		switch {
 		case status == http.StatusUnauthorized && (pathToken != "" || r.Header.Get("Authorization") != ""):
-			// RFC 6750 §3.1: a credential was sent, and it is wrong.
-			w.Header().Set("WWW-Authenticate", `Bearer realm="ttywright", error="invalid_token", error_description="the token is not this server's"`)
+			// RFC 6750 §3.1: a credential was sent, and it is wrong or expired.
+			w.Header().Set("WWW-Authenticate", challenge+`, error="invalid_token", error_description="the token is not this server's, or has expired"`)
 		case status == http.StatusUnauthorized:
-			w.Header().Set("WWW-Authenticate", `Bearer realm="ttywright"`) // none was sent: no error code
+			w.Header().Set("WWW-Authenticate", challenge) // none was sent: no error code
 		default:
 			w.Header().Set("Retry-After", "1")
 		}
@@ -450,7 +508,7 @@ func requestScheme(r *http.Request) string {
 // own: the same scheme, a served name and the listener's port (its
 // default when absent), for a page the server itself would serve.
 func (h *httpMCP) originAllowed(origin string, r *http.Request) bool {
-	if h.origins[origin] {
+	if h.origins[origin] || h.public != "" && strings.EqualFold(origin, h.public) {
 		return true
 	}
 	u, err := parseOrigin(origin)

@@ -10,7 +10,6 @@ package main
 // --http-auth=none: every request passes.
 
 import (
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -55,6 +54,7 @@ type httpAuth struct {
 	path    string     // the token file
 	written string     // the private directory made for it, removed at close; "" when given
 	errlog  *log.Logger
+	oauth   *oauthServer // with --http-auth=oauth: its access tokens pass too
 
 	mu       sync.Mutex
 	fails    map[string]*logLimiter // by client IP
@@ -88,11 +88,10 @@ func newHTTPAuth(file string, errlog *log.Logger) (*httpAuth, error) {
 		}
 		a.written, file = dir, filepath.Join(dir, "token")
 	}
-	// 256 bits, twice rand.Text's 128: RFC 6749 §10.10 wants a guess to
-	// succeed with at most 2^-128 and advises 2^-160, and this token
-	// never expires and may face the network. 52 characters, over
-	// minTokenLen; files written before in base64url (43) still read.
-	t := rand.Text() + rand.Text()
+	// 256 bits (longToken): this token never expires and may face the
+	// network. 52 characters, over minTokenLen; files written before in
+	// base64url (43) still read.
+	t := longToken()
 	// O_EXCL and O_NOFOLLOW: a file or link put there since the read is
 	// refused, not written through.
 	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL|oNoFollow, 0o600)
@@ -110,35 +109,14 @@ func newHTTPAuth(file string, errlog *log.Logger) (*httpAuth, error) {
 	return a, nil
 }
 
-// readTokenFile reads the token of file, refusing a file another user
-// could read or have put there: a symlink, not a regular file, not this
-// user's, or readable or writable by others. A missing file is
-// fs.ErrNotExist.
+// readTokenFile reads the token of file (openOwnFile's checks). A
+// missing file is fs.ErrNotExist.
 func readTokenFile(file string) (string, error) {
-	if fi, err := os.Lstat(file); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", err
-		}
-		return "", fmt.Errorf("--http-token-file: %v", err)
-	} else if fi.Mode()&os.ModeSymlink != 0 {
-		return "", fmt.Errorf("--http-token-file %s is a symlink, which another user may point elsewhere: give the path of the file itself", file)
-	}
-	f, err := os.OpenFile(file, os.O_RDONLY|oNoFollow, 0)
+	f, err := openOwnFile(file, "--http-token-file", "the token")
 	if err != nil {
-		return "", fmt.Errorf("--http-token-file: %v", err)
+		return "", err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	switch {
-	case err != nil:
-		return "", fmt.Errorf("--http-token-file: %v", err)
-	case !fi.Mode().IsRegular():
-		return "", fmt.Errorf("--http-token-file %s is not a regular file: give a file's path", file)
-	case !ownedByMe(fi):
-		return "", fmt.Errorf("--http-token-file %s belongs to another user, who could read or change the token: delete it and have a new one made, or give a file of your own", file)
-	case fi.Mode().Perm()&0o077 != 0:
-		return "", fmt.Errorf("--http-token-file %s: mode %v lets others read the token: chmod 600 it", file, fi.Mode().Perm())
-	}
 	b, err := io.ReadAll(io.LimitReader(f, 4096))
 	if err != nil {
 		return "", fmt.Errorf("--http-token-file: %v", err)
@@ -148,6 +126,41 @@ func readTokenFile(file string) (string, error) {
 		return "", fmt.Errorf("--http-token-file %s: the token must be at least %d characters with no space, '/', '?' or '#' (delete the file to have one made)", file, minTokenLen)
 	}
 	return t, nil
+}
+
+// openOwnFile opens file for reading, refusing a file another user could
+// read or have put there: a symlink, not a regular file, not this
+// user's, or readable or writable by others. name says which file in
+// errors (a flag), what what it holds. A missing file is fs.ErrNotExist.
+func openOwnFile(file, name, what string) (*os.File, error) {
+	if fi, err := os.Lstat(file); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %v", name, err)
+	} else if fi.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%s %s is a symlink, which another user may point elsewhere: give the path of the file itself", name, file)
+	}
+	f, err := os.OpenFile(file, os.O_RDONLY|oNoFollow, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		err = fmt.Errorf("%s: %v", name, err)
+	case !fi.Mode().IsRegular():
+		err = fmt.Errorf("%s %s is not a regular file: give a file's path", name, file)
+	case !ownedByMe(fi):
+		err = fmt.Errorf("%s %s belongs to another user, who could read or change %s: delete it and have a new one made, or give a file of your own", name, file, what)
+	case fi.Mode().Perm()&0o077 != 0:
+		err = fmt.Errorf("%s %s: mode %v lets others read %s: chmod 600 it", name, file, fi.Mode().Perm(), what)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // checkTokenDir refuses a token file whose directory, or any directory
@@ -253,6 +266,16 @@ func (a *httpAuth) check(r *http.Request, pathToken string) (int, string) {
 		return a.failed(r, "no token")
 	}
 	if !a.hash.matches(given) {
+		if how == "bearer" {
+			switch a.oauth.checkAccess(given) {
+			case accessOK:
+				return 0, ""
+			case accessExpired: // a client's token of this server: no guess, so not counted
+				return http.StatusUnauthorized, "unauthorized: the access token has expired: refresh it (" + oauthTokenPath + ")"
+			case accessOtherResource:
+				return http.StatusUnauthorized, "unauthorized: the access token was issued for another resource than this server's: sign in again"
+			}
+		}
 		if how == "bearer" && pathToken != "" && a.hash.matches(pathToken) {
 			// The right token in the path: pointing at the path would not help.
 			if !a.logRefusal(r, "a wrong bearer token with the right path token") {
@@ -310,14 +333,20 @@ func (a *httpAuth) logRefusal(r *http.Request, what string) bool {
 	if !logged {
 		return ok
 	}
-	note := ""
-	if unlogged > 0 {
-		note = fmt.Sprintf(" (%d more refused since the last report)", unlogged)
-	}
+	note := refusedNote(unlogged)
 	path := "/mcp" // never the path's token: a wrong one may be a typo of the right one
 	if strings.HasPrefix(r.URL.Path, "/mcp/") {
 		path = "/mcp/..."
 	}
 	a.errlog.Printf("http: refused %s %s %s: %s%s", clientAddr(r), r.Method, path, what, note)
 	return true
+}
+
+// refusedNote is what a refusal's log line adds when n refusals before it
+// went unlogged, past the log's budget.
+func refusedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d more refused since the last report)", n)
 }

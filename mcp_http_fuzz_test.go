@@ -22,7 +22,8 @@ const fuzzToken = "fuzz-token-0123456789abcdefghijklmnopqrstuvwxyz"
 
 // FuzzHTTPRequest feeds raw HTTP requests through the transport's
 // handler: nothing panics, and every response has a valid status and, when
-// it says JSON or SSE, JSON messages.
+// it says JSON or SSE, JSON messages. (FuzzOAuthRequest covers the OAuth
+// paths, so this transport has --http-auth=token.)
 func FuzzHTTPRequest(f *testing.F) {
 	modern := modernBody(1, "tools/list", nil)
 	seeds := []string{
@@ -43,7 +44,7 @@ func FuzzHTTPRequest(f *testing.F) {
 		f.Fatal(err)
 	}
 	app := newApp(Config{Theme: "one-dark", Cols: 20, Rows: 4, Scale: 1, MaxSessions: 2, OutputDir: dir, AllowCommands: []string{"/bin/true"}})
-	h, err := newHTTPMCP(HTTPConfig{Addr: "127.0.0.1:0", TokenFile: tokenFile, AllowOrigin: []string{"https://app.example.com"}}, app.newServer, log.New(io.Discard, "", 0))
+	h, err := newHTTPMCP(HTTPConfig{Addr: "127.0.0.1:0", Auth: "token", TokenFile: tokenFile, AllowOrigin: []string{"https://app.example.com"}}, app.newServer, log.New(io.Discard, "", 0))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -95,14 +95,16 @@ func (s *Server) requestMethod(name string) (methodInfo, bool) {
 	return info, ok && info.flags&flagNotification == 0
 }
 
-// serve runs the handler of info for m. A method that needs params gets
-// {} for none: its handler's -32602 then names the fields it needs, as it
-// does for {} (tools/call's {"name": ..., "arguments": ...}).
+// serve runs the handler of info for m, its context saying whether the
+// client declared the MCP Apps extension (withApps, mcp_apps.go). A
+// method that needs params gets {} for none: its handler's -32602 then
+// names the fields it needs, as it does for {} (tools/call's {"name":
+// ..., "arguments": ...}).
 func (info methodInfo) serve(s *Server, ctx context.Context, m *message) (any, error) {
 	if m.Params == nil && info.flags&flagParamsOptional == 0 {
 		cp := *m
 		cp.Params = json.RawMessage(`{}`)
 		m = &cp
 	}
-	return info.handle(s, ctx, m)
+	return info.handle(s, s.withApps(ctx), m)
 }

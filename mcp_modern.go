@@ -60,6 +60,7 @@ var removedHint = map[string]string{
 type modernReq struct {
 	version string
 	caps    map[string]json.RawMessage // clientCapabilities
+	client  string                     // clientInfo's name, "" when absent
 	// logLevel is the index in logLevels of the least severe
 	// notifications/message this request wants, or -1: none at all.
 	logLevel int
@@ -97,6 +98,7 @@ func parseEnvelope(meta map[string]json.RawMessage) (*modernReq, error) {
 		if json.Unmarshal(raw, &info) != nil || info.Name == nil || info.Version == nil {
 			return nil, invalidParams(`_meta %s must be an object with string "name" and "version"`, metaClientInfo)
 		}
+		m.client = *info.Name
 	}
 	if raw, ok := meta[metaLogLevel]; ok {
 		var level string
@@ -191,20 +193,18 @@ func (s *Server) serverInfo(v string) map[string]any {
 const serverDescription = "Runs programs in a pseudo-terminal with its own VT emulator: type into them, wait for text, read the screen, take PNG screenshots and record GIFs or asciicasts."
 
 // capabilities is the ServerCapabilities object at version v (legacy
-// initialize and modern server/discover alike); 2026-07-28 adds the
-// extensions map (none are offered).
+// initialize and modern server/discover alike), with the extensions map
+// in every era: MCP Apps (mcp_apps.go).
 func capabilities(v string) map[string]any {
 	caps := map[string]any{
-		"tools":     map[string]any{},
-		"resources": map[string]any{"subscribe": true, "listChanged": true},
-		"prompts":   map[string]any{},
-		"logging":   map[string]any{},
+		"tools":      map[string]any{},
+		"resources":  map[string]any{"subscribe": true, "listChanged": true},
+		"prompts":    map[string]any{},
+		"logging":    map[string]any{},
+		"extensions": appsCapability(),
 	}
 	if protoAtLeast(v, protoV20250326) {
 		caps["completions"] = map[string]any{}
-	}
-	if slices.Contains(modernVersions, v) {
-		caps["extensions"] = map[string]any{}
 	}
 	return caps
 }
@@ -231,7 +231,7 @@ func cacheHints(m *message) (int, string, bool) {
 	case "resources/list":
 		return 0, "private", true // sessions and captures come and go
 	case "resources/read":
-		if u, err := parseResourceURI(m.uri()); err == nil && (u.kind == uriThemes || u.kind == uriTheme) {
+		if u, err := parseResourceURI(m.uri()); err == nil && (u.kind == uriThemes || u.kind == uriTheme || u.kind == uriApp) {
 			return ttlStatic, "public", true
 		}
 		return 0, "private", true

@@ -25,6 +25,7 @@ const underlineScreen = "\x1b[4msingle 4\x1b[0m\r\n" +
 // testdata/render/underlines.png (-update rewrites it), and checks SGR 21
 // draws the same pixels as 4:2.
 func TestRenderUnderlines(t *testing.T) {
+	t.Parallel()
 	th, _ := lookupTheme("one-dark")
 	img := RenderImage(renderScreen(12, 7, underlineScreen), RenderOptions{Theme: th, Scale: 2})
 	path := filepath.Join("testdata", "render", "underlines.png")

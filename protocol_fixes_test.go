@@ -15,6 +15,7 @@ import (
 // session://{id}/recordings with their own names and URIs, each with its
 // own size, and the stop result's bytes is the GIF's size alone.
 func TestRecordingBothListedOnce(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs bash")
 	}
@@ -68,6 +69,7 @@ func TestRecordingBothListedOnce(t *testing.T) {
 // TestResourceErrorHints: a resource that does not exist is -32002 (legacy)
 // with data.uri and a message that names where the existing ones are.
 func TestResourceErrorHints(t *testing.T) {
+	t.Parallel()
 	a := newApp(Config{OutputDir: t.TempDir()})
 	tests := []struct {
 		uri  string
@@ -103,6 +105,7 @@ func TestResourceErrorHints(t *testing.T) {
 // exist (an unknown theme, no known shape, a session that was never
 // started) and takes one that does.
 func TestSubscribeImpossible(t *testing.T) {
+	t.Parallel()
 	c := startServer(t)
 	c.initialize(protoV20250618)
 	tests := []struct {

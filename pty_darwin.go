@@ -56,6 +56,10 @@ func sessionMembers(sid int) []int { return nil }
 // that left the session lives until the server exits.
 func markedProcesses(marker string) []int { return nil }
 
+// processesMarked would find the processes carrying one of markers; see
+// markedProcesses.
+func processesMarked(markers []string, ancestor int) []int { return nil }
+
 // ioctlUnread asks how many bytes wait to be read: FIONREAD,
 // _IOR('f', 127, int) in <sys/filio.h> (x/sys does not export it for darwin).
 const ioctlUnread = 0x4004667f

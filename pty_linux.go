@@ -143,9 +143,22 @@ func procSession(pid int) (sid int, live bool) {
 // left the session and its process group too: a daemon that called
 // setsid, whose parent may be gone (then it is this subreaper's child).
 // Only descendants count: another server's sessions are never touched.
-func markedProcesses(marker string) []int {
-	if !strings.Contains(marker, "=") {
-		return nil // no marker: never match every environment
+func markedProcesses(marker string) []int { return processesMarked([]string{marker}, os.Getpid()) }
+
+// processesMarked lists the live processes whose environment holds one
+// of the entries markers ("NAME=value"): with ancestor > 0 its
+// descendants only, with 0 wherever they are, which a shared service
+// uses for the sessions of a service that died (their markers are its
+// alone: random tokens).
+func processesMarked(markers []string, ancestor int) []int {
+	var want [][]byte
+	for _, m := range markers {
+		if strings.Contains(m, "=") { // no marker: never match every environment
+			want = append(want, []byte(m+"\x00"))
+		}
+	}
+	if len(want) == 0 {
+		return nil
 	}
 	dir, err := os.ReadDir("/proc")
 	if err != nil {
@@ -161,19 +174,20 @@ func markedProcesses(marker string) []int {
 			parent[pid] = p.ppid
 		}
 	}
-	me := os.Getpid()
-	want := []byte(marker + "\x00")
 	var out []int
 	for pid := range parent {
-		if !descends(pid, me, parent) {
+		if ancestor > 0 && !descends(pid, ancestor, parent) {
 			continue
 		}
 		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 		if err != nil {
 			continue
 		}
-		if bytes.HasPrefix(env, want) || bytes.Contains(env, append([]byte{0}, want...)) {
-			out = append(out, pid)
+		for _, w := range want {
+			if bytes.HasPrefix(env, w) || bytes.Contains(env, append([]byte{0}, w...)) {
+				out = append(out, pid)
+				break
+			}
 		}
 	}
 	return out

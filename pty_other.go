@@ -67,6 +67,8 @@ func markedProcesses(marker string) []int { return nil }
 
 func endMarked(marker string, sig syscall.Signal, grace time.Duration) {}
 
+func endOrphans(markers []string, sig syscall.Signal, grace time.Duration) {}
+
 func renice(pid, nice int) {}
 
 func pollKill(members func() []int, kill func(pids []int), killAt <-chan time.Time, giveUp time.Duration) {

@@ -12,3 +12,7 @@ func lockChildren() (unlock func()) { return func() {} }
 
 // trackSessionProgram is a no-op where there is no reaper.
 func trackSessionProgram(pid int) {}
+
+// procStartTime is Linux's (/proc/PID/stat); elsewhere a process's start
+// is not known.
+func procStartTime(pid string) (uint64, bool) { return 0, false }

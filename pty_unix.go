@@ -199,15 +199,27 @@ func resetIgnoredSignals() {
 // first, SIGKILL to those left after grace; it gives up on any that a
 // further second does not end (uninterruptible sleep).
 func endMarked(marker string, sig syscall.Signal, grace time.Duration) {
-	pids := markedProcesses(marker)
+	endListed(func() []int { return markedProcesses(marker) }, sig, grace)
+}
+
+// endOrphans ends the processes that carry one of markers wherever they
+// are, as endMarked does: the sessions of a shared service that died
+// without stopping them (SIGKILL), whose programs it no longer parents.
+func endOrphans(markers []string, sig syscall.Signal, grace time.Duration) {
+	endListed(func() []int { return processesMarked(markers, 0) }, sig, grace)
+}
+
+// endListed sends sig to the processes list returns, then SIGKILL to
+// those still listed after grace, giving up a second later.
+func endListed(list func() []int, sig syscall.Signal, grace time.Duration) {
+	pids := list()
 	if len(pids) == 0 {
 		return
 	}
 	killPIDs(pids, sig)
 	kill := time.NewTimer(grace)
 	defer kill.Stop()
-	pollKill(func() []int { return markedProcesses(marker) },
-		func(pids []int) { killPIDs(pids, syscall.SIGKILL) }, kill.C, grace+time.Second)
+	pollKill(list, func(pids []int) { killPIDs(pids, syscall.SIGKILL) }, kill.C, grace+time.Second)
 }
 
 // killPIDs sends sig to each of pids; one that is gone already (ESRCH) is

@@ -31,6 +31,7 @@ func Render(s *Snapshot, opt RenderOptions) *image.RGBA {
 // the generator recorded, key glyphs exist with the right widths, and no
 // glyph is for a non-graphic code point.
 func TestFontData(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		data []byte
@@ -301,6 +302,7 @@ func renderGoldens() map[string]struct {
 // TestRenderGolden compares renders with testdata/render/*.png as decoded
 // pixels (PNG bytes may change with compress/flate); -update rewrites them.
 func TestRenderGolden(t *testing.T) {
+	t.Parallel()
 	for name, g := range renderGoldens() {
 		t.Run(name, func(t *testing.T) {
 			img := RenderImage(g.snap, g.opt)
@@ -392,6 +394,7 @@ func samePaletted(got, want image.Image) bool {
 // Render (RGBA) agrees with RenderImage (paletted). The screen is large
 // enough to be drawn in two concurrent halves (run with -race).
 func TestRenderDeterministic(t *testing.T) {
+	t.Parallel()
 	s := renderBenchScreen(120, 40)
 	opt := RenderOptions{Scale: 1, Border: &Border{Style: "macos", Title: "x"}}
 	var a, b bytes.Buffer
@@ -410,6 +413,7 @@ func TestRenderDeterministic(t *testing.T) {
 // TestRenderManyColours: more than 256 colours falls back to RGBA and
 // still draws every cell's colour.
 func TestRenderManyColours(t *testing.T) {
+	t.Parallel()
 	s := renderBlank(64, 8)
 	for i := range s.Cells {
 		s.Cells[i].BG = RGBColor(uint8(i), uint8(i>>8), 7)
@@ -429,6 +433,7 @@ func TestRenderManyColours(t *testing.T) {
 
 // TestRenderOddInput: bad snapshots draw without panicking.
 func TestRenderOddInput(t *testing.T) {
+	t.Parallel()
 	for _, s := range []*Snapshot{
 		{Cols: 3, Rows: 2, Cells: []Cell{{Rune: 'x', Width: 2}}},
 		{Cols: 0, Rows: 0},
@@ -508,6 +513,7 @@ func BenchmarkFontDecode(b *testing.B) {
 
 // TestLicenseText: both notices and the OFL text are in the binary.
 func TestLicenseText(t *testing.T) {
+	t.Parallel()
 	text := licenseText()
 	for _, want := range []string{"Dimitar Toshkov Zhekov", "Reserved Font Name", "GNU Unifont", "Roman Czyborra", "fonts-unifont", "unifont_upper.otf", "SIL OPEN FONT LICENSE Version 1.1", "DISCLAIMER"} {
 		if !strings.Contains(text, want) {
@@ -520,6 +526,7 @@ func TestLicenseText(t *testing.T) {
 // pixels for every palette size (padded or not), odd widths and
 // transparency.
 func TestPalettedPNG(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ w, h, colours int }{
 		{1, 1, 1}, {7, 3, 2}, {9, 5, 3}, {13, 7, 4}, {15, 9, 16}, {17, 2, 17}, {301, 1999, 200}, {1920, 300, 5},
 	} {
@@ -604,6 +611,7 @@ func FuzzParseHexFont(f *testing.F) {
 // does: a code point the font lacks as the replacement box (it was left
 // blank), a combining mark over its base without a cell of its own.
 func TestRenderTitleGlyphs(t *testing.T) {
+	t.Parallel()
 	s := renderBlank(40, 2)
 	// inkSpan returns the leftmost and rightmost columns of the title bar
 	// that differ from the bar's colour at its centre row's left edge.

@@ -201,6 +201,9 @@ func (h *mcpHub) resSessions() []*resSess {
 // the cwd and the capture counts.
 type sessionJSON struct {
 	ID        string    `json:"id"`
+	Name      string    `json:"name,omitempty"`   // shell_start's name, which session_id takes too
+	Client    string    `json:"client,omitempty"` // the MCP client that started it
+	Driven    time.Time `json:"last_driven"`      // when a tool call last named it (its start before any)
 	Command   string    `json:"command"`
 	Args      []string  `json:"args"`
 	Cols      int       `json:"cols"`
@@ -250,7 +253,7 @@ func (h *mcpHub) describe(v *resSess, info bool) sessionJSON {
 	s := v.live
 	st := s.Status()
 	j := sessionJSON{
-		ID: s.ID, Command: s.Command, Args: s.Args, Cols: st.Cols, Rows: st.Rows, PID: st.Pid,
+		ID: s.ID, Name: s.Name, Client: s.Client, Driven: s.LastDriven(), Command: s.Command, Args: s.Args, Cols: st.Cols, Rows: st.Rows, PID: st.Pid,
 		Started: s.Started, Exited: st.Exited, Signal: st.Signal, Theme: s.Theme, shellInfo: s.ShellInfo(),
 	}
 	j.Recording, j.RecordingEnded = h.toolbox.recs.state(s)
@@ -472,7 +475,11 @@ func (h *mcpHub) resourcesList(ctx context.Context, params json.RawMessage) (any
 	if err := bindParams(params, &p); err != nil {
 		return nil, err
 	}
-	page, next, err := paginate(h.allResources(), p.Cursor, h.res.perPage())
+	all := h.allResources()
+	if appsFrom(ctx) {
+		all = append(all, appResource())
+	}
+	page, next, err := paginate(all, p.Cursor, h.res.perPage())
 	if err != nil {
 		return nil, err
 	}
@@ -557,6 +564,8 @@ type resourceContents struct {
 	MimeType string  `json:"mimeType"`
 	Text     *string `json:"text,omitempty"`
 	Blob     *string `json:"blob,omitempty"` // base64
+	// Meta is the terminal app's _meta.ui (mcp_apps.go).
+	Meta map[string]any `json:"_meta,omitempty"`
 }
 
 // uriParams are the params of resources/read, subscribe and unsubscribe.
@@ -609,6 +618,8 @@ func (h *mcpHub) readResourceCtx(ctx context.Context, uri string) (resourceConte
 			return out, notFound(uri, hintTheme(u.name))
 		}
 		v = describeTheme(t)
+	case uriApp:
+		return readApp(out), nil
 	default:
 		s := h.resSession(u.session)
 		if s == nil {

@@ -69,13 +69,6 @@ func commandResources(id, label string, cmds []*command) []resourceJSON {
 	return out
 }
 
-func exitText(p *int) string {
-	if p == nil {
-		return "unknown"
-	}
-	return strconv.Itoa(*p)
-}
-
 // clip shortens s to at most n bytes at a rune boundary.
 func clip(s string, n int) string {
 	if len(s) <= n {

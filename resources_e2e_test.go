@@ -130,12 +130,15 @@ func (c *noteClient) waitNote(from int, method, uri string, d time.Duration) boo
 	return true
 }
 
-// drainFor keeps reading notifications for d.
-func (c *noteClient) drainFor(d time.Duration) {
-	deadline := time.Now().Add(d)
-	for left := d; left > 0; left = time.Until(deadline) {
-		c.next(left)
-	}
+// settle waits until the in-process server has no resource notification
+// armed or on its way (notificationsSettled), then reads up to the reply
+// to a ping, which the server writes after every notification it sent
+// before: from then on, c.notes holds all that the changes so far
+// caused.
+func (c *noteClient) settle() {
+	c.t.Helper()
+	waitSettled(c.t, c.app.hub)
+	c.req("ping", nil, nil)
 }
 
 // End-to-end notification methods and the shell prompt of the session.
@@ -146,6 +149,7 @@ const (
 )
 
 func TestResourcesEndToEnd(t *testing.T) {
+	t.Parallel()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh")
@@ -169,7 +173,7 @@ func TestResourcesEndToEnd(t *testing.T) {
 	// Subscribe to the buffer; one change gives an updated within a second.
 	buf := bufferURI(id).String()
 	c.req("resources/subscribe", map[string]any{"uri": buf}, nil)
-	c.drainFor(300 * time.Millisecond)
+	c.settle()
 	mark = len(c.notes)
 	t0 := time.Now()
 	c.tool("shell_send", map[string]any{"session_id": id, "input": `echo hello-$((6*7))\r`, "wait_for": "hello-42"})
@@ -303,12 +307,12 @@ func e2eCheckReads(c *noteClient, id string, files map[string]string) {
 func e2eFlood(c *noteClient, id, buf string) {
 	t := c.t
 	t.Helper()
-	c.drainFor(300 * time.Millisecond)
+	c.settle()
 	mark := len(c.notes)
 	start := time.Now()
 	c.tool("shell_send", map[string]any{"session_id": id, "timeout_ms": 20000, "wait_for": "flood-0done",
 		"input": `end=$(($(date +%s)+2)); while [ $(date +%s) -lt $end ]; do echo flood; done; echo flood-$((0))done\r`})
-	c.drainFor(600 * time.Millisecond)
+	c.settle() // the trailing updated comes before this returns
 	span := time.Since(start)
 	n := c.count(mark, e2eUpdated, buf)
 	if limit := int(span/defaultUpdateInterval) + 1; n > limit {
@@ -322,7 +326,7 @@ func e2eFlood(c *noteClient, id, buf string) {
 	c.req("resources/unsubscribe", map[string]any{"uri": buf}, nil)
 	mark = len(c.notes)
 	c.tool("shell_send", map[string]any{"session_id": id, "input": `echo after\r`, "wait_for": "after"})
-	c.drainFor(600 * time.Millisecond)
+	c.settle()
 	if n := c.count(mark, e2eUpdated, buf); n != 0 {
 		t.Errorf("%d updated after unsubscribe", n)
 	}

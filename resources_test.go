@@ -196,6 +196,7 @@ func (f *resFixture) read(t testing.TB, uri string) (mime, text string, blob []b
 }
 
 func TestResourcesList(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	var r struct {
 		Resources []struct {
@@ -239,6 +240,7 @@ func TestResourcesList(t *testing.T) {
 }
 
 func TestResourcesPagination(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	f.addSession(t, "s2", f.sess.Started.Add(time.Second))
 	f.app.hub.res.pageSize = 3
@@ -284,6 +286,7 @@ func TestResourcesPagination(t *testing.T) {
 }
 
 func TestResourceTemplates(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	var r struct {
 		ResourceTemplates []struct{ URITemplate, Name, Description string }
@@ -313,6 +316,7 @@ func TestResourceTemplates(t *testing.T) {
 }
 
 func TestResourcesRead(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	f.sess.mu.Lock()
 	f.sess.exited, f.sess.exitCode = true, 3
@@ -417,6 +421,7 @@ func checkReadBlobs(t *testing.T, f *resFixture) {
 }
 
 func TestResourceTheme(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	for _, th := range themeList {
 		_, text, _ := f.read(t, "theme://"+th.Name)
@@ -452,6 +457,7 @@ func TestResourceTheme(t *testing.T) {
 }
 
 func TestResourceBuffer(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	f.sess.mu.Lock()
 	f.sess.term.Write([]byte("hello\r\nworld\r\n"))
@@ -466,6 +472,7 @@ func TestResourceBuffer(t *testing.T) {
 }
 
 func TestResourceNotFound(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	// A file outside the output directory, and ways to try to reach it.
 	outside := filepath.Join(filepath.Dir(f.dir), filepath.Base(f.dir)+"-secret.png")
@@ -603,16 +610,42 @@ func subscribe(t testing.TB, f *resFixture, method, uri string) {
 }
 
 // flood calls resourceUpdated(u) in a tight loop for d; it returns when
-// it began and when the last call returned.
+// it began and when the last call began.
 func flood(a *App, u resourceURI, d time.Duration) (start, last time.Time) {
 	start = time.Now()
 	for time.Since(start) < d {
-		a.hub.resourceUpdated(u)
 		last = time.Now()
+		a.hub.resourceUpdated(u)
 		a.hub.resourceUpdated(infoURI("s1")) // not subscribed: ignored
 		time.Sleep(100 * time.Microsecond)
 	}
 	return start, last
+}
+
+// notificationsSettled reports whether h has no resource notification
+// armed or on its way, for any watcher, nor for the debouncers in also
+// (ones a watcher dropped): from then on none comes without a new
+// change. It holds sendMu as fire does, so a send in progress counts.
+func notificationsSettled(h *mcpHub, also ...*debouncer) bool {
+	r := &h.res
+	r.sendMu.Lock()
+	defer r.sendMu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for w := range r.watchers {
+		also = append(also, w.list)
+		for _, d := range w.uris {
+			also = append(also, d)
+		}
+	}
+	return !slices.ContainsFunc(also, func(d *debouncer) bool { return d != nil && d.pending })
+}
+
+// waitSettled waits until notificationsSettled(h, also...): every
+// notification the changes so far armed has been sent or dropped.
+func waitSettled(t testing.TB, h *mcpHub, also ...*debouncer) {
+	t.Helper()
+	waitFor(t, func() bool { return notificationsSettled(h, also...) })
 }
 
 // deadlockGuard bounds waits for a notification that must come: long
@@ -620,12 +653,14 @@ func flood(a *App, u resourceURI, d time.Duration) (start, last time.Time) {
 const deadlockGuard = 10 * time.Second
 
 func TestResourceSubscribe(t *testing.T) {
+	t.Parallel()
 	const updated = "notifications/resources/updated"
 	for _, interval := range []time.Duration{20 * time.Millisecond, defaultUpdateInterval} {
 		if interval == defaultUpdateInterval && testing.Short() {
 			continue
 		}
 		t.Run(interval.String(), func(t *testing.T) {
+			t.Parallel()
 			f := newResFixture(t)
 			f.app.hub.res.interval = interval
 			n := listenNotes(f)
@@ -644,30 +679,24 @@ func TestResourceSubscribe(t *testing.T) {
 			t.Logf("interval %v: first updated %v after the change", interval, time.Since(t0))
 
 			// A flood: at most one per interval, and the trailing edge
-			// arrives after it ends.
+			// arrives after it ends. Once nothing is armed, every
+			// notification of the flood has come.
 			before := n.count(updated, buf)
 			start, lastCall := flood(f.app, bufURI, 4*interval+interval/2)
-			// The trailing edge: a notification sent after the last change.
-			trailing := func() bool {
-				n.mu.Lock()
-				defer n.mu.Unlock()
-				return slices.ContainsFunc(n.got[before:], func(x note) bool { return x.method == updated && !x.at.Before(lastCall) })
-			}
-			for deadline := time.Now().Add(deadlockGuard); !trailing(); time.Sleep(interval / 4) {
-				if time.Now().After(deadline) {
-					t.Fatal("no updated after the last change of a flood: the trailing edge was lost")
-				}
-			}
-			time.Sleep(2 * interval) // a notification too many would come now
+			waitSettled(t, f.app.hub)
 			end := time.Now()
-			got := 0
+			got, trailing := 0, false
 			n.mu.Lock()
 			for _, x := range n.got[before:] {
 				if x.method == updated && !x.at.Before(start) {
 					got++
 				}
+				trailing = trailing || x.method == updated && !x.at.Before(lastCall)
 			}
 			n.mu.Unlock()
+			if !trailing {
+				t.Error("no updated after the last change of a flood: the trailing edge was lost")
+			}
 			// Sends are spaced by at least the interval, so a span of
 			// length L holds at most L/interval+1 of them (+1 for the one
 			// whose timer was armed just before the flood).
@@ -680,13 +709,17 @@ func TestResourceSubscribe(t *testing.T) {
 			}
 			t.Logf("interval %v: %d notifications in %v", interval, got, end.Sub(start))
 
-			// Unsubscribe: nothing more, not even a pending trailing one.
+			// Unsubscribe: nothing more, not even a pending trailing one
+			// (its timer fires and drops it).
 			f.app.hub.resourceUpdated(bufURI)
 			f.app.hub.resourceUpdated(bufURI)
+			f.app.hub.res.mu.Lock()
+			dropped := f.conn.watch.uris[bufURI]
+			f.app.hub.res.mu.Unlock()
 			subscribe(t, f, "resources/unsubscribe", buf)
 			after := n.count(updated, buf)
 			flood(f.app, bufURI, 3*interval)
-			time.Sleep(2 * interval)
+			waitSettled(t, f.app.hub, dropped)
 			if c := n.count(updated, buf); c != after {
 				t.Errorf("%d notifications after unsubscribe", c-after)
 			}
@@ -695,6 +728,7 @@ func TestResourceSubscribe(t *testing.T) {
 }
 
 func TestResourceSubscribeErrors(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	if _, err := f.call(t, "resources/subscribe", map[string]string{"uri": "session://x/screenshots/../../etc"}); rpcCode(err) != codeResourceNotFound {
 		t.Errorf("subscribe to a bad URI: %v, want -32002", err)
@@ -749,6 +783,7 @@ func TestResourceSubscribeErrors(t *testing.T) {
 // not the screenshots, and a screenshot updates its list and the info but
 // not sessions://list (it shows no captures).
 func TestResourceListChanged(t *testing.T) {
+	t.Parallel()
 	const changed, updated = "notifications/resources/list_changed", "notifications/resources/updated"
 	f := newResFixture(t)
 	f.app.hub.res.interval = 20 * time.Millisecond
@@ -765,16 +800,17 @@ func TestResourceListChanged(t *testing.T) {
 		}
 		return m
 	}
-	// settle waits out every notification the last change armed: it ends
-	// when a list_changed sent after them has come.
+	// settle waits out every notification the last change armed, and
+	// checks that list_changed still comes.
 	settle := func() {
 		t.Helper()
-		time.Sleep(3 * f.app.hub.res.interval)
+		waitSettled(t, f.app.hub)
 		before := n.count(changed, "")
 		f.app.hub.resourceListChanged()
 		if !n.waitFor(changed, "", before+1, deadlockGuard) {
 			t.Fatal("no list_changed after a change")
 		}
+		waitSettled(t, f.app.hub)
 	}
 
 	// A burst of changes (start, screenshot, record stop, stop) coalesces:
@@ -785,10 +821,10 @@ func TestResourceListChanged(t *testing.T) {
 		f.app.hub.resourceListChanged()
 	}
 	span := time.Since(start)
-	if !n.waitFor(changed, "", 1, deadlockGuard) {
+	waitSettled(t, f.app.hub)
+	if n.count(changed, "") == 0 {
 		t.Fatal("no list_changed after a burst of changes")
 	}
-	time.Sleep(3 * f.app.hub.res.interval)
 	if c, limit := n.count(changed, ""), int(span/f.app.hub.res.interval)+2; c > limit {
 		t.Errorf("%d list_changed for one burst of 50 in %v, want at most %d", c, span, limit)
 	}
@@ -940,6 +976,7 @@ func BenchmarkResourceReadBlob(b *testing.B) {
 // loop: capabilities, list, read, errors with their codes and data,
 // subscribe, notifications, unsubscribe, prompts and completion.
 func TestResourcesProtocol(t *testing.T) {
+	t.Parallel()
 	var f *resFixture
 	c := startAppServer(t, nil, func(a *App, s *Server) {
 		f = fillResFixture(t, a)
@@ -1051,7 +1088,7 @@ func checkProtocolSubscription(t *testing.T, c *testClient, f *resFixture, req f
 		t.Fatalf("unsubscribe: %+v", r.Error)
 	}
 	f.app.hub.resourceUpdated(bufferURI("s1"))
-	time.Sleep(3 * f.app.hub.res.interval)
+	waitSettled(t, f.app.hub) // anything sent by now comes before the ping's reply
 	if r := req("ping", nil); r.Error != nil {
 		t.Errorf("ping after unsubscribe: %+v", r)
 	}
@@ -1060,6 +1097,7 @@ func checkProtocolSubscription(t *testing.T, c *testClient, f *resFixture, req f
 // TestResourcesAfterStop: a session that shell_stop removed from the App
 // keeps its info, buffer and captures readable, and stays listed.
 func TestResourcesAfterStop(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	f.app.hub.resourceListChanged() // shell_start reports the new session
 	f.sess.mu.Lock()
@@ -1117,6 +1155,7 @@ func TestResourcesAfterStop(t *testing.T) {
 // lists: in the end every live session reads live and every stopped one
 // is frozen (run with -race).
 func TestResourceListChangedConcurrent(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	var wg sync.WaitGroup
 	for g := range 4 {
@@ -1157,6 +1196,7 @@ func TestResourceListChangedConcurrent(t *testing.T) {
 // TestBindParamsErrors: a wrong type in params is named in the request's
 // terms (the field and the JSON kind), never in Go's.
 func TestBindParamsErrors(t *testing.T) {
+	t.Parallel()
 	var p struct {
 		URI       string            `json:"uri"`
 		Arguments map[string]string `json:"arguments"`
@@ -1177,6 +1217,7 @@ func TestBindParamsErrors(t *testing.T) {
 // held to the same rule as resources/subscribe: a finished command sends
 // list_changed and updates the commands, not the screenshots list.
 func TestListenUpdatedOnlyChanged(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	f.app.hub.res.interval = 20 * time.Millisecond
 	var mu sync.Mutex
@@ -1203,18 +1244,18 @@ func TestListenUpdatedOnlyChanged(t *testing.T) {
 	defer f.app.hub.removeWatcher(st)
 	const listChanged, updated = "notifications/resources/list_changed ", "notifications/resources/updated "
 	f.sess.Emit(Event{Kind: EventCommand}) // a command starts: the list of finished ones stays
-	time.Sleep(3 * f.app.hub.res.interval)
+	waitSettled(t, f.app.hub)
 	if c := count(updated + "session://s1/commands"); c != 0 {
 		t.Errorf("%d updated for the commands list when a command started", c)
 	}
 	f.addCommand(f.sess, "ls", "x")
 	f.sess.Emit(Event{Kind: EventCommand, Ended: true})
-	for deadline := time.Now().Add(deadlockGuard); count(listChanged) == 0 || count(updated+"session://s1/commands") == 0; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no list_changed and commands updated after a command: %v", got)
-		}
+	waitSettled(t, f.app.hub)
+	if count(listChanged) == 0 || count(updated+"session://s1/commands") == 0 {
+		mu.Lock()
+		t.Errorf("no list_changed and commands updated after a command: %v", got)
+		mu.Unlock()
 	}
-	time.Sleep(3 * f.app.hub.res.interval) // an updated too many would come now
 	if c := count(updated + "session://s1/screenshots"); c != 0 {
 		t.Errorf("%d updated for the screenshots list after a command", c)
 	}
@@ -1224,6 +1265,7 @@ func TestListenUpdatedOnlyChanged(t *testing.T) {
 // leaves its list, resources/list and the info's count, as a read of it
 // is not found.
 func TestResourceCaptureFileGone(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	for _, file := range []string{"first.png", "demo.gif"} {
 		if err := os.Remove(filepath.Join(f.dir, "s1", file)); err != nil {
@@ -1271,6 +1313,7 @@ func TestResourceCaptureFileGone(t *testing.T) {
 // template, so one with no command is not found with the numbers that
 // exist (or none yet), never "not a ttywright resource URI".
 func TestResourceCommandNumbers(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	f.addCommand(f.sess, "ls", "x")
 	f.addSession(t, "s2", time.Now())
@@ -1307,6 +1350,7 @@ func TestResourceCommandNumbers(t *testing.T) {
 // TestResourceCastIsText: an asciicast is JSON lines, so it is read as
 // text with its MIME type; a GIF and a PNG stay base64 blobs.
 func TestResourceCastIsText(t *testing.T) {
+	t.Parallel()
 	f := newResFixture(t)
 	cast := "{\"version\":2,\"width\":80,\"height\":24}\n[0.1,\"o\",\"h\u00e9\\u001b[0m\"]\n"
 	f.sess.AddRecording(Capture{Name: "demo.cast", URI: "session://s1/recordings/demo.cast", MimeType: "application/x-asciicast",
@@ -1342,6 +1386,7 @@ func TestResourceCastIsText(t *testing.T) {
 // recordings lists, and shell_stop updates sessions://list and the info
 // but not them either.
 func TestUpdatedOnlyChangedE2E(t *testing.T) {
+	t.Parallel()
 	needShell(t, "bash")
 	c := &noteClient{testClient: startServer(t), t: t}
 	c.initialize("2025-06-18")
@@ -1357,19 +1402,19 @@ func TestUpdatedOnlyChangedE2E(t *testing.T) {
 	for _, u := range []string{shots, recs, info} {
 		c.req("resources/subscribe", map[string]any{"uri": u}, nil)
 	}
-	c.drainFor(300 * time.Millisecond)
+	c.settle()
 	mark = len(c.notes)
 	c.tool("shell_send", map[string]any{"session_id": id, "input": "echo hi\r", "wait_for_command": true})
 	if !c.waitNote(mark, e2eChanged, "", deadlockGuard) || !c.waitNote(mark, e2eUpdated, info, deadlockGuard) {
 		t.Error("no list_changed and info updated after a command")
 	}
-	c.drainFor(2 * defaultUpdateInterval) // a trailing updated would come now
+	c.settle() // a trailing updated comes before this returns
 	stop := len(c.notes)
 	c.tool("shell_stop", map[string]any{"session_id": id})
 	if !c.waitNote(stop, e2eUpdated, "sessions://list", deadlockGuard) || !c.waitNote(stop, e2eUpdated, info, deadlockGuard) {
 		t.Error("no updated for sessions://list and the info after shell_stop")
 	}
-	c.drainFor(2 * defaultUpdateInterval)
+	c.settle()
 	for _, u := range []string{shots, recs} {
 		if n := c.count(mark, e2eUpdated, u); n != 0 {
 			t.Errorf("%d updated for %s, which no command or stop changed", n, u)

@@ -18,7 +18,10 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"io"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -149,61 +152,121 @@ type roomReport struct {
 	roomOf     map[string]*roomRow // file -> its room
 }
 
-// roomsImporter is the source importer every checkRooms call shares,
-// with its file set: type-checking the standard library from source is
-// most of a check's time, and the mutation tests check the package six
-// times. Not safe for concurrent use, like the importer.
-var roomsImporter = sync.OnceValues(func() (*token.FileSet, types.Importer) {
-	fset := token.NewFileSet()
-	return fset, importer.ForCompiler(fset, "source", nil)
-})
+// roomsSource is the package in "." as every checkRooms call shares it:
+// its files parsed once (the mutation tests check the package five more
+// times with a file or two added), and one importer of its imports.
+type roomsSource struct {
+	fset  *token.FileSet
+	names []string             // every non-test .go file, all platforms
+	files map[string]*ast.File // those built on this platform, by name
+	imp   types.Importer
+}
 
-// checkRooms checks the package in dir against t. extra adds files (name
-// -> source) to the package, for tests of the checker itself; they are
-// type-checked whatever their names say of the platform.
-func checkRooms(t *roomTable, dir string, extra map[string]string) (*roomReport, error) {
-	rep := &roomReport{uses: map[[2]string]int{}, roomOf: map[string]*roomRow{}}
-	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+// loadRoomsSource parses the package in "." and makes its importer.
+var loadRoomsSource = sync.OnceValues(func() (*roomsSource, error) {
+	src := &roomsSource{fset: token.NewFileSet(), files: map[string]*ast.File{}}
+	names, err := filepath.Glob("*.go")
 	if err != nil {
 		return nil, err
 	}
-	for i, n := range names {
-		names[i] = filepath.Base(n)
-	}
-	for n := range extra {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	fset, imp := roomsImporter()
-	var files []*ast.File
+	imports := map[string]bool{}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
+		src.names = append(src.names, name)
+		if ok, err := build.Default.MatchFile(".", name); err != nil || !ok {
+			continue // another platform's file: in a room, not type-checked here
+		}
+		f, err := parser.ParseFile(src.fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		src.files[name] = f
+		for _, imp := range f.Imports {
+			imports[strings.Trim(imp.Path.Value, `"`)] = true
+		}
+	}
+	src.imp = roomsImporter(src.fset, slices.Sorted(maps.Keys(imports)))
+	return src, nil
+})
+
+// roomsImporter imports paths, the package's imports, from the export
+// data the go command built for this test binary (go list -export, with
+// -race under the race detector, whose build that is): milliseconds where
+// type-checking the standard library from source took seconds. Without
+// the go command it imports from source. Safe for concurrent use.
+func roomsImporter(fset *token.FileSet, paths []string) types.Importer {
+	args := []string{"list", "-export", "-f", "{{.ImportPath}}\t{{.Export}}"}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	out, err := exec.Command("go", append(args, paths...)...).Output()
+	if err != nil {
+		return &lockedImporter{imp: importer.ForCompiler(fset, "source", nil)}
+	}
+	export := map[string]string{}
+	for line := range strings.Lines(string(out)) {
+		if path, file, ok := strings.Cut(strings.TrimSpace(line), "\t"); ok && file != "" {
+			export[path] = file
+		}
+	}
+	return &lockedImporter{imp: importer.ForCompiler(fset, "gc", func(path string) (io.ReadCloser, error) {
+		if file, ok := export[path]; ok {
+			return os.Open(file)
+		}
+		return nil, fmt.Errorf("go list -export gave no export data for %s", path)
+	})}
+}
+
+// lockedImporter serialises an importer, which keeps its packages in a
+// map of its own: the mutation tests check the package side by side.
+type lockedImporter struct {
+	mu  sync.Mutex
+	imp types.Importer
+}
+
+func (l *lockedImporter) Import(path string) (*types.Package, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.imp.Import(path)
+}
+
+// checkRooms checks the package in "." against t. extra adds files (name
+// -> source) to the package, for tests of the checker itself; they are
+// type-checked whatever their names say of the platform.
+func checkRooms(t *roomTable, extra map[string]string) (*roomReport, error) {
+	rep := &roomReport{uses: map[[2]string]int{}, roomOf: map[string]*roomRow{}}
+	src, err := loadRoomsSource()
+	if err != nil {
+		return nil, err
+	}
+	names := slices.Clone(src.names)
+	for n := range extra {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	names = slices.Compact(names) // an extra file of a package file's name replaces it
+	fset := src.fset
+	var files []*ast.File
+	for _, name := range names {
 		r, err := t.roomOf(name)
 		if err != nil {
 			rep.violations = append(rep.violations, err.Error())
 			r = &roomRow{name: "(none)", uses: map[string]bool{}} // checked all the same
 		}
 		rep.roomOf[name] = r
-		src, isExtra := extra[name]
-		if !isExtra {
-			if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
-				continue // another platform's file: in a room, not type-checked here
-			}
-			b, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil {
+		f := src.files[name]
+		if text, isExtra := extra[name]; isExtra {
+			if f, err = parser.ParseFile(fset, name, text, parser.SkipObjectResolution); err != nil {
 				return nil, err
 			}
-			src = string(b)
 		}
-		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
-		if err != nil {
-			return nil, err
+		if f != nil {
+			files = append(files, f)
 		}
-		files = append(files, f)
 	}
-	conf := types.Config{Importer: imp}
+	conf := types.Config{Importer: src.imp}
 	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}
 	pkg, err := conf.Check("main", fset, files, info)
 	if err != nil {
@@ -389,8 +452,9 @@ func loadRoomTable(t *testing.T) *roomTable {
 // TestRooms checks the package against the rooms table, and logs the
 // figures of who uses whom (go test -v -run TestRooms).
 func TestRooms(t *testing.T) {
+	t.Parallel()
 	table := loadRoomTable(t)
-	rep, err := checkRooms(table, ".", nil)
+	rep, err := checkRooms(table, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,6 +499,7 @@ func (rep *roomReport) usesRoom(a, b *roomRow) bool {
 // TestRoomsCatchMutations checks the checker: each mutation, a file added
 // to the package, must be reported with its file, the name and the rule.
 func TestRoomsCatchMutations(t *testing.T) {
+	t.Parallel()
 	table := loadRoomTable(t)
 	for _, tc := range []struct {
 		name  string
@@ -460,7 +525,8 @@ func TestRoomsCatchMutations(t *testing.T) {
 		}, "stray.go is in no room"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rep, err := checkRooms(table, ".", tc.files)
+			t.Parallel()
+			rep, err := checkRooms(table, tc.files)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -473,6 +539,7 @@ func TestRoomsCatchMutations(t *testing.T) {
 
 // TestRoomTableRules checks the table parser's own rules on small tables.
 func TestRoomTableRules(t *testing.T) {
+	t.Parallel()
 	head := "## Rooms\n\n| Room | Files | Owns | May use |\n|---|---|---|---|\n"
 	for _, tc := range []struct{ table, err string }{
 		{"| A | `a*.go` | x | B |\n| B | `b*.go` | y | nothing |\n", ""},

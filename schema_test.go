@@ -97,6 +97,7 @@ func checkSchema(t errorReporter, where string, schema map[string]any, typ refle
 // struct its arguments decode into, and its output schema the struct its
 // result encodes from, so that neither drifts from the code.
 func TestToolSchemasMatchStructs(t *testing.T) {
+	t.Parallel()
 	a := newApp(Config{})
 	for _, tool := range a.tools.list() {
 		if tool.argsType == nil || tool.resultType == nil {
@@ -113,6 +114,7 @@ func TestToolSchemasMatchStructs(t *testing.T) {
 
 // TestCheckSchemaCatchesDrift: the check fails on each kind of drift.
 func TestCheckSchemaCatchesDrift(t *testing.T) {
+	t.Parallel()
 	type args struct {
 		ID    string `json:"id"`
 		Count *int   `json:"count,omitempty"`

@@ -72,6 +72,13 @@ type Session struct {
 	Cwd     string // absolute
 	Theme   string
 	Started time.Time
+	// Name is what shell_start's name called it ("" for none): unique
+	// among the listed sessions, and taken wherever its ID is
+	// (Sessions.Find). Client is the name of the MCP client that started
+	// it (initialize's clientInfo.name), "" when unknown.
+	Name, Client string
+
+	driven atomic.Int64 // when a tool call last named it, Unix nanoseconds (MarkDriven)
 
 	mu          sync.Mutex
 	term        *Terminal
@@ -118,6 +125,18 @@ type Session struct {
 // Closed returns a channel closed when the session has stopped: its
 // PTY is closed and it takes no more input.
 func (s *Session) Closed() <-chan struct{} { return s.closed }
+
+// MarkDriven records that a tool call named the session at t.
+func (s *Session) MarkDriven(t time.Time) { s.driven.Store(t.UnixNano()) }
+
+// LastDriven is when a tool call last named the session (its start
+// before any).
+func (s *Session) LastDriven() time.Time {
+	if n := s.driven.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return s.Started
+}
 
 // SessionStatus is a consistent view of a session's process and screen.
 type SessionStatus struct {

@@ -89,9 +89,11 @@ func exitCode(c map[string]any) int {
 }
 
 func TestCommandExitCodes(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			tests := []struct {
 				line   string
@@ -138,9 +140,11 @@ func TestCommandExitCodes(t *testing.T) {
 // end the command, start another or move the directory, in bash, zsh and
 // fish, and neither does a mark with a guessed nonce.
 func TestCommandMarksInOutput(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			dir := readInfo(t, a, id)["cwd"]
 			marks := `\e]133;D;5\a\e]133;A\afake$ \e]133;B\a\e]7;file://x/etc\a\e]133;C\a\e]133;D;tw_nonce=AAAA;7\a`
@@ -162,6 +166,7 @@ func TestCommandMarksInOutput(t *testing.T) {
 // it (or with another) are ignored; before, every mark counts (a user's
 // own integration writes none); the nonce is removed from the parameters.
 func TestMarkNonce(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(40, 5, 10)
 	term.SetMarkNonce("N1")
 	tests := []struct {
@@ -191,9 +196,11 @@ func TestMarkNonce(t *testing.T) {
 // keeps its first letter. Before, bash could still be between its
 // prompt and its read: 5 rounds in 100 lost the C-c and the next key.
 func TestCommandEndReadyForKeys(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, sh := range []string{"bash", "zsh"} {
 		t.Run(sh, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh, "", nil, nil)
 			lost := 0
 			for i := range 60 {
@@ -235,11 +242,13 @@ func runCommandKeys(t *testing.T, a *App, id string, keys ...string) map[string]
 }
 
 func TestCommandOutputLarge(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	a.cfg.Scrollback = 30000
 	reconfigure(a)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			var want strings.Builder
 			for i := 1; i <= 20000; i++ {
@@ -261,9 +270,11 @@ func TestCommandOutputLarge(t *testing.T) {
 }
 
 func TestCommandMultiLineVimCwd(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			loop := "for i in 1 2 3\rdo\recho n$i\rdone"
 			if sh.name == "fish" {
@@ -316,6 +327,7 @@ func readInfo(t *testing.T, a *App, id string) map[string]any {
 // TestCommandUserBashrc: PS1, an alias and PROMPT_COMMAND from the
 // user's .bashrc all work with the marks added.
 func TestCommandUserBashrc(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	home := t.TempDir()
 	rc := `PS1='custom-\w> '
@@ -347,6 +359,7 @@ PROMPT_COMMAND='echo pc-ran >> ~/pc.log'
 // TestCommandUserMarks: a user rc that writes OSC 133 itself keeps its
 // marks and gets none of ours: each command is seen once.
 func TestCommandUserMarks(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ shell, file, rc string }{
 		{"bash", ".bashrc", `__my_pre() { local r=$?; [ -n "$__my_ran" ] && printf '\e]133;D;%s\a' "$r"; __my_ran=; printf '\e]133;A\a'; }
 PROMPT_COMMAND=__my_pre
@@ -363,6 +376,7 @@ PS1=$'mine%% %{\e]133;B\a%}'
 	}
 	for _, tt := range tests {
 		t.Run(tt.shell, func(t *testing.T) {
+			t.Parallel()
 			a := newTestApp(t)
 			home := t.TempDir()
 			if err := os.WriteFile(filepath.Join(home, tt.file), []byte(tt.rc), 0o600); err != nil {
@@ -391,6 +405,7 @@ PS1=$'mine%% %{\e]133;B\a%}'
 // that is not a shell, wait_for_command is refused at once with the
 // alternatives.
 func TestCommandIntegrationOff(t *testing.T) {
+	t.Parallel()
 	needShell(t, "bash")
 	tests := []struct {
 		name    string
@@ -407,6 +422,7 @@ func TestCommandIntegrationOff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			a := newTestApp(t)
 			a.cfg.NoShellIntegration = tt.flagOff
 			reconfigure(a)
@@ -437,6 +453,7 @@ func TestCommandIntegrationOff(t *testing.T) {
 // TestCommandIntegrationArgOverridesFlag: under --shell-integration=false
 // a shell_start with shell_integration true gets integration.
 func TestCommandIntegrationArgOverridesFlag(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	a.cfg.NoShellIntegration = true
 	reconfigure(a)
@@ -452,6 +469,7 @@ func TestCommandIntegrationArgOverridesFlag(t *testing.T) {
 // TestCommandsResource: session://{id}/commands lists the commands and
 // .../commands/{n} has each output.
 func TestCommandsResource(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := startShell(t, a, "bash", "", nil, nil)
 	for _, line := range []string{"echo first", "false", "printf 'a\\nb\\n'"} {
@@ -487,9 +505,11 @@ func TestCommandsResource(t *testing.T) {
 // TestShellStartReady: shell_start returns with the first prompt on the
 // screen.
 func TestShellStartReady(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			needShell(t, sh.name)
 			home := t.TempDir()
 			m := mustCall(t, a, "shell_start", map[string]any{"command": sh.name, "cwd": home, "env": map[string]string{"HOME": home, "ZDOTDIR": home, "XDG_CONFIG_HOME": home}})
@@ -507,6 +527,7 @@ func TestShellStartReady(t *testing.T) {
 
 // TestBashHistoryLine reads the command line bash's D carries.
 func TestBashHistoryLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		params, line string
 		ok           bool
@@ -528,6 +549,7 @@ func TestBashHistoryLine(t *testing.T) {
 
 // TestPlanIntegration: which arguments get integration, and how.
 func TestPlanIntegration(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		path   string
 		args   []string
@@ -560,6 +582,7 @@ func TestPlanIntegration(t *testing.T) {
 // reads are still read, in their order, and the wrapper directory goes
 // with the session.
 func TestShellIntegrationStartupFiles(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		shell string
 		args  []string
@@ -582,6 +605,7 @@ func TestShellIntegrationStartupFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.shell+strings.Join(tt.args, ""), func(t *testing.T) {
+			t.Parallel()
 			a := newTestApp(t)
 			home := t.TempDir()
 			for name, text := range tt.files {
@@ -657,6 +681,7 @@ func FuzzShellMarks(f *testing.F) {
 // TestCapOutputs: the outputs kept over all commands stay within
 // commandsOutputCap, the oldest dropped first, the newest always kept.
 func TestCapOutputs(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("x", commandOutputCap)
 	var st shellState
 	for n := 1; n <= 12; n++ {
@@ -681,6 +706,7 @@ func TestCapOutputs(t *testing.T) {
 // session://{id}/commands and .../info for their subscribers and, being
 // a new resource, sends list_changed.
 func TestCommandsNotifications(t *testing.T) {
+	t.Parallel()
 	needShell(t, "bash")
 	c := &noteClient{testClient: startServer(t), t: t}
 	c.initialize("2025-06-18")
@@ -690,7 +716,7 @@ func TestCommandsNotifications(t *testing.T) {
 	cmds, info := commandsURI(id).String(), infoURI(id).String()
 	c.req("resources/subscribe", map[string]any{"uri": cmds}, nil)
 	c.req("resources/subscribe", map[string]any{"uri": info}, nil)
-	c.drainFor(300 * time.Millisecond)
+	c.settle()
 	mark := len(c.notes)
 	r := c.tool("shell_send", map[string]any{"session_id": id, "input": "echo hi\r", "wait_for_command": true})
 	if cmd, _ := r["command"].(map[string]any); cmd == nil || cmd["output"] != "hi" {
@@ -706,6 +732,7 @@ func TestCommandsNotifications(t *testing.T) {
 // TestShellStateMarks: the commands the marks describe, from output
 // written as a shell would (and as two integrations at once would).
 func TestShellStateMarks(t *testing.T) {
+	t.Parallel()
 	const (
 		a, b, c = "\x1b]133;A\a", "\x1b]133;B\a", "\x1b]133;C\a"
 		ps2     = "\x1b]133;A;k=s\a> \x1b]133;B\a"
@@ -763,9 +790,11 @@ func TestShellStateMarks(t *testing.T) {
 // TestCommandOutputAfterClear: a command that clears the screen has as
 // output what it printed after the erase, in every shell.
 func TestCommandOutputAfterClear(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			tests := []struct{ line, output string }{
 				{"clear; echo hi", "hi"},
@@ -787,9 +816,11 @@ func TestCommandOutputAfterClear(t *testing.T) {
 // output so far and no exit_code; the command is listed and
 // command_running turns false.
 func TestCommandShellDies(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			pid := "$$"
 			if sh.name == "fish" {
@@ -816,6 +847,7 @@ func TestCommandShellDies(t *testing.T) {
 // wait is reported as not ready, and shell_wait {wait_for_command} then
 // waits for its first prompt and answers already_done.
 func TestShellStartSlowRC(t *testing.T) {
+	t.Parallel()
 	rcs := map[string]string{"bash": ".bashrc", "zsh": ".zshrc", "fish": ".config/fish/config.fish"}
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
@@ -864,9 +896,11 @@ func TestShellStartSlowRC(t *testing.T) {
 // TestCommandPastedMultiLine: a multi-line command pasted at once (text)
 // keeps its line breaks in command.line, in every shell.
 func TestCommandPastedMultiLine(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			tests := []struct{ text, output string }{
 				{"echo 'multi\nline string'", "multi\nline string"},
@@ -893,9 +927,11 @@ func TestCommandPastedMultiLine(t *testing.T) {
 // without the mark a shell draws after it (zsh's PROMPT_EOL_MARK, fish's
 // ⏎).
 func TestCommandNoFinalNewline(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			for _, line := range []string{"echo -n noeol", "printf 'a\\nb'"} {
 				want := map[string]string{"echo -n noeol": "noeol", "printf 'a\\nb'": "a\nb"}[line]
@@ -921,6 +957,7 @@ func TestCommandNoFinalNewline(t *testing.T) {
 // line, not at its prompt mark alone: zsh turns bracketed paste on after
 // drawing the prompt, and a text sent at once must be pasted.
 func TestShellReadyForPaste(t *testing.T) {
+	t.Parallel()
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		t.Run(shell, func(t *testing.T) {
 			t.Parallel()
@@ -942,9 +979,11 @@ func TestShellReadyForPaste(t *testing.T) {
 // code, and the commands after it are each their own; the reply shows
 // the screen, where the prompt is.
 func TestCommandEndsOnAltScreen(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			c := runCommand(t, a, id, `sh -c 'printf "\033[?1049hdrawn on alt"; exit 3'`, nil)
 			if exitCode(c) != 3 {

@@ -31,6 +31,11 @@ type Foreground struct {
 	Command string   `json:"command"`
 	Args    []string `json:"args,omitempty"`
 	Input   string   `json:"input"`
+
+	// readTimeout is the timeout of the wait it reads in (-1: none, or
+	// not seen): a program in a short timed read after a lone Escape is
+	// still deciding whether a key sequence follows.
+	readTimeout time.Duration
 }
 
 // maxForegroundArgs and maxForegroundArg bound the arguments a
@@ -73,11 +78,11 @@ func (s *Session) foreground(v foregroundView) Foreground {
 	if err != nil || pgid <= 0 {
 		return Foreground{Input: inputNone}
 	}
-	pid, reads, known := foregroundReader(s.pid, pgid)
+	pid, reads, known, timeout := foregroundReader(s.pid, pgid)
 	if !known {
 		reads = v.quiet >= readyQuiet // its threads cannot be seen: a quiet program is taken to wait for input
 	}
-	fg := Foreground{PID: pid, Input: inputNone}
+	fg := Foreground{PID: pid, Input: inputNone, readTimeout: timeout}
 	fg.Command, fg.Args = processCommand(pid)
 	if !reads {
 		return fg

@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
 
 // foregroundReader cannot see system calls on macOS: the group's leader,
 // known false (the caller falls back on quiet output).
-func foregroundReader(leader, pgid int) (pid int, reads, known bool) { return pgid, false, false }
+func foregroundReader(leader, pgid int) (pid int, reads, known bool, timeout time.Duration) {
+	return pgid, false, false, -1
+}
 
 // processCommand returns process pid's name from the kernel (p_comm);
 // its arguments are not read.

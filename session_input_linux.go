@@ -4,6 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // maxGroupWalk bounds the processes foregroundReader looks at: the
@@ -12,32 +13,32 @@ const maxGroupWalk = 64
 
 // foregroundReader finds, among the processes of the session led by
 // leader, those of process group pgid, and returns the one asleep
-// reading the terminal (reads true). When none does, it returns one
-// whose threads cannot be seen (a setuid program such as sudo, known
-// false: the caller falls back on quiet output), else the group's leader
-// (known true).
-func foregroundReader(leader, pgid int) (pid int, reads, known bool) {
+// reading the terminal (reads true), with the timeout of its wait (-1:
+// none). When none does, it returns one whose threads cannot be seen (a
+// setuid program such as sudo, known false: the caller falls back on
+// quiet output), else the group's leader (known true).
+func foregroundReader(leader, pgid int) (pid int, reads, known bool, timeout time.Duration) {
 	tty, ok := procTTY(leader)
 	if !ok || tty == 0 {
-		return pgid, false, false
+		return pgid, false, false, -1
 	}
 	unseen := 0
 	for _, p := range sessionTree(leader) {
 		if f := statFields(p); len(f) < 3 || f[2] != strconv.Itoa(pgid) {
 			continue
 		}
-		r, k := processReads(p, tty)
+		r, k, d := processReads(p, tty)
 		switch {
 		case r:
-			return p, true, true
+			return p, true, true, d
 		case !k && unseen == 0:
 			unseen = p
 		}
 	}
 	if unseen != 0 {
-		return unseen, false, false
+		return unseen, false, false, -1
 	}
-	return pgid, false, true
+	return pgid, false, true, -1
 }
 
 // sessionTree lists leader and its descendants, parents first, at most
@@ -63,24 +64,25 @@ func sessionTree(leader int) []int {
 
 // processReads reports whether one of process pid's threads is asleep
 // reading terminal tty (tty_nr of /proc/PID/stat), as readsTerminal
-// tells it for one process; known is false when its threads cannot be
-// seen (another user's process, or a setuid one).
-func processReads(pid int, tty uint64) (reads, known bool) {
+// tells it for one process, and the timeout of that wait (-1: none);
+// known is false when its threads cannot be seen (another user's
+// process, or a setuid one).
+func processReads(pid int, tty uint64) (reads, known bool, timeout time.Duration) {
 	proc := "/proc/" + strconv.Itoa(pid)
 	t := &termFDs{proc: proc, major: uint32(tty>>8) & 0xfff, minor: uint32(tty&0xff) | uint32(tty>>12)&0xfff00, is: map[int]bool{}}
 	tasks, err := os.ReadDir(proc + "/task")
 	if err != nil {
-		return false, false
+		return false, false, -1
 	}
 	known = true
 	for _, task := range tasks {
 		r, k := t.taskReads(proc + "/task/" + task.Name() + "/syscall")
 		if r {
-			return true, true
+			return true, true, t.timeout
 		}
 		known = known && k
 	}
-	return false, known
+	return false, known, -1
 }
 
 // processCommand returns the kernel's name for process pid

@@ -2,9 +2,13 @@
 
 package main
 
+import "time"
+
 // foregroundReader and processCommand know nothing where there are no
 // pseudo-terminals.
-func foregroundReader(leader, pgid int) (pid int, reads, known bool) { return pgid, false, false }
+func foregroundReader(leader, pgid int) (pid int, reads, known bool, timeout time.Duration) {
+	return pgid, false, false, -1
+}
 
 func processCommand(pid int) (string, []string) { return "", nil }
 

@@ -34,6 +34,7 @@ const testUser = "ttywright-test"
 // input kind and is named, also when another process of its group
 // started it (less under sh).
 func TestForegroundInput(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("the kinds are measured from /proc (elsewhere quiet output stands in)")
 	}
@@ -80,6 +81,7 @@ func TestForegroundInput(t *testing.T) {
 // the kind is command; read -s typed there is a secret (fish's read
 // --silent is fish's own line editor in raw mode, so keys), read a line.
 func TestForegroundInputInShells(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		shell        string
 		secret, line string // lines that read a secret and a line
@@ -115,6 +117,7 @@ func TestForegroundInputInShells(t *testing.T) {
 // TestForegroundSudo: a real sudo password prompt, as the user
 // .ci/testuser creates, is a secret read by sudo.
 func TestForegroundSudo(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" || os.Getuid() != 0 {
 		t.Skip("needs root, to run runuser as the test user without a password")
 	}
@@ -161,6 +164,7 @@ func BenchmarkWaitForInput(b *testing.B) {
 // wait_for_input returns only once vim has read the key and redrawn: the
 // screen then shows what the keys so far typed, 20 keys in a row.
 func TestWaitForInputAfterEachKey(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "vim", "-u", "NONE", "-i", "NONE", "-n")
 	s, _ := a.tools.session(id)
@@ -183,6 +187,7 @@ func TestWaitForInputAfterEachKey(t *testing.T) {
 // at a password prompt (a real sudo) or a question returns at once with
 // waiting_for, and the text says what to do.
 func TestCommandWaitStopsAtPrompt(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, line, kind, say string
 		root                  bool
@@ -193,6 +198,7 @@ func TestCommandWaitStopsAtPrompt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			if tt.root {
 				if os.Getuid() != 0 {
 					t.Skip("needs root, to run runuser as the test user")

@@ -382,35 +382,30 @@ func (s *Session) removeIntegration() {
 // Readiness: how long shell_start waits for the program.
 const (
 	readyShellMax   = 3 * time.Second        // an integrated shell: until its first prompt mark, at most this
-	readyMax        = 500 * time.Millisecond // any other program, while it has written nothing
-	readyOutputMax  = 3 * time.Second        // any other program that has written and paused by readyMax: until it reads its terminal (mc waits for its subshell before it draws)
+	readyMax        = 500 * time.Millisecond // any other program, while it keeps writing or has written nothing
+	readyOutputMax  = 3 * time.Second        // any other program that has written and paused by readyMax, or still loads: until it reads its terminal (mc waits for its subshell before it draws)
 	readyQuiet      = 30 * time.Millisecond  // after its first output, this much quiet (where the program's reads cannot be seen)
 	readyInputQuiet = 5 * time.Millisecond   // blocked reading its terminal, with this much quiet
 	readyStuckQuiet = time.Second            // an integrated shell with no B yet, blocked reading: its hooks failed
 	readyPoll       = 2 * time.Millisecond   // how often the program's state is looked at
 )
 
-// promptReady reports whether a shell whose prompt is drawn, with
-// output quiet for quiet, now reads its input: it sleeps reading its
-// terminal after at least after of quiet (Linux), or has been quiet for
-// readyQuiet (where that cannot be seen). shell_start's readiness and a
-// wait_for_command's end both wait for it.
-func promptReady(pid int, quiet, after time.Duration) bool {
-	return quiet >= after && waitingForInput(pid) || quiet >= readyQuiet
-}
-
-// programReady reports whether a program other than an integrated shell,
-// its output quiet for quiet, now waits for its input: it is asleep
-// reading its terminal (readsTerminal) after readyInputQuiet of quiet.
-// A program reads its terminal once it has drawn its screen, so its
-// output up to that read is what shell_start shows; one that reads at
-// once (cat) is ready without any. Asleep for anything else (htop's pause
-// before it draws, mc's wait for its subshell) it is not. Where the
-// program's system calls cannot be seen, asleep waiting for any input
+// readsInput reports whether program pid, its output quiet for quiet,
+// now waits for its input: it is asleep reading its terminal
+// (readsTerminal) after at least after of quiet. A program reads its
+// terminal once it has drawn, so its output up to that read is what
+// shell_start shows; one that reads at once (cat) is ready without any.
+// Asleep for anything else (htop's pause before it draws, mc's wait for
+// its subshell) it is not, and neither is a shell that is quiet but
+// still running between its prompt and its line editor's set-up (zsh
+// turns bracketed paste on after drawing the prompt; a loaded machine
+// can hold it there for tens of milliseconds). Only where the program's
+// system calls cannot be seen, asleep waiting for any input
 // (waitingForInput) counts, and so does readyQuiet of quiet after its
-// first output (wrote).
-func programReady(pid int, quiet time.Duration, wrote bool) bool {
-	if quiet < readyInputQuiet {
+// first output (wrote). shell_start's readiness and a wait_for_command's
+// end both wait for it.
+func readsInput(pid int, quiet, after time.Duration, wrote bool) bool {
+	if quiet < after {
 		return false
 	}
 	if reads, known := readsTerminal(pid); known {
@@ -421,15 +416,15 @@ func programReady(pid int, quiet time.Duration, wrote bool) bool {
 
 // waitReady returns when s's program is ready for input: an integrated
 // shell once its first prompt is drawn (the B mark, or A when it writes
-// no B) and it is blocked reading the terminal (Linux) or quiet for
-// readyQuiet; any other program once it reads its terminal after its
-// output has gone quiet (programReady). Either only once everything the
-// program wrote before is on the screen (outputSettled). It never waits
-// past readyShellMax for a shell, past readyMax for a program that has
-// written nothing or keeps writing, past readyOutputMax for one that has
-// written and paused, or once the program has exited. ready is false
-// when it gave up or the program exited first; note then says what to do
-// (shell_start's result), "" for an exit.
+// no B) and it reads its input; any other program once it reads its
+// input after its output has gone quiet (readsInput for both). Either
+// only once everything the program wrote before is on the screen
+// (outputSettled). It never waits past readyShellMax for a shell, past
+// readyMax for a program that keeps writing or has written nothing and
+// is not loading, past readyOutputMax for one that has written and
+// paused or still loads (readyLonger), or once the program has exited.
+// ready is false when it gave up or the program exited first; note then
+// says what to do (shell_start's result), "" for an exit.
 func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	limit := readyMax
 	if s.integ.Active {
@@ -450,7 +445,7 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 		quiet, wrote := time.Since(last), fed > 0
 		reads := false // the program now waits for its input
 		switch {
-		case prompt && promptReady(s.pid, quiet, readyPoll):
+		case prompt && readsInput(s.pid, quiet, readyPoll, true):
 			// The prompt is drawn and the line editor reads: zsh turns
 			// bracketed paste on after its prompt, so the B mark alone
 			// is too early for a paste.
@@ -463,7 +458,7 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 				return false, "the shell reads its input but drew no marked prompt (its start-up files may replace the prompt hooks or wait for input): wait_for_command may not work, wait with wait_for instead"
 			}
 		default:
-			reads = programReady(s.pid, quiet, wrote)
+			reads = readsInput(s.pid, quiet, readyInputQuiet, wrote)
 		}
 		if settled.check(s, reads, fed) {
 			return true, ""
@@ -472,17 +467,18 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 		case <-ch:
 		case <-poll.C:
 		case <-deadline.C:
-			switch {
-			case s.integ.Active:
+			if s.integ.Active {
 				return false, fmt.Sprintf("no prompt yet after %v (slow start-up files?): the shell is still starting; shell_wait {wait_for_command: true} returns at its first prompt", limit)
-			case wrote && limit < readyOutputMax && time.Since(last) >= readyQuiet:
-				// It has written and paused, as a program that waits for
-				// something before it draws (mc for its subshell): give it
-				// longer. One that keeps writing returns now.
-				deadline.Reset(readyOutputMax - limit)
-				limit = readyOutputMax
+			}
+			// Output still on its way counts as written: on a busy
+			// machine the reader may not have fed it yet.
+			wrote := wrote || ptyOutputPending(s.master)
+			if more := readyLonger(s.pid, limit, wrote, time.Since(last)); more > 0 {
+				deadline.Reset(more)
+				limit += more
 				continue
-			case wrote:
+			}
+			if wrote {
 				return false, fmt.Sprintf("the program has not read its terminal after %v: it is still starting, or does not read its input; screen is its output so far; wait with shell_wait {wait_for: ...} or {wait_idle_ms: ...}", limit)
 			}
 			return false, fmt.Sprintf("no output yet after %v: the program is still starting, or prints nothing before its input; look with shell_read or wait with shell_wait {wait_for: ...}", limit)
@@ -490,6 +486,27 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 			return false, "cancelled before the program was ready"
 		}
 	}
+}
+
+// readyLonger is how much longer waitReady gives program pid, not an
+// integrated shell, when its deadline comes after limit with its output
+// quiet for quiet, 0 for no longer: up to readyOutputMax for one that has
+// written and paused (one that waits for something before it draws: mc
+// for its subshell) and for one that has written nothing but still loads
+// (programStarting: a busy machine can hold python's start past
+// readyMax); readyQuiet, at the first deadline, for one that wrote just
+// now, to tell one that keeps writing (it writes again) from one that
+// paused right after writing.
+func readyLonger(pid int, limit time.Duration, wrote bool, quiet time.Duration) time.Duration {
+	switch {
+	case limit >= readyOutputMax:
+		return 0
+	case wrote && quiet >= readyQuiet, !wrote && programStarting(pid):
+		return readyOutputMax - limit
+	case wrote && limit == readyMax:
+		return readyQuiet
+	}
+	return 0
 }
 
 // outputSettled confirms that a program seen waiting for its input has

@@ -18,6 +18,7 @@ import (
 // `env` shows no tw_nonce and prints no mark that ends the command: a
 // command that runs env keeps its own exit code, in bash, zsh and fish.
 func TestIntegrationNonceNotExported(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string // how the variables come to be exported
 		shell string
@@ -55,6 +56,7 @@ func TestIntegrationNonceNotExportedServerEnv(t *testing.T) {
 	t.Setenv("PROMPT_EOL_MARK", "<eol>")
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
 			checkNonceNotExported(t, shell, nil, "", "")
 		})
 	}

@@ -73,6 +73,7 @@ fi
 // C-c ends a running command with 130, and at a prompt gives a new
 // prompt, not a command, whether the line was empty or not.
 func TestIntegrationHooks(t *testing.T) {
+	t.Parallel()
 	tests := []hookTest{
 		{shell: "bash", name: "PROMPT_COMMAND replaced", steps: []hookStep{
 			{text: `PROMPT_COMMAND='echo "pc $?" >> ~/pc.log'`},

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -151,6 +152,13 @@ func readsTerminal(pid int) (reads, known bool) {
 		if t, ok := procTTY(procs[n]); n > 0 && (!ok || t != tty) {
 			continue // gone, or on a terminal of its own (mc's subshell)
 		}
+		// A stopped process reads nothing, though its syscall file still
+		// names the read it will restart (a background job stopped by
+		// SIGTTIN); its children are looked at all the same.
+		stopped := false
+		if f := statFields(procs[n]); len(f) > 0 {
+			stopped = f[0] == "T" || f[0] == "t"
+		}
 		proc := "/proc/" + strconv.Itoa(procs[n])
 		t := &termFDs{proc: proc, major: uint32(tty>>8) & 0xfff, minor: uint32(tty&0xff) | uint32(tty>>12)&0xfff00, is: map[int]bool{}}
 		tasks, err := os.ReadDir(proc + "/task")
@@ -162,11 +170,13 @@ func readsTerminal(pid int) (reads, known bool) {
 		}
 		threads += len(tasks)
 		for _, task := range tasks {
-			r, k := t.taskReads(proc + "/task/" + task.Name() + "/syscall")
-			if r {
-				return true, true
+			if !stopped {
+				r, k := t.taskReads(proc + "/task/" + task.Name() + "/syscall")
+				if r {
+					return true, true
+				}
+				known = known && k
 			}
-			known = known && k
 			b, _ := os.ReadFile(proc + "/task/" + task.Name() + "/children")
 			for _, c := range strings.Fields(string(b)) {
 				if c, err := strconv.Atoi(c); err == nil {
@@ -176,6 +186,24 @@ func readsTerminal(pid int) (reads, known bool) {
 		}
 	}
 	return false, known
+}
+
+// programStarting reports whether process pid, or a process it started
+// on the same terminal (sessionTree), is running or waiting for the disk
+// (state R or D in /proc/PID/stat): a program still loading, which has
+// not reached the point of writing anything. One asleep on anything else
+// (sleep 100, a pipe, its terminal) is not.
+func programStarting(pid int) bool {
+	tty, ok := procTTY(pid)
+	if !ok {
+		return false
+	}
+	for _, p := range sessionTree(pid) {
+		if f := statFields(p); len(f) >= 5 && f[4] == strconv.FormatUint(tty, 10) && (f[0] == "R" || f[0] == "D") {
+			return true
+		}
+	}
+	return false
 }
 
 // procTTY returns the controlling terminal of process pid as
@@ -194,6 +222,9 @@ type termFDs struct {
 	proc         string // /proc/PID
 	major, minor uint32 // the controlling terminal's device
 	is           map[int]bool
+	// timeout is the timeout of the wait taskReads last found reading
+	// the terminal: -1 for none (a read, or a poll without one).
+	timeout time.Duration
 }
 
 // terminal reports whether descriptor fd is the controlling terminal
@@ -240,6 +271,7 @@ func (t *termFDs) taskReads(path string) (reads, known bool) {
 			return false, false
 		}
 	}
+	t.timeout = t.waitTimeout(nr, arg)
 	switch call {
 	case waitRead:
 		return t.terminal(int(arg[0])), true
@@ -312,4 +344,62 @@ func (t *termFDs) memory(addr uint64, n int) ([]byte, bool) {
 	}
 	_, err = f.ReadAt(p, int64(addr))
 	return p, err == nil
+}
+
+// waitTimeouts say where a wait for input keeps its timeout: the
+// argument, and whether it is milliseconds (an int, negative: none) or a
+// pointer to a timespec or a timeval (nil: none). The calls every
+// architecture has, by number, and per GOARCH the older ones.
+var (
+	waitTimeouts = map[int]waitTimeoutArg{
+		unix.SYS_PPOLL: {2, timespecArg}, unix.SYS_PSELECT6: {4, timespecArg},
+		unix.SYS_EPOLL_PWAIT: {3, timeoutMS}, unix.SYS_EPOLL_PWAIT2: {3, timespecArg},
+	}
+	oldWaitTimeouts = map[string]map[int]waitTimeoutArg{
+		"amd64": {7: {2, timeoutMS}, 23: {4, timevalArg}, 232: {3, timeoutMS}},
+		"386":   {168: {2, timeoutMS}, 142: {4, timevalArg}, 256: {3, timeoutMS}},
+		"arm":   {168: {2, timeoutMS}, 142: {4, timevalArg}, 252: {3, timeoutMS}},
+	}
+)
+
+// waitTimeoutArg is where one wait call keeps its timeout.
+type waitTimeoutArg struct {
+	arg  int
+	kind uint8 // timeoutMS, timespecArg, timevalArg
+}
+
+const (
+	timeoutMS uint8 = iota
+	timespecArg
+	timevalArg
+)
+
+// waitTimeout is the timeout of the wait call nr with arguments arg: -1
+// for none (a read, a poll that waits for as long as it takes), or one
+// that cannot be read.
+func (t *termFDs) waitTimeout(nr int, arg [6]uint64) time.Duration {
+	w, ok := waitTimeouts[nr]
+	if !ok {
+		if w, ok = oldWaitTimeouts[runtime.GOARCH][nr]; !ok {
+			return -1
+		}
+	}
+	v := arg[w.arg]
+	switch {
+	case w.kind == timeoutMS && int32(v) < 0:
+		return -1
+	case w.kind == timeoutMS:
+		return time.Duration(int32(v)) * time.Millisecond
+	case v == 0:
+		return -1 // a nil timespec or timeval
+	}
+	p, ok := t.memory(v, 16) // two words: seconds, then nanoseconds or microseconds
+	if !ok || bits.UintSize != 64 {
+		return -1
+	}
+	sec, frac := int64(binary.NativeEndian.Uint64(p)), int64(binary.NativeEndian.Uint64(p[8:]))
+	if w.kind == timevalArg {
+		frac *= 1000
+	}
+	return time.Duration(sec)*time.Second + time.Duration(frac)
 }

@@ -53,5 +53,9 @@ func ptyOutputPending(master *os.File) bool {
 	return err == nil && n > 0
 }
 
+// programStarting cannot tell without /proc: a program that has written
+// nothing by readyMax is not given longer.
+func programStarting(int) bool { return false }
+
 // readsTerminal cannot tell without /proc: known is false.
 func readsTerminal(int) (reads, known bool) { return false, false }

@@ -2,11 +2,12 @@ package main
 
 // session_keyboard.go: who holds a session's keyboard. The agent holds it
 // unless a person watching the session (a viewer: ttywright attach in a
-// terminal, or a page in a browser) took it; while a person holds it the
-// agent's typing is refused and only the holder's keys reach the
-// program. A viewer that goes away while holding gives the keyboard
-// back. The agent hears of the person through KeyboardInfo in its next
-// reply (person_typed) and through the commands the person ran (by).
+// terminal, a page in a browser, or the terminal app in a conversation)
+// took it; while a person holds it the agent's typing is refused and
+// only the holder's keys reach the program. A viewer that goes away
+// while holding gives the keyboard back. The agent hears of the person
+// through KeyboardInfo in its next reply (person_typed) and through the
+// commands the person ran (by).
 
 import (
 	"context"
@@ -20,6 +21,7 @@ import (
 const (
 	viewerTerminal = "terminal"
 	viewerBrowser  = "browser"
+	viewerApp      = "app" // the terminal app in a conversation (tools_app.go)
 )
 
 // Keyboard holders, as replies and the attach protocol name them.
@@ -30,7 +32,7 @@ const (
 
 // errPersonTyping refuses the agent's typing while a person holds the
 // keyboard; the text is the tool error the model reads.
-var errPersonTyping = errors.New("a person is typing in this session (they took the keyboard in ttywright attach or the live view); read with shell_read or shell_wait, or ask them to give it back (Ctrl-] g, or the page's button)")
+var errPersonTyping = errors.New("a person is typing in this session (they took the keyboard in ttywright attach, the live view or the terminal app in the conversation); read with shell_read or shell_wait, or ask them to give it back (Ctrl-] g, or the page's or the app's button)")
 
 // keyboardState is the viewers of a session and who holds its keyboard.
 // Guarded by Session.mu; personTyped and personLast are set by the
@@ -67,7 +69,8 @@ type KeyboardStatus struct {
 	ByKind   map[string]int // viewers by kind
 }
 
-// AddViewer registers a viewer of kind (viewerTerminal, viewerBrowser);
+// AddViewer registers a viewer of kind (viewerTerminal, viewerBrowser,
+// viewerApp);
 // remove unregisters it, giving the keyboard back if it held it, and may
 // be called more than once.
 func (s *Session) AddViewer(kind string) (id uint64, remove func()) {

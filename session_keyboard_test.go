@@ -20,6 +20,7 @@ type kbStep struct {
 }
 
 func TestKeyboardHolder(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		steps []kbStep
@@ -87,6 +88,7 @@ func TestKeyboardHolder(t *testing.T) {
 // TestKeyboardInfoOmitted: with no viewer the reply's keyboard part is
 // empty, so the agent reads nothing new; with one it says who holds it.
 func TestKeyboardInfoOmitted(t *testing.T) {
+	t.Parallel()
 	s := &Session{ID: "shell-1", changed: make(chan struct{}), term: NewTerminal(10, 2, 0)}
 	if k := s.KeyboardInfo(true); k != (KeyboardInfo{}) {
 		t.Errorf("no viewer: %+v, want the zero value", k)
@@ -113,6 +115,7 @@ func TestKeyboardInfoOmitted(t *testing.T) {
 // person's command is marked by: "person", and the agent's next reply
 // says person_typed once.
 func TestKeyboardRefusesAgent(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := startShell(t, a, "bash", "", nil, nil)
 	s := a.sessions.Get(id)

@@ -51,6 +51,22 @@ func newSessions(cfg SessionConfig, store *captureStore, events EventSink) *Sess
 	return &Sessions{cfg: cfg, store: store, events: events, live: map[string]*Session{}}
 }
 
+// Find returns the live or exited session whose id or name is ref, or
+// nil: the session a tool's session_id names.
+func (ss *Sessions) Find(ref string) *Session {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if s := ss.live[ref]; s != nil || ref == "" {
+		return s
+	}
+	for _, s := range ss.live {
+		if s.Name == ref {
+			return s
+		}
+	}
+	return nil
+}
+
 // Get returns the live or exited session id, or nil (unknown, or stopped).
 func (ss *Sessions) Get(id string) *Session {
 	ss.mu.Lock()
@@ -98,6 +114,8 @@ func (ss *Sessions) Start(opts StartOptions) (*Session, error) {
 		Command: opts.Command,
 		Args:    append([]string(nil), opts.Args...),
 		Theme:   opts.Theme,
+		Name:    opts.Name,
+		Client:  opts.Client,
 		changed: make(chan struct{}),
 		drained: make(chan struct{}),
 		reaped:  make(chan struct{}),
@@ -109,6 +127,11 @@ func (ss *Sessions) Start(opts StartOptions) (*Session, error) {
 	cols, rows, err := ss.screenSize(opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Name != "" {
+		if err := checkSessionName(opts.Name); err != nil {
+			return nil, err
+		}
 	}
 	cwd, err := sessionCwd(opts.Cwd)
 	if err != nil {
@@ -177,10 +200,15 @@ func (ss *Sessions) newTerminal(s *Session, colors *ReportColors, cols, rows int
 }
 
 // register starts s's program and lists s under one hold of ss.mu, so
-// concurrent starts cannot exceed the limit.
+// concurrent starts cannot exceed the limit nor take one name twice.
 func (ss *Sessions) register(s *Session, cols, rows int) error {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	for _, o := range ss.live {
+		if s.Name != "" && o.Name == s.Name {
+			return fmt.Errorf("a session named %q is open already (%s, %s): drive it with session_id %q, or pick another name", s.Name, o.ID, o.Command, s.Name)
+		}
+	}
 	if n := len(ss.live); n >= ss.Max() {
 		var ended []string
 		for id, o := range ss.live {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -28,6 +29,32 @@ type StartOptions struct {
 	Env     map[string]string // variables added to (and overriding) the inherited environment
 
 	ShellIntegration *bool // mark commands in bash, zsh and fish (OSC 133, session_integ.go); nil: as --shell-integration says
+
+	Name   string // the session's name (checkSessionName), unique among the listed sessions; "" for none
+	Client string // the MCP client that starts it, for sessions://list
+}
+
+// maxSessionName bounds a session's name in bytes.
+const maxSessionName = 64
+
+// shellIDForm is the form of the ids Sessions gives, which no name may
+// take: a name must never stand for another session's id.
+var shellIDForm = regexp.MustCompile(`^shell-[0-9]+$`)
+
+// checkSessionName validates a session name: a capture name's letters
+// (cleanName: letters, digits, '-', '_', '.'), at most maxSessionName
+// bytes, and not of the form of an id ("shell-3").
+func checkSessionName(name string) error {
+	if len(name) > maxSessionName {
+		return fmt.Errorf("name is %d bytes long: use at most %d, e.g. \"dev\"", len(name), maxSessionName)
+	}
+	if _, err := cleanName(name, ""); err != nil || name != strings.TrimSpace(name) {
+		return fmt.Errorf("name %q: use letters, digits, '-', '_' and '.', e.g. \"dev\"", name)
+	}
+	if shellIDForm.MatchString(name) {
+		return fmt.Errorf("name %q has the form of a session id (shell-N): pick another, e.g. \"dev\"", name)
+	}
+	return nil
 }
 
 // sessionCwd turns the cwd argument into an absolute existing directory:

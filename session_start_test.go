@@ -9,6 +9,7 @@ import (
 // terminal's variables and the server's own settings, the call's env over
 // it.
 func TestChildEnv(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		base       []string

@@ -18,6 +18,7 @@ const testNonce = "N0NCE7TEST"
 // BEL or ST, wherever the reads split it; a program's own OSC 133 and 7,
 // a longer token and other sequences stay as they were.
 func TestMarkStrip(t *testing.T) {
+	t.Parallel()
 	ours := "\x1b]133;A;tw_nonce=" + testNonce + "\x07"
 	tests := []struct {
 		name, in, want string
@@ -91,8 +92,10 @@ func FuzzMarkStrip(f *testing.F) {
 // and an asciicast hold neither the nonce nor the command lines from the
 // marks; a program's own OSC 133 stays.
 func TestIntegrationMarksNotRecorded(t *testing.T) {
+	t.Parallel()
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			a := newTestApp(t)
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			s, _ := a.tools.session(id)

@@ -146,6 +146,7 @@ func checkGone(t testing.TB, pid int) {
 }
 
 func TestStartOutputAndExitCodes(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	tests := []struct {
 		name   string
@@ -242,6 +243,7 @@ func emulatorIsSkeleton() bool {
 }
 
 func TestCtrlCInterruptsSleep(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `sleep 100; echo NOT-INTER""RUPTED\r`, "delay_ms": 200})
@@ -291,14 +293,27 @@ func TestWaitFor(t *testing.T) {
 
 // TestWaitCancelled checks that a cancelled request ends its wait.
 func TestWaitCancelled(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan *ToolResult)
+	waiting := make(chan struct{}, 1) // the wait's progress: it runs
+	progress := func(float64, float64, string) {
+		select {
+		case waiting <- struct{}{}:
+		default:
+		}
+	}
 	go func() {
-		done <- toolByName(t, a, "shell_wait").Handle(ctx, &ToolCall{Args: json.RawMessage(`{"session_id":"` + id + `","wait_for":"NEVER","timeout_ms":60000}`)})
+		done <- toolByName(t, a, "shell_wait").Handle(ctx, &ToolCall{Progress: progress,
+			Args: json.RawMessage(`{"session_id":"` + id + `","wait_for":"NEVER","timeout_ms":60000}`)})
 	}()
-	time.Sleep(50 * time.Millisecond)
+	select {
+	case <-waiting:
+	case r := <-done:
+		t.Fatalf("the wait ended before it was cancelled: %+v", r)
+	}
 	cancel()
 	select {
 	case r := <-done:
@@ -351,15 +366,17 @@ func TestCwdHome(t *testing.T) {
 
 // TestDefaultShellFallback: without a command, a $SHELL that this machine
 // lacks falls back to bash (it was an error about a command the agent
-// never gave).
+// never gave). The session's environment is the server's with env over
+// it, so SHELL comes in env here, with a clean HOME for the shell.
 func TestDefaultShellFallback(t *testing.T) {
+	t.Parallel()
 	want := "bash"
 	if _, err := exec.LookPath("bash"); err != nil {
 		want = "sh"
 	}
-	t.Setenv("SHELL", "/nonexistent/zsh")
 	a := newTestApp(t)
-	m := mustCall(t, a, "shell_start", map[string]any{})
+	home := t.TempDir()
+	m := mustCall(t, a, "shell_start", map[string]any{"cwd": home, "env": map[string]string{"SHELL": "/nonexistent/zsh", "HOME": home}})
 	if m["command"] != want {
 		t.Errorf("shell_start without a command, SHELL=/nonexistent/zsh: ran %v, want %s", m["command"], want)
 	}
@@ -370,6 +387,7 @@ func TestDefaultShellFallback(t *testing.T) {
 // SIGHUP ignored (as a shell starts a background job, or nohup) and checks
 // that a program started in a session does not ignore them.
 func TestIgnoredSignalsNotInherited(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
@@ -424,6 +442,7 @@ func sigIgnMask(t testing.TB, pid int) string {
 }
 
 func TestStopNoOrphans(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
@@ -498,6 +517,7 @@ func TestShutdownReapsAll(t *testing.T) {
 }
 
 func TestToolErrors(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "cat")
 	big := strings.Repeat("x", maxInputBytes+1)
@@ -537,6 +557,7 @@ func TestToolErrors(t *testing.T) {
 }
 
 func TestSessionLimits(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	a.cfg.MaxSessions = 2
 	reconfigure(a)
@@ -570,6 +591,7 @@ func TestSessionLimits(t *testing.T) {
 }
 
 func TestRawRing(t *testing.T) {
+	t.Parallel()
 	s := &Session{}
 	var all []byte
 	sizes := []int{1, 4096, 100, rawTailCap - 3, 70000, 2*rawTailCap + 5, 3, 512 << 10, 700 << 10}
@@ -591,6 +613,7 @@ func TestRawRing(t *testing.T) {
 // TestStopReportsSavedRecording: shell_stop saves a running recording and
 // says where, since the session id is gone afterwards.
 func TestStopReportsSavedRecording(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	mustCall(t, a, "shell_record_start", map[string]any{"session_id": id, "name": "last"})
@@ -614,6 +637,7 @@ func TestStopReportsSavedRecording(t *testing.T) {
 // --nice gives (and, on Linux with autogroups, so does its session's
 // autogroup), and at the server's with --nice 0.
 func TestProgramsRunNiced(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
@@ -621,7 +645,7 @@ func TestProgramsRunNiced(t *testing.T) {
 		a := newTestApp(t)
 		a.cfg.Nice = nice
 		reconfigure(a)
-		id := start(t, a, "sleep", "30")
+		id := start(t, a, "cat") // reads: shell_start returns at once
 		s, _ := a.tools.session(id)
 		pid := s.Status().Pid
 		want := nice

@@ -36,6 +36,7 @@ func wcagContrast(a, b color.RGBA) float64 {
 // a dark theme is exempt: it is black, the background's own tone, used
 // for backgrounds (40). Colours 8-15 are also what bold 0-7 is drawn in.
 func TestThemeContrast(t *testing.T) {
+	t.Parallel()
 	if got := wcagContrast(color.RGBA{0, 0, 0, 255}, color.RGBA{255, 255, 255, 255}); math.Abs(got-21) > 1e-9 {
 		t.Fatalf("black on white: %v, want 21", got)
 	}

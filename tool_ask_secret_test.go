@@ -95,6 +95,7 @@ func (l *wireLog) next(t *testing.T, c *testClient) reply {
 // notifications/elicitation/complete and a reply that shows what
 // followed, and the secret is in nothing the server wrote.
 func TestAskSecretURLElicitation(t *testing.T) {
+	t.Parallel()
 	c := startAppServer(t, nil, func(*App, *Server) {})
 	r := c.request(0, "initialize", map[string]any{"protocolVersion": protoV20251125,
 		"capabilities": map[string]any{"elicitation": map[string]any{"url": map[string]any{}}},
@@ -146,6 +147,7 @@ func TestAskSecretURLElicitation(t *testing.T) {
 // requestState returns once the program has read the secret. A forged
 // requestState is refused.
 func TestAskSecretInputRequired(t *testing.T) {
+	t.Parallel()
 	c := startAppServer(t, nil, func(*App, *Server) {})
 	id := secretSession(t, c)
 	secret, printed := testSecret()
@@ -195,6 +197,7 @@ func TestAskSecretInputRequired(t *testing.T) {
 // the reply; the page works the same, and shell_wait {wait_for_input}
 // then shows what followed.
 func TestAskSecretLink(t *testing.T) {
+	t.Parallel()
 	c := startAppServer(t, nil, func(*App, *Server) {})
 	c.initialize(protoV20251125)
 	id := secretSession(t, c)
@@ -217,7 +220,9 @@ func TestAskSecretLink(t *testing.T) {
 // (a fake "password:" printed with echo on is a line), with --web=off,
 // or after the prompt ended (the link then answers 410).
 func TestAskSecretRefused(t *testing.T) {
+	t.Parallel()
 	t.Run("fake prompt", func(t *testing.T) {
+		t.Parallel()
 		c := startAppServer(t, nil, func(*App, *Server) {})
 		c.initialize(protoV20251125)
 		id := start(t, c.app, "sh", "-c", `printf 'password: '; read x`)
@@ -232,6 +237,7 @@ func TestAskSecretRefused(t *testing.T) {
 		}
 	})
 	t.Run("web off", func(t *testing.T) {
+		t.Parallel()
 		c := startAppServer(t, func(cfg *Config) { cfg.Web = "off" }, func(*App, *Server) {})
 		c.initialize(protoV20251125)
 		id := secretSession(t, c)
@@ -240,6 +246,7 @@ func TestAskSecretRefused(t *testing.T) {
 		}
 	})
 	t.Run("prompt ended", func(t *testing.T) {
+		t.Parallel()
 		c := startAppServer(t, nil, func(*App, *Server) {})
 		c.initialize(protoV20251125)
 		id := secretSession(t, c)
@@ -271,6 +278,7 @@ func TestAskSecretRefused(t *testing.T) {
 // TestAskSecretSudo: the person types the test user's real password
 // into a real sudo prompt; sudo accepts it and the command ends 0.
 func TestAskSecretSudo(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" || os.Getuid() != 0 {
 		t.Skip("needs root, to run runuser as the test user without a password")
 	}
@@ -302,6 +310,7 @@ func TestAskSecretSudo(t *testing.T) {
 // linked as ./sudo) shows on the page as the file it runs, with the name
 // it runs as and its arguments quoted.
 func TestAskSecretPageShowsTheFile(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("the executable's path is read from /proc")
 	}
@@ -333,6 +342,7 @@ func TestAskSecretPageShowsTheFile(t *testing.T) {
 // although another page was offered after the person typed into the
 // first.
 func TestAskSecretRetryAfterAnotherAsk(t *testing.T) {
+	t.Parallel()
 	c := startAppServer(t, nil, func(*App, *Server) {})
 	meta := map[string]any{metaProtocolVersion: protoV20260728,
 		metaClientCapabilities: map[string]any{"elicitation": map[string]any{"url": map[string]any{}}}}
@@ -369,6 +379,7 @@ func TestAskSecretRetryAfterAnotherAsk(t *testing.T) {
 // and a secret submitted after the prompt ended is typed nowhere
 // (writeSecret looks again before it writes).
 func TestAskSecretOnePagePerPrompt(t *testing.T) {
+	t.Parallel()
 	c := startAppServer(t, nil, func(*App, *Server) {})
 	c.initialize(protoV20251125)
 	id := secretSession(t, c)

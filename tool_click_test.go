@@ -78,6 +78,7 @@ func styleJSON(s Style) string { b, _ := json.Marshal(s); return string(b) }
 // TestClickPythonCurses: ncurses with mousemask(ALL_MOUSE_EVENTS) gets a
 // click at row 5, col 10 as y 5, x 10.
 func TestClickPythonCurses(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "python3")
 	dir := t.TempDir()
 	script := `import curses
@@ -119,6 +120,7 @@ curses.wrapper(main)
 // TestClickVimMovesCursor: with set mouse=a a click puts vim's cursor on
 // the cell clicked.
 func TestClickVimMovesCursor(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "vim")
 	dir := t.TempDir()
 	var lines []string
@@ -143,6 +145,7 @@ func TestClickVimMovesCursor(t *testing.T) {
 // TestClickMcSelectsFile: a click on a file name in mc's left panel moves
 // the selection bar there: the name takes the style the bar had.
 func TestClickMcSelectsFile(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "mc")
 	dir := t.TempDir()
 	for _, f := range []string{"alpha.txt", "bravo.txt", "charlie.txt"} {
@@ -168,6 +171,7 @@ func TestClickMcSelectsFile(t *testing.T) {
 // TestClickHtopSortsByHeader: a click on the MEM% header makes it the
 // sort column, which htop shows in the sort column's colour.
 func TestClickHtopSortsByHeader(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "htop")
 	dir := t.TempDir()
 	a := newTestApp(t)
@@ -188,6 +192,7 @@ func TestClickHtopSortsByHeader(t *testing.T) {
 // TestWheelScrollsLess: less --mouse scrolls down on wheel steps and back
 // up.
 func TestWheelScrollsLess(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "less")
 	dir := t.TempDir()
 	var lines []string
@@ -216,6 +221,7 @@ func TestWheelScrollsLess(t *testing.T) {
 // second item has a style of its own; shell_find with that style finds it
 // and not the other items, and the styled read marks it.
 func TestDialogHighlightFoundByStyle(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "dialog")
 	a := newTestApp(t)
 	id := startIn(t, a, t.TempDir(), 80, 24, "dialog", "--menu", "Pick one", "12", "40", "3", "1", "Apple", "2", "Banana", "3", "Cherry")
@@ -245,6 +251,7 @@ func TestDialogHighlightFoundByStyle(t *testing.T) {
 // click is an error that suggests keys, and a cell off the screen names
 // the screen's size.
 func TestClickWithoutMouseMode(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	if got := mouseInfo(t, a, id); got != "off" {
@@ -267,6 +274,7 @@ func TestClickWithoutMouseMode(t *testing.T) {
 // TestFindWaitsForTextAndGone: shell_find timeout_ms returns once the
 // text is shown, and with gone once it is not.
 func TestFindWaitsForTextAndGone(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `sleep 0.3; printf '\033[7mSA''VED\033[m\n'; sleep 0.3; clear\r`, "delay_ms": 0})
@@ -288,6 +296,7 @@ func TestFindWaitsForTextAndGone(t *testing.T) {
 // TestFindEndsAtExit: a program that exits while shell_find waits ends
 // the wait as not found, with its exit, not as a timeout.
 func TestFindEndsAtExit(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh", "-c", "sleep 0.3; exit 3")
 	m := mustCall(t, a, "shell_find", map[string]any{"session_id": id, "text": "NEVER", "timeout_ms": 20000})
@@ -345,6 +354,7 @@ func BenchmarkStyledSize(b *testing.B) {
 // /regex/ as the caller wrote it, not the compiled form with its flags,
 // and shell_find's errors name its argument, text.
 func TestPatternMessagesAsGiven(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "cat")
 	tests := []struct {

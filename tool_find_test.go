@@ -14,6 +14,7 @@ import (
 // erases, switches screens, clears the history, links and resizes, a
 // query that searched every step before finds what a fresh one finds.
 func TestFindCacheSameAsFresh(t *testing.T) {
+	t.Parallel()
 	steps := []string{
 		"needle 1\r\nhay\r\n",
 		"needle 2\r\nneedle 3 \x1b[7mneedle\x1b[m\r\n",
@@ -55,9 +56,9 @@ func TestFindCacheSameAsFresh(t *testing.T) {
 // screen's first, then the history's nearest the screen, and the result
 // says it was cut.
 func TestFindKeepsScreenMatches(t *testing.T) {
-	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
+	t.Parallel()
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", "seq 1 1000; sleep 100")
+	id := start(t, a, "sh", "-c", "seq 1 1000; exec cat") // reads: shell_start returns at once
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "1000"})
 	m := mustCall(t, a, "shell_find", map[string]any{"session_id": id, "text": "/[0-9]+/", "scrollback": true})
 	ms := m["matches"].([]any)

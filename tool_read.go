@@ -88,6 +88,7 @@ func (tb *Toolbox) toolShellRead() *Tool {
 		}, "session_id"),
 		ReadOnly:   true,
 		Idempotent: true,
+		App:        appShows,
 	}, tb.shellRead, readStep)
 }
 

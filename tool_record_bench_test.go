@@ -129,6 +129,7 @@ func BenchmarkRecordFrame(b *testing.B) {
 // at synthetic times, and reports the peak RSS (VmHWM). Memory must stay
 // bounded: the SPEC's ceiling is 100 MB.
 func TestRecordStress(t *testing.T) {
+	t.Parallel()
 	if !*stress {
 		t.Skip("slow: run with -stress")
 	}
@@ -205,6 +206,7 @@ var (
 // frames, a 7.2 MB GIF and 32.5 MB. The synthetic TestRecordStress (18,000
 // full-screen frames) peaked at 36.2 MB.
 func TestRecordStressPTY(t *testing.T) {
+	t.Parallel()
 	if !*stress {
 		t.Skip("slow: run with -stress")
 	}

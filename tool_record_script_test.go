@@ -30,6 +30,7 @@ type checkpoint struct {
 // session's emulator, then decodes the GIF and the cast and checks them
 // against the screens seen while it ran.
 func TestRecordScriptedSession(t *testing.T) {
+	t.Parallel()
 	a := newRecApp(t)
 	s := addRecSession(a, "s1", 60, 16)
 	feedSession(s, "\x1b[1;32muser@host\x1b[0m:\x1b[1;34m~\x1b[0m$ ")
@@ -146,6 +147,7 @@ func savePNGForDebug(t *testing.T, name string, img *image.RGBA) {
 // recording: the recording is saved, GIF and cast, and the cast replays to
 // the last screen.
 func TestRecordRealShell(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	r, m := call(t, a, "shell_start", map[string]any{"command": "sh", "cols": 50, "rows": 12,
 		"env": map[string]string{"PS1": "$ ", "ENV": ""}})

@@ -56,6 +56,7 @@ func resultText(r *ToolResult) string {
 }
 
 func TestRecordBadInput(t *testing.T) {
+	t.Parallel()
 	a := newRecApp(t)
 	addRecSession(a, "s1", 40, 10)
 	addRecSession(a, "busy", 40, 10)
@@ -100,6 +101,7 @@ func TestRecordBadInput(t *testing.T) {
 // shell_screenshot takes ("none" was refused), so one border object works
 // for both tools.
 func TestRecordBorderStyles(t *testing.T) {
+	t.Parallel()
 	a := newRecApp(t)
 	addRecSession(a, "s1", 40, 10)
 	tests := []struct {
@@ -127,6 +129,7 @@ func TestRecordBorderStyles(t *testing.T) {
 }
 
 func TestRecordFormats(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		format         string
 		gifOK, castOK  bool
@@ -272,7 +275,9 @@ func checkCastFile(t *testing.T, path string, cols, rows int) []byte {
 
 // fakeScreen is a frame source for the capture goroutine that the test
 // changes step by step (listingScreen content), with mode 2026 under its
-// control.
+// control. It tells the test when the capture goroutine has looked at a
+// step (seen), so a script orders its changes by the recorder's looks,
+// not by sleeps.
 type fakeScreen struct {
 	mu      sync.Mutex
 	cols    int // 0 = 40
@@ -280,9 +285,36 @@ type fakeScreen struct {
 	gen     uint64
 	sync    bool
 	changed chan struct{}
+	shot    chan struct{}   // closed and replaced at every snapshot
+	looked  map[int]bool    // the steps snapshots were taken of
+	done    <-chan struct{} // the recorder's: closed once it stopped
 }
 
-func newFakeScreen() *fakeScreen { return &fakeScreen{changed: make(chan struct{})} }
+func newFakeScreen() *fakeScreen {
+	return &fakeScreen{changed: make(chan struct{}), shot: make(chan struct{}), looked: map[int]bool{}}
+}
+
+// seen waits until the capture goroutine has taken a snapshot of step
+// (it captures it next, unless a synchronized update holds it back) or
+// has stopped.
+func (f *fakeScreen) seen(t *testing.T, step int) {
+	t.Helper()
+	for {
+		f.mu.Lock()
+		looked, shot := f.looked[step], f.shot
+		f.mu.Unlock()
+		if looked {
+			return
+		}
+		select {
+		case <-shot:
+		case <-f.done:
+			return
+		case <-time.After(stuckAfter):
+			t.Fatalf("the recorder never looked at step %d", step)
+		}
+	}
+}
 
 // set shows screen step; sync is mode 2026; bump says whether anything
 // visible changed (the generation moves).
@@ -302,6 +334,9 @@ func (f *fakeScreen) snapshot() *Snapshot {
 	defer f.mu.Unlock()
 	s := listingScreen(cmp.Or(f.cols, 40), 8, f.step)
 	s.Generation, s.Modes.SyncOutput = f.gen, f.sync
+	f.looked[f.step] = true
+	close(f.shot)
+	f.shot = make(chan struct{})
 	return s
 }
 
@@ -344,6 +379,7 @@ func recordFakeLimited(t *testing.T, fps, maxFrames int, maxDur time.Duration, s
 	}
 	r.ready = make(chan struct{})
 	close(r.ready)
+	f.done = r.done
 	script(f)
 	res, err := r.finish("both", "fake")
 	if err != nil {
@@ -362,7 +398,9 @@ func frameOf(step int) *image.RGBA {
 }
 
 func TestRecorderCapture(t *testing.T) {
+	t.Parallel()
 	t.Run("burst keeps the final state", func(t *testing.T) {
+		t.Parallel()
 		var took time.Duration
 		shown := recordFake(t, 10, func(f *fakeScreen) {
 			t0 := time.Now()
@@ -371,7 +409,7 @@ func TestRecorderCapture(t *testing.T) {
 				time.Sleep(2 * time.Millisecond)
 			}
 			took = time.Since(t0)
-			time.Sleep(300 * time.Millisecond)
+			f.seen(t, 40)
 		})
 		// 40 changes at 10 fps: a frame per 100 ms of the burst (plus the
 		// first and the last), not 40.
@@ -388,14 +426,14 @@ func TestRecorderCapture(t *testing.T) {
 		}
 	})
 	t.Run("synchronized update held back", func(t *testing.T) {
+		t.Parallel()
 		shown := recordFake(t, 30, func(f *fakeScreen) {
-			time.Sleep(50 * time.Millisecond)
 			f.set(1, true, true) // inside a 2026 update: half-drawn screens
-			time.Sleep(60 * time.Millisecond)
+			f.seen(t, 1)
 			f.set(2, true, true)
-			time.Sleep(60 * time.Millisecond)
+			f.seen(t, 2)
 			f.set(3, false, false) // the update ends; nothing else changes
-			time.Sleep(300 * time.Millisecond)
+			f.seen(t, 3)
 		})
 		want3 := frameOf(3)
 		for i, fr := range shown {
@@ -408,9 +446,10 @@ func TestRecorderCapture(t *testing.T) {
 		}
 	})
 	t.Run("stop captures the state during an update", func(t *testing.T) {
+		t.Parallel()
 		shown := recordFake(t, 10, func(f *fakeScreen) {
 			f.set(5, true, true)
-			time.Sleep(50 * time.Millisecond)
+			f.seen(t, 5) // held back: the update has not ended
 		})
 		if d := pixelDiff(shown[len(shown)-1], frameOf(5)); d != 0 {
 			t.Errorf("final frame: %d pixels differ", d)
@@ -421,10 +460,11 @@ func TestRecorderCapture(t *testing.T) {
 func TestRecorderLimits(t *testing.T) {
 	t.Parallel()
 	t.Run("frames", func(t *testing.T) {
+		t.Parallel()
 		shown, res := recordFakeLimited(t, 30, 4, 0, func(f *fakeScreen) {
 			for i := 1; i <= 10; i++ {
 				f.set(i, false, true)
-				time.Sleep(60 * time.Millisecond)
+				f.seen(t, i) // captured, or the recorder stopped at its limit
 			}
 		})
 		if len(shown) != 4 || !strings.Contains(res.Note, "4-frame limit") {
@@ -432,11 +472,15 @@ func TestRecorderLimits(t *testing.T) {
 		}
 	})
 	t.Run("duration", func(t *testing.T) {
+		t.Parallel()
 		shown, res := recordFakeLimited(t, 30, 0, 200*time.Millisecond, func(f *fakeScreen) {
 			f.set(1, false, true)
-			time.Sleep(time.Second) // the limit passes here
+			select { // the limit passes, and the recorder stops by itself
+			case <-f.done:
+			case <-time.After(stuckAfter):
+				t.Fatal("the recorder did not stop at its duration limit")
+			}
 			f.set(2, false, true)
-			time.Sleep(100 * time.Millisecond)
 		})
 		if !strings.Contains(res.Note, "200ms limit") {
 			t.Errorf("note %q does not name the limit", res.Note)
@@ -453,17 +497,18 @@ func TestRecorderLimits(t *testing.T) {
 // size (cropped or padded with the background) and gives the cast an "r"
 // event.
 func TestRecorderResize(t *testing.T) {
+	t.Parallel()
 	shown, res := recordFakeLimited(t, 20, 0, 0, func(f *fakeScreen) {
 		f.mu.Lock()
 		f.cols = 30
 		f.mu.Unlock()
 		f.set(1, false, true)
-		time.Sleep(150 * time.Millisecond)
+		f.seen(t, 1)
 		f.mu.Lock()
 		f.cols = 50
 		f.mu.Unlock()
 		f.set(2, false, true)
-		time.Sleep(150 * time.Millisecond)
+		f.seen(t, 2)
 	})
 	cast, err := os.ReadFile(res.CastPath)
 	if err != nil {
@@ -492,6 +537,7 @@ func TestRecorderResize(t *testing.T) {
 // while shell_record_start is still creating files): no panic, no hang,
 // nothing left recording or half written.
 func TestRecordStartStopRace(t *testing.T) {
+	t.Parallel()
 	a := newRecApp(t)
 	s := addRecSession(a, "s1", 20, 4)
 	var wg sync.WaitGroup
@@ -629,6 +675,7 @@ func readText(t *testing.T, a *App, uri string) string {
 // TestRecordingName: shell_record_start and shell_record_stop leave a
 // file extension out of a recording's name alike.
 func TestRecordingName(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"demo", "demo"}, {"demo.gif", "demo"}, {"demo.cast", "demo"}, {"demo.CAST", "demo"},
 		{" demo.cast ", "demo"}, {"v1.2", "v1.2"}, {".cast", ""},

@@ -35,6 +35,7 @@ func renderCall(t *testing.T, a *App, args string) *ToolResult {
 }
 
 func TestScreenshotFiles(t *testing.T) {
+	t.Parallel()
 	a, s := renderTestApp(t, 20, 4, "\x1b[1;31mhello\x1b[0m world\r\n$ ")
 	for _, tc := range []struct {
 		name, args      string
@@ -139,6 +140,7 @@ func TestScreenshotFiles(t *testing.T) {
 }
 
 func TestScreenshotBadInput(t *testing.T) {
+	t.Parallel()
 	a, _ := renderTestApp(t, 10, 2, "")
 	for _, tc := range []struct{ args, want string }{
 		{`{"session_id":"nope"}`, "shell_start"},
@@ -165,6 +167,7 @@ func TestScreenshotBadInput(t *testing.T) {
 // TestScreenshotConcurrent: screenshots of one session taken at once (an
 // agent's parallel tool calls) get names of their own and all succeed.
 func TestScreenshotConcurrent(t *testing.T) {
+	t.Parallel()
 	a, s := renderTestApp(t, 10, 2, "hi")
 	const n = 6
 	results := make(chan *ToolResult, n)
@@ -193,6 +196,7 @@ func TestScreenshotConcurrent(t *testing.T) {
 // TestScreenshotSymlink: a symlink planted as the session directory cannot
 // lead the files outside the output directory.
 func TestScreenshotSymlink(t *testing.T) {
+	t.Parallel()
 	a, _ := renderTestApp(t, 10, 2, "")
 	outside := t.TempDir()
 	if err := os.MkdirAll(a.cfg.OutputDir, 0o700); err != nil {
@@ -212,6 +216,7 @@ func TestScreenshotSymlink(t *testing.T) {
 
 // TestScreenTextForms checks the .txt, .ansi and .svg forms of a screen.
 func TestScreenTextForms(t *testing.T) {
+	t.Parallel()
 	s := renderBlank(12, 3)
 	renderPut(s, 0, 0, "hi", PaletteColor(1), 0, AttrBold)
 	renderPut(s, 0, 3, "中e\u0301<&>", 0, PaletteColor(12), 0)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -179,5 +180,30 @@ func TestSendThenWait(t *testing.T) {
 	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true})
 	if c, _ := m["command"].(map[string]any); c == nil || c["line"] != "sleep 0.3; false" || exitCode(c) != 1 {
 		t.Errorf("wait_for_command after the send: %v, want the send's command, exit 1", m)
+	}
+}
+
+// TestWaitForInputAfterEscape: after a lone Escape, vim waits (in a
+// timed poll) to see whether a key sequence follows before it leaves
+// insert mode; wait_for_input covers that window, so its reply shows
+// normal mode and the next keys are not taken with the Escape.
+func TestWaitForInputAfterEscape(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("vim"); err != nil {
+		t.Skip("vim is not installed")
+	}
+	a := newTestApp(t)
+	dir := t.TempDir()
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "vim", "args": []string{"-u", "NONE", "-N", "-c", "set showmode", "x.txt"},
+		"cwd": dir, "env": map[string]string{"HOME": dir}})
+	id := m["shell_session_id"].(string)
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "ihello1", "wait_for": "-- INSERT --"})
+	m = mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"Escape"}, "wait_for_input": true})
+	if strings.Contains(m["bufferAfter"].(string), "-- INSERT --") {
+		t.Errorf("the reply came before vim acted on the Escape:\n%s", m["bufferAfter"])
+	}
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "0x", "wait_for_input": true})
+	if r := mustCall(t, a, "shell_read", map[string]any{"session_id": id}); !strings.HasPrefix(r["text"].(string), "ello1") {
+		t.Errorf("0x after the Escape did not delete the first character in normal mode:\n%s", r["text"])
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -27,6 +28,8 @@ type startArgs struct {
 	ShellIntegration *bool `json:"shell_integration"` // nil: as --shell-integration says (default on)
 	View             bool  `json:"view"`              // offer the live view: view_url
 	Trace            bool  `json:"trace"`             // keep an HTML trace (tools_steps.go); --trace sets it for all
+
+	Name string `json:"name"` // a name that session_id takes too, unique among the sessions (checkSessionName)
 }
 
 // derefInt is *p, or 0 for nil.
@@ -39,6 +42,7 @@ func derefInt(p *int) int {
 
 type startResult struct {
 	ID      string   `json:"shell_session_id"`
+	Name    string   `json:"name,omitempty"`
 	Pid     int      `json:"pid"`
 	Cols    int      `json:"cols"`
 	Rows    int      `json:"rows"`
@@ -73,13 +77,15 @@ func (tb *Toolbox) toolShellStart() *Tool {
 			"shell_integration": prop("boolean", "Prompt marks for wait_for_command (default true; bash's --rcfile wraps your rc)."),
 			"view":              prop("boolean", "Return view_url, a live view for a person."),
 			"trace":             prop("boolean", "Keep an HTML trace."),
+			"name":              prop("string", "A name session_id takes too."),
 		}),
 		OpenWorld: true,
+		App:       appShows,
 	}, tb.shellStart, startStep)
 }
 
 // shellStart starts the session and waits for the program's first screen.
-func (tb *Toolbox) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (startResult, error) {
+func (tb *Toolbox) shellStart(ctx context.Context, call *ToolCall, in startArgs) (startResult, error) {
 	cols, rows := derefInt(in.Cols), derefInt(in.Rows)
 	if (in.Cols != nil && cols == 0) || (in.Rows != nil && rows == 0) {
 		// Sessions.Start reads 0 as "the default"; an explicit 0 is a mistake.
@@ -96,7 +102,7 @@ func (tb *Toolbox) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (s
 		return startResult{}, errViewOff
 	}
 	s, err := tb.startSession(StartOptions{Command: in.Command, Args: in.Args, Cols: cols, Rows: rows, Theme: in.Theme,
-		Cwd: in.Cwd, Env: in.Env, ShellIntegration: in.ShellIntegration})
+		Cwd: clientCwd(in.Cwd, call.Cwd), Env: in.Env, ShellIntegration: in.ShellIntegration, Name: in.Name, Client: call.Client})
 	if err != nil {
 		return startResult{}, err
 	}
@@ -120,8 +126,21 @@ func (tb *Toolbox) shellStart(ctx context.Context, _ *ToolCall, in startArgs) (s
 			note = strings.TrimPrefix(note+"; ", "; ") + "no live view: " + err.Error()
 		}
 	}
-	return startResult{ID: s.ID, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd,
+	return startResult{ID: s.ID, Name: s.Name, Pid: st.Pid, Cols: st.Cols, Rows: st.Rows, Theme: s.Theme, Command: s.Command, Args: args, Cwd: s.Cwd,
 		ShellIntegration: s.ShellInfo().Integration, Screen: s.Text(false), Ready: ready, ViewURL: view, Note: note, exitInfo: stateOf(s)}, nil
+}
+
+// clientCwd is the cwd argument as the client meant it: its own working
+// directory (client, "" when it is the server's) when cwd is empty, cwd
+// under it when cwd is relative; "~" is left for sessionCwd to expand.
+func clientCwd(cwd, client string) string {
+	switch {
+	case client == "" || filepath.IsAbs(cwd) || cwd == "~" || strings.HasPrefix(cwd, "~/"):
+		return cwd
+	case cwd == "":
+		return client
+	}
+	return filepath.Join(client, cwd)
 }
 
 // startSession starts a session (Sessions.Start) in the theme opts names,

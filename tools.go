@@ -53,6 +53,8 @@ type Toolbox struct {
 	asks     secretAsks    // pages offered to 2026-07-28 clients, until their retry (tool_ask_secret.go)
 	steps    stepLogs      // each live session's steps and trace (tools_steps.go)
 	after    followUps     // the watch each session's last typing call left for the wait that follows (tools_followup.go)
+	running  sessionCalls  // the calls running on each session, by connection (tools_turns.go)
+	apps     appViews      // the terminal app's views of the sessions (tools_app.go)
 	// log sends an MCP log message to the clients (mcpHub.log, installed
 	// by the program); nil sends nothing.
 	log func(level, logger string, data any)
@@ -70,10 +72,11 @@ func (tb *Toolbox) logf(level, logger, format string, a ...any) {
 	}
 }
 
-// session returns the live or exited session with the given id, or an
-// error whose text says how to find a valid one.
+// session returns the live or exited session with the given id or
+// name (shell_start's name), or an error whose text says how to find a
+// valid one.
 func (tb *Toolbox) session(id string) (*Session, error) {
-	s := tb.sessions.Get(id)
+	s := tb.sessions.Find(id)
 	switch {
 	case s != nil:
 		return s, nil
@@ -108,6 +111,10 @@ type Tool struct {
 	// Handle runs on a goroutine of its own; Handle gets the context it
 	// returns (shell_send queues there for its session's turn).
 	Arrive func(ctx context.Context, args json.RawMessage) context.Context
+	// App is how the tool meets the terminal app in a conversation
+	// (tools_app.go): not at all, its result shows the app, or it is
+	// one of the app's own tools, hidden from the model.
+	App toolApp
 
 	// argsType and resultType are newTool's A and R (nil for a Tool built
 	// by hand, as tests do), and stepOf its step form, called with an A
@@ -134,6 +141,15 @@ type ToolCall struct {
 	// Origin says what made the call, for its step: a tape's line
 	// ("demo.tape:12: Expect \"ok\""); "" for an agent's.
 	Origin string
+	// Client names the MCP client the call came from (its
+	// clientInfo.name), "" when unknown; Conn is its connection, which
+	// tells another client's calls from this one's (nil for a tape's).
+	Client string
+	Conn   any
+	// Cwd is the client's working directory where it is not the
+	// server's (the front end's of a shared service): shell_start's
+	// default cwd, and what a relative cwd is under. "" = the server's.
+	Cwd string
 
 	tool    *Tool // for Bind's messages: the schema's properties and required
 	bindErr error // the last Bind error, reported if the handler returns nil

@@ -6,6 +6,8 @@ package main
 // commands themselves are read from the shell's marks by the session
 // (session_commands.go).
 
+import "strconv"
+
 // commandResult is the command object of a wait result.
 type commandResult struct {
 	N          int    `json:"n"`
@@ -20,6 +22,15 @@ type commandResult struct {
 	By         string `json:"by,omitempty"` // "person" when a person typed it
 
 	lost bool // the output's oldest part is gone (command.cut): the URI holds no more
+}
+
+// exitText is an exit code as the texts about commands write it:
+// "unknown" for none.
+func exitText(p *int) string {
+	if p == nil {
+		return "unknown"
+	}
+	return strconv.Itoa(*p)
 }
 
 // commandOutcome is what a wait result says about a command.

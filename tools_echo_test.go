@@ -48,6 +48,7 @@ func pasteCases(shell string) []pasteCase {
 // both as the shell_send's own wait and as a shell_wait after a
 // shell_send without one. -paste-runs sets the runs of each case.
 func TestPastedEchoNeverSatisfiesWait(t *testing.T) {
+	t.Parallel()
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		t.Run(shell, func(t *testing.T) {
 			t.Parallel()
@@ -89,6 +90,7 @@ func TestPastedEchoNeverSatisfiesWait(t *testing.T) {
 // TestEchoOnlyTimeoutSaysSo: a wait that runs out while its text is on
 // the screen only as the echo of typed input says so, and what to use.
 func TestEchoOnlyTimeoutSaysSo(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := startShell(t, a, "bash", "", []string{"--norc"}, nil)
 	r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "text": "true only-typed", "wait_for": "only-typed", "timeout_ms": 300})
@@ -101,6 +103,7 @@ func TestEchoOnlyTimeoutSaysSo(t *testing.T) {
 // is still echo, until it is complete; StopEcho ends that, and the next
 // marking takes over what was not echoed yet.
 func TestEchoLingers(t *testing.T) {
+	t.Parallel()
 	m, _ := parseWaitFor("real-output")
 	tests := []struct {
 		name  string
@@ -150,6 +153,7 @@ func TestEchoLingers(t *testing.T) {
 // line's common prefix pass for echo and its first different character
 // for output, and wait_for matched the command line in 1 ms.
 func TestEchoAfterClear(t *testing.T) {
+	t.Parallel()
 	for _, sh := range []string{"bash", "zsh", "fish"} {
 		for _, home := range []string{"clear", "tput cup 0 0", `printf '\033c'`} {
 			t.Run(sh+"/"+home, func(t *testing.T) {

@@ -113,11 +113,38 @@ func (w *outputWatch) inputWaitLocked(exited bool) (bool, time.Duration) {
 		return false, readyPoll
 	}
 	fg := s.foregroundLocked()
+	if d := w.escapeWindow(fg); d > 0 {
+		in.settled = outputSettled{}
+		return false, min(d, readyPoll)
+	}
 	if !in.settled.check(s, fg.Input != inputNone, s.fed) {
 		return false, readyPoll
 	}
 	in.kind, in.fg = fg.Input, fg
 	return true, 0
+}
+
+// Escape timeouts: a program that reads a lone Escape waits a moment
+// for the rest of a key sequence (vim's ttimeoutlen, 100 ms in Debian's
+// defaults.vim, its timeoutlen, 1 s, without; readline's vi mode's
+// keyseq-timeout, 500 ms) before it acts on the Escape, in a poll or
+// select with that timeout. escKeyWait is the longest such timeout
+// taken for it; escMax bounds how long a wait gives it after the Escape.
+const (
+	escKeyWait = 1500 * time.Millisecond
+	escMax     = 1100 * time.Millisecond
+)
+
+// escapeWindow is how long wait_for_input still gives a program that was
+// sent a lone Escape as the last key and now reads in a timed wait of at
+// most escKeyWait: it has not acted on the Escape yet (vim still shows
+// -- INSERT --, and a key typed now would join the Escape). 0 when the
+// wait may hold. s.mu is held.
+func (w *outputWatch) escapeWindow(fg Foreground) time.Duration {
+	if w.escAt.IsZero() || fg.readTimeout < 0 || fg.readTimeout > escKeyWait {
+		return 0
+	}
+	return time.Until(w.escAt.Add(escMax))
 }
 
 // promptWaitLocked looks, while a wait_for_command's command runs,

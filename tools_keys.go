@@ -257,3 +257,15 @@ func encodeText(text string, bracketed, typed bool) ([][]byte, error) {
 	enter := b[len(body):]
 	return [][]byte{append(append(append([]byte(pasteStart), body...), pasteEnd...), enter...)}, nil
 }
+
+// endsWithLoneEsc reports whether the last byte written ends the input
+// with an Escape that starts no sequence: the Escape key itself (never
+// the ESC of a cursor key's CSI or of an Alt combination, which carry
+// more bytes in the same write).
+func endsWithLoneEsc(units [][]byte) bool {
+	if len(units) == 0 {
+		return false
+	}
+	u := units[len(units)-1]
+	return len(u) > 0 && u[len(u)-1] == 0x1b
+}

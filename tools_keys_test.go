@@ -13,6 +13,7 @@ import (
 )
 
 func TestDecodeInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string
 		err      bool
@@ -79,6 +80,7 @@ func FuzzInputEscapes(f *testing.F) {
 }
 
 func TestEncodeKey(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		key       string
 		appCursor bool
@@ -154,6 +156,7 @@ func TestEncodeKey(t *testing.T) {
 }
 
 func TestInputUnits(t *testing.T) {
+	t.Parallel()
 	in := "ab\x1b[1;5Dé\x1bOA\x1bx\x1b"
 	want := []string{"a", "b", "\x1b[1;5D", "é", "\x1bOA", "\x1bx", "\x1b"}
 	var got []string
@@ -166,6 +169,7 @@ func TestInputUnits(t *testing.T) {
 }
 
 func TestANSIStripper(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"plain text\r\n", "plain text\n"},
 		{"\x1b[1;31mred\x1b[0m", "red"},
@@ -212,6 +216,7 @@ func FuzzANSIStripper(f *testing.F) {
 }
 
 func TestTailText(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("line\n", 100) + "LAST"
 	got, cut := tailText(long, 60, false)
 	if !cut || !strings.HasPrefix(got, truncatedMarker) || !strings.HasSuffix(got, "LAST") || len(got) > 60 {
@@ -236,6 +241,7 @@ func TestTailText(t *testing.T) {
 }
 
 func TestParseWaitFor(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		re      bool
@@ -265,6 +271,7 @@ func TestParseWaitFor(t *testing.T) {
 // TestEncodeText: text is sent as written, newlines as CR, bracketed when
 // the program enabled mode 2004, one character a unit when typed.
 func TestEncodeText(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text             string
 		bracketed, typed bool

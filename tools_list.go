@@ -18,5 +18,10 @@ func (tb *Toolbox) list() []*Tool {
 		tb.toolShellRecordStop(),
 		tb.toolShellResize(),
 		tb.toolShellStop(),
+		// The terminal app's own, hidden from the model (tools_app.go).
+		tb.toolAppScreen(),
+		tb.toolAppCommands(),
+		tb.toolAppKeyboard(),
+		tb.toolAppSecret(),
 	}
 }

@@ -3,8 +3,10 @@ package main
 // tools_list_test.go: the golden of tools/list. Every byte of the tool
 // definitions is read by the model before its first call, so their size
 // is a reviewed number: testdata/tools/list.json is the result a
-// 2025-11-25 client gets, and testdata/tools/bytes.txt its byte counts,
-// both rewritten with go test -run TestToolsListGolden -update.
+// 2025-11-25 client gets, and testdata/tools/bytes.txt its byte counts;
+// list-apps.json and bytes-apps.txt are those of a client that declared
+// the MCP Apps extension; all rewritten with go test -run
+// TestToolsListGolden -update.
 
 import (
 	"bytes"
@@ -12,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,6 +24,7 @@ import (
 // schema, as JSON), and the output schemas.
 type toolsListBytes struct {
 	total, visible, output int
+	app                    int      // the app-only tools' (name, description, inputSchema)
 	perTool                []string // "name visible output"
 }
 
@@ -43,7 +47,9 @@ func goldenToolNames(t testing.TB) []string {
 	return names
 }
 
-// measureToolsList measures the tools/list result raw.
+// measureToolsList measures the tools/list result raw; the model sees no
+// app-only tool (_meta.ui.visibility ["app"]): its host keeps them from
+// the model, so they count apart, in app.
 func measureToolsList(t *testing.T, raw json.RawMessage) toolsListBytes {
 	t.Helper()
 	var res struct{ Tools []map[string]json.RawMessage }
@@ -56,7 +62,13 @@ func measureToolsList(t *testing.T, raw json.RawMessage) toolsListBytes {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.visible += len(b)
+		var meta struct{ UI struct{ Visibility []string } }
+		json.Unmarshal(tool["_meta"], &meta)
+		if slices.Equal(meta.UI.Visibility, []string{"app"}) {
+			m.app += len(b)
+		} else {
+			m.visible += len(b)
+		}
 		m.output += len(tool["outputSchema"])
 		var name string
 		json.Unmarshal(tool["name"], &name)
@@ -65,43 +77,62 @@ func measureToolsList(t *testing.T, raw json.RawMessage) toolsListBytes {
 	return m
 }
 
-// TestToolsListGolden compares tools/list with its golden and checks the
-// size goals: the model-visible part at most 13,317 bytes, half the 26,635 it was
-// with one tool fewer.
+// TestToolsListGolden compares tools/list with its goldens and checks the
+// size goals: the model-visible part at most 13,317 bytes, half the
+// 26,635 it was with one tool fewer, the same with the MCP Apps
+// extension as without (list-apps.json, bytes-apps.txt).
 func TestToolsListGolden(t *testing.T) {
-	c := startServer(t)
-	c.initialize("2025-11-25")
-	r := c.request(1, "tools/list", nil)
-	if r.Error != nil {
-		t.Fatal(r.Error)
-	}
-	var pretty bytes.Buffer
-	if err := json.Indent(&pretty, r.Result, "", "  "); err != nil {
-		t.Fatal(err)
-	}
-	m := measureToolsList(t, r.Result)
-	counts := fmt.Sprintf("tools/list (2025-11-25): %d bytes\nmodel-visible (name, description, inputSchema): %d bytes\noutput schemas: %d bytes\n\n%-20s %6s %6s\n%s\n",
-		m.total, m.visible, m.output, "tool", "model", "output", strings.Join(m.perTool, "\n"))
-	for _, g := range []struct{ name, got string }{{"list.json", pretty.String() + "\n"}, {"bytes.txt", counts}} {
-		path := filepath.Join("testdata", "tools", g.name)
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
+	t.Parallel()
+	var visible []int
+	for _, tt := range []struct {
+		suffix string
+		caps   map[string]any
+	}{{"", map[string]any{}}, {"-apps", appsCaps}} {
+		c := startServer(t)
+		r := c.request(0, "initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": tt.caps,
+			"clientInfo": map[string]any{"name": "test", "version": "1"}})
+		if r.Error != nil {
+			t.Fatal(r.Error)
+		}
+		r = c.request(1, "tools/list", nil)
+		if r.Error != nil {
+			t.Fatal(r.Error)
+		}
+		var pretty bytes.Buffer
+		if err := json.Indent(&pretty, r.Result, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		m := measureToolsList(t, r.Result)
+		counts := fmt.Sprintf("tools/list (2025-11-25): %d bytes\nmodel-visible (name, description, inputSchema): %d bytes\noutput schemas: %d bytes\n\n%-20s %6s %6s\n%s\n",
+			m.total, m.visible, m.output, "tool", "model", "output", strings.Join(m.perTool, "\n"))
+		if tt.suffix != "" {
+			counts = fmt.Sprintf("with the MCP Apps extension (%s); the app's own tools, hidden from the model: %d bytes\n%s", appsExtension, m.app, counts)
+		}
+		for _, g := range []struct{ name, got string }{{"list" + tt.suffix + ".json", pretty.String() + "\n"}, {"bytes" + tt.suffix + ".txt", counts}} {
+			path := filepath.Join("testdata", "tools", g.name)
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(g.got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
 			}
-			if err := os.WriteFile(path, []byte(g.got), 0o644); err != nil {
-				t.Fatal(err)
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v: write it with go test -run TestToolsListGolden -update", err)
 			}
-			continue
+			if string(want) != g.got {
+				t.Errorf("%s differs from tools/list (go test -run TestToolsListGolden -update rewrites it, for review):\n%s", path, counts)
+			}
 		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v: write it with go test -run TestToolsListGolden -update", err)
+		if m.visible > 13317 {
+			t.Errorf("the model-visible tool definitions are %d bytes, over the 13,317-byte budget: say each rule once", m.visible)
 		}
-		if string(want) != g.got {
-			t.Errorf("%s differs from tools/list (go test -run TestToolsListGolden -update rewrites it, for review):\n%s", path, counts)
-		}
+		visible = append(visible, m.visible)
 	}
-	if m.visible > 13317 {
-		t.Errorf("the model-visible tool definitions are %d bytes, over the 13,317-byte budget: say each rule once", m.visible)
+	if visible[0] != visible[1] {
+		t.Errorf("the model sees %d bytes of tools with the MCP Apps extension, %d without: want the same", visible[1], visible[0])
 	}
 }

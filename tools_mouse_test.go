@@ -25,6 +25,7 @@ func sessionWithModes(cols, rows int, setup string) *Session {
 // encoding. Pixels (1016) are the middle of the cell at the default
 // screenshot scale 2: cells of 16x32 pixels, so x 9*16+8+1, y 4*32+16+1.
 func TestClickBytesEveryModeAndEncoding(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		setup  string
 		button string
@@ -95,6 +96,7 @@ func TestClickBytesEveryModeAndEncoding(t *testing.T) {
 // past-the-end mark 0. UTF-8 (1005): one byte up to x 95, two-byte UTF-8
 // of 32+x from x 96. SGR and urxvt: decimal, no limit. Row 0 (y 1).
 func TestMousePositionEncodings(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		enc  int
 		col  int // 0-based
@@ -136,6 +138,7 @@ func TestMousePositionEncodings(t *testing.T) {
 // TestClickDoubleAndWheelSteps: count 2 is two press/release pairs, a
 // wheel count is that many presses.
 func TestClickDoubleAndWheelSteps(t *testing.T) {
+	t.Parallel()
 	a := newApp(Config{Scale: 2})
 	s := sessionWithModes(80, 24, "\x1b[?1000h\x1b[?1006h")
 	two, three := 2, 3
@@ -154,6 +157,7 @@ func TestClickDoubleAndWheelSteps(t *testing.T) {
 // default wheel binding), ESC O A in application-cursor mode; on the
 // main screen, or without 1007, the click is refused.
 func TestAltScrollArrows(t *testing.T) {
+	t.Parallel()
 	a := newApp(Config{Scale: 2})
 	tests := []struct {
 		setup, button string
@@ -183,6 +187,7 @@ func TestAltScrollArrows(t *testing.T) {
 // TestClickRefusals: what a mode cannot send, and bad arguments, are
 // errors that name the fix.
 func TestClickRefusals(t *testing.T) {
+	t.Parallel()
 	a := newApp(Config{Scale: 2})
 	four, zero := 4, 0
 	tests := []struct {
@@ -215,6 +220,7 @@ func TestClickRefusals(t *testing.T) {
 // TestMouseModesTracked: DECSET/DECRST of the tracking modes, encodings
 // and alternate scroll show in Modes and in DECRQM replies.
 func TestMouseModesTracked(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in        string
 		mode, enc int

@@ -15,6 +15,7 @@ import (
 // TestReplyShowsWhatTheScreenShows: each case's text block holds want
 // (and not avoid).
 func TestReplyShowsWhatTheScreenShows(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		shell       string
@@ -61,8 +62,9 @@ func TestReplyShowsWhatTheScreenShows(t *testing.T) {
 // of a JSON copy of the result or a TIMED OUT line that points at
 // nothing.
 func TestReplyEmptyScreen(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", "stty -echo; exec sleep 100")
+	id := start(t, a, "sh", "-c", "stty -echo; exec cat") // no echo, and no line ends: nothing shows
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -80,6 +82,7 @@ func TestReplyEmptyScreen(t *testing.T) {
 
 // TestDurationText: durations read alike, 0 included.
 func TestDurationText(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]string{0: "0ms", 2 * time.Millisecond: "2ms", 1500 * time.Millisecond: "1.5s"} {
 		if got := durationText(d); got != want {
 			t.Errorf("durationText(%v) = %q, want %q", d, got, want)
@@ -90,9 +93,9 @@ func TestDurationText(t *testing.T) {
 // TestCaptureReplacedSaysSo: a screenshot or a recording saved under a
 // name the session used already says it replaced the old files.
 func TestCaptureReplacedSaysSo(t *testing.T) {
-	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
+	t.Parallel()
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", "echo hi; exec sleep 100")
+	id := start(t, a, "sh", "-c", "echo hi; exec cat") // reads: shell_start returns at once
 	for i, want := range []any{nil, true} {
 		if m := mustCall(t, a, "shell_screenshot", map[string]any{"session_id": id, "name": "same"}); m["replaced"] != want {
 			t.Errorf("screenshot %d: replaced %v, want %v", i, m["replaced"], want)

@@ -24,6 +24,7 @@ import (
 func screenLines(v any) []string { s, _ := v.(string); return strings.Split(s, "\n") }
 
 func TestScreenAfterEcho(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `echo hel""lo world\r`, "wait_for": "hello world", "wait_for_input": true})
@@ -44,6 +45,7 @@ func TestScreenAfterEcho(t *testing.T) {
 // shell_read show the bottom of the screen (the newest lines), not the top
 // of the scrollback.
 func TestLiveBottomAfterScroll(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `i=1; while [ $i -le 300 ]; do echo row-$i; i=$((i+1)); done; echo E""ND\r`, "wait_for": "END"})
@@ -72,6 +74,7 @@ func TestLiveBottomAfterScroll(t *testing.T) {
 // TestArrowKeysFollowDECCKM: a program that sets application-cursor mode
 // gets ESC O A for Up; one that does not gets ESC [ A.
 func TestArrowKeysFollowDECCKM(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	tests := []struct {
 		mode string // DECSET/DECRST ?1
@@ -95,6 +98,7 @@ func TestArrowKeysFollowDECCKM(t *testing.T) {
 // TestCursorPositionReport: a program that asks where the cursor is
 // (DSR 6, ESC [ 6 n) and waits for the answer gets it and goes on.
 func TestCursorPositionReport(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	script := `stty raw -echo; printf 'abc\033[6n'; r=$(dd bs=1 count=6 2>/dev/null | tr '\033' E); stty sane; echo; echo "GOT $r"`
 	id := start(t, a, "sh", "-c", script)
@@ -105,7 +109,7 @@ func TestCursorPositionReport(t *testing.T) {
 }
 
 func TestResizeSeenBySttySize(t *testing.T) {
-	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh")
 	if m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `stty size\r`, "wait_for": "24 80"}); m["matched"] != true {
@@ -118,8 +122,14 @@ func TestResizeSeenBySttySize(t *testing.T) {
 	if m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `stty size\r`, "wait_for": "30 100"}); m["matched"] != true {
 		t.Errorf("stty size after resize: %q", m["bufferAfter"])
 	}
-	// A full-screen program hears SIGWINCH.
-	id = start(t, a, "sh", "-c", `trap 'echo WINCH $(stty size)' WINCH; echo READY; while :; do sleep 0.05; done`)
+	// A full-screen program hears SIGWINCH. It reads its terminal, so
+	// shell_start returns at once (one that never reads waited out the
+	// readiness window).
+	winch := `import os, signal, sys
+signal.signal(signal.SIGWINCH, lambda *_: print("WINCH %d %d" % os.get_terminal_size()[::-1], flush=True))
+print("READY", flush=True)
+sys.stdin.read()`
+	id = start(t, a, realPython(), "-c", winch)
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "READY"})
 	mustCall(t, a, "shell_resize", map[string]any{"session_id": id, "cols": 90, "rows": 20})
 	if m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "WINCH 20 90"}); m["matched"] != true {
@@ -131,6 +141,7 @@ func TestResizeSeenBySttySize(t *testing.T) {
 // not keep; wait_for "$ " must find it while the cursor sits after it, and
 // a shell_send waiting for the prompt must wait for the next one.
 func TestWaitForPromptOnScreen(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "env": map[string]string{"PS1": "tw$ "}})
 	id := m["shell_session_id"].(string)
@@ -147,6 +158,7 @@ func TestWaitForPromptOnScreen(t *testing.T) {
 // shell's old screen comes back with its old prompt; a wait for the
 // prompt sent while the program ran must wait for the next one.
 func TestWaitForPromptAfterFullScreen(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "env": map[string]string{"PS1": "tw$ "}})
 	id := m["shell_session_id"].(string)
@@ -336,6 +348,7 @@ func rpcCall(t *testing.T, c *testClient, id int, method string, params any) map
 // declarations, structured results, shell_send's text block written for
 // the model and shell_read's being the screen itself.
 func TestShellToolsOverJSONRPC(t *testing.T) {
+	t.Parallel()
 	c := startServer(t)
 	c.initialize("2025-06-18")
 	list := rpcCall(t, c, 1, "tools/list", map[string]any{})
@@ -405,6 +418,7 @@ func TestShellToolsOverJSONRPC(t *testing.T) {
 // output does, even when it repeats the input (cat), and a wait that runs
 // out says so in the first words of its text block.
 func TestEchoDoesNotSatisfyWait(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "cat")
 	r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": "typed text", "wait_for": "typed text", "timeout_ms": 500})
@@ -421,9 +435,9 @@ func TestEchoDoesNotSatisfyWait(t *testing.T) {
 // TestWaitForAcrossWrappedRows: text that the terminal wrapped onto the
 // next row is still found on the screen, and read back as one line.
 func TestWaitForAcrossWrappedRows(t *testing.T) {
-	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
+	t.Parallel()
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", `printf '%075dWRAPPED-MARKER\n' 0; sleep 100`)
+	id := start(t, a, "sh", "-c", `printf '%075dWRAPPED-MARKER\n' 0; exec cat`) // reads: ready at once
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 100})
 	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "WRAPPED-MARKER", "timeout_ms": 2000})
 	if m["matched"] != true {
@@ -486,6 +500,7 @@ func TestEnterUnderLNM(t *testing.T) {
 // TestTimeoutZeroSends: timeout_ms 0 with input sends it and looks once
 // (shell_send and shell_click): no error, the input written.
 func TestTimeoutZeroSends(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "cat")
 	r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo g\r", "timeout_ms": 0, "wait_for": "g"})

@@ -96,8 +96,25 @@ func (tb *Toolbox) TraceOf(s *Session) *sessionTrace {
 // arguments did not decode, records nothing. A nil result with a Bind
 // error becomes that error's isError result, as tools/call sends it; any
 // other nil is returned for the caller to report.
+//
+// The session the call names (by id or name) is marked driven, and a call
+// that drives it (no read-only tool) while calls of other connections
+// run on it gets a note saying so (othersNote).
 func (tb *Toolbox) Run(ctx context.Context, t *Tool, call *ToolCall) *ToolResult {
 	start := time.Now()
+	var named *Session // the session of the call's session_id
+	var others []runningCall
+	if tb != nil {
+		if named = tb.sessions.Find(sessionArg(call.Args)); named != nil {
+			named.MarkDriven(start)
+			var leave func()
+			others, leave = tb.running.enter(named, &runningCall{tool: t.Name, client: call.Client, conn: call.Conn, since: start})
+			defer leave()
+			if t.ReadOnly || call.Conn == nil {
+				others = nil
+			}
+		}
+	}
 	res := t.Handle(ctx, call)
 	if res == nil && call.bindErr != nil {
 		res = &ToolResult{Text: call.bindErr.Error(), IsError: true}
@@ -105,12 +122,28 @@ func (tb *Toolbox) Run(ctx context.Context, t *Tool, call *ToolCall) *ToolResult
 	if res == nil || res.InputRequired != nil { // an interim result: its retry is the step
 		return res
 	}
+	if note := othersNote(named, others, time.Now()); note != "" {
+		res.Extra = append(res.Extra, Content{Type: "text", Text: note})
+	}
 	if res.step != nil && res.step.SessionID != "" && tb != nil {
 		v := *res.step
 		v.Origin = call.Origin
+		if named != nil && v.SessionID == named.Name { // steps are kept by id
+			v.SessionID = named.ID
+		}
 		tb.record(t.Name, call.Args, v, start)
 	}
 	return res
+}
+
+// sessionArg is the session_id argument of a call's arguments, "" when
+// there is none.
+func sessionArg(args json.RawMessage) string {
+	var a struct {
+		SessionID string `json:"session_id"`
+	}
+	_ = json.Unmarshal(args, &a) // not an object, or no string: none; Bind reports it
+	return a.SessionID
 }
 
 // record adds the call to its session's trace: the step, and in a full

@@ -20,6 +20,7 @@ func styledOf(cols, rows int, in string) styledScreen {
 }
 
 func TestStyledMarkup(t *testing.T) {
+	t.Parallel()
 	hide := "\x1b[?25l"
 	tests := []struct {
 		name, in, want string
@@ -49,6 +50,7 @@ func TestStyledMarkup(t *testing.T) {
 }
 
 func TestStyledRuns(t *testing.T) {
+	t.Parallel()
 	st := styledOf(20, 3, "\x1b[?25lab\r\n\x1b[7m OK \x1b[m \x1b[1;38;5;196mx\x1b[m")
 	got, _ := json.Marshal(st.Runs)
 	want := `[{"row":1,"col":0,"len":4,"text":" OK ","style":{"reverse":true}},{"row":1,"col":5,"len":1,"text":"x","style":{"bold":true,"fg":"196"}}]`
@@ -58,6 +60,7 @@ func TestStyledRuns(t *testing.T) {
 }
 
 func TestColorNames(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		c    Color
 		name string
@@ -87,6 +90,7 @@ func TestColorNames(t *testing.T) {
 // style alone (its runs, blanks at either end left out), mixed, and wide
 // characters.
 func TestFindQuery(t *testing.T) {
+	t.Parallel()
 	tru, fal := true, false
 	st := func(s Style) *styleFilter { return &styleFilter{Style: s} }
 	screen := "\x1b[?25l  Open  \x1b[7mSave\x1b[m  Quit\r\n" + // row 0
@@ -148,6 +152,7 @@ func TestFindQuery(t *testing.T) {
 
 // TestFindScrollback: lines above the screen match with rows -1 upwards.
 func TestFindScrollback(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(20, 2, 100)
 	term.Write([]byte("needle 1\r\nhay\r\nneedle 3\r\nhay\r\nlast"))
 	q, _ := parseFind("needle", nil)
@@ -164,6 +169,7 @@ func TestFindScrollback(t *testing.T) {
 // TestStyledTextKeepsHead: a styled read cut to max_bytes keeps the line
 // that defines the numbered styles.
 func TestStyledTextKeepsHead(t *testing.T) {
+	t.Parallel()
 	s := sessionWithModes(40, 10, "\x1b[?25l")
 	for i := 0; i < 10; i++ {
 		s.term.Write([]byte("\x1b[32mgreen\x1b[m row " + strconv.Itoa(i) + "\r\n"))
@@ -182,6 +188,7 @@ func TestStyledTextKeepsHead(t *testing.T) {
 // TestStyledRunsLeaveOutTheBase: on a screen with a base, the runs are
 // what differs from it, and the base is reported once.
 func TestStyledRunsLeaveOutTheBase(t *testing.T) {
+	t.Parallel()
 	st := styledOf(20, 3, "\x1b[?25l\x1b[37;44m\x1b[2J\x1b[Hmenu \x1b[7m item \x1b[27m rest")
 	got, _ := json.Marshal(struct {
 		Base *Style

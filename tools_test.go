@@ -33,6 +33,7 @@ func (r ntShown) blocks() (string, []Content) {
 // result (of a failed call, only its session and summary; none for
 // arguments that did not decode).
 func TestNewTool(t *testing.T) {
+	t.Parallel()
 	plain := newTool(Tool{Name: "test_nt", Input: objectSchema(map[string]any{"n": prop("integer", "a number"), "fail": prop("boolean", "")}, "n")},
 		func(_ context.Context, _ *ToolCall, in ntArgs) (ntResult, error) {
 			if in.Fail {
@@ -83,6 +84,7 @@ func TestNewTool(t *testing.T) {
 // TestArgPath: a type error in an embedded struct's field names the
 // argument as the client wrote it, not the Go path to it.
 func TestArgPath(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ field, args, want string }{
 		{"WaitArgs.commandWaitArgs.wait_for_command", `{"wait_for_command":"true"}`, "wait_for_command"},
 		{"border.title", `{"border":{"title":5}}`, "border.title"},
@@ -98,6 +100,7 @@ func TestArgPath(t *testing.T) {
 // argument names the entry or element to fix, not the whole argument
 // (encoding/json's error stops at the map or slice).
 func TestArgTypeErrorNamesMember(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, tc := range []struct {
 		tool string
@@ -122,6 +125,7 @@ func TestArgTypeErrorNamesMember(t *testing.T) {
 // object or array argument, is refused with its name, not taken as "not
 // given"; a null for a required argument is a missing one.
 func TestNullArgumentRefused(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, tc := range []struct {
 		tool string

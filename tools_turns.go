@@ -22,6 +22,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -151,13 +153,7 @@ type turnKey struct{}
 // queues for its session's turn as its request arrives. The turn is left
 // when the handler returns, or when the request ends without it.
 func (tb *Toolbox) arriveTurn(ctx context.Context, args json.RawMessage) context.Context {
-	var a struct {
-		SessionID string `json:"session_id"`
-	}
-	if json.Unmarshal(args, &a) != nil {
-		return ctx
-	}
-	s := tb.sessions.Get(a.SessionID)
+	s := tb.sessions.Find(sessionArg(args))
 	if s == nil {
 		return ctx // the handler says why
 	}
@@ -179,4 +175,65 @@ func (t *turn) call(c *ToolCall) *ToolCall {
 	ms := float64(t.waited().Milliseconds())
 	cc.Progress = func(progress, total float64, message string) { c.Progress(progress+ms, total+ms, message) }
 	return &cc
+}
+
+// sessionCalls holds the tool calls running on each session with the
+// connection each came on, so that a call that drives a session (any
+// tool but the read-only ones) while another client's call waits on it
+// is told so (Toolbox.Run): with a shared service two conversations may
+// drive one session. The zero value is ready; the Toolbox has one.
+type sessionCalls struct {
+	mu sync.Mutex
+	m  map[*Session][]*runningCall
+}
+
+// runningCall is one tool call running on a session.
+type runningCall struct {
+	tool   string
+	client string // the client's name, "" when unknown
+	conn   any    // ToolCall.Conn
+	since  time.Time
+}
+
+// enter lists c as running on s until leave is called, and returns the
+// calls of other connections running on s as it enters.
+func (sc *sessionCalls) enter(s *Session, c *runningCall) (others []runningCall, leave func()) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.m == nil {
+		sc.m = map[*Session][]*runningCall{}
+	}
+	for _, o := range sc.m[s] {
+		if o.conn != c.conn {
+			others = append(others, *o)
+		}
+	}
+	sc.m[s] = append(sc.m[s], c)
+	return others, func() {
+		sc.mu.Lock()
+		defer sc.mu.Unlock()
+		line := slices.DeleteFunc(sc.m[s], func(o *runningCall) bool { return o == c })
+		if len(line) == 0 {
+			delete(sc.m, s)
+		} else {
+			sc.m[s] = line
+		}
+	}
+}
+
+// othersNote is the line a driving call's reply adds about the calls of
+// other clients that were waiting on its session s when it began, or "".
+func othersNote(s *Session, others []runningCall, now time.Time) string {
+	if len(others) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, o := range others {
+		who := "another client"
+		if o.client != "" {
+			who = "client " + strconv.Quote(o.client)
+		}
+		parts = append(parts, fmt.Sprintf("%s of %s (running %v)", o.tool, who, now.Sub(o.since).Round(time.Second)))
+	}
+	return fmt.Sprintf("Note: session %s is shared, and another connection was waiting on it when this call began: %s. What this call typed or changed may be what that call waits for, or spoil it.", s.ID, strings.Join(parts, ", "))
 }

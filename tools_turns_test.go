@@ -58,9 +58,11 @@ func startShellOver(t *testing.T, c *testClient, name string) string {
 // output, and the commands of a burst are numbered one after another.
 // They run in the order they arrived.
 func TestConcurrentSendsTakeTurns(t *testing.T) {
+	t.Parallel()
 	const calls, rounds = 5, 4
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			c := startServer(t)
 			c.initialize("2025-06-18")
 			id := startShellOver(t, c, sh.name)
@@ -134,10 +136,12 @@ func result(t *testing.T, ch <-chan *ToolResult) *ToolResult {
 // TestSendsTakeTurnsInOrder: calls queued one after another while the
 // turn is held run in the order they queued, each its own command.
 func TestSendsTakeTurnsInOrder(t *testing.T) {
+	t.Parallel()
 	const calls = 5
 	a := newTestApp(t)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true})
 			s, _ := a.tools.session(id)
@@ -176,6 +180,7 @@ var mouseEcho = []string{"-c", `printf '\033[?1000hREADY\n'; stty raw -echo; exe
 // TestQueuedCallTypesNothing: a shell_send or shell_click waiting for its
 // turn has typed nothing; once the turn is free it types and returns.
 func TestQueuedCallTypesNothing(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, tt := range []struct {
 		tool string
@@ -186,6 +191,7 @@ func TestQueuedCallTypesNothing(t *testing.T) {
 		{"shell_click", map[string]any{"row": 2, "col": 3, "wait_idle_ms": 100}, "^[[M"},
 	} {
 		t.Run(tt.tool, func(t *testing.T) {
+			t.Parallel()
 			id := start(t, a, "sh", mouseEcho...)
 			mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "READY", "wait_idle_ms": 100})
 			s, _ := a.tools.session(id)
@@ -194,9 +200,13 @@ func TestQueuedCallTypesNothing(t *testing.T) {
 			maps.Copy(args, tt.args)
 			ch := callAsync(t, context.Background(), a, tt.tool, args)
 			awaitQueued(t, a, s, 2)
-			// A write that slipped past the queue would reach cat -v at once;
-			// shell_wait's idle ends after the output it caused.
-			mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 50})
+			// A write that slipped past the queue went to the program
+			// before the holder's barrier, and cat -v prints what it reads
+			// in order: once the barrier is on the screen, so is the slip.
+			if err := s.writeInput(context.Background(), []byte("BARRIER")); err != nil {
+				t.Fatal(err)
+			}
+			mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "BARRIER", "timeout_ms": 20000})
 			if raw, _ := s.RawTail(4096); strings.Contains(string(raw), tt.sent) {
 				t.Fatalf("%s typed before its turn: %q", tt.tool, raw)
 			}
@@ -216,6 +226,7 @@ func TestQueuedCallTypesNothing(t *testing.T) {
 // counts against it) and when shell_stop ends the session; shell_stop
 // does not wait behind it.
 func TestTurnWaitEnds(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, tt := range []struct {
 		name    string
@@ -257,6 +268,7 @@ func TestTurnWaitEnds(t *testing.T) {
 // TestLookingCallsTakeNoTurn: the tools that only read or wait answer
 // while another call holds the session's turn.
 func TestLookingCallsTakeNoTurn(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := start(t, a, "sh", mouseEcho...)
 	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "READY", "wait_idle_ms": 100})
@@ -284,6 +296,7 @@ func TestLookingCallsTakeNoTurn(t *testing.T) {
 // taken from its timeout_ms, and its progress reports go on from the
 // turn's, so they keep growing.
 func TestTurnCountsAgainstTimeout(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	for _, tt := range []struct {
 		waited, timeout, left time.Duration

@@ -408,6 +408,7 @@ type outputWatch struct {
 	settled     outputSettled // wait_for_command's end: the prompt's output has all arrived
 	inputs      inputWait     // wait_for_input, and a wait_for_command stopped at a prompt (tools_input.go)
 	resumed     bool          // kept after a send and taken over by the wait that follows it (tools_followup.go)
+	escAt       time.Time     // when the call's input ended with a lone Escape, zero when it did not (tools_input.go)
 	oldCounts   bool          // new_only false on a resumed watch: text shown before the send counts, its echo does not
 	since       screenMark    // the screen when the watch began: a reply shows what changed since (changedScreen)
 }
@@ -679,7 +680,7 @@ func (w *outputWatch) promptSettleLocked(exited bool) time.Duration {
 	// The prompt reads its input once drawn, but what the shell wrote
 	// before its read may still be in transit (zsh's \e[?2004h after its
 	// prompt): the same two looks as shell_start's readiness.
-	if w.settled.check(s, promptReady(s.pid, time.Since(s.lastOutput), settlePoll), s.fed) {
+	if w.settled.check(s, readsInput(s.pid, time.Since(s.lastOutput), settlePoll, true), s.fed) {
 		return 0
 	}
 	return settlePoll
@@ -986,6 +987,11 @@ func (tb *Toolbox) act(ctx context.Context, call *ToolCall, s *Session, spec wai
 	a := acted{before: s.Text(false), watch: w}
 	if err := typeUnits(ctx, s, units, typeDelay, spec.timeout); err != nil {
 		return a, err
+	}
+	if endsWithLoneEsc(units) {
+		s.mu.Lock()
+		w.escAt = time.Now()
+		s.mu.Unlock()
 	}
 	if ctx.Err() != nil {
 		return a, errors.New("cancelled")

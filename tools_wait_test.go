@@ -42,6 +42,7 @@ func lastLine(v any) string {
 // on the echo of the command line), so the keys that follow reach the
 // program, and after quitting the shell's screen ends in a clean prompt.
 func TestFullScreenProgramsNoTypeahead(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		command string // typed at the prompt
@@ -55,6 +56,7 @@ func TestFullScreenProgramsNoTypeahead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			if _, err := exec.LookPath(tt.name); err != nil {
 				t.Skip(err)
 			}
@@ -92,6 +94,7 @@ func TestFullScreenProgramsNoTypeahead(t *testing.T) {
 // one (it returned at once, a false "done"); new_only false lets what was
 // shown count.
 func TestWaitNewOnly(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := shellIn(t, a, t.TempDir())
 	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": `sleep 1; echo sl""ept\r`, "delay_ms": 0})
@@ -109,6 +112,7 @@ func TestWaitNewOnly(t *testing.T) {
 // TestWaitForGone: wait_for_gone returns once the text left the screen
 // (matched, ended by it), and at once when it is not there.
 func TestWaitForGone(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	// The program reads a line first, so shell_start returns with
 	// Loading... shown (it would wait out its readiness window for a
@@ -140,21 +144,38 @@ func anyStrings(v any) []string {
 
 // TestWaitStableIgnoresCursorAndBlink: a program that keeps blinking the
 // cursor and toggling SGR 5 on a character, without changing any text,
-// never goes idle, but its screen is stable.
+// has a stable screen for wait_stable_ms, while its output still restarts
+// wait_idle_ms's clock (the time since the last output).
 func TestWaitStableIgnoresCursorAndBlink(t *testing.T) {
-	t.Parallel() // it waits out shell_start's readiness window: a program that never reads
+	t.Parallel()
 	a := newTestApp(t)
-	id := start(t, a, "sh", "-c", `echo; echo STATIC; while :; do printf '\033[?25l\033[5mX\033[0m\b'; sleep 0.05; printf '\033[?25h\033[HX\b\033[3;1H'; sleep 0.05; done`)
+	// The blinking loop runs in the background and the shell reads its
+	// terminal, so shell_start returns at once: a program that never
+	// reads waited out the readiness window (0.5 to 3 s).
+	id := start(t, a, "sh", "-c", `echo; echo STATIC; while :; do printf '\033[?25l\033[5mX\033[0m\b'; sleep 0.05; printf '\033[?25h\033[HX\b\033[3;1H'; sleep 0.05; done & read x`)
 	if m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "STATIC", "timeout_ms": 5000}); m["matched"] != true {
 		t.Fatalf("STATIC not shown: %v", m) // row 0 has the X the loop writes at home
 	}
-	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 500, "timeout_ms": 1500})
-	if m["matched"] != false || m["timed_out"] != true {
-		t.Errorf("the blinking program went idle: %v", m)
-	}
-	m = mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_stable_ms": 300, "timeout_ms": 5000})
+	m := mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_stable_ms": 300, "timeout_ms": 5000})
 	if m["matched"] != true || m["ended_by"] != "wait_stable_ms" {
 		t.Errorf("wait_stable_ms was fooled by the cursor or the blink: %v", m)
+	}
+	// The blinking goes on and changes no text, yet it is output: the
+	// idle clock restarts. (A wait for 500 ms of idle that had to time
+	// out checked this by the clock, and a loaded machine stalled the
+	// loop for that long.)
+	s, _ := a.tools.session(id)
+	text := s.Text(false)
+	s.mu.Lock()
+	since := s.lastOutput
+	s.mu.Unlock()
+	waitFor(t, func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.lastOutput.After(since)
+	})
+	if now := s.Text(false); now != text {
+		t.Errorf("the blinking changed the text: %q, then %q", text, now)
 	}
 	if r, _ := call(t, a, "shell_wait", map[string]any{"session_id": id, "wait_idle_ms": 10, "wait_stable_ms": 10}); !r.IsError {
 		t.Errorf("wait_idle_ms with wait_stable_ms accepted: %s", r.Text)
@@ -164,6 +185,7 @@ func TestWaitStableIgnoresCursorAndBlink(t *testing.T) {
 // TestRegexOverShownText: /# $/ matches a root prompt: the regex runs over
 // the rows as shown, $ at a line's end, no trailing blank rows.
 func TestRegexOverShownText(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	m := mustCall(t, a, "shell_start", map[string]any{"command": "sh", "env": map[string]string{"PS1": "work# "}})
 	id := m["shell_session_id"].(string)
@@ -179,6 +201,7 @@ func TestRegexOverShownText(t *testing.T) {
 // backslashes stay, newlines are Enter, and the shell or Python runs it
 // as one paste.
 func TestSendTextAsWritten(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		command []string
@@ -192,6 +215,7 @@ func TestSendTextAsWritten(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			a := newTestApp(t)
 			var id string
 			if tt.command == nil {
@@ -223,6 +247,7 @@ func regexpQuoteLines(lines []string) string {
 // output and checks which screen text still satisfies a wait: the cells
 // drawn as the echo do not, the program's own output does.
 func TestEchoTrackerMarks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		input  string // what was typed (escapes removed, \r between lines)
@@ -274,6 +299,7 @@ func TestEchoTrackerMarks(t *testing.T) {
 // does not count, the same text drawn afterwards does, also after a
 // scroll moved the old rows.
 func TestOldTextMarks(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(20, 3, 10)
 	term.Write([]byte("tw$ ls\r\nfile\r\ntw$ "))
 	term.BeginMarks("", true)
@@ -294,6 +320,7 @@ func TestOldTextMarks(t *testing.T) {
 // TestMatchFresh: a match counts when it covers a fresh byte or no
 // byte at all; overlapping literal occurrences are all tried.
 func TestMatchFresh(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		find, text, fresh string // fresh: 1 for a fresh byte
 		want              bool
@@ -321,6 +348,7 @@ func TestMatchFresh(t *testing.T) {
 // screen and scrollback text, blanks at the wrap kept; the alternate
 // screen keeps its rows; TextRows reads a range across both.
 func TestTextJoinsWrappedRows(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(10, 3, 10)
 	term.Write([]byte("its own copy of the text\r\nnext"))
 	if got, want := term.Text(true), "its own copy of the text\nnext"; got != want {
@@ -425,6 +453,7 @@ func FuzzWaitFor(f *testing.F) {
 // the scrollback, is one line in Text and TextRows, the blanks at each
 // wrap point kept.
 func TestTextJoinsAcrossHistory(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(4, 2, 10)
 	term.Write([]byte("ab  cd  efgh ij\r\nz"))
 	if got, want := term.Text(true), "ab  cd  efgh ij\nz"; got != want {
@@ -441,6 +470,7 @@ func TestTextJoinsAcrossHistory(t *testing.T) {
 // when it wrapped early adds no blank, a blank written at the wrap point
 // stays, and erased cells at a wrapped row's end add nothing.
 func TestJoinedTextSameInHistory(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		cols int
@@ -480,9 +510,11 @@ func TestJoinedTextSameInHistory(t *testing.T) {
 // timeout names; shell_send's Enter or Ctrl-C at the idle prompt runs no
 // command and returns at the new prompt, already_done.
 func TestCommandWaitAtIdlePrompt(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, sh := range integratedShells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, sh.name, "", sh.args, nil)
 			runCommand(t, a, id, "true", nil)
 			r, m := call(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for_command": true, "wait_for": "zz", "timeout_ms": 300})
@@ -514,6 +546,7 @@ func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
 // only echo: the wait returns on the program's own output, in bash, zsh
 // and fish.
 func TestEchoRepeatedFirstLetter(t *testing.T) {
+	t.Parallel()
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		t.Run(shell, func(t *testing.T) {
 			t.Parallel()
@@ -538,6 +571,7 @@ func TestEchoRepeatedFirstLetter(t *testing.T) {
 // error naming the fix, in every tool that waits; it was taken as no
 // condition, and the call returned without matched.
 func TestEmptyWaitForRefused(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	id := mustCall(t, a, "shell_start", map[string]any{"command": "cat"})["shell_session_id"]
 	for _, tc := range []struct {
@@ -569,6 +603,7 @@ func TestEmptyWaitForRefused(t *testing.T) {
 // refers to shell_wait's; any other letter after the last slash makes
 // the argument literal text.
 func TestRegexFlagsDocumented(t *testing.T) {
+	t.Parallel()
 	for r := 'A'; r <= 'z'; r++ {
 		if !unicode.IsLetter(r) {
 			continue
@@ -620,12 +655,14 @@ func TestRegexFlagsDocumented(t *testing.T) {
 // at an earlier command), and its text quotes the shell's reply. An
 // empty line stays already_done.
 func TestNoCommandForRejectedLine(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, tc := range []struct{ shell, reply string }{
 		{"bash", "syntax error"},
 		{"zsh", "parse error"},
 	} {
 		t.Run(tc.shell, func(t *testing.T) {
+			t.Parallel()
 			id := startShell(t, a, tc.shell, "", nil, nil)
 			r, m := call(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo )\r", "wait_for_command": true, "timeout_ms": 20000})
 			if r.IsError || m["matched"] != true || m["no_command"] != true || m["already_done"] != nil || m["command"] != nil {
@@ -656,6 +693,7 @@ func firstLines(s string, n int) string {
 // TIMED OUT line says so and how to go on, not that it waited for the
 // command to end; a command that runs still gets the usual line.
 func TestTimeoutNoCommandStarted(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	for _, tc := range []struct{ shell, line string }{
 		{"bash", "if true"},
@@ -670,7 +708,12 @@ func TestTimeoutNoCommandStarted(t *testing.T) {
 			if want := "TIMED OUT after 1s (matched false): no command started since the input was sent"; m["timed_out"] != true || !strings.HasPrefix(r.Text, want) || !strings.Contains(firstLine(r.Text), "send C-c") {
 				t.Errorf("%q: %q, want %q...", tc.line, firstLine(r.Text), want)
 			}
-			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"C-c"}, "wait_stable_ms": 100})
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"C-c"}})
+			// The shell has read the C-c and reads at its prompt again
+			// (100 ms of a stable screen, waited for before, could pass
+			// with fish still busy on a loaded machine).
+			s, _ := a.tools.session(id)
+			waitFor(t, func() bool { return s.inputRead() && s.Foreground().Input == inputCommand })
 			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "input": "echo st''arted; sleep 30\r", "wait_for": "started", "timeout_ms": 20000})
 			r, _ = call(t, a, "shell_send", map[string]any{"session_id": id, "input": "x", "wait_for_command": true, "timeout_ms": 300})
 			if want := "TIMED OUT after 300ms waiting for wait_for_command (the command to end"; !strings.HasPrefix(r.Text, want) {

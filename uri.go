@@ -35,6 +35,7 @@ const (
 	uriCommand                        // session://{id}/commands/{n}
 	uriTrace                          // session://{id}/trace
 	uriTape                           // session://{id}/tape
+	uriApp                            // ui://ttywright/terminal, the terminal app (MCP Apps)
 )
 
 // resourceURI is a resource URI: its kind, the session id (session://
@@ -59,6 +60,7 @@ func screenshotURI(id, name string) resourceURI {
 	return resourceURI{kind: uriScreenshot, session: id, name: name}
 }
 func commandsURI(id string) resourceURI { return resourceURI{kind: uriCommands, session: id} }
+func appURI() resourceURI               { return resourceURI{kind: uriApp} }
 func traceURI(id string) resourceURI    { return resourceURI{kind: uriTrace, session: id} }
 func tapeURI(id string) resourceURI     { return resourceURI{kind: uriTape, session: id} }
 func commandURI(id string, n int) resourceURI {
@@ -111,6 +113,8 @@ func (u resourceURI) String() string {
 		return "session://" + u.session + "/trace"
 	case uriTape:
 		return "session://" + u.session + "/tape"
+	case uriApp:
+		return "ui://ttywright/terminal"
 	}
 	return ""
 }
@@ -175,6 +179,10 @@ func parseResourceURI(raw string) (resourceURI, error) {
 		}
 	case "session":
 		return parseSessionURI(seg)
+	case "ui":
+		if len(seg) == 2 && seg[0] == "ttywright" && seg[1] == "terminal" {
+			return appURI(), nil
+		}
 	}
 	return resourceURI{}, errBadURI
 }

@@ -8,6 +8,7 @@ import (
 // TestResourceURIRoundTrip checks each constructor's canonical form and
 // that parseResourceURI gives the same value back.
 func TestResourceURIRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		u    resourceURI
 		want string
@@ -35,6 +36,7 @@ func TestResourceURIRoundTrip(t *testing.T) {
 
 // TestParseResourceURIRefuses lists URIs of no known shape.
 func TestParseResourceURIRefuses(t *testing.T) {
+	t.Parallel()
 	for _, uri := range []string{
 		"", "sessions://", "sessions://other", "session://s1", "session://s1/nope", "session://s1/info/x",
 		"session://s1/screenshots/a/b", "session://s1/screenshots/..", "session://s1/screenshots/%2F",
@@ -50,6 +52,7 @@ func TestParseResourceURIRefuses(t *testing.T) {
 // variables are filled in, and the templates are the ones resources
 // list, in their order.
 func TestURITemplates(t *testing.T) {
+	t.Parallel()
 	var got []string
 	for _, tmpl := range resourceTemplates {
 		got = append(got, tmpl.URITemplate)

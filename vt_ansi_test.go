@@ -10,6 +10,7 @@ import (
 // TestSGRParams pins the one SGR form: parameters in numeric order, ';'
 // between them and inside extended colours, ':' only for underline styles.
 func TestSGRParams(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		c    Cell
@@ -44,6 +45,7 @@ func TestSGRParams(t *testing.T) {
 // TestDECRQSSRoundTrip sets a pen, asks for it with DECRQSS and sets the
 // reply's parameters on a fresh terminal: the pens must match.
 func TestDECRQSSRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, sgr := range []string{
 		"0", "1;31", "2;3;4:4;5;7;8;9;53", "38;5;200;48;2;1;2;3", "58;2;9;8;7;4", "58:5:12;4:2;95;100",
 	} {
@@ -105,6 +107,7 @@ func ansiReplayScreens() []struct{ name, in string } {
 // links, cursor, title, alternate screen), the lines form the cells, with
 // "\n" turned into "\r\n" as a terminal's ONLCR does when `cat` prints it.
 func TestScreenANSIRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, tt := range ansiReplayScreens() {
 		t.Run(tt.name, func(t *testing.T) {
 			src := NewTerminal(80, 24, 0)

@@ -78,6 +78,7 @@ func FuzzVT(f *testing.F) {
 // each feed and that every feed gives the screen of the whole write. The
 // fuzz body itself splits only short inputs, at one point when long.
 func TestVTFuzzSeedsSplit(t *testing.T) {
+	t.Parallel()
 	seeds := corpusBytes(t, "FuzzVT")
 	for _, s := range vtFuzzSeeds {
 		seeds = append(seeds, []byte(s))

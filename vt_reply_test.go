@@ -27,6 +27,7 @@ func replyTo(in string, setup func(*Terminal)) string {
 }
 
 func TestVTReplyForms(t *testing.T) {
+	t.Parallel()
 	lookup := func(name string) *Theme {
 		th, err := lookupTheme(name)
 		if err != nil {
@@ -122,6 +123,7 @@ func TestVTReplyForms(t *testing.T) {
 // VT220 class (62: DECSTR soft reset, DECTCEM), selective erase (6),
 // horizontal scrolling (21) and ANSI colour (22).
 func TestVTDA1Features(t *testing.T) {
+	t.Parallel()
 	if got, want := replyTo("\x1b[c", nil), "\x1b[?62;6;21;22c"; got != want {
 		t.Fatalf("DA1 %q, want %q: update the feature cases below with it", got, want)
 	}
@@ -156,6 +158,7 @@ func TestVTDA1Features(t *testing.T) {
 // TestVTS8C1T: after S8C1T (ESC SP G) replies use 8-bit C1 controls, as a
 // VT220 sends them; S7C1T and RIS go back to ESC pairs.
 func TestVTS8C1T(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"\x1b G\x1b[6n", "\x9b1;1R"},
 		{"\x1b G\x1b[c", "\x9b?62;6;21;22c"},
@@ -213,6 +216,7 @@ func FuzzVTReplies(f *testing.F) {
 // colour 1 (OSC 4) and for TN (XTGETTCAP) and reads the session's theme
 // colour and its own TERM back.
 func TestSessionReportsThemeAndTerm(t *testing.T) {
+	t.Parallel()
 	a := newTestApp(t)
 	// Each reply is read whole (dd count = its length), ESC shown as E.
 	script := `stty raw -echo; printf '\033]4;1;?\033\\'; a=$(dd bs=1 count=26 2>/dev/null | tr '\033' E); ` +
@@ -233,6 +237,7 @@ func TestSessionReportsThemeAndTerm(t *testing.T) {
 // for shell_send; the emulator keeps its own table, as it may not use
 // server code), in normal and application cursor mode.
 func TestTcapKeysMatchInput(t *testing.T) {
+	t.Parallel()
 	names := map[string]string{
 		"kcuu1": "Up", "kcud1": "Down", "kcub1": "Left", "kcuf1": "Right", "khome": "Home", "kend": "End",
 		"kHOM": "S-Home", "kEND": "S-End", "kLFT": "S-Left", "kRIT": "S-Right", "kPRV": "S-Up", "kNXT": "S-Down",

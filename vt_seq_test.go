@@ -7,7 +7,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"math/rand"
 	"runtime"
 	"slices"
 	"strings"
@@ -84,6 +83,7 @@ func runSeqCases(t *testing.T, cases []seqCase) {
 }
 
 func TestVTControls(t *testing.T) {
+	t.Parallel()
 	runSeqCases(t, []seqCase{
 		{"text", "hello", []string{"hello▮"}, 0, 0},
 		{"CR LF", "ab\r\ncd", []string{"ab", "cd▮"}, 0, 0},
@@ -103,6 +103,7 @@ func TestVTControls(t *testing.T) {
 }
 
 func TestVTWrap(t *testing.T) {
+	t.Parallel()
 	runSeqCases(t, []seqCase{
 		{"pending wrap at the last column", "0123456789", []string{"012345678▮9"}, 0, 0},
 		{"wrap on the next character", "0123456789ab", []string{"0123456789", "ab▮"}, 0, 0},
@@ -124,6 +125,7 @@ func TestVTWrap(t *testing.T) {
 // but HT and CBT, CR, LF, the erases, ICH, DCH, IL, DL), then on the
 // character under the cursor; with none there the mark is dropped.
 func TestVTMarks(t *testing.T) {
+	t.Parallel()
 	runSeqCases(t, []seqCase{
 		{"after the character", "abc\u0301", []string{"abc\u0301▮"}, 0, 0},
 		{"after SGR", "abc\x1b[1m\u0301", []string{"abc\u0301▮"}, 0, 0},
@@ -144,6 +146,7 @@ func TestVTMarks(t *testing.T) {
 }
 
 func TestVTUTF8(t *testing.T) {
+	t.Parallel()
 	runSeqCases(t, []seqCase{
 		{"two, three and four bytes", "é€😀", []string{"é€😀▮"}, 0, 0},
 		{"invalid lead byte", "a\xffb", []string{"a\ufffdb▮"}, 0, 0},
@@ -157,6 +160,7 @@ func TestVTUTF8(t *testing.T) {
 }
 
 func TestVTCursorMotion(t *testing.T) {
+	t.Parallel()
 	runSeqCases(t, []seqCase{
 		{"CUP", "\x1b[2;3HX", []string{"", "  X▮"}, 0, 0},
 		{"CUP defaults home", "ab\x1b[HX", []string{"X▮b"}, 0, 0},
@@ -175,6 +179,7 @@ func TestVTCursorMotion(t *testing.T) {
 }
 
 func TestVTErase(t *testing.T) {
+	t.Parallel()
 	full := "abcdefghij\r\nklmnopqrst\r\nuvwxyzABCD\r\nEFGHIJKLMN"
 	runSeqCases(t, []seqCase{
 		{"ED 0", full + "\x1b[2;3H\x1b[J", []string{"abcdefghij", "kl▮"}, 0, 0},
@@ -204,6 +209,7 @@ func TestVTErase(t *testing.T) {
 }
 
 func TestVTEdit(t *testing.T) {
+	t.Parallel()
 	runSeqCases(t, []seqCase{
 		{"ICH", "abcdef\x1b[2G\x1b[2@", []string{"a▮  bcdef"}, 0, 0},
 		{"ICH drops cells at the edge", "0123456789\x1b[1G\x1b[3@", []string{"▮   0123456"}, 0, 0},
@@ -228,6 +234,7 @@ func TestVTEdit(t *testing.T) {
 // TestVTDECALNPen checks the pen DECALN leaves: no SGR attributes, the
 // colours as they were (xterm 379).
 func TestVTDECALNPen(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want Cell
@@ -249,6 +256,7 @@ func TestVTDECALNPen(t *testing.T) {
 }
 
 func TestVTScroll(t *testing.T) {
+	t.Parallel()
 	rows := "1\r\n2\r\n3\r\n4"
 	runSeqCases(t, []seqCase{
 		{"SU", rows + "\x1b[S", []string{"2", "3", "4", " ▮"}, 0, 0},
@@ -266,6 +274,7 @@ func TestVTScroll(t *testing.T) {
 }
 
 func TestVTTabs(t *testing.T) {
+	t.Parallel()
 	runSeqCases(t, []seqCase{
 		{"HTS and TBC 0", "\x1b[3G\x1bH\x1b[1G\tX\x1b[3G\x1b[g\x1b[1G\tY", []string{"  X     Y▮"}, 20, 2},
 		{"TBC 3 clears all", "\x1b[3g\tX", []string{"                   ▮X"}, 20, 2},
@@ -275,6 +284,7 @@ func TestVTTabs(t *testing.T) {
 }
 
 func TestVTCharsetsAndSave(t *testing.T) {
+	t.Parallel()
 	runSeqCases(t, []seqCase{
 		{"DEC special graphics", "\x1b(0lqk\x1b(Bx", []string{"┌─┐x▮"}, 0, 0},
 		{"SO and SI switch G1", "\x1b)0a\x0eq\x0fq", []string{"a─q▮"}, 0, 0},
@@ -290,6 +300,7 @@ func TestVTCharsetsAndSave(t *testing.T) {
 }
 
 func TestVTIgnoredSequences(t *testing.T) {
+	t.Parallel()
 	runSeqCases(t, []seqCase{
 		{"unknown CSI", "a\x1b[?999;5zb", []string{"ab▮"}, 0, 0},
 		{"CSI with two intermediates", "a\x1b[1$!pb", []string{"ab▮"}, 0, 0},
@@ -306,6 +317,7 @@ func TestVTIgnoredSequences(t *testing.T) {
 
 // TestVTSGR checks the pen each SGR form sets.
 func TestVTSGR(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want Cell
@@ -347,6 +359,7 @@ func TestVTSGR(t *testing.T) {
 
 // TestVTBCE checks that erases keep the current background colour.
 func TestVTBCE(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(10, 3, 0)
 	term.Write([]byte("\x1b[44m\x1b[2J\x1b[m\x1b[41m\x1b[2;5H\x1b[K\x1b[m"))
 	if got := term.CellAt(0, 0).BG; got != PaletteColor(4) {
@@ -365,6 +378,7 @@ func TestVTBCE(t *testing.T) {
 
 // TestVTReplies checks every query this terminal answers.
 func TestVTReplies(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"\x1b[c", "\x1b[?62;6;21;22c"},
 		{"\x1b[0c", "\x1b[?62;6;21;22c"},
@@ -409,6 +423,7 @@ func TestVTReplies(t *testing.T) {
 
 // TestVTModes checks the modes and state other parts of the program read.
 func TestVTModes(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(20, 5, 0)
 	term.Write([]byte("\x1b[?1h\x1b=\x1b[?2004h\x1b[?2026h\x1b[?1002h\x1b[?1006h\x1b[?25l\x1b[6 q\x1b]2;my title\x07\x1b[?1049h"))
 	m := term.Modes()
@@ -434,6 +449,7 @@ func TestVTModes(t *testing.T) {
 // TestVTSnapshotLinksMarks checks OSC 8 links and combining marks in a
 // snapshot, and that the snapshot does not share memory with the screen.
 func TestVTSnapshotLinksMarks(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(10, 2, 0)
 	term.Write([]byte("\x1b]8;id=1;https://example.com/\x1b\\ab\x1b]8;;\x1b\\ce\u0301\u0302"))
 	s := term.Snapshot()
@@ -457,6 +473,7 @@ func TestVTSnapshotLinksMarks(t *testing.T) {
 
 // TestVTScrollback checks what goes to the history and what does not.
 func TestVTScrollback(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(10, 2, 3)
 	term.Write([]byte("1\r\n2\r\n3\r\n\x1b[31m4\x1b[m\r\n日本\r\n6"))
 	if got, want := fmt.Sprint(term.ScrollbackLines()), "[2 3 4]"; got != want {
@@ -522,6 +539,7 @@ func TestVTScrollbackMemory(t *testing.T) {
 
 // TestVTGeneration checks the change counter.
 func TestVTGeneration(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(10, 2, 0)
 	g := term.Generation()
 	term.Write([]byte("a"))
@@ -547,6 +565,7 @@ func TestVTGeneration(t *testing.T) {
 // TestVTResize checks that rows are cut and padded, not reflowed, and the
 // cursor row stays visible.
 func TestVTResize(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(10, 4, 10)
 	term.Write([]byte("1\r\n2\r\n3\r\n4日x"))
 	term.Resize(3, 2)
@@ -579,6 +598,7 @@ func TestVTResize(t *testing.T) {
 // TestVTParserTransitions pins single transitions of the state machine
 // that are easy to get wrong.
 func TestVTParserTransitions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		from     vtState
@@ -611,6 +631,7 @@ func TestVTParserTransitions(t *testing.T) {
 // TestVTUnknownCounted checks that sequences without meaning are counted
 // (not drawn).
 func TestVTUnknownCounted(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(10, 2, 0)
 	term.Write([]byte("\x1b[5z\x1b]999;x\x07\x1bPzz\x1b\\\x1b#3"))
 	if term.unknowns != 4 {
@@ -621,63 +642,78 @@ func TestVTUnknownCounted(t *testing.T) {
 	}
 }
 
+// csiParamCases are sequences of every shape for csi's parameter
+// parsing: empty and long parameters, colons, more parameters than are
+// kept, private markers, rejected bytes (BEL, 0xFF, an intermediate, a
+// marker after the start), short and long ends. FuzzVTCSIParams starts
+// from them.
+var csiParamCases = []string{
+	"\x1b[m", "\x1b[0m", "\x1b[38;2;255;128;0m", "\x1b[38:2::1:2:3m", "\x1b[;;;H",
+	"\x1b[12345678;1m", "\x1b[1234567890123456789;2m", "\x1b[99999m", "\x1b[?1049h",
+	"\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35m",
+	"\x1b[1;2<3m", "\x1b[1;2 q", "\x1b[1;2\x07m", "\x1b[1;2;3;4;5;6;7;8;9;", "\x1b[00000000000000000001;2;3m",
+	"\x1b[<1;2:3J", "\x1b[12;$4H", "\x1b[;\x07K", "\x1b[0\xff~", "\x1b[7::;:9?m", "\x1b[::::::::::::::::::::1H",
+	"\x1b[;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;;K", "\x1b[4 ;5m", "\x1b[H", "\x1b[~",
+}
+
 // TestVTCSIParams checks csi's parameter parsing (ground's fast path)
-// against vtParser.param, the table's byte-at-a-time rules, on sequences
-// of every shape: empty and long parameters, colons, more parameters
-// than are kept, private markers, rejected bytes, short and long ends.
+// against vtParser.param, the table's byte-at-a-time rules, on
+// csiParamCases, each alone and followed by more bytes (the fast path
+// reads ahead).
 func TestVTCSIParams(t *testing.T) {
-	cases := []string{
-		"\x1b[m", "\x1b[0m", "\x1b[38;2;255;128;0m", "\x1b[38:2::1:2:3m", "\x1b[;;;H",
-		"\x1b[12345678;1m", "\x1b[1234567890123456789;2m", "\x1b[99999m", "\x1b[?1049h",
-		"\x1b[1;2;3;4;5;6;7;8;9;10;11;12;13;14;15;16;17;18;19;20;21;22;23;24;25;26;27;28;29;30;31;32;33;34;35m",
-		"\x1b[1;2<3m", "\x1b[1;2 q", "\x1b[1;2\x07m", "\x1b[1;2;3;4;5;6;7;8;9;", "\x1b[00000000000000000001;2;3m",
+	t.Parallel()
+	for _, c := range csiParamCases {
+		checkCSIParams(t, c)
+		checkCSIParams(t, c+"padding for sixteen bytes")
 	}
-	rng := rand.New(rand.NewSource(1))
-	alphabet := "0123456789;;::m?<$ \x07\xff"
-	for range 20000 {
-		b := []byte("\x1b[")
-		for n := rng.Intn(40); n > 0; n-- {
-			if rng.Intn(4) == 0 {
-				b = append(b, alphabet[rng.Intn(len(alphabet))])
-			} else {
-				b = append(b, "0123456789;"[rng.Intn(11)])
-			}
-		}
-		b = append(b, "mHJK~"[rng.Intn(5)])
-		cases = append(cases, string(b), string(b)+"padding for sixteen bytes")
+}
+
+// FuzzVTCSIParams is TestVTCSIParams on any bytes after CSI.
+func FuzzVTCSIParams(f *testing.F) {
+	for _, c := range csiParamCases {
+		f.Add([]byte(c[2:]))
 	}
-	for _, c := range cases {
-		term := NewTerminal(80, 24, 0)
-		n := term.csi([]byte(c))
-		var want vtParser
-		wantN := 0
-		for i := 2; i < len(c); i++ {
-			b := c[i]
-			if i == 2 && b >= 0x3C && b <= 0x3F {
-				want.prefix = b
-				continue
-			}
-			if b-'0' <= 9 || b == ';' || b == ':' {
-				want.param(b)
-				continue
-			}
-			if b >= 0x40 && b <= 0x7E {
-				wantN = i + 1
-			}
-			break
-		}
-		if n != wantN {
-			t.Errorf("csi(%q) = %d, want %d", c, n, wantN)
+	f.Fuzz(func(t *testing.T, in []byte) {
+		checkCSIParams(t, "\x1b["+string(in))
+		checkCSIParams(t, "\x1b["+string(in)+"padding for sixteen bytes")
+	})
+}
+
+// checkCSIParams compares csi's parse of c, which starts with CSI, with
+// vtParser.param's: the length consumed, the parameters, the sub-parameter
+// bits and the private marker.
+func checkCSIParams(t *testing.T, c string) {
+	t.Helper()
+	term := NewTerminal(80, 24, 0)
+	n := term.csi([]byte(c))
+	var want vtParser
+	wantN := 0
+	for i := 2; i < len(c); i++ {
+		b := c[i]
+		if i == 2 && b >= 0x3C && b <= 0x3F {
+			want.prefix = b
 			continue
 		}
-		if n == 0 {
+		if b-'0' <= 9 || b == ';' || b == ':' {
+			want.param(b)
 			continue
 		}
-		got := &term.p
-		if got.nparams != want.nparams || got.sub != want.sub || got.prefix != want.prefix ||
-			!slices.Equal(got.params[:got.nparams+1], want.params[:want.nparams+1]) {
-			t.Errorf("csi(%q): params %v sub %b prefix %q, want %v sub %b prefix %q", c,
-				got.params[:got.nparams+1], got.sub, got.prefix, want.params[:want.nparams+1], want.sub, want.prefix)
+		if b >= 0x40 && b <= 0x7E {
+			wantN = i + 1
 		}
+		break
+	}
+	if n != wantN {
+		t.Errorf("csi(%q) = %d, want %d", c, n, wantN)
+		return
+	}
+	if n == 0 {
+		return
+	}
+	got := &term.p
+	if got.nparams != want.nparams || got.sub != want.sub || got.prefix != want.prefix ||
+		!slices.Equal(got.params[:got.nparams+1], want.params[:want.nparams+1]) {
+		t.Errorf("csi(%q): params %v sub %b prefix %q, want %v sub %b prefix %q", c,
+			got.params[:got.nparams+1], got.sub, got.prefix, want.params[:want.nparams+1], want.sub, want.prefix)
 	}
 }

@@ -287,6 +287,7 @@ func feedChunks(term *Terminal, in []byte, size int, rng *rand.Rand) {
 // the cursor of those vtCursorWrong names; TestVTXterm checks them against
 // xterm's screen.
 func TestVTCorpus(t *testing.T) {
+	t.Parallel()
 	cases := loadVTCases(t)
 	type tally struct{ pass, withCursor, xterm, total int }
 	suites := map[string]*tally{}
@@ -399,6 +400,7 @@ func screenKey(term *Terminal) string {
 // testdata/vt/programs (vim, less, man, git log, bash) against the screens
 // xterm.js and tmux agree on, whole and byte by byte.
 func TestVTPrograms(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("testdata/vt/programs/*.bin")
 	if len(files) == 0 {
 		t.Fatal("no program recordings")
@@ -426,6 +428,7 @@ func TestVTPrograms(t *testing.T) {
 // TestVTCaseDebug prints one case's screen next to its expectation, for
 // working on a failure: VTCASE=xtermjs/t0055-EL go test -run TestVTCaseDebug -v.
 func TestVTCaseDebug(t *testing.T) {
+	t.Parallel()
 	id := os.Getenv("VTCASE")
 	if id == "" {
 		t.Skip("set VTCASE=<case id> to print a case")
@@ -482,6 +485,7 @@ type libvtermStep struct {
 // are counted. DA and XTVERSION identify ttywright, so only their form is
 // compared.
 func TestVTLibvterm(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("testdata/vt/libvterm/steps/*.json")
 	if len(files) == 0 {
 		t.Fatal("no libvterm steps")

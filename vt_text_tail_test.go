@@ -14,6 +14,7 @@ import (
 // text, cut as tailText cuts it, over random screens of wrapped, wide,
 // blank and erased rows.
 func TestTextTailSameAsText(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(1))
 	for trial := range 300 {
 		cols := 2 + rng.Intn(30)

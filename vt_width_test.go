@@ -9,6 +9,7 @@ import (
 )
 
 func TestVTRegionalIndicators(t *testing.T) {
+	t.Parallel()
 	const jp, j, p, us = "🇯🇵", "🇯", "🇵", "🇺🇸"
 	tests := []struct {
 		name, in string
@@ -51,6 +52,7 @@ func TestVTRegionalIndicators(t *testing.T) {
 // bytes at the edges of the continuation range, at every length from 1
 // to 4 (cut-off sequences included).
 func TestVTDecodeRune(t *testing.T) {
+	t.Parallel()
 	edges := []byte{0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF}
 	var b [4]byte
 	for x := 0; x < 1<<16; x++ {
@@ -74,6 +76,7 @@ func TestVTDecodeRune(t *testing.T) {
 // is marked as echo too; the fast path for such text leaves marking to
 // print.
 func TestEchoMarksNonASCII(t *testing.T) {
+	t.Parallel()
 	term := NewTerminal(40, 5, 10)
 	term.BeginMarks("vim café日本.txt\r", false)
 	term.Write([]byte("tw$ vim café日本.txt\r\n"))

@@ -115,6 +115,7 @@ func loadXtermScreen(t *testing.T, id string) *vtScreenJSON {
 // matching the reference is no longer evidence of anything. The other
 // files confirm a reference (xtermjs/t0055-EL is xterm's own).
 func TestVTXterm(t *testing.T) {
+	t.Parallel()
 	cases := map[string]*vtCase{}
 	all := loadVTCases(t)
 	for i := range all {

@@ -13,6 +13,7 @@ import (
 // shows a valid report (vttest's own verdicts: "OK", "ok", the decoded
 // meaning), not "failed", "Bad format" or "no response".
 func TestVttestReports(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("drives vttest through 16 screens (about 3 s)")
 	}

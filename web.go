@@ -56,6 +56,13 @@ var webSecurityHeaders = [][2]string{
 	{"X-Content-Type-Options", "nosniff"},
 }
 
+// webSecure sets webSecurityHeaders on w.
+func webSecure(w http.ResponseWriter) {
+	for _, h := range webSecurityHeaders {
+		w.Header().Set(h[0], h[1])
+	}
+}
+
 // webDoor is the loopback HTTP listener that serves secret pages and
 // live views. The zero value is not usable; make one with newWebDoor.
 // Its methods are safe for concurrent use.
@@ -487,9 +494,7 @@ func (o *SecretOffer) send(secret []byte) error {
 // to 404, also one with an empty, "." or ".." segment, which the mux
 // would redirect to its clean form.
 func (d *webDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	for _, h := range webSecurityHeaders {
-		w.Header().Set(h[0], h[1])
-	}
+	webSecure(w)
 	d.mu.Lock()
 	host := d.host
 	d.mu.Unlock()
@@ -636,6 +641,13 @@ func (d *webDoor) claim(o *SecretOffer) (offerState, bool) {
 // viewer), trusts Sec-Fetch-Site: same-origin without Origin, and
 // compares no scheme; SECURITY.md promises all three.
 func webCrossOrigin(r *http.Request, host string) string {
+	return webForeignOrigin(r, "http://"+host)
+}
+
+// webForeignOrigin is webCrossOrigin for a page at origin,
+// scheme://host[:port] (the OAuth consent page may be https, behind a
+// tunnel).
+func webForeignOrigin(r *http.Request, origin string) string {
 	sites := r.Header.Values("Sec-Fetch-Site")
 	site := ""
 	if len(sites) > 1 {
@@ -653,7 +665,7 @@ func webCrossOrigin(r *http.Request, host string) string {
 		return ""
 	case len(origins) != 1:
 		return "The request carries Origin twice."
-	case origins[0] == "http://"+host:
+	case origins[0] == origin:
 		return ""
 	case origins[0] == "null" && site == "same-origin":
 		return ""
@@ -824,8 +836,14 @@ func webReply(w http.ResponseWriter, status int, title, message string) {
 
 // webWrite renders the page into a buffer, then writes it with status.
 func webWrite(w http.ResponseWriter, status int, data webPageData) {
+	webRender(w, status, webPage, data)
+}
+
+// webRender renders t, webPage or a page made from it with its own
+// "body", then writes it with status.
+func webRender(w http.ResponseWriter, status int, t *template.Template, data any) {
 	var buf bytes.Buffer
-	if err := webPage.Execute(&buf, data); err != nil {
+	if err := t.Execute(&buf, data); err != nil {
 		// The template and its data are ours: this is a bug, not input.
 		buf.Reset()
 		buf.WriteString("ttywright: the page could not be drawn\n")
@@ -839,7 +857,8 @@ func webWrite(w http.ResponseWriter, status int, data webPageData) {
 
 // webPage is the one template of the door: inline CSS, no script, no
 // external resource (the CSP forbids them), the form posting to the
-// page's own URL.
+// page's own URL. Another page (the OAuth consent page) clones it and
+// defines its own "body"; .Title is the layout's.
 var webPage = template.Must(template.New("page").Parse(`<!doctype html>
 <html lang="en">
 <head>
@@ -864,7 +883,7 @@ button{margin-top:1rem;font-size:1rem;padding:.5rem 1.2rem}
 </head>
 <body><main>
 <h1>{{.Title}}</h1>
-{{with .Message}}<p>{{.}}</p>
+{{block "body" .}}{{with .Message}}<p>{{.}}</p>
 {{end}}{{with .Form}}<p>A program in a terminal that an agent drives through ttywright is asking for a secret. Type it here and it goes to the program; the agent does not see it.</p>
 <dl>
 <dt>Session</dt><dd><code>{{.Session}}</code></dd>
@@ -880,6 +899,6 @@ button{margin-top:1rem;font-size:1rem;padding:.5rem 1.2rem}
 <button type="submit">Type it into the program</button>
 </form>
 <p class="note">The secret is typed into the program's terminal, followed by Enter. If the program shows what it reads, the agent will see it on the screen: check that the program and its prompt above are what you expect.</p>
-{{end}}</main></body>
+{{end}}{{end}}</main></body>
 </html>
 `))

@@ -6,11 +6,18 @@ package main
 // bits in 26 base32 characters, A-Z and 2-7), which never fails.
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"iter"
 	"maps"
 )
+
+// longToken returns 256 random bits in 52 characters: two
+// crypto/rand.Text values joined. It is for tokens that face the network
+// and live long (the HTTP bearer token, OAuth codes and tokens): RFC 6749
+// §10.10 wants a guess to succeed with at most 2^-128 and advises 2^-160.
+func longToken() string { return rand.Text() + rand.Text() }
 
 // secretHash is the SHA-256 of a secret token: what is kept and
 // compared in place of the token.
@@ -40,11 +47,8 @@ type secretTable[V any] struct {
 // add keeps v under token and returns the token's hash, which delete
 // takes.
 func (t *secretTable[V]) add(token string, v V) secretHash {
-	if t.m == nil {
-		t.m = map[secretHash]V{}
-	}
 	h := hashSecret(token)
-	t.m[h] = v
+	t.put(h, v)
 	return h
 }
 
@@ -52,6 +56,21 @@ func (t *secretTable[V]) add(token string, v V) secretHash {
 func (t *secretTable[V]) lookup(token string) (V, bool) {
 	v, ok := t.m[hashSecret(token)]
 	return v, ok
+}
+
+// get returns the value kept under the token whose hash is h.
+func (t *secretTable[V]) get(h secretHash) (V, bool) {
+	v, ok := t.m[h]
+	return v, ok
+}
+
+// put keeps v under the token whose hash is h (a table read back from a
+// file holds hashes only).
+func (t *secretTable[V]) put(h secretHash, v V) {
+	if t.m == nil {
+		t.m = map[secretHash]V{}
+	}
+	t.m[h] = v
 }
 
 // delete forgets the value kept under the token whose hash is h.

@@ -212,6 +212,7 @@ func (o *ViewOffer) servePage(w http.ResponseWriter) {
 		Session: webVisible(o.page.Session, 128),
 		Title:   webVisible(o.page.Title, 500),
 		Style:   template.CSS(viewStyle),
+		Keys:    template.JS(webKeysScript),
 		Script:  template.JS(viewScript),
 	}
 	if data.Title == "" {
@@ -525,12 +526,13 @@ func viewEvent(name string, p []byte) string {
 }
 
 // viewPageData is what the view's template shows, every text made
-// visible by webVisible; Style and Script are the page's own constants.
+// visible by webVisible; Style, Keys and Script are the page's own
+// constants.
 type viewPageData struct {
 	Nonce, Session, Title string
 	Expires               string // "15:04:05 MST", or "" without a deadline
 	Style                 template.CSS
-	Script                template.JS
+	Keys, Script          template.JS
 }
 
 // viewTemplate is the view's page: a heading, the status line and its
@@ -555,6 +557,7 @@ var viewTemplate = template.Must(template.New("view").Funcs(htmlPageFuncs).Parse
 <textarea id="ime" aria-label="Keyboard input for the session" autocomplete="off" autocapitalize="off" spellcheck="false"></textarea>
 <p class="help">Read-only until you take the keyboard. While you hold it, what you type goes to the program: letters, Enter, arrows, function keys, Ctrl and Alt combinations, what an input method makes, and pastes (Ctrl+Shift+V); Ctrl+Shift+letters and Cmd stay with the browser. Give it back when you are done, or close the tab.</p>
 <script nonce="{{.Nonce}}">{{screenScript}}</script>
+<script nonce="{{.Nonce}}">{{.Keys}}</script>
 <script nonce="{{.Nonce}}">{{.Script}}</script>
 </body>
 </html>
@@ -578,12 +581,12 @@ body.holding #screen{border-color:#e5a00d}
 .help{margin:0 1rem 1rem;color:#9da5b4;font-size:.9rem;max-width:60rem}
 `
 
-// viewScript is the page's script, after the painter's (htmlPainter). It
-// paints each screen frame, shows the status, and while this tab holds
-// the keyboard turns keydown and paste into the bytes xterm sends (cursor
-// keys in normal mode unless a frame says "modes":{"app_cursor":true}; a
-// paste is bracketed only when a frame says "bracketed_paste":true),
-// posted in order, one request at a time.
+// viewScript is the page's script, after the painter's (htmlPainter) and
+// the keys' (webKeysScript). It paints each screen frame, shows the
+// status, and while this tab holds the keyboard posts the bytes the keys
+// make (cursor keys in normal mode unless a frame says
+// "modes":{"app_cursor":true}; a paste is bracketed only when a frame
+// says "bracketed_paste":true) in order, one request at a time.
 const viewScript = `"use strict";
 (function () {
   var base = location.pathname;
@@ -629,36 +632,6 @@ const viewScript = `"use strict";
     show();
   }
 
-  var ss3 = {F1: "P", F2: "Q", F3: "R", F4: "S"};
-  var cursorKeys = {ArrowUp: "A", ArrowDown: "B", ArrowRight: "C", ArrowLeft: "D", Home: "H", End: "F"};
-  var tilde = {Insert: 2, Delete: 3, PageUp: 5, PageDown: 6, F5: 15, F6: 17, F7: 18, F8: 19, F9: 20, F10: 21, F11: 23, F12: 24};
-  var ctrlPunct = {" ": 0, "@": 0, "2": 0, "[": 27, "3": 27, "\\": 28, "4": 28, "]": 29, "5": 29, "^": 30, "6": 30, "_": 31, "-": 31, "7": 31, "?": 127, "8": 127};
-
-  // encode returns the bytes xterm sends for a keydown, as a string, or
-  // null for a key left to the browser.
-  function encode(e) {
-    var k = e.key, altGr = e.getModifierState && e.getModifierState("AltGraph");
-    var ctrl = e.ctrlKey && !altGr, alt = e.altKey && !altGr;
-    var mod = 1 + (e.shiftKey ? 1 : 0) + (alt ? 2 : 0) + (ctrl ? 4 : 0);
-    if (cursorKeys[k]) return mod > 1 ? "\x1b[1;" + mod + cursorKeys[k] : (appCursor ? "\x1bO" : "\x1b[") + cursorKeys[k];
-    if (ss3[k]) return mod > 1 ? "\x1b[1;" + mod + ss3[k] : "\x1bO" + ss3[k];
-    if (tilde[k]) return "\x1b[" + tilde[k] + (mod > 1 ? ";" + mod : "") + "~";
-    var pre = alt ? "\x1b" : "";
-    switch (k) {
-      case "Enter": return pre + "\r";
-      case "Backspace": return pre + (ctrl ? "\x08" : "\x7f");
-      case "Tab": return e.shiftKey ? "\x1b[Z" : pre + "\t";
-      case "Escape": return pre + "\x1b";
-    }
-    if (Array.from(k).length !== 1) return null;
-    if (!ctrl) return pre + k;
-    if (e.shiftKey && /^Key[A-Z]$/.test(e.code)) return null;
-    var m = /^Key([A-Z])$/.exec(e.code);
-    if (m) return pre + String.fromCharCode(m[1].charCodeAt(0) - 64);
-    if (/^[a-z]$/i.test(k)) return pre + String.fromCharCode(k.toUpperCase().charCodeAt(0) - 64);
-    return k in ctrlPunct ? pre + String.fromCharCode(ctrlPunct[k]) : null;
-  }
-
   // pump posts the queued keys, one request at a time so they keep their
   // order, at most 64 KiB a request.
   function pump() {
@@ -680,41 +653,9 @@ const viewScript = `"use strict";
 
   function send(s) { queue.push(enc.encode(s)); pump(); }
 
-  document.addEventListener("keydown", function (e) {
-    if (!holding || e.metaKey || e.isComposing || e.keyCode === 229 || e.key === "Dead") return; // text to come from the input method
-    var s = encode(e);
-    if (s === null) return;
-    e.preventDefault();
-    send(s);
-  });
-
-  // Text that comes with no key of its own (an input method's
-  // composition, 日本; a dead key's accent; an emoji picker) arrives in
-  // the focused textarea: it is sent as typed, once the composition ends.
-  var composed = null;
-  ime.addEventListener("compositionend", function (e) {
-    if (holding && e.data) { send(e.data); composed = e.data; }
-    ime.value = "";
-  });
-  ime.addEventListener("input", function (e) {
-    if (e.isComposing) return;
-    var t = e.data || ime.value;
-    ime.value = "";
-    if (composed !== null && t === composed) { composed = null; return; } // compositionend sent it
-    composed = null;
-    if (holding && t && (e.inputType === "insertText" || e.inputType === "insertReplacementText" || e.inputType === "insertFromComposition")) send(t);
-  });
-  screen.addEventListener("click", function () { if (holding) ime.focus(); });
-
-  document.addEventListener("paste", function (e) {
-    if (!holding || !e.clipboardData) return;
-    var t = e.clipboardData.getData("text/plain");
-    if (!t) return;
-    e.preventDefault();
-    t = t.replace(/\r\n?|\n/g, "\r");
-    if (bracketed) t = "\x1b[200~" + t.split("\x1b[201~").join("") + "\x1b[201~";
-    send(t);
-  });
+  ttyKeys.listen({ime: ime, screen: screen, send: send,
+    holding: function () { return holding; },
+    modes: function () { return {appCursor: appCursor, bracketed: bracketed}; }});
 
   button.addEventListener("click", function () {
     var action = holding ? "give" : "take";

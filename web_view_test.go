@@ -443,8 +443,8 @@ func TestWebViewPage(t *testing.T) {
 				t.Errorf("the page holds %q", bad)
 			}
 		}
-		if n := strings.Count(r.body, `<script nonce="`+m[1]+`">`); n != 2 || strings.Count(r.body, "<script") != 2 {
-			t.Errorf("the page has %d nonced scripts, want 2 (the painter's and its own) and no other", n)
+		if n := strings.Count(r.body, `<script nonce="`+m[1]+`">`); n != 3 || strings.Count(r.body, "<script") != 3 {
+			t.Errorf("the page has %d nonced scripts, want 3 (the painter's, the keys' and its own) and no other", n)
 		}
 	}
 	if nonces[0] == nonces[1] {

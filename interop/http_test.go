@@ -20,12 +20,16 @@ import (
 
 // httpServer is the binary serving --http on a free loopback port.
 type httpServer struct {
-	url    string // http://127.0.0.1:PORT/mcp
-	token  string
-	stderr *syncBuffer
+	url       string // http://127.0.0.1:PORT/mcp
+	token     string
+	stderr    *syncBuffer
+	approvals chan string // the OAuth approval codes it prints, as it prints them
 }
 
-var servingRE = regexp.MustCompile(`serving MCP on (\S+)`)
+var (
+	servingRE  = regexp.MustCompile(`serving MCP on (\S+)`)
+	approvalRE = regexp.MustCompile(`approval code for .*: (\d{3}-\d{3}) `)
+)
 
 // startHTTPBinary runs the binary with --http 127.0.0.1:0 and a token file
 // of its own, and waits for the URL on stderr. On cleanup it sends SIGTERM
@@ -44,7 +48,7 @@ func startHTTPBinary(t *testing.T, extra ...string) *httpServer {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	hs := &httpServer{stderr: &syncBuffer{}}
+	hs := &httpServer{stderr: &syncBuffer{}, approvals: make(chan string, 16)}
 	found := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(pipe)
@@ -53,6 +57,12 @@ func startHTTPBinary(t *testing.T, extra ...string) *httpServer {
 			if m := servingRE.FindStringSubmatch(sc.Text()); m != nil {
 				select {
 				case found <- m[1]:
+				default:
+				}
+			}
+			if m := approvalRE.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case hs.approvals <- m[1]:
 				default:
 				}
 			}
@@ -132,7 +142,14 @@ func httpGoSDKStory(t *testing.T, version string) {
 	s.cs = cs
 	defer cs.Close()
 	t.Logf("Go SDK over HTTP negotiated %s", cs.InitializeResult().ProtocolVersion)
+	httpStory(t, s)
+}
 
+// httpStory is the whole story over HTTP with s's client: bash, a
+// command with wait_for_command, a subscription's update, an inline
+// screenshot and its resource read as a blob, stop.
+func httpStory(t *testing.T, s *server) {
+	cs := s.cs
 	id := s.startBash("")
 	r := s.call("shell_send", map[string]any{"session_id": id, "input": "echo over-http-$((6*7))\r", "wait_for_command": true})
 	if c, _ := r["command"].(map[string]any); c == nil || c["exit_code"] != 0.0 || !strings.Contains(s.screen(id), "over-http-42") {

@@ -41,6 +41,17 @@ func TestTypeScriptHTTP(t *testing.T) {
 	runNodeTest(t, "http.test.mjs", filepath.Join("@modelcontextprotocol", "client"))
 }
 
+// TestTypeScriptShared runs ts/shared.test.mjs: ttywright --shared as
+// Claude Code would use it, through the TypeScript SDK client: client A
+// starts a web server and vim and exits, client B (a new process) finds,
+// reads, saves and fetches, while ttywright attach in tmux watches.
+func TestTypeScriptShared(t *testing.T) {
+	for _, p := range []string{"python3", "vim", "tmux"} {
+		needProgram(t, p)
+	}
+	runNodeTest(t, "shared.test.mjs", filepath.Join("@modelcontextprotocol", "sdk"))
+}
+
 // TestTypeScriptCodegen runs ts/codegen.test.mjs: an agent's session
 // through the TypeScript SDK client (vim, a CLI's failing and passing
 // command, a dialog menu) whose session://{id}/tape, replayed with
@@ -57,6 +68,12 @@ func TestTypeScriptCodegen(t *testing.T) {
 // them it skips, except under CI (CI=true), where a skip would hide a
 // missing install step.
 func runNodeTest(t *testing.T, file, pkg string) {
+	runNodeTestIn(t, file, pkg, nil, nil)
+}
+
+// runNodeTestIn is runNodeTest with the command run by wrap (a command
+// and its arguments before node's, e.g. unshare) and env added.
+func runNodeTestIn(t *testing.T, file, pkg string, wrap, env []string) {
 	node, err := exec.LookPath("node")
 	if err == nil {
 		_, err = os.Stat(filepath.Join("ts", "node_modules", pkg, "package.json"))
@@ -68,9 +85,10 @@ func runNodeTest(t *testing.T, file, pkg string) {
 		}
 		t.Skip(msg)
 	}
-	cmd := exec.Command(node, "--test", "--test-reporter=spec", file)
+	args := append(append(wrap, node), "--test", "--test-reporter=spec", file)
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = "ts"
-	cmd.Env = append(os.Environ(), "TTYWRIGHT_BIN="+binPath)
+	cmd.Env = append(append(os.Environ(), "TTYWRIGHT_BIN="+binPath), env...)
 	out, err := cmd.CombinedOutput()
 	t.Logf("node --test %s:\n%s", file, out)
 	if err != nil {
