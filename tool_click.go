@@ -61,8 +61,8 @@ func (tb *Toolbox) toolShellClick() *Tool {
 	return newTool(Tool{
 		Name:  "shell_click",
 		Title: "Click in a terminal",
-		Description: "Click button (default left) at 0-based row and col, or on text or style as shell_find finds them, in the program's mouse mode " +
-			"(none: an error; use keys). Then waits as shell_send (none: until output pauses 150 ms); returns what changed.",
+		Description: "Click button (default left) at 0-based row and col, or on text or style found as by shell_find, in the program's mouse mode " +
+			"(none: an error; use keys). Waits as shell_send (none: output pauses 150 ms); returns what changed.",
 		Input: objectSchema(waitProps(map[string]any{
 			"session_id": sessionIDProp,
 			"row":        map[string]any{"type": "integer"},
@@ -73,7 +73,7 @@ func (tb *Toolbox) toolShellClick() *Tool {
 			"button":     map[string]any{"type": "string", "enum": []string{"left", "middle", "right", "wheel_up", "wheel_down"}},
 			"count":      prop("integer", "Clicks (2: double) or wheel steps; default 1."),
 			"modifiers":  map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []string{"shift", "alt", "ctrl"}}, "description": "Keys held."},
-		}, "regex as shell_wait's"), "session_id"),
+		}, "regex: shell_wait's"), "session_id"),
 		OpenWorld: true,
 		Arrive:    tb.arriveTurn,
 	}, tb.shellClick, clickStep)

@@ -68,13 +68,13 @@ func (tb *Toolbox) toolShellFind() *Tool {
 	return newTool(Tool{
 		Name:  "shell_find",
 		Title: "Find text on a terminal's screen",
-		Description: "Locate text like a Playwright locator: text or /regex/ in a row, with style in the runs of cells that have it. " +
-			"A list's highlighted item, whatever its colours: {style: {selected: true}} (a header or focused button may match too). " +
+		Description: "Locate text or /regex/ in a row, like a Playwright locator; with style, within the cells that have it. " +
+			"A list's highlighted item, whatever its colours: {style: {selected: true}} (a header may too). " +
 			"At most 200, 0-based; timeout_ms waits for one (gone: for none).",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
 			"text":       prop("string", "Case-sensitive, or /regex/ as shell_wait's wait_for; none: style finds its runs."),
-			"style":      styleSchema("Every cell has these (false: not). selected: a selection bar (reverse video, or a background unlike the rows above and below). Colours: red, 196, #ff0000, default."),
+			"style":      styleSchema("Every cell has these (false: not). selected: a selection bar (reverse video, or a background unlike the rows around it). Colours: red, 196, #ff0000, default."),
 			"scrollback": prop("boolean", "Also the scrollback (rows -1, -2, ...)."),
 			"timeout_ms": map[string]any{"type": "integer"},
 			"gone":       map[string]any{"type": "boolean"},

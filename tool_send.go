@@ -108,18 +108,18 @@ func (tb *Toolbox) toolShellSend() *Tool {
 		Name:  "shell_send",
 		Title: "Type into a terminal",
 		Description: "Type, wait (wait_ options; none: delay_ms, 100) and return what changed. " +
-			"text is a paste: shells, vim, most TUIs insert it as data, never as commands; input and keys are keystrokes (commands, mode keys); " +
+			"text is a paste: shells, vim and most TUIs insert it as data, not commands; input and keys are keystrokes (commands, mode keys); " +
 			"typed in the order given. Command: text \"make\\n\" + wait_for_command. Server: wait_for its banner; it runs on. " +
-			"TUI key: keys + wait_for_input. C-c alone: it drops unread input.",
+			"TUI key: keys + wait_for_input. C-c in a call of its own (it drops unread input).",
 		Input: objectSchema(waitProps(map[string]any{
 			"session_id":     sessionIDProp,
-			"text":           prop("string", "Pasted as written (code, file text, a command line); newlines are Enter."),
+			"text":           prop("string", "Pasted as written; newlines are Enter."),
 			"input":          prop("string", "Keystrokes: \\r Enter, \\t Tab, \\e Esc (or \\u001b), \\x03 C-c, \\xHH."),
 			"keys":           map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": keyNamesShort},
 			"type_delay_ms":  prop("integer", "Type keys this many ms apart."),
 			"delay_ms":       map[string]any{"type": "integer"},
 			"include_before": prop("boolean", "Also return the screen before."),
-		}, "regex as shell_wait's"), "session_id"),
+		}, "regex: shell_wait's"), "session_id"),
 		OpenWorld: true,
 		Arrive:    tb.arriveTurn,
 	}, tb.handleSend, sendStep)

@@ -64,8 +64,8 @@ func (tb *Toolbox) toolShellStart() *Tool {
 		Name:  "shell_start",
 		Title: "Start a program in a terminal",
 		Description: "Start command with args (default: the user's shell) in cwd, with env added, in a new cols x rows terminal (120x40); " +
-			"returns once it is ready (a shell: at its prompt) with its screen and shell_session_id, the session_id of the other tools. " +
-			"One terminal each; readable until shell_stop.",
+			"returns when ready (a shell: at its prompt) its screen and shell_session_id, the other tools' session_id. " +
+			"Readable until shell_stop.",
 		Input: objectSchema(map[string]any{
 			"command":           map[string]any{"type": "string"},
 			"args":              map[string]any{"type": "array", "items": map[string]any{"type": "string"}},

@@ -29,7 +29,7 @@ func (tb *Toolbox) toolShellStop() *Tool {
 	return newTool(Tool{
 		Name:  "shell_stop",
 		Title: "Stop a terminal session",
-		Description: "End the program and session: signal (SIGHUP default, SIGINT, SIGTERM, SIGKILL) to its process group, SIGKILL after 2 s; " +
+		Description: "End the program and session: signal (SIGHUP default, SIGINT, SIGTERM, SIGKILL) to its process group, SIGKILL 2 s later; " +
 			"a recording is saved. To stop a command, send C-c.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
@@ -89,7 +89,7 @@ func (tb *Toolbox) stopSession(s *Session, sig syscall.Signal) (SessionStatus, *
 }
 
 // shutdown stops every session at once (SIGHUP to each process group,
-// SIGKILL after 2 s), writes the traces of the traced ones, and returns
+// SIGKILL 2 s later), writes the traces of the traced ones, and returns
 // when all are reaped. The program calls
 // it when the client goes (stdin EOF) or on SIGTERM and SIGINT.
 func (tb *Toolbox) shutdown() {

@@ -34,10 +34,10 @@ func (tb *Toolbox) toolShellWait() *Tool {
 	return newTool(Tool{
 		Name:  "shell_wait",
 		Title: "Wait for a terminal",
-		Description: "Wait without typing. After a send it counts from it: its command, output after it; with no send, what is shown counts " +
-			"and wait_for_command with no command running returns at once (already_done). " +
+		Description: "Wait without typing, from the last send: its command, output after it " +
+			"(no send: what is shown; no command running: wait_for_command returns at once). " +
 			"Order: wait_for_command, wait_for, wait_for_gone, wait_for_input (also a program started next: git's editor), wait_idle_ms or wait_stable_ms; " +
-			"none: the program's exit. At timeout_ms: TIMED OUT and the screen.",
+			"none: the session's program exits. At timeout_ms: TIMED OUT and the screen.",
 		Input: objectSchema(waitProps(map[string]any{
 			"session_id": sessionIDProp,
 		}, regexFlagsDoc), "session_id"),

@@ -1,10 +1,12 @@
 package main
 
 // tools_reply_size_test.go: the eval of what typical calls cost the model
-// that reads their replies. testdata/tools/replies.txt holds the bytes of
-// each call's text block (what the model reads) and of its
-// structuredContent, rewritten with go test -run TestReplySizes -update;
-// README.md's Replies table quotes it.
+// that reads their replies. testdata/tools/replies.txt holds, for each
+// call, the bytes of its text block (what the model reads) before the
+// replies were written in plain words with folded rows and no-wait sends
+// showing what changed (measured then, kept by -update), the bytes of its
+// text block now and of its structuredContent, rewritten with go test
+// -run TestReplySizes -update; README.md's Replies table quotes it.
 
 import (
 	"encoding/json"
@@ -69,14 +71,7 @@ func TestReplySizes(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("%6d %6d  %s", len(r.Text), len(sc), st.name))
 		t.Logf("%s:\n%s", st.name, r.Text)
 	}
-	got := "  text struct  call\n" + strings.Join(lines, "\n") + "\n"
 	path := filepath.Join("testdata", "tools", "replies.txt")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
 	want, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("%v: write it with go test -run TestReplySizes -update", err)
@@ -86,17 +81,28 @@ func TestReplySizes(t *testing.T) {
 		t.Fatalf("%s has %d calls, the test %d: rewrite it with -update", path, len(wl), len(lines))
 	}
 	for i, l := range lines {
-		gotN, wantN := replyBytes(t, l), replyBytes(t, wl[i])
+		lines[i] = fmt.Sprintf("%6d %s", replyBytes(t, wl[i], 0), l)
+	}
+	got := "before   text struct  call\n" + strings.Join(lines, "\n") + "\n"
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	for i, l := range lines {
+		gotN, wantN := replyBytes(t, l, 1), replyBytes(t, wl[i], 1)
 		if d := float64(gotN-wantN) / float64(wantN); d > replySizeSlack || d < -replySizeSlack {
-			t.Errorf("%s: the text block is %d bytes, the golden %d (go test -run TestReplySizes -update rewrites it, for review):\n%s", l[15:], gotN, wantN, got)
+			t.Errorf("%s: the text block is %d bytes, the golden %d (go test -run TestReplySizes -update rewrites it, for review):\n%s", l[22:], gotN, wantN, got)
 		}
 	}
 }
 
-// replyBytes is the text bytes of a line of replies.txt.
-func replyBytes(t *testing.T, line string) int {
+// replyBytes is field i of a line of replies.txt: 0 the text bytes
+// before, 1 now.
+func replyBytes(t *testing.T, line string, i int) int {
 	t.Helper()
-	n, err := strconv.Atoi(strings.Fields(line)[0])
+	n, err := strconv.Atoi(strings.Fields(line)[i])
 	if err != nil {
 		t.Fatalf("replies.txt line %q: %v", line, err)
 	}

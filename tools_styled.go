@@ -88,6 +88,7 @@ type shade struct {
 	reverse bool
 }
 
+// shadeOf is the background c shows.
 func shadeOf(c Cell) shade {
 	if c.Attr&AttrInverse != 0 {
 		return shade{c.FG, true}
@@ -103,8 +104,10 @@ func shadeOf(c Cell) shade {
 // another background), or, next to the key bar or menu bar on the
 // screen's edge, which may have the bar's colour (htop's), unlike the
 // two rows on the other side, which are alike (the list goes on there).
-// The top and bottom rows have only the reverse-video rule. Blanks between two bar cells of the row join
-// them: dialog draws its tag and its item apart. near holds the rows
+// The top and bottom rows have only the reverse-video rule. Blanks, and
+// cells of any background but the default, between two bar cells of the
+// row join them: dialog draws its tag and its item apart, htop marks its
+// sort column in another colour. near holds the rows
 // r-2, r-1, r+1 and r+2, nil past the screen's edge; a row holds its
 // used cells only, the rest are blank.
 func barCells(row []Cell, near [4][]Cell) []bool {
@@ -128,7 +131,9 @@ func barCells(row []Cell, near [4][]Cell) []bool {
 				}
 				return n*2 > to-from
 			}
-			unlike := func(nb []Cell) bool { return nb != nil && most(func(i int) bool { return shadeOf(cellAt(nb, i)) != bg }) }
+			unlike := func(nb []Cell) bool {
+				return nb != nil && most(func(i int) bool { return shadeOf(cellAt(nb, i)) != bg })
+			}
 			alike := func(a, b []Cell) bool {
 				return a != nil && b != nil && most(func(i int) bool { return shadeOf(cellAt(a, i)) == shadeOf(cellAt(b, i)) })
 			}
@@ -141,7 +146,7 @@ func barCells(row []Cell, near [4][]Cell) []bool {
 			from = to
 		}
 	}
-	last := -1 // the last bar cell seen, and whether only blanks followed it
+	last := -1 // the last bar cell seen, and whether only blanks or coloured cells followed it
 	for i := range row {
 		switch {
 		case bar[i]:
@@ -151,7 +156,7 @@ func barCells(row []Cell, near [4][]Cell) []bool {
 				}
 			}
 			last = i
-		case !isBlank(row[i]) && row[i].Width != 0:
+		case !isBlank(row[i]) && row[i].Width != 0 && shadeOf(row[i]) == (shade{}):
 			last = -1
 		}
 	}
