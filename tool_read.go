@@ -32,16 +32,21 @@ type shellReadResult struct {
 	Runs      styledRuns `json:"runs,omitempty"` // format styled
 	Base      *Style     `json:"base,omitempty"` // format styled
 	exitInfo
+
+	raw bool // the text is the raw output, shown as it is
 }
 
-// blocks shows the text itself rather than its JSON.
-// The status line follows the text after a blank line, so that a client
-// that drops structuredContent still learns the cursor, the exit and the
-// cut.
+// blocks shows the text itself rather than its JSON, runs of identical
+// rows folded (foldRows) but in the raw output. The status line follows
+// the text after a blank line, so that a client that drops
+// structuredContent still learns the cursor, the exit and the cut.
 func (r shellReadResult) blocks() (string, []Content) {
 	text := r.Text
-	if text == "" {
+	switch {
+	case text == "":
 		text = "(the screen is empty)"
+	case !r.raw:
+		text = foldRows(text)
 	}
 	return text + "\n\n" + r.statusLine(), nil
 }
@@ -118,6 +123,7 @@ func (tb *Toolbox) shellRead(ctx context.Context, _ *ToolCall, in shellReadArgs)
 	case in.Raw:
 		p, cut := s.RawTail(max)
 		res.Text, res.Truncated = tailText(string(p), max, cut)
+		res.raw = true
 	default:
 		res.Text, res.Truncated = s.textTail(scrollback, max)
 	}

@@ -219,3 +219,21 @@ func TestSendRepliesAfterInputRead(t *testing.T) {
 		t.Errorf("busy: text %q; input_unread %v", r.Text, sc["input_unread"])
 	}
 }
+
+// TestReadFoldsRows: shell_read's text block folds runs of identical
+// rows; its structured text keeps every row, and the raw output is shown
+// as it is.
+func TestReadFoldsRows(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	id := start(t, a, "sh", "-c", `for i in 1 2 3 4 5 6 7 8 9 10; do echo '~'; done; echo END; exec cat`)
+	mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "END"})
+	r, sc := call(t, a, "shell_read", map[string]any{"session_id": id})
+	if !strings.Contains(r.Text, "~ ×10\nEND") || strings.Count(sc["text"].(string), "~\n") != 10 {
+		t.Errorf("text block %q; structured text %q", r.Text, sc["text"])
+	}
+	r, _ = call(t, a, "shell_read", map[string]any{"session_id": id, "raw": true})
+	if strings.Contains(r.Text, "×") || strings.Count(r.Text, "~") != 10 {
+		t.Errorf("raw: text block %q", r.Text)
+	}
+}
