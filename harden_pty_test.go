@@ -1014,8 +1014,8 @@ func TestBinaryStdoutClosedShutsDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Stdout = w
-	var stderr strings.Builder
-	cmd.Stderr = &syncWriter{w: &stderr}
+	var stderr procOutput
+	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ type testClient struct {
 	lines  chan []byte   // lines from the server; closed at its EOF
 	exited chan struct{} // closed when the server's output ended
 	done   chan error    // in-process: Serve's result
-	stderr strings.Builder
+	stderr procOutput
 
 	mu     sync.Mutex
 	nextID int
@@ -171,7 +171,7 @@ func startProcWith(t testing.TB, bin string, setup func(*exec.Cmd), args ...stri
 	if setup != nil {
 		setup(c.cmd)
 	}
-	c.cmd.Stderr = &syncWriter{w: &c.stderr}
+	c.cmd.Stderr = &c.stderr
 	var err error
 	if c.in, err = c.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
@@ -257,16 +257,52 @@ func (c *testClient) route(line []byte) bool {
 	return true
 }
 
-// syncWriter serialises writes (exec copies stderr from its own goroutine).
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+// procOutput collects what a process writes (exec copies it from its own
+// goroutine) for the test to read as it grows.
+type procOutput struct {
+	mu   sync.Mutex
+	b    strings.Builder
+	grew chan struct{} // closed at the next write
 }
 
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
+func (o *procOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.grew != nil {
+		close(o.grew)
+		o.grew = nil
+	}
+	return o.b.Write(p)
+}
+
+// String is everything written so far.
+func (o *procOutput) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
+}
+
+// waitFor waits, at most d, until ok accepts what was written, woken by
+// each write; it returns that text and whether ok accepted it.
+func (o *procOutput) waitFor(ok func(string) bool, d time.Duration) (string, bool) {
+	timeout := time.After(d)
+	for {
+		o.mu.Lock()
+		text := o.b.String()
+		if o.grew == nil {
+			o.grew = make(chan struct{})
+		}
+		grew := o.grew
+		o.mu.Unlock()
+		if ok(text) {
+			return text, true
+		}
+		select {
+		case <-grew:
+		case <-timeout:
+			return text, false
+		}
+	}
 }
 
 // send writes one line to the server.

@@ -106,7 +106,7 @@ func (d *sharedDir) startFrontEnds(n int, args ...string) ([]*testClient, time.D
 	for i := range cs {
 		c := &testClient{t: d.t, cmd: exec.Command(d.bin, append([]string{"--shared", "--output-dir", d.out}, args...)...)}
 		c.cmd.Env = d.env()
-		c.cmd.Stderr = &syncWriter{w: &c.stderr}
+		c.cmd.Stderr = &c.stderr
 		var err error
 		if c.in, err = c.cmd.StdinPipe(); err != nil {
 			d.t.Fatal(err)
@@ -384,12 +384,11 @@ func TestSharedFlagsDiffer(t *testing.T) {
 	d := newSharedDir(t)
 	d.frontEnd("--max-sessions", "3")
 	b := d.frontEnd("--max-sessions", "5", "--theme", "dracula")
-	for end := time.Now().Add(stuckAfter); !strings.Contains(b.stderr.String(), "apply to every client"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("stderr: %s", b.stderr.String())
-		}
+	e, ok := b.stderr.waitFor(func(s string) bool { return strings.Contains(s, "apply to every client") }, stuckAfter)
+	if !ok {
+		t.Fatalf("stderr: %s", e)
 	}
-	if e := b.stderr.String(); !strings.Contains(e, `--max-sessions "3" (you gave "5")`) || !strings.Contains(e, `--theme "one-dark" (you gave "dracula")`) {
+	if !strings.Contains(e, `--max-sessions "3" (you gave "5")`) || !strings.Contains(e, `--theme "one-dark" (you gave "dracula")`) {
 		t.Errorf("stderr: %s", e)
 	}
 }
@@ -399,24 +398,24 @@ func TestSharedFlagsDiffer(t *testing.T) {
 // and never exits idle.
 func TestSharedServiceHTTP(t *testing.T) {
 	d := newSharedDir(t)
-	var stderr strings.Builder
+	var stderr procOutput
 	cmd := exec.Command(d.bin, "service", "--http", "127.0.0.1:0", "--http-auth", "none", "--output-dir", d.out, "--idle-exit", "1ms")
 	cmd.Env = d.env()
-	cmd.Stderr = &syncWriter{w: &stderr}
+	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.service("stop"); cmd.Wait() })
 	var url string
-	for end := time.Now().Add(stuckAfter); url == ""; time.Sleep(10 * time.Millisecond) {
-		for _, l := range strings.Split(stderr.String(), "\n") {
+	if e, ok := stderr.waitFor(func(s string) bool {
+		for _, l := range strings.Split(s, "\n") {
 			if _, u, ok := strings.Cut(l, "serving MCP on "); ok {
 				url, _, _ = strings.Cut(u, " ")
 			}
 		}
-		if time.Now().After(end) {
-			t.Fatalf("the service did not serve HTTP: %s", stderr.String())
-		}
+		return url != ""
+	}, stuckAfter); !ok {
+		t.Fatalf("the service did not serve HTTP: %s", e)
 	}
 	a := d.frontEnd()
 	a.mustTool("shell_start", map[string]any{"command": "sleep", "args": []string{"600"}, "name": "both"})

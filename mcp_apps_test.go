@@ -168,7 +168,7 @@ func TestAppResource(t *testing.T) {
 		t.Errorf("the document: %d bytes (at most %d), starts %.20q", len(c.Text), maxAppDocument, c.Text)
 	}
 	t.Logf("ui://ttywright/terminal: %d bytes", len(c.Text))
-	for _, once := range []string{htmlPainter(), strings.TrimSpace(htmlScreenCSS), webKeysScript, "ttyScreen.paint("} {
+	for _, once := range []string{htmlPainter(), strings.TrimSpace(htmlScreenCSS), webKeysScript(), "ttyScreen.paint("} {
 		if n := strings.Count(c.Text, once); n != 1 {
 			t.Errorf("the document holds %.40q %d times, want once", once, n)
 		}

@@ -290,7 +290,8 @@ func nonComments(tape string) []string {
 
 // TestStepForms: every tool has a step form, and for a typical call of
 // each, the step names its session and its tape commands parse back to
-// themselves. A new tool fails here until its call is added below.
+// themselves; the terminal app's own tools, called for a person, make no
+// step. A new tool fails here until its call is added below.
 func TestStepForms(t *testing.T) {
 	t.Parallel()
 	calls := map[string]struct{ args, reply string }{
@@ -306,6 +307,10 @@ func TestStepForms(t *testing.T) {
 		"shell_record_stop":  {`{"session_id":"shell-1","name":"demo"}`, `{"filename":"demo.gif"}`},
 		"shell_resize":       {`{"session_id":"shell-1","cols":100,"rows":30}`, `{"cols":100,"rows":30}`},
 		"shell_stop":         {`{"session_id":"shell-1"}`, `{"success":true}`},
+		"app_screen":         {`{"session_id":"shell-1","viewer":"v1","since":"3"}`, `{"gen":"4"}`},
+		"app_commands":       {`{"session_id":"shell-1","viewer":"v1"}`, `{}`},
+		"app_keyboard":       {`{"session_id":"shell-1","viewer":"v1","action":"keys","keys":"ls\r"}`, `{}`},
+		"app_secret":         {`{"session_id":"shell-1","viewer":"v1","secret":"hunter2"}`, `{}`},
 	}
 	for _, tool := range newToolbox(ToolsConfig{}, nil, nil).list() {
 		c, ok := calls[tool.Name]
@@ -314,6 +319,12 @@ func TestStepForms(t *testing.T) {
 			continue
 		}
 		v, _ := stepFromJSON(tool.Name, c.args, c.reply, false)
+		if tool.App == appOnly {
+			if v.SessionID != "" || v.Summary != "" || len(v.Tape) > 0 {
+				t.Errorf("%s: the app's call for a person makes a step of the agent's: %+v", tool.Name, v)
+			}
+			continue
+		}
 		if v.SessionID != "shell-1" {
 			t.Errorf("%s: the step acts on session %q, want shell-1", tool.Name, v.SessionID)
 		}

@@ -70,9 +70,11 @@ func readJUnit(t *testing.T, path string) junitShape {
 
 func TestTapeSuitePasses(t *testing.T) {
 	needShells(t, "bash", "zsh", "fish", "vim")
-	junit := filepath.Join(t.TempDir(), "junit.xml")
+	dir := t.TempDir()
+	junit := filepath.Join(dir, "junit.xml")
 	var out, errb bytes.Buffer
-	code := runTestCmd([]string{"-j", "4", "--junit", junit, filepath.Join("testdata", "tapes", "suite")}, &out, &errb)
+	// A failed tape's trace goes to the test's folder, never the checkout.
+	code := runTestCmd([]string{"-j", "4", "--junit", junit, "--trace-dir", dir, filepath.Join("testdata", "tapes", "suite")}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("ttywright test = %d:\n%s%s", code, out.String(), errb.String())
 	}
@@ -165,7 +167,7 @@ func TestTapeUpdate(t *testing.T) {
 		t.Fatalf("without a golden: %d\n%s", code, out.String())
 	}
 	out.Reset()
-	if code := runTestCmd([]string{"--update", tape}, &out, &out); code != 0 {
+	if code := runTestCmd([]string{traces, "--update", tape}, &out, &out); code != 0 {
 		t.Fatalf("--update: %d\n%s", code, out.String())
 	}
 	golden, err := os.ReadFile(filepath.Join(dir, "shot.txt"))
@@ -173,7 +175,7 @@ func TestTapeUpdate(t *testing.T) {
 		t.Fatalf("golden = %q, %v", golden, err)
 	}
 	out.Reset()
-	if code := runTestCmd([]string{tape}, &out, &out); code != 0 {
+	if code := runTestCmd([]string{traces, tape}, &out, &out); code != 0 {
 		t.Fatalf("against the golden: %d\n%s", code, out.String())
 	}
 	os.WriteFile(filepath.Join(dir, "shot.txt"), []byte("> echo golden text\nother text\n>\n"), 0o644)

@@ -28,7 +28,7 @@ const maxAppDocument = 48 << 10
 // appDocument is the document, made once.
 var appDocument = sync.OnceValue(func() string {
 	var b bytes.Buffer
-	if err := appTemplate.Execute(&b, appPageData{Style: template.CSS(appStyle), Keys: template.JS(webKeysScript), Script: template.JS(appScript)}); err != nil {
+	if err := appTemplate.Execute(&b, appPageData{Style: template.CSS(appStyle), Keys: template.JS(webKeysScript()), Script: template.JS(appScript)}); err != nil {
 		panic("web_app.go: the app's template: " + err.Error()) // constants only: a bug, caught by every test that reads it
 	}
 	return b.String()

@@ -3,9 +3,55 @@ package main
 // web_keys.go: a person's keys in a browser page, the one script that
 // turns them into the bytes xterm sends, for every page that takes a
 // session's keyboard: the live view (web_view.go) and the terminal app
-// (web_app.go). Each page sends the bytes its own way.
+// (web_app.go). Each page sends the bytes its own way. The bytes of the
+// named keys come from the one key table, xtermKeys (vt_keys.go).
 
-// webKeysScript defines ttyKeys:
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+)
+
+// webKeysScript returns the script, webKeysSource with the key tables
+// of webKeyTables, built once.
+var webKeysScript = sync.OnceValue(func() string {
+	return strings.Replace(webKeysSource, "KEY_TABLES", webKeyTables(), 1)
+})
+
+// webKeyTables is the JSON object of xtermKeys' keys by the name a
+// browser gives them (KeyboardEvent.key: "ArrowUp", "PageDown", "F5"):
+// cursor, the final byte of the keys sent as CSI or, in application
+// cursor mode, SS3; ss3, that of the keys sent as SS3 unmodified
+// (F1-F4); tilde, the n of the keys sent as CSI n ~.
+func webKeyTables() string {
+	t := struct {
+		Cursor map[string]string `json:"cursor"`
+		SS3    map[string]string `json:"ss3"`
+		Tilde  map[string]int    `json:"tilde"`
+	}{map[string]string{}, map[string]string{}, map[string]int{}}
+	for _, k := range xtermKeys {
+		dom := k.name
+		switch dom {
+		case "Up", "Down", "Left", "Right":
+			dom = "Arrow" + dom
+		}
+		switch {
+		case k.ss3:
+			t.SS3[dom] = string(k.final)
+		case k.final != 0:
+			t.Cursor[dom] = string(k.final)
+		case k.tilde != 0:
+			t.Tilde[dom] = k.tilde
+		}
+	}
+	b, err := json.Marshal(t)
+	if err != nil {
+		panic(err) // maps of strings and ints always marshal
+	}
+	return string(b)
+}
+
+// webKeysSource defines ttyKeys, once KEY_TABLES is replaced:
 //
 //   - ttyKeys.encode(e, appCursor) is the bytes, as a string, xterm sends
 //     for keydown e (cursor keys in application mode with appCursor), or
@@ -17,11 +63,9 @@ package main
 //     opt.modes().bracketed) into strings for opt.send while
 //     opt.holding(); opt.modes().appCursor is the cursor key mode. Keys
 //     typed into the page's own text fields stay there.
-const webKeysScript = `const ttyKeys = (function () {
+const webKeysSource = `const ttyKeys = (function () {
   "use strict";
-  var ss3 = {F1: "P", F2: "Q", F3: "R", F4: "S"};
-  var cursorKeys = {ArrowUp: "A", ArrowDown: "B", ArrowRight: "C", ArrowLeft: "D", Home: "H", End: "F"};
-  var tilde = {Insert: 2, Delete: 3, PageUp: 5, PageDown: 6, F5: 15, F6: 17, F7: 18, F8: 19, F9: 20, F10: 21, F11: 23, F12: 24};
+  var keys = KEY_TABLES, ss3 = keys.ss3, cursorKeys = keys.cursor, tilde = keys.tilde;
   var ctrlPunct = {" ": 0, "@": 0, "2": 0, "[": 27, "3": 27, "\\": 28, "4": 28, "]": 29, "5": 29, "^": 30, "6": 30, "_": 31, "-": 31, "7": 31, "?": 127, "8": 127};
 
   function encode(e, appCursor) {

@@ -212,7 +212,7 @@ func (o *ViewOffer) servePage(w http.ResponseWriter) {
 		Session: webVisible(o.page.Session, 128),
 		Title:   webVisible(o.page.Title, 500),
 		Style:   template.CSS(viewStyle),
-		Keys:    template.JS(webKeysScript),
+		Keys:    template.JS(webKeysScript()),
 		Script:  template.JS(viewScript),
 	}
 	if data.Title == "" {
