@@ -43,7 +43,7 @@ func (tb *Toolbox) toolShellRecordStart() *Tool {
 			"fps":        prop("integer", "Max frames a second (default 10)."),
 			"border":     borderSchema,
 			"name":       prop("string", "Its name; default recording-N."),
-			"scale":      scaleProp,
+			"scale":      scaleProp(recDefaultGIF),
 		}, "session_id"),
 	}, tb.recordStart, recordStartStep)
 }

@@ -55,8 +55,8 @@ func (tb *Toolbox) toolShellScreenshot() *Tool {
 			"session_id": sessionIDProp,
 			"name":       prop("string", "File name; default screenshot-N."),
 			"border":     borderSchema,
-			"inline":     prop("boolean", "Also return the image (default --inline-images)."),
-			"scale":      scaleProp,
+			"inline":     prop("boolean", fmt.Sprintf("Also return the image (default %t).", tb.cfg.InlineImages)),
+			"scale":      scaleProp(tb.cfg.Scale),
 		}, "session_id"),
 		ReadOnly: true,
 	}, tb.screenshot, screenshotStep)

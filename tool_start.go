@@ -71,7 +71,7 @@ func (tb *Toolbox) toolShellStart() *Tool {
 			"args":              map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 			"cols":              map[string]any{"type": "integer"},
 			"rows":              map[string]any{"type": "integer"},
-			"theme":             prop("string", "Picture colours (themes://list)."),
+			"theme":             prop("string", "Picture colours (themes://list; default "+cmp.Or(tb.cfg.Theme, themeList[0].Name)+")."),
 			"cwd":               map[string]any{"type": "string"},
 			"env":               map[string]any{"type": "object"},
 			"shell_integration": prop("boolean", "Prompt marks for wait_for_command (default true; bash's --rcfile wraps your rc)."),

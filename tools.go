@@ -795,8 +795,11 @@ const (
 // says what it is (its shell_session_id), once for every tool.
 var sessionIDProp = map[string]any{"type": "string"}
 
-// scaleProp is the pixel scale argument of the tools that draw.
-var scaleProp = prop("integer", "Cell size 8x16 pixels times this (1-4).")
+// scaleProp is the pixel scale argument of the tools that draw, def its
+// default.
+func scaleProp(def int) map[string]any {
+	return prop("integer", fmt.Sprintf("8x16-pixel cells times this (1-4, default %d).", def))
+}
 
 // borderSchema describes the border argument of the tools that draw
 // (shell_screenshot, shell_record_start); parseBorder checks it.

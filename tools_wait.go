@@ -56,7 +56,7 @@ func waitProps(m map[string]any, regexNote string) map[string]any {
 	m["wait_stable_ms"] = prop("integer", "Screen unchanged this long.")
 	m["timeout_ms"] = prop("integer", "Default 10000, max 120000.")
 	m["max_bytes"] = prop("integer", "Command output kept, newest (default 8192).")
-	m["new_only"] = prop("boolean", "Default true: text shown before the last send is ignored.")
+	m["new_only"] = prop("boolean", "Default true: ignore text shown before the last send.")
 	return m
 }
 
