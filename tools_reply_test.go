@@ -173,7 +173,8 @@ func TestDoneLine(t *testing.T) {
 // TestNoWaitSendShowsWhatChanged: a send with no wait replies with what
 // changed since the call began, in a shell with a screenful of history:
 // the rows above the prompt it typed at are said to be as before, not
-// repeated; output that scrolled past the top is counted; on the
+// repeated; a shell_wait that follows a send shows what changed since
+// that send; output that scrolled past the top is counted; on the
 // alternate screen the whole screen shows. structuredContent keeps the
 // whole screen.
 func TestNoWaitSendShowsWhatChanged(t *testing.T) {
@@ -185,6 +186,12 @@ func TestNoWaitSendShowsWhatChanged(t *testing.T) {
 	if r.IsError || !strings.HasPrefix(r.Text, "(rows 0-") || !strings.Contains(r.Text, "as before)\n$ echo hel''lo\nhello\n$") ||
 		strings.Contains(r.Text, "history line") || !strings.Contains(sc["bufferAfter"].(string), "history line 199") {
 		t.Errorf("echo: text %q; bufferAfter %q", r.Text, sc["bufferAfter"])
+	}
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "sleep 0.3; echo fini''shed\n"})
+	r, _ = call(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "finished"})
+	if r.IsError || !strings.HasPrefix(r.Text, "done: wait_for \"finished\" matched\n(rows 0-") || !strings.HasSuffix(strings.TrimSuffix(r.Text, "\n$"), "\nfinished") ||
+		strings.Contains(r.Text, "hello") {
+		t.Errorf("shell_wait after a send: text %q", r.Text)
 	}
 	r, _ = call(t, a, "shell_send", map[string]any{"session_id": id, "text": "seq -f 'new line %g' 1 100\n", "wait_idle_ms": 300})
 	if r.IsError || !strings.Contains(r.Text, "new lines scrolled above the screen") || !strings.Contains(r.Text, "new line 100") ||
