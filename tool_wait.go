@@ -107,13 +107,13 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 }
 
 // alreadyDoneLine is the done line of a wait_for_command answered at
-// once (already_done): after a send, the send's command had ended before
-// the wait began; with no send, no command runs, and the one shown, if
-// any, is the last.
+// once (already_done): none after a send, whose command had ended before
+// the wait began (its header says "had already exited"); with no send,
+// no command runs, and the one shown, if any, is the last.
 func alreadyDoneLine(resumed, shown bool) string {
 	switch {
 	case resumed:
-		return "done: wait_for_command: the command had ended before this wait"
+		return ""
 	case shown:
 		return "done: wait_for_command: no command is running; the last one:"
 	}
