@@ -27,9 +27,11 @@ const (
 // what the call typed, until the program has read it all and drawn its
 // answer: the queue is empty and the foreground program reads again with
 // its output drained (outputSettled), or, busy, has printed nothing for
-// readQuiet. It waits at most d (0: only looks) and reports whether all
-// was read. With the queue empty it returns at once: the wait ended
-// after the program read its input.
+// readQuiet since the later of its last output and the first look that
+// found the queue empty (a program prints its answer after the read).
+// It waits at most d (0: only looks) and reports whether all was read.
+// With the queue empty it returns at once: the wait ended after the
+// program read its input.
 func (w *outputWatch) awaitRead(ctx context.Context, d time.Duration) bool {
 	s := w.s
 	if s.inputRead() {
@@ -40,14 +42,19 @@ func (w *outputWatch) awaitRead(ctx context.Context, d time.Duration) bool {
 	poll := time.NewTimer(readyPoll)
 	defer poll.Stop()
 	var settled outputSettled
+	var readAt time.Time // when a look first found the queue empty
 	for {
 		s.mu.Lock()
 		ch, exited, read := s.changed, s.exited, s.inputRead()
 		done := exited
 		if read && !exited {
+			if readAt.IsZero() {
+				readAt = time.Now()
+			}
 			fed := s.fed
 			reads := s.foregroundLocked().Input != inputNone
-			done = settled.check(s, reads, fed) || !reads && time.Since(s.lastOutput) >= readQuiet
+			quiet := time.Since(s.lastOutput)
+			done = settled.check(s, reads, fed) || !reads && min(quiet, time.Since(readAt)) >= readQuiet
 		}
 		s.mu.Unlock()
 		if done {
