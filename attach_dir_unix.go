@@ -4,7 +4,7 @@ package main
 
 // attach_dir_unix.go: the directory of the attach sockets, one per
 // server, private to the user: $XDG_RUNTIME_DIR/ttywright, else
-// $TMPDIR/ttywright-UID. A directory of that name that is a symlink,
+// /run/user/UID/ttywright, else /tmp/ttywright-UID. A directory of that name that is a symlink,
 // another user's, or open to the group or others is refused, since
 // whoever can write it could put a socket of their own where a viewer
 // looks for the server's. Sockets of servers that are gone are removed.
@@ -21,16 +21,25 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// attachDir is where the attach sockets of this user's servers are.
+// attachDir is where the attach sockets of this user's servers are:
+// $XDG_RUNTIME_DIR/ttywright; else, in /run/user/UID (the directory
+// systemd makes a user's XDG_RUNTIME_DIR) when that is the user's own
+// and private, there; else /tmp/ttywright-UID. An MCP client that starts
+// its server with a bare environment (the official SDKs pass only HOME,
+// LOGNAME, PATH, SHELL, TERM and USER) drops XDG_RUNTIME_DIR and TMPDIR,
+// and its server must be found where the person's own shell looks.
 func attachDir(getenv func(string) string) string {
 	if d := getenv("XDG_RUNTIME_DIR"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "ttywright")
 	}
-	tmp := getenv("TMPDIR")
-	if tmp == "" || !filepath.IsAbs(tmp) {
-		tmp = "/tmp"
+	uid := os.Getuid()
+	run := fmt.Sprintf("/run/user/%d", uid)
+	if fi, err := os.Lstat(run); err == nil && fi.IsDir() && fi.Mode().Perm()&0o077 == 0 {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) == uid {
+			return filepath.Join(run, "ttywright")
+		}
 	}
-	return filepath.Join(tmp, fmt.Sprintf("ttywright-%d", os.Getuid()))
+	return fmt.Sprintf("/tmp/ttywright-%d", uid)
 }
 
 // ensureAttachDir creates dir (0700) when missing, and refuses it unless

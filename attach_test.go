@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -410,4 +411,33 @@ except ConnectionError:
 		}
 	}
 	return other, self
+}
+
+// TestAttachDirName: the sockets' directory is XDG_RUNTIME_DIR's, and
+// without it the same whatever else the environment holds (TMPDIR is
+// not read), so a server started by a client with a bare environment
+// is found by the person's shell.
+func TestAttachDirName(t *testing.T) {
+	t.Parallel()
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	if got := attachDir(env("XDG_RUNTIME_DIR", "/run/x")); got != "/run/x/ttywright" {
+		t.Errorf("with XDG_RUNTIME_DIR: %s", got)
+	}
+	bare := attachDir(env())
+	if got := attachDir(env("TMPDIR", t.TempDir(), "XDG_RUNTIME_DIR", "relative")); got != bare {
+		t.Errorf("with TMPDIR and a relative XDG_RUNTIME_DIR: %s, with a bare environment %s: want the same", got, bare)
+	}
+	uid := strconv.Itoa(os.Getuid())
+	if bare != "/run/user/"+uid+"/ttywright" && bare != "/tmp/ttywright-"+uid {
+		t.Errorf("with a bare environment: %s", bare)
+	}
 }

@@ -43,7 +43,8 @@
 // --control takes the keyboard at once; --resize gives the session the
 // terminal's size while the person holds the keyboard. Each server
 // listens on a unix socket in a directory private to the user
-// ($XDG_RUNTIME_DIR/ttywright, else $TMPDIR/ttywright-UID) and admits
+// ($XDG_RUNTIME_DIR/ttywright, else /run/user/UID/ttywright, else
+// /tmp/ttywright-UID) and admits
 // only the user's own processes; docs/attach-protocol.md is the protocol.
 // --web prints the link of the session's live view in a browser instead
 // (the link shell_start's view returns as view_url): the same screen and

@@ -207,3 +207,30 @@ func TestWaitForInputAfterEscape(t *testing.T) {
 		t.Errorf("0x after the Escape did not delete the first character in normal mode:\n%s", r["text"])
 	}
 }
+
+// TestSendTypedAhead: a line typed while a command that does not read the
+// terminal still runs is run by the shell after it; wait_for_command
+// waits for that line's command, not for the running one's end. Input
+// to a command that reads the terminal is that command's, and its end
+// is the one waited for.
+func TestSendTypedAhead(t *testing.T) {
+	t.Parallel()
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		t.Run(shell, func(t *testing.T) {
+			t.Parallel()
+			a := newTestApp(t)
+			id := startShell(t, a, shell, "", nil, nil)
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "sleep 0.5; echo fini''shed0; sleep 0.5\n"})
+			mustCall(t, a, "shell_wait", map[string]any{"session_id": id, "wait_for": "finished0"})
+			m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "echo second0\n", "wait_for_command": true})
+			if c, _ := m["command"].(map[string]any); c == nil || c["line"] != "echo second0" {
+				t.Errorf("wait_for_command of a typed-ahead line: %v, want echo second0's", m["command"])
+			}
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "read x; echo got $x\n", "wait_for_input": true})
+			m = mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "yes\n", "wait_for_command": true})
+			if c, _ := m["command"].(map[string]any); c == nil || c["line"] != "read x; echo got $x" {
+				t.Errorf("wait_for_command of an answer to read: %v, want read's command", m["command"])
+			}
+		})
+	}
+}

@@ -427,6 +427,9 @@ func newWatch(s *Session, spec waitSpec, input string) *outputWatch {
 	w.cmdBase, w.promptBase = s.commandBaseLocked(), s.promptBaseLocked()
 	w.startBase = s.sh.next
 	w.since = markScreen(s.term)
+	if w.typedAheadLocked(spec) {
+		w.cmdBase++ // the running command's end is not this call's
+	}
 	if w.promptBase >= 0 && s.sh.seenB && s.sh.inLine {
 		w.lineKnown, w.lineFrom, w.lineCol = true, s.sh.bLine, s.sh.bCol
 	}
@@ -440,6 +443,24 @@ func newWatch(s *Session, spec waitSpec, input string) *outputWatch {
 		w.screenOK = !m.matchString(s.term.ScreenText()) && !m.matchString(s.term.HiddenMainText())
 	}
 	return w
+}
+
+// typedAheadLocked reports whether the call types a line for the shell
+// to run after the command that runs now, which does not read the
+// terminal (a build, a sleep): then wait_for_command waits for the end
+// of the call's own command, not the running one's. Input to a command
+// that reads the terminal (a [y/N] question, read) is for that command,
+// and its end is the one waited for. s.mu is held.
+func (w *outputWatch) typedAheadLocked(spec waitSpec) bool {
+	if w.input == "" || w.cmdBase == firstPromptBase || w.s.sh.running == nil {
+		return false
+	}
+	for _, st := range spec.stages {
+		if st.kind == stageCommand {
+			return w.s.foregroundLocked().Input == inputNone
+		}
+	}
+	return false
 }
 
 // resume readies a watch kept after a send for another wait: what that

@@ -11,6 +11,7 @@ import (
 // Chromium, over stdio (relayed by the test's Node side) and over --http.
 // With SCREEN_SHOTS=dir, it writes its screenshots there.
 func TestAppsChromium(t *testing.T) {
+	t.Parallel()
 	needChromium(t)
 	needProgram(t, "vim")
 	needProgram(t, "htop")

@@ -33,6 +33,7 @@ import (
 // is refused by it. The secret is then in nothing the client got, the
 // log, the recording or the session's resources.
 func TestSecretChromium(t *testing.T) {
+	t.Parallel()
 	browser := needChromium(t)
 	secret, core, printed := newSecret(t)
 	wire := &syncBuffer{}

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -68,22 +69,33 @@ var fixturePrefixes = []string{"sep-2322-"}
 // for 2025-11-25 and 2026-07-28 against ttywright --http, and asserts that
 // every check not in fixtureChecks passes; it logs the counts.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	node := conformanceNode(t)
 	hs := startHTTPBinary(t, "--allow-command", "/bin/true") // the suite calls the first tool with {}
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
+			t.Parallel()
 			scenarios := append(requiredScenarios(t, version), conformanceExtra[version]...)
 			out := t.TempDir()
+			// The scenarios are independent clients of one server; each
+			// spends most of its time starting node, so four run at once.
+			var wg sync.WaitGroup
+			sem := make(chan struct{}, 4)
 			for _, sc := range scenarios {
-				// The exit status says whether every check passed, fixture
-				// checks included; the results are read from checks.json.
-				cmd := exec.Command(node, filepath.Join(conformancePkg, "dist", "index.js"), "server",
-					"--url", hs.url+"/"+hs.token, "--scenario", sc, "--spec-version", version, "-o", filepath.Join(out, sc))
-				b, err := cmd.CombinedOutput()
-				if files, _ := filepath.Glob(filepath.Join(out, sc, "*", "checks.json")); len(files) == 0 {
-					t.Errorf("%s: no results (%v):\n%s", sc, err, b)
-				}
+				sem <- struct{}{}
+				wg.Go(func() {
+					defer func() { <-sem }()
+					// The exit status says whether every check passed, fixture
+					// checks included; the results are read from checks.json.
+					cmd := exec.Command(node, filepath.Join(conformancePkg, "dist", "index.js"), "server",
+						"--url", hs.url+"/"+hs.token, "--scenario", sc, "--spec-version", version, "-o", filepath.Join(out, sc))
+					b, err := cmd.CombinedOutput()
+					if files, _ := filepath.Glob(filepath.Join(out, sc, "*", "checks.json")); len(files) == 0 {
+						t.Errorf("%s: no results (%v):\n%s", sc, err, b)
+					}
+				})
 			}
+			wg.Wait()
 			countChecks(t, version, out, len(scenarios))
 		})
 	}

@@ -31,6 +31,7 @@ func needProgram(t *testing.T, name string) {
 // TestE2EBash: a coloured ls, a failing command and its exit code, history
 // through the Up key, and the shell's own exit code when it ends.
 func TestE2EBash(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	dir := t.TempDir()
 	must(t, os.Mkdir(filepath.Join(dir, "subdir"), 0o755))
@@ -106,6 +107,7 @@ func TestE2EBash(t *testing.T) {
 // Scenario 5 rides along: the typing is recorded, and the GIF's frames show
 // the text appearing.
 func TestE2EVim(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "vim")
 	s := startServer(t)
 	dir := t.TempDir()
@@ -287,6 +289,7 @@ func dominantExcept(img *image.RGBA, r image.Rectangle, not color.RGBA) color.RG
 // TestE2ELess: page a long file with Space, quit with q, and the shell
 // screen comes back.
 func TestE2ELess(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "less")
 	s := startServer(t)
 	dir := t.TempDir()
@@ -329,6 +332,7 @@ func TestE2ELess(t *testing.T) {
 // TestE2EHtop: htop runs on the alternate screen, a screenshot has several
 // colours, q quits and the shell screen is back.
 func TestE2EHtop(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "htop")
 	s := startServer(t)
 	id := s.start("/bin/bash", []string{"--norc", "--noprofile", "-i"}, map[string]any{
@@ -422,6 +426,7 @@ func must(t *testing.T, err error) {
 // the wait must still find the text the program printed (wait_for returns
 // as soon as the screen contains the text).
 func TestWaitForTrailingSpace(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.startBash("")
 	s.settle(id, 300) // the prompt is printed before the wait begins

@@ -10,11 +10,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,6 +33,14 @@ import (
 var binPath string
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		// The tests wait on programs, browsers and node far more than
+		// they compute: four at a time on two cores.
+		flag.Set("test.parallel", strconv.Itoa(max(4, 2*runtime.GOMAXPROCS(0))))
+	}
 	if p := os.Getenv("TTYWRIGHT_BIN"); p != "" {
 		// A prebuilt binary, e.g. one built with -race or from another tree.
 		binPath = p

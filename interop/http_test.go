@@ -112,6 +112,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // wait_for_command, an inline screenshot and its resource read as a blob,
 // a subscription's update over the session's SSE stream, stop.
 func TestHTTPGoSDK(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "bash")
 	for _, version := range []string{"", "2025-11-25"} { // "": the SDK's choice, 2026-07-28
 		t.Run("version="+version, func(t *testing.T) { httpGoSDKStory(t, version) })

@@ -92,6 +92,7 @@ func (hs *httpServer) revoke(t *testing.T, token string) {
 // refreshes its token, and after its grant is revoked is refused (the
 // owner denies the next sign-in).
 func TestOAuthGoSDK(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "bash")
 	start := time.Now()
 	hs := startHTTPBinary(t)
@@ -165,6 +166,7 @@ func TestOAuthGoSDK(t *testing.T) {
 // whose browser step the owner plays) against ttywright --http, with a
 // client registered for the suite's callback; every check must pass.
 func TestOAuthConformance(t *testing.T) {
+	t.Parallel()
 	node := conformanceNode(t)
 	start := time.Now()
 	hs := startHTTPBinary(t)
@@ -236,6 +238,7 @@ func TestOAuthConformance(t *testing.T) {
 // loopback, with a certificate ttywright trusts through SSL_CERT_FILE;
 // where no namespace can be made that case skips.
 func TestOAuthTypeScript(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "bash")
 	const setup = "ip link set lo up && ip addr add 192.0.2.1/32 dev lo"
 	var wrap, env []string

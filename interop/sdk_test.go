@@ -52,6 +52,7 @@ var promptNames = []string{"vim-edit", "record-session", "terminal-basics", "the
 // stateless 2026-07-28 with no initialize), sees the capabilities and
 // every tool with schemas and annotations, and pings.
 func TestGoSDKHandshake(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	init := s.cs.InitializeResult()
 	if init == nil || init.ServerInfo == nil || init.ServerInfo.Name != "ttywright" {
@@ -113,6 +114,7 @@ func TestGoSDKHandshake(t *testing.T) {
 // it through initialize, with the fields that revision lacks left out, and
 // the tools still work through the JSON text block.
 func TestGoSDKOlderProtocols(t *testing.T) {
+	t.Parallel()
 	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"} {
 		t.Run(version, func(t *testing.T) {
 			s := startServerVersion(t, version)
@@ -151,6 +153,7 @@ func TestGoSDKOlderProtocols(t *testing.T) {
 // template, subscribes and receives an update, gets every prompt and runs
 // completion, all through the official Go client.
 func TestGoSDKScenario(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.startBash("")
 
@@ -515,6 +518,7 @@ func firstLine(b []byte) string {
 // requests, and cancelling it through the SDK (notifications/cancelled)
 // leaves the session usable.
 func TestGoSDKConcurrencyAndCancel(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.startBash("")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -545,6 +549,7 @@ func TestGoSDKConcurrencyAndCancel(t *testing.T) {
 // integrated bash are listed by session://{id}/commands, oldest first,
 // each with its exit code and an output resource, read through the SDK.
 func TestGoSDKCommands(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.startBash("")
 	lines := []string{"echo one", "false", `printf 'x\ny\n'`}

@@ -241,6 +241,7 @@ func checkSecretNowhere(t *testing.T, s *server, id, logPath, wire, printed stri
 // reply shows that line, and the secret is in nothing the client, the
 // log, the recording or the session's resources got.
 func TestSecretGoSDK(t *testing.T) {
+	t.Parallel()
 	for _, era := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(era, func(t *testing.T) {
 			secret, core, printed := newSecret(t)
@@ -388,6 +389,7 @@ func TestSecretGoSDK(t *testing.T) {
 // the page works the same for the person, and shell_wait
 // {wait_for_input: true} then shows what followed.
 func TestSecretLinkGoSDK(t *testing.T) {
+	t.Parallel()
 	secret, core, printed := newSecret(t)
 	wire := &syncBuffer{}
 	logPath := filepath.Join(t.TempDir(), "calls.jsonl")

@@ -27,6 +27,7 @@ import (
 // of that call's reply. With TRACE_PNG=path the page is also written
 // there as a PNG (docs/trace.png).
 func TestTraceChromium(t *testing.T) {
+	t.Parallel()
 	browser := needChromium(t)
 	s := startServer(t, "--cols", "80", "--rows", "16")
 	calls := 0
@@ -146,6 +147,7 @@ func trimLines(s string) string {
 // the browser's find. With SCREEN_SHOTS=dir, screenshots of a few steps
 // are written there.
 func TestTraceScreensChromium(t *testing.T) {
+	t.Parallel()
 	browser := needChromium(t)
 	dir := t.TempDir()
 	gen := exec.Command("go", "test", "-count=1", "-run", "^TestTraceScreensForBrowser$", ".")

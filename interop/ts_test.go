@@ -11,6 +11,7 @@ import (
 // official TypeScript SDK client (which speaks the legacy era: initialize),
 // against the binary TestMain built.
 func TestTypeScriptSDK(t *testing.T) {
+	t.Parallel()
 	runNodeTest(t, "interop.test.mjs", filepath.Join("@modelcontextprotocol", "sdk"))
 }
 
@@ -18,6 +19,7 @@ func TestTypeScriptSDK(t *testing.T) {
 // to the stateless 2026-07-28 era (--protocol-era modern, and its mcpdo
 // connection CLI with --era modern for a whole terminal session).
 func TestInspector(t *testing.T) {
+	t.Parallel()
 	runNodeTest(t, "inspector.test.mjs", filepath.Join("@modelcontextprotocol", "inspector"))
 }
 
@@ -28,6 +30,7 @@ func TestInspector(t *testing.T) {
 // and the 2025-11-25 era (elicitation/create, then
 // notifications/elicitation/complete).
 func TestTypeScriptSecret(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "python3") // the program that reads the secret
 	runNodeTest(t, "secret.test.mjs", filepath.Join("@modelcontextprotocol", "client"))
 }
@@ -37,6 +40,7 @@ func TestTypeScriptSecret(t *testing.T) {
 // transport in both eras (the whole story, a subscription's update over
 // SSE included), then the MCP Inspector CLI with --transport http.
 func TestTypeScriptHTTP(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "bash")
 	runNodeTest(t, "http.test.mjs", filepath.Join("@modelcontextprotocol", "client"))
 }
@@ -46,6 +50,7 @@ func TestTypeScriptHTTP(t *testing.T) {
 // starts a web server and vim and exits, client B (a new process) finds,
 // reads, saves and fetches, while ttywright attach in tmux watches.
 func TestTypeScriptShared(t *testing.T) {
+	t.Parallel()
 	for _, p := range []string{"python3", "vim", "tmux"} {
 		needProgram(t, p)
 	}
@@ -57,6 +62,7 @@ func TestTypeScriptShared(t *testing.T) {
 // command, a dialog menu) whose session://{id}/tape, replayed with
 // ttywright test, passes, then fails when the CLI prints something else.
 func TestTypeScriptCodegen(t *testing.T) {
+	t.Parallel()
 	needProgram(t, "bash")
 	needProgram(t, "vim")
 	needProgram(t, "dialog")

@@ -19,6 +19,7 @@ import (
 // package's TestSessionViewServeForBrowser. Without chromium it skips,
 // except under CI (CI=true).
 func TestBrowserView(t *testing.T) {
+	t.Parallel()
 	browser := os.Getenv("CHROMIUM")
 	if browser == "" {
 		browser = "/usr/bin/chromium"
@@ -81,6 +82,7 @@ const viewExpectJS = `(async () => {
 // stripe or a break. With SCREEN_SHOTS=dir, a screenshot is written
 // there.
 func TestViewChromium(t *testing.T) {
+	t.Parallel()
 	browser := needChromium(t)
 	s := startServer(t)
 	id := s.call("shell_start", map[string]any{"command": "/bin/sh", "args": []string{"-c", `printf '%s' "$SCREEN"; exec sleep 600`},
@@ -146,6 +148,7 @@ func TestViewChromium(t *testing.T) {
 // from the live view once the tab holds the keyboard, as typed keys do;
 // the page dropped it before.
 func TestViewInputMethod(t *testing.T) {
+	t.Parallel()
 	browser := needChromium(t)
 	s := startServer(t)
 	st := s.call("shell_start", map[string]any{"command": "cat", "cols": 40, "rows": 6, "view": true})

@@ -235,7 +235,17 @@ test('mcp-remote, with Chromium at the consent page', { skip: !bin && 'set TTYWR
   const theOwner = async decision => {
     await page.goto(await nextURL());
     await page.fill('#approval_code', await srv.nextApproval());
-    await Promise.all([page.waitForURL(/\/oauth\/callback/), page.click(`button[value=${decision}]`)]);
+    if (decision === 'approve') {
+      await Promise.all([page.waitForURL(/\/oauth\/callback/), page.click(`button[value=${decision}]`)]);
+      return;
+    }
+    // A denial ends mcp-remote's sign-in: its callback server may be gone
+    // by the time the browser gets there, so the redirect is checked as
+    // the browser asks for it.
+    const [req] = await Promise.all([page.waitForRequest(/\/oauth\/callback/), page.click(`button[value=${decision}]`)]);
+    const q = new URL(req.url()).searchParams;
+    assert.equal(q.get('error'), 'access_denied', `the denial's redirect: ${req.url()}`);
+    assert.ok(q.get('iss'), `the denial's redirect has no iss (RFC 9207): ${req.url()}`);
   };
   const tokensFile = () => {
     const f = fs.readdirSync(cfgDir, { recursive: true }).find(f => f.endsWith('_tokens.json'));
