@@ -81,6 +81,7 @@ func send(args map[string]any, want ...string) agentStep {
 // dialog checklist, a search in less and a process killed from htop, each
 // in the fewest calls, the selected row found by one locator.
 func TestAgentTasks(t *testing.T) {
+	t.Parallel()
 	finished := send(map[string]any{"text": "sleep 1; echo finished\n"})
 	waitFinished := agentStep{tool: "shell_wait", args: map[string]any{"session_id": "A", "wait_for": "finished"},
 		want: []string{`^done: wait_for "finished" matched\n`, `(?m)^finished$`}}
@@ -150,6 +151,7 @@ func TestAgentTasks(t *testing.T) {
 	}
 	for _, tt := range tasks {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			for _, p := range tt.programs {
 				needProgram(t, p)
 			}
