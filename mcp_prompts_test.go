@@ -83,7 +83,7 @@ func TestPromptsGet(t *testing.T) {
 		{"record-session", map[string]string{"task": "run make test", "theme": "dracula"}, []string{"run make test", `theme: "dracula"`, "shell_record_start", "shell_record_stop", "type_delay_ms"}},
 		{"record-session", nil, []string{"shell_record_start", `format: "gif"`}},
 		{"theme-selection", map[string]string{"background": "light"}, []string{"themes://list", "shell_start {theme:", themeList[0].Name, "light background"}},
-		{"tui-navigate", nil, []string{`format: "styled"`, "shell_find", "style: {reverse: true}", "shell_click", "timeout_ms", "keys"}},
+		{"tui-navigate", nil, []string{`format: "styled"`, "shell_find", "style: {selected: true}", "shell_click", "timeout_ms", "keys"}},
 		{"write-regression-test", map[string]string{"session_id": "shell-7", "path": "tests/help.tape"}, []string{"session://shell-7/tape", "Wait+Command exit=N", "Expect", "Snapshot NAME", "Mask /regex/", "ttywright test tests/help.tape --update", "--junit"}},
 		{"write-regression-test", nil, []string{"session://{id}/tape", "testdata/tapes/NAME.tape"}},
 	} {

@@ -154,12 +154,12 @@ func (tb *Toolbox) toolShellAskSecret() *Tool {
 	return newTool(Tool{
 		Name:  "shell_ask_secret",
 		Title: "Let the person type a secret",
-		Description: "At input \"secret\" (a sudo or ssh password): the person, never you, types it into the program on a one-time local page. " +
-			"The client shows the page, or the reply has its link. Returns once the program has read it.",
+		Description: "When a reply says a program waits for a secret (sudo, ssh): the person, never you, types it " +
+			"on a one-time page the client shows or the reply links. Returns once it is read.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"message":    prop("string", "Why it is needed (the person reads it)."),
-			"timeout_ms": intProp("How long the page lives (default 300000).", 1000, maxSecretTimeoutMS),
+			"message":    prop("string", "Why it is needed, for the person."),
+			"timeout_ms": prop("integer", "The page's life (default 300000)."),
 		}, "session_id"),
 		OpenWorld: true,
 	}, tb.askSecret, askSecretStep)

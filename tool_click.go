@@ -15,16 +15,16 @@ import (
 )
 
 type clickArgs struct {
-	SessionID string   `json:"session_id"`
-	Row       *int     `json:"row"`
-	Col       *int     `json:"col"`
-	Text      string   `json:"text"`
-	Nth       *int     `json:"nth"`
-	Style     *Style   `json:"style"`
-	Button    string   `json:"button"`
-	Count     *int     `json:"count"`
-	Modifiers []string `json:"modifiers"`
-	WaitArgs           // tools_wait.go: the waits shell_send and shell_wait take
+	SessionID string       `json:"session_id"`
+	Row       *int         `json:"row"`
+	Col       *int         `json:"col"`
+	Text      string       `json:"text"`
+	Nth       *int         `json:"nth"`
+	Style     *styleFilter `json:"style"`
+	Button    string       `json:"button"`
+	Count     *int         `json:"count"`
+	Modifiers []string     `json:"modifiers"`
+	WaitArgs               // tools_wait.go: the waits shell_send and shell_wait take
 }
 
 type clickResult struct {
@@ -61,19 +61,19 @@ func (tb *Toolbox) toolShellClick() *Tool {
 	return newTool(Tool{
 		Name:  "shell_click",
 		Title: "Click in a terminal",
-		Description: "Click or scroll the mouse, at row and col or on text (as shell_find), in the mouse mode the program enabled " +
-			"(an error when none: use keys). Then waits like shell_send (default: output quiet 150 ms) and returns the screen.",
+		Description: "Click button (default left) at 0-based row and col, or on text or style found as by shell_find, in the program's mouse mode " +
+			"(none: an error; use keys). Waits as shell_send (none: output pauses 150 ms); returns what changed.",
 		Input: objectSchema(waitProps(map[string]any{
 			"session_id": sessionIDProp,
-			"row":        prop("integer", "0-based row (with col)."),
-			"col":        prop("integer", "0-based column (with row)."),
-			"text":       prop("string", "Click the first cell of this text or /regex/ instead."),
-			"nth":        prop("integer", "With text: which match, 0 = the first."),
-			"style":      styleSchema("With text: only matches with this style."),
-			"button":     map[string]any{"type": "string", "enum": []string{"left", "middle", "right", "wheel_up", "wheel_down"}, "description": "Default left."},
-			"count":      intProp("Clicks (2: double click), or wheel steps. Default 1.", 1, maxWheelSteps),
+			"row":        map[string]any{"type": "integer"},
+			"col":        map[string]any{"type": "integer"},
+			"text":       prop("string", "Text or /regex/ to click (as wait_for)."),
+			"nth":        prop("integer", "Which match (default 0)."),
+			"style":      styleSchema("As in shell_find."),
+			"button":     map[string]any{"type": "string", "enum": []string{"left", "middle", "right", "wheel_up", "wheel_down"}},
+			"count":      prop("integer", "Clicks (2: double) or wheel steps; default 1."),
 			"modifiers":  map[string]any{"type": "array", "items": map[string]any{"type": "string", "enum": []string{"shift", "alt", "ctrl"}}, "description": "Keys held."},
-		}, true, false), "session_id"),
+		}, "regex: shell_wait's"), "session_id"),
 		OpenWorld: true,
 		Arrive:    tb.arriveTurn,
 	}, tb.shellClick, clickStep)
@@ -129,7 +129,7 @@ func (tb *Toolbox) shellClick(ctx context.Context, call *ToolCall, in clickArgs)
 	res := clickResult{Row: row, Col: col, Sent: escapeBytes(data), MouseMode: mouseModeName(modes.Mouse, modes.MouseEncoding),
 		BufferAfter: a.after, waitReport: a.wait, exitInfo: a.exit, commandOutcome: a.command}
 	res.text = fmt.Sprintf("clicked row %d col %d (%s)\n", row, col, res.MouseMode) +
-		replyText(res.summary, res.waitReport, res.commandOutcome, res.exitInfo, shownScreen(s, res.commandOutcome, a.after))
+		replyText(res.summary, res.waitReport, res.commandOutcome, res.exitInfo, shownScreen(s, res.commandOutcome, a.after, &a.watch.since))
 	return res, nil
 }
 
@@ -138,11 +138,11 @@ func (tb *Toolbox) shellClick(ctx context.Context, call *ToolCall, in clickArgs)
 func clickTarget(s *Session, in clickArgs) (row, col int, err error) {
 	st := s.Status()
 	switch {
-	case in.Text != "" && (in.Row != nil || in.Col != nil):
-		return 0, 0, errors.New("give either text or row and col, not both")
-	case in.Text == "" && (in.Nth != nil || in.Style != nil):
-		return 0, 0, errors.New("nth and style choose among the matches of text: give text too")
-	case in.Text != "":
+	case (in.Text != "" || in.Style != nil) && (in.Row != nil || in.Col != nil):
+		return 0, 0, errors.New("give either text (or style) or row and col, not both")
+	case in.Text == "" && in.Style == nil && in.Nth != nil:
+		return 0, 0, errors.New("nth chooses among the matches of text or style: give one of them too")
+	case in.Text != "" || in.Style != nil:
 		q, err := parseFind(in.Text, in.Style)
 		if err != nil {
 			return 0, 0, err
@@ -154,11 +154,15 @@ func clickTarget(s *Session, in clickArgs) (row, col int, err error) {
 		if in.Nth != nil {
 			nth = *in.Nth
 		}
+		what := fmt.Sprintf("text %q", in.Text)
+		if in.Text == "" {
+			what = "the style"
+		}
 		switch {
 		case len(ms) == 0:
-			return 0, 0, fmt.Errorf("text %q is not on the screen: look with shell_read format \"styled\", or wait for it with shell_find timeout_ms", in.Text)
+			return 0, 0, fmt.Errorf("%s is not on the screen: look with shell_read format \"styled\", or wait for it with shell_find timeout_ms", what)
 		case nth < 0 || nth >= len(ms):
-			return 0, 0, fmt.Errorf("nth %d is out of range: text %q has %d matches on the screen (nth 0..%d)", nth, in.Text, len(ms), len(ms)-1)
+			return 0, 0, fmt.Errorf("nth %d is out of range: %s has %d matches on the screen (nth 0..%d)", nth, what, len(ms), len(ms)-1)
 		}
 		return ms[nth].Row, ms[nth].Col, nil
 	case in.Row == nil || in.Col == nil:

@@ -1,10 +1,11 @@
 package main
 
 // tool_find.go: shell_find, a locator for the terminal screen: text or a
-// /regex/ (as wait_for takes them), optionally only where every cell has
-// a style, optionally in the scrollback too, optionally waiting until a
-// match exists (or, with gone, until none does), driven by the session's
-// change events.
+// /regex/ (as wait_for takes them) within a row, and when a style is
+// given, within the runs of cells that have it (a style alone finds the
+// runs themselves); optionally in the scrollback too, optionally waiting
+// until a match exists (or, with gone, until none does), driven by the
+// session's change events.
 
 import (
 	"cmp"
@@ -18,12 +19,12 @@ import (
 )
 
 type findArgs struct {
-	SessionID  string `json:"session_id"`
-	Text       string `json:"text"`
-	Style      *Style `json:"style"`
-	Scrollback bool   `json:"scrollback"`
-	TimeoutMS  *int   `json:"timeout_ms"`
-	Gone       bool   `json:"gone"`
+	SessionID  string       `json:"session_id"`
+	Text       string       `json:"text"`
+	Style      *styleFilter `json:"style"`
+	Scrollback bool         `json:"scrollback"`
+	TimeoutMS  *int         `json:"timeout_ms"`
+	Gone       bool         `json:"gone"`
 }
 
 // findMatch is one match: 0-based row (negative in the scrollback: -1 is
@@ -67,17 +68,17 @@ func (tb *Toolbox) toolShellFind() *Tool {
 	return newTool(Tool{
 		Name:  "shell_find",
 		Title: "Find text on a terminal's screen",
-		Description: "Locate text on the screen like a Playwright locator: text or /regex/ (as wait_for) within a row, where every cell has style " +
-			"when given ({reverse: true}: the selected item). Returns matches [{row, col, len, text, style}], 0-based, for shell_click; " +
-			"timeout_ms waits for one (gone: for none). At most 200: the screen's first (truncated: true).",
+		Description: "Locate text or /regex/ in a row, like a Playwright locator; with style, within the cells that have it. " +
+			"A list's highlighted item, whatever its colours: {style: {selected: true}} (a header may too). " +
+			"At most 200, 0-based; timeout_ms waits for one (gone: for none).",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"text":       prop("string", "Text to find, case-sensitive, or /regex/ as in shell_wait's wait_for."),
-			"style":      styleSchema("Only matches whose every cell has these attributes (false: not); colours red, bright-red, \"196\", \"#ff0000\", default."),
-			"scrollback": prop("boolean", "Also search the scrollback (rows -1, -2, ... upwards)."),
-			"timeout_ms": intProp("Wait up to this long for a match (default 0: look once).", 0, maxTimeoutMS),
-			"gone":       prop("boolean", "With timeout_ms: wait until no match is left."),
-		}, "session_id", "text"),
+			"text":       prop("string", "Case-sensitive, or /regex/ as shell_wait's wait_for; none: style finds its runs."),
+			"style":      styleSchema("Every cell has these (false: not). selected: a selection bar (reverse video, or a background unlike the rows around it). Colours: red, 196, #ff0000, default."),
+			"scrollback": prop("boolean", "Also the scrollback (rows -1, -2, ...)."),
+			"timeout_ms": map[string]any{"type": "integer"},
+			"gone":       map[string]any{"type": "boolean"},
+		}, "session_id"),
 		ReadOnly: true,
 	}, tb.shellFind, findStep)
 }
@@ -145,19 +146,20 @@ func findWait(ctx context.Context, s *Session, q *findQuery, gone bool, timeout 
 	}
 }
 
-// findQuery is a checked shell_find: what to match and the style filter.
+// findQuery is a checked shell_find: what to match (nil: the runs of
+// the style themselves) and the style filter.
 type findQuery struct {
 	m          *matcher
-	style      *Style
+	style      *styleFilter
 	fg, bg     *Color // parsed style colours
 	scrollback bool
 	cache      findCache // what the last findLocked searched
 }
 
-// parseFind checks the text and the style filter.
-func parseFind(text string, style *Style) (*findQuery, error) {
-	if text == "" {
-		return nil, errors.New("text is empty: give the text to find, e.g. \"Save\", or /regex/")
+// parseFind checks the text and the style filter; one of them is needed.
+func parseFind(text string, style *styleFilter) (*findQuery, error) {
+	if text == "" && style == nil {
+		return nil, errors.New("nothing to find: give text (e.g. \"Save\", or /regex/), a style (e.g. {\"selected\": true}), or both")
 	}
 	m, err := parseMatcher("text", text)
 	if err != nil {
@@ -186,7 +188,8 @@ func parseFind(text string, style *Style) (*findQuery, error) {
 // findLocked returns the matches on t's screen (and history), top to
 // bottom. The caller holds the lock that guards t. A waiting find calls
 // it on every change of the screen: it searches again only the rows that
-// changed since the last call (findCache).
+// changed since the last call (findCache), and with selected, those two
+// rows or less from one that changed (barCells looks that far).
 func (q *findQuery) findLocked(t *Terminal) []findMatch {
 	c := &q.cache
 	cols, rows := t.Size()
@@ -199,12 +202,28 @@ func (q *findQuery) findLocked(t *Terminal) []findMatch {
 	if q.scrollback {
 		out = q.findHistory(t, out)
 	}
+	cells := make([][]Cell, rows)
+	changed := make([]bool, rows)
 	for r := range rows {
-		cells, marks := t.RowCells(r)
+		var marks []vtMark
+		cells[r], marks = t.RowCells(r)
+		if row := &c.screen[r]; !row.valid || !slices.Equal(row.cells, cells[r]) || !slices.Equal(row.marks, marks) {
+			*row = cachedRow{cells: slices.Clone(cells[r]), marks: slices.Clone(marks)}
+			changed[r] = true
+		}
+	}
+	reach := 0
+	if q.selects() {
+		reach = 2
+	}
+	for r := range rows {
 		row := &c.screen[r]
-		if !row.valid || !slices.Equal(row.cells, cells) || !slices.Equal(row.marks, marks) {
-			*row = cachedRow{valid: true, cells: slices.Clone(cells), marks: slices.Clone(marks),
-				ms: q.findRow(nil, cells, 0, marks, rowLinks(t, cells))}
+		if !row.valid || slices.Contains(changed[max(r-reach, 0):min(r+reach+1, rows)], true) {
+			var bar []bool
+			if q.selects() {
+				bar = barCells(cells[r], [4][]Cell{rowAt(cells, r-2), rowAt(cells, r-1), rowAt(cells, r+1), rowAt(cells, r+2)})
+			}
+			row.valid, row.ms = true, q.findRow(nil, cells[r], 0, row.marks, rowLinks(t, cells[r]), bar)
 		}
 		out = appendAtRow(out, row.ms, r)
 	}
@@ -227,12 +246,32 @@ func (q *findQuery) findHistory(t *Terminal, out []findMatch) []findMatch {
 		ms, ok := c.hist[base+int64(i)]
 		if !ok {
 			cells := t.ScrollbackCells(i)
-			ms = q.findRow(nil, cells, 0, nil, rowLinks(t, cells))
+			ms = q.findRow(nil, cells, 0, nil, rowLinks(t, cells), q.historyBar(cells))
 			c.hist[base+int64(i)] = ms
 		}
 		out = appendAtRow(out, ms, i-n)
 	}
 	return out
+}
+
+// rowAt is rows[r], nil past the screen's edge.
+func rowAt(rows [][]Cell, r int) []Cell {
+	if r < 0 || r >= len(rows) {
+		return nil
+	}
+	return rows[r]
+}
+
+// selects reports whether the filter asks about selection bars.
+func (q *findQuery) selects() bool { return q.style != nil && q.style.Selected != nil }
+
+// historyBar is barCells for a scrollback row, which has only the
+// reverse-video rule: the bars of a list are on the screen.
+func (q *findQuery) historyBar(cells []Cell) []bool {
+	if !q.selects() {
+		return nil
+	}
+	return barCells(cells, [4][]Cell{})
 }
 
 // findCache is what a waiting find searched last: the screen's rows as
@@ -282,43 +321,98 @@ func rowLinks(t *Terminal, cells []Cell) map[uint16]string {
 	return links
 }
 
-// findRow appends the matches in one row of cells.
-func (q *findQuery) findRow(out []findMatch, row []Cell, r int, marks []vtMark, links map[uint16]string) []findMatch {
+// findRow appends the matches in one row of cells: those of the text
+// within each run of cells that pass the style filter (filterRuns; the
+// whole row without one), or with no text, each run itself, its blanks
+// at either end left out. bar marks the cells on a selection bar (nil
+// when the filter does not ask).
+func (q *findQuery) findRow(out []findMatch, row []Cell, r int, marks []vtMark, links map[uint16]string, bar []bool) []findMatch {
 	text, cols := rowIndex(row, marks)
 	if text == "" {
 		return out
 	}
-	var spans [][]int
-	if q.m.re != nil {
-		spans = q.m.re.FindAllStringIndex(text, -1)
-	} else {
-		for from := 0; ; {
-			i := strings.Index(text[from:], q.m.text)
-			if i < 0 {
-				break
+	for _, run := range q.filterRuns(row, text, cols, links, bar) {
+		for _, sp := range q.spans(text[run[0]:run[1]]) {
+			a, b := run[0]+sp[0], run[0]+sp[1]
+			if a == b {
+				continue // an empty match locates nothing
 			}
-			spans = append(spans, []int{from + i, from + i + len(q.m.text)})
-			from += i + len(q.m.text)
+			c0, c1 := cols[a], cols[b-1]
+			end := c1 + 1
+			if row[c1].Width == 2 {
+				end++
+			}
+			end = min(end, len(row))
+			first := styleOf(row[c0])
+			out = append(out, findMatch{Row: r, Col: c0, Len: end - c0, Text: text[a:b],
+				Style: first.toStyle(links), Mixed: mixedStyles(row[c0:end])})
 		}
-	}
-	for _, sp := range spans {
-		if sp[0] == sp[1] {
-			continue // an empty match locates nothing
-		}
-		c0, c1 := cols[sp[0]], cols[sp[1]-1]
-		end := c1 + 1
-		if row[c1].Width == 2 {
-			end++
-		}
-		end = min(end, len(row))
-		if !q.styleOK(row[c0:end], links) {
-			continue
-		}
-		first := styleOf(row[c0])
-		out = append(out, findMatch{Row: r, Col: c0, Len: end - c0, Text: text[sp[0]:sp[1]],
-			Style: first.toStyle(links), Mixed: mixedStyles(row[c0:end])})
 	}
 	return out
+}
+
+// spans are the byte ranges of s that the text matches, leftmost first
+// and not overlapping; with no text, s without its blanks at either end.
+func (q *findQuery) spans(s string) [][]int {
+	switch {
+	case q.m == nil:
+		from := len(s) - len(strings.TrimLeft(s, " "))
+		return [][]int{{from, max(len(strings.TrimRight(s, " ")), from)}}
+	case q.m.re != nil:
+		return q.m.re.FindAllStringIndex(s, -1)
+	}
+	var out [][]int
+	for from := 0; ; {
+		i := strings.Index(s[from:], q.m.text)
+		if i < 0 {
+			return out
+		}
+		out = append(out, []int{from + i, from + i + len(q.m.text)})
+		from += i + len(q.m.text)
+	}
+}
+
+// filterRuns are the byte ranges of a row's text (cols: the cell of
+// each byte) whose cells all pass the style filter, in row order: the
+// whole text when there is no filter.
+func (q *findQuery) filterRuns(row []Cell, text string, cols []int, links map[uint16]string, bar []bool) [][2]int {
+	if q.style == nil {
+		return [][2]int{{0, len(text)}}
+	}
+	var runs [][2]int
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		ok := i < len(text) && q.cellOK(row, cols[i], links, bar)
+		switch {
+		case ok && start < 0:
+			start = i
+		case !ok && start >= 0:
+			runs = append(runs, [2]int{start, i})
+			start = -1
+		}
+	}
+	return runs
+}
+
+// cellOK reports whether cell col of row passes the style filter: the
+// cells it covers have its attributes (a blank is checked only for what
+// it shows: background, reverse video, underline), and lie on a
+// selection bar or not as selected asks.
+func (q *findQuery) cellOK(row []Cell, col int, links map[uint16]string, bar []bool) bool {
+	f := q.style
+	if f.Selected != nil && bar[col] != *f.Selected {
+		return false
+	}
+	end := col + 1
+	if row[col].Width == 2 && end < len(row) {
+		end++
+	}
+	for _, c := range row[col:end] {
+		if c.Width != 0 && !q.styleOK(c, links) {
+			return false
+		}
+	}
+	return true
 }
 
 // rowIndex is a row's text (trailing blanks dropped) and, for each byte
@@ -333,36 +427,25 @@ func rowIndex(row []Cell, marks []vtMark) (string, []int) {
 	return string(b), cols
 }
 
-// styleOK reports whether every cell has the filter's attributes; a blank
+// styleOK reports whether cell c has the filter's attributes; a blank
 // is checked only for what it shows (background, reverse, underline).
-func (q *findQuery) styleOK(cells []Cell, links map[uint16]string) bool {
+func (q *findQuery) styleOK(c Cell, links map[uint16]string) bool {
 	f := q.style
-	if f == nil {
-		return true
-	}
-	for _, c := range cells {
-		if c.Width == 0 {
-			continue
-		}
-		blank := bgOnly(c)
-		flags := []struct {
-			want *bool
-			bit  Attr
-			text bool // only a glyph shows it
-		}{{f.Reverse, AttrInverse, false}, {f.Underline, AttrUnderline, false}, {f.Bold, AttrBold, true}, {f.Dim, AttrDim, true}, {f.Italic, AttrItalic, true}}
-		for _, fl := range flags {
-			if fl.want != nil && !(blank && fl.text) && (c.Attr&fl.bit != 0) != *fl.want {
-				return false
-			}
-		}
-		if q.bg != nil && c.BG != *q.bg || !blank && q.fg != nil && c.FG != *q.fg {
-			return false
-		}
-		if f.Link != "" && !blank && (c.Link == 0 || links[c.Link] != f.Link) {
+	blank := bgOnly(c)
+	flags := []struct {
+		want *bool
+		bit  Attr
+		text bool // only a glyph shows it
+	}{{f.Reverse, AttrInverse, false}, {f.Underline, AttrUnderline, false}, {f.Bold, AttrBold, true}, {f.Dim, AttrDim, true}, {f.Italic, AttrItalic, true}}
+	for _, fl := range flags {
+		if fl.want != nil && !(blank && fl.text) && (c.Attr&fl.bit != 0) != *fl.want {
 			return false
 		}
 	}
-	return true
+	if q.bg != nil && c.BG != *q.bg || !blank && q.fg != nil && c.FG != *q.fg {
+		return false
+	}
+	return f.Link == "" || blank || c.Link != 0 && links[c.Link] == f.Link
 }
 
 // mixedStyles reports whether the cells show more than one style.

@@ -5,8 +5,11 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -31,7 +34,7 @@ func TestFindCacheSameAsFresh(t *testing.T) {
 		"resize 20 6",
 	}
 	for _, scrollback := range []bool{false, true} {
-		for _, style := range []*Style{nil, {Reverse: new(bool)}} {
+		for _, style := range []*styleFilter{nil, {Style: Style{Reverse: new(bool)}}, {Selected: new(true)}} {
 			term := NewTerminal(20, 5, 100)
 			q, _ := parseFind("needle", style)
 			q.scrollback = scrollback
@@ -90,6 +93,58 @@ func BenchmarkFindWaiting(b *testing.B) {
 					q.cache = findCache{}
 				}
 				q.findLocked(term)
+			}
+		})
+	}
+}
+
+// TestFindSelectedInRealPrograms: one locator, style {selected: true},
+// finds the highlighted item of htop (a coloured bar), mc (a cyan bar in
+// a blue panel), dialog's menu, and a select-style menu drawn in reverse
+// video or with a background colour, each the real program in a
+// pseudo-terminal; and a row not selected is not among the matches.
+func TestFindSelectedInRealPrograms(t *testing.T) {
+	t.Parallel()
+	menu := `printf 'Pick a fruit:\n%s\n  banana\n  cherry\n'; exec cat >/dev/null`
+	tests := []struct {
+		name, program string
+		args          []string
+		want, avoid   string // text on the selected row; text on a row that is not
+	}{
+		{"htop", "sh", []string{"-c", "exec htop -p $$"}, "htop", "Load average"},
+		{"mc", "mc", []string{"--nosubshell", "."}, "..", "alpha.txt"},
+		{"dialog", "dialog", []string{"--menu", "Pick a fruit", "12", "40", "3", "1", "Apple", "2", "Banana", "3", "Cherry"}, "Apple", "Banana"},
+		{"reverse video", "sh", []string{"-c", strings.Replace(menu, "%s", `\033[7m> apple \033[m`, 1)}, "> apple", "banana"},
+		{"background", "sh", []string{"-c", strings.Replace(menu, "%s", `\033[48;5;24m> apple      \033[m`, 1)}, "> apple", "banana"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			needProgram(t, tt.program)
+			a := newTestApp(t)
+			home := t.TempDir()
+			for _, f := range []string{"alpha.txt", "bravo.txt"} {
+				if err := os.WriteFile(filepath.Join(home, f), []byte("x\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			m := mustCall(t, a, "shell_start", map[string]any{"command": tt.program, "args": tt.args, "cwd": home,
+				"env": map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, ".config"), "XDG_DATA_HOME": filepath.Join(home, ".local")}})
+			id := m["shell_session_id"].(string)
+			t.Cleanup(func() {
+				if s, err := a.tools.session(id); err == nil {
+					a.tools.stopSession(s, syscall.SIGKILL)
+				}
+			})
+			sel := map[string]any{"selected": true}
+			m = mustCall(t, a, "shell_find", map[string]any{"session_id": id, "text": tt.want, "style": sel, "timeout_ms": 15000})
+			if n, _ := m["count"].(float64); n == 0 {
+				r, _ := call(t, a, "shell_read", map[string]any{"session_id": id, "format": "styled"})
+				t.Fatalf("no selected %q: %v\n%s", tt.want, m, r.Text)
+			}
+			m = mustCall(t, a, "shell_find", map[string]any{"session_id": id, "text": tt.avoid, "style": sel})
+			if n, _ := m["count"].(float64); n != 0 {
+				t.Errorf("%q found as selected: %v", tt.avoid, m)
 			}
 		})
 	}

@@ -32,16 +32,21 @@ type shellReadResult struct {
 	Runs      styledRuns `json:"runs,omitempty"` // format styled
 	Base      *Style     `json:"base,omitempty"` // format styled
 	exitInfo
+
+	raw bool // the text is the raw output, shown as it is
 }
 
-// blocks shows the text itself rather than its JSON.
-// The status line follows the text after a blank line, so that a client
-// that drops structuredContent still learns the cursor, the exit and the
-// cut.
+// blocks shows the text itself rather than its JSON, runs of identical
+// rows folded (foldRows) but in the raw output. The status line follows
+// the text after a blank line, so that a client that drops
+// structuredContent still learns the cursor, the exit and the cut.
 func (r shellReadResult) blocks() (string, []Content) {
 	text := r.Text
-	if text == "" {
+	switch {
+	case text == "":
 		text = "(the screen is empty)"
+	case !r.raw:
+		text = foldRows(text)
 	}
 	return text + "\n\n" + r.statusLine(), nil
 }
@@ -76,16 +81,14 @@ func (r shellReadResult) statusLine() string {
 
 func (tb *Toolbox) toolShellRead() *Tool {
 	return newTool(Tool{
-		Name:  "shell_read",
-		Title: "Read a terminal's screen",
-		Description: "Return the terminal's text: the scrollback and the visible screen, wrapped lines joined, the newest max_bytes, " +
-			"and a status line (size, cursor, whether the program runs). " +
-			"Use shell_screenshot to see colours and layout.",
+		Name:        "shell_read",
+		Title:       "Read a terminal's screen",
+		Description: "The terminal's text: scrollback and screen, wrapped lines joined, the newest max_bytes (8192), and a status line.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"scrollback": prop("boolean", "Include the lines scrolled off the top (default true)."),
-			"raw":        prop("boolean", "The raw output with its escape sequences instead."),
-			"max_bytes":  intProp("At most this many bytes, the newest (default 8192).", 1, rawTailCap),
+			"scrollback": prop("boolean", "Include lines above the screen (default true)."),
+			"raw":        prop("boolean", "The raw output, escapes kept."),
+			"max_bytes":  map[string]any{"type": "integer"},
 			"format":     formatProp,
 		}, "session_id"),
 		ReadOnly:   true,
@@ -120,6 +123,7 @@ func (tb *Toolbox) shellRead(ctx context.Context, _ *ToolCall, in shellReadArgs)
 	case in.Raw:
 		p, cut := s.RawTail(max)
 		res.Text, res.Truncated = tailText(string(p), max, cut)
+		res.raw = true
 	default:
 		res.Text, res.Truncated = s.textTail(scrollback, max)
 	}

@@ -35,16 +35,15 @@ type recordStartResult struct {
 
 func (tb *Toolbox) toolShellRecordStart() *Tool {
 	return newTool(Tool{
-		Name:  "shell_record_start",
-		Title: "Start recording",
-		Description: "Record the screen: a frame when it changes, played at real speed (idle capped at 2 s). " +
-			"One per session; shell_record_stop saves it (GIF, asciicast or both); at 10 minutes or 20000 frames it stops and is saved by itself.",
+		Name:        "shell_record_start",
+		Title:       "Start recording",
+		Description: "Record the screen at real speed (pauses cut to 2 s) until shell_record_stop, 10 minutes or 20000 frames. One per session.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"fps":        intProp("Frames a second at most (default 10).", 1, recMaxFPS),
+			"fps":        prop("integer", "Max frames a second (default 10)."),
 			"border":     borderSchema,
-			"name":       prop("string", "Recording name (default recording-N)."),
-			"scale":      scaleProp,
+			"name":       prop("string", "Its name; default recording-N."),
+			"scale":      scaleProp(recDefaultGIF),
 		}, "session_id"),
 	}, tb.recordStart, recordStartStep)
 }
@@ -53,11 +52,11 @@ func (tb *Toolbox) toolShellRecordStop() *Tool {
 	return newTool(Tool{
 		Name:        "shell_record_stop",
 		Title:       "Stop recording",
-		Description: "Stop the session's recording and save it; returns the paths, resource uri, frames, duration and bytes.",
+		Description: "Save the recording as format: gif (default), cast (asciicast v2) or both; returns paths, uri, frames, duration.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"name":       prop("string", "File name (default: the recording's name)."),
-			"format":     map[string]any{"type": "string", "enum": []string{"gif", "cast", "both"}, "description": "gif (default), cast (asciicast v2) or both."},
+			"name":       prop("string", "File name; default the recording's."),
+			"format":     map[string]any{"type": "string", "enum": []string{"gif", "cast", "both"}},
 		}, "session_id"),
 	}, tb.recordStop, recordStopStep)
 }

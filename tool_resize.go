@@ -23,11 +23,11 @@ func (tb *Toolbox) toolShellResize() *Tool {
 	return newTool(Tool{
 		Name:        "shell_resize",
 		Title:       "Resize a terminal",
-		Description: "Change the screen size in cells; the program gets SIGWINCH and redraws.",
+		Description: "Resize the screen to cols x rows cells; the program gets SIGWINCH.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"cols":       intProp("Width in cells.", minCols, maxCols),
-			"rows":       intProp("Height in cells.", minRows, maxRows),
+			"cols":       map[string]any{"type": "integer"},
+			"rows":       map[string]any{"type": "integer"},
 		}, "session_id", "cols", "rows"),
 		Idempotent: true,
 	}, tb.shellResize, resizeStep)

@@ -48,16 +48,15 @@ func (r screenshotResult) blocks() (string, []Content) { return "", r.content }
 
 func (tb *Toolbox) toolShellScreenshot() *Tool {
 	return newTool(Tool{
-		Name:  "shell_screenshot",
-		Title: "Take a screenshot",
-		Description: "Render the screen to a PNG (and .svg, .ansi, .txt) in the session's theme; returns the paths, size and resource uri. " +
-			"inline true also returns the image to you. shell_read is cheaper for text.",
+		Name:        "shell_screenshot",
+		Title:       "Take a screenshot",
+		Description: "Save the screen as PNG (and .svg, .ansi, .txt); returns paths, size, uri. For text, shell_read.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"name":       prop("string", "File name without extension (default screenshot-N)."),
+			"name":       prop("string", "File name; default screenshot-N."),
 			"border":     borderSchema,
-			"inline":     prop("boolean", "Return the image as content too (default: --inline-images)."),
-			"scale":      scaleProp,
+			"inline":     prop("boolean", fmt.Sprintf("Also return the image (default %t).", tb.cfg.InlineImages)),
+			"scale":      scaleProp(tb.cfg.Scale),
 		}, "session_id"),
 		ReadOnly: true,
 	}, tb.screenshot, screenshotStep)

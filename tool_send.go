@@ -78,7 +78,7 @@ const (
 )
 
 // waitReport is how the wait of a shell_send or shell_click went: every
-// field is left out when the call did not wait.
+// field but InputUnread is left out when the call did not wait.
 type waitReport struct {
 	Matched    *bool    `json:"matched,omitempty"`
 	TimedOut   *bool    `json:"timed_out,omitempty"`
@@ -86,14 +86,18 @@ type waitReport struct {
 	EndedBy    string   `json:"ended_by,omitempty"`
 	Input      string   `json:"input,omitempty"`       // wait_for_input held: the input kind the program waits for
 	WaitingFor string   `json:"waiting_for,omitempty"` // wait_for_command ended early: "secret" or "line"
+	// Unread: the program had not read all that the call typed when it
+	// returned (awaitRead).
+	Unread bool `json:"input_unread,omitempty"`
 
 	summary string // the text block's first line when the wait did not match
+	done    string // the text block's first line when it did (doneLine)
 }
 
 // reportWait is the waitReport of a wait on spec that ended as out.
 func reportWait(out waitOutcome, spec waitSpec) waitReport {
 	return waitReport{Matched: &out.matched, TimedOut: &out.timedOut, Held: out.held, EndedBy: out.endedBy,
-		Input: out.input, WaitingFor: out.waiting, summary: out.summary(spec)}
+		Input: out.input, WaitingFor: out.waiting, summary: out.summary(spec), done: doneLine(out, spec)}
 }
 
 // blocks is the text block written for the model (tools_reply.go).
@@ -103,19 +107,19 @@ func (tb *Toolbox) toolShellSend() *Tool {
 	return newTool(Tool{
 		Name:  "shell_send",
 		Title: "Type into a terminal",
-		Description: "Type into the program, then wait and return what happened. " +
-			"text arrives as written, like a paste (newlines are Enter); text, input and keys go in the order given. keys: " + keyNamesShort + ". " +
-			"In a shell, wait_for_command true returns the command's line, exit code, output and the new prompt; " +
-			"else wait as shell_wait does; without a wait it pauses delay_ms. Send C-c in a call of its own.",
+		Description: "Type, wait (wait_ options; none: delay_ms, 100) and return what changed. " +
+			"text is a paste: shells, vim and most TUIs insert it as data, not commands; input and keys are keystrokes (commands, mode keys); " +
+			"typed in the order given. Command: text \"make\\n\" + wait_for_command. Server: wait_for its banner; it runs on. " +
+			"TUI key: keys + wait_for_input. C-c in a call of its own (it drops unread input).",
 		Input: objectSchema(waitProps(map[string]any{
 			"session_id":     sessionIDProp,
-			"text":           prop("string", "Text, exactly as written (code, paths, heredocs)."),
-			"input":          prop("string", "Keystrokes with escapes: \\r Enter, \\t Tab, \\e Escape, \\x03 Ctrl-C, \\xHH, \\uHHHH."),
-			"keys":           map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Named keys, e.g. [\"Down\", \"Enter\"]."},
-			"type_delay_ms":  intProp("Type key by key this many ms apart (for recordings).", 0, maxTypeDelayMS),
-			"delay_ms":       intProp("Pause after sending when no wait is given (default 100).", 0, maxTimeoutMS),
-			"include_before": prop("boolean", "Also return bufferBefore, the screen before sending."),
-		}, true, false), "session_id"),
+			"text":           prop("string", "Pasted as written; newlines are Enter."),
+			"input":          prop("string", "Keystrokes: \\r Enter, \\t Tab, \\e Esc (or \\u001b), \\x03 C-c, \\xHH."),
+			"keys":           map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": keyNamesShort},
+			"type_delay_ms":  prop("integer", "Type keys this many ms apart."),
+			"delay_ms":       map[string]any{"type": "integer"},
+			"include_before": prop("boolean", "Also return the screen before."),
+		}, "regex: shell_wait's"), "session_id"),
 		OpenWorld: true,
 		Arrive:    tb.arriveTurn,
 	}, tb.handleSend, sendStep)
@@ -182,7 +186,7 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 	if in.IncludeBefore {
 		res.BufferBefore = a.before
 	}
-	summary, shown := res.summary, shownScreen(s, res.commandOutcome, a.after)
+	summary, shown := res.summary, shownScreen(s, res.commandOutcome, a.after, &a.watch.since)
 	if p.spec.command && a.out.command == firstPrompt {
 		// No command ran, yet the shell drew a new prompt. An empty line
 		// (Enter, Ctrl-C at an empty prompt) is already_done: nothing

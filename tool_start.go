@@ -63,19 +63,19 @@ func (tb *Toolbox) toolShellStart() *Tool {
 	return newTool(Tool{
 		Name:  "shell_start",
 		Title: "Start a program in a terminal",
-		Description: "Start a program in a new xterm-256color pseudo-terminal. " +
-			"Returns its shell_session_id once it is ready (a shell: at its first prompt), with its first screen. " +
-			"It stays readable after the program exits, until shell_stop.",
+		Description: "Start command with args (default: the user's shell) in cwd, with env added, in a new cols x rows terminal (120x40); " +
+			"returns when ready (a shell: at its prompt) its screen and shell_session_id, the other tools' session_id. " +
+			"Readable until shell_stop.",
 		Input: objectSchema(map[string]any{
-			"command":           prop("string", "Program (in PATH) or path. Default: $SHELL, else bash."),
-			"args":              map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Arguments, one per element: [\"-i\"]."},
-			"cols":              intProp("Screen width in cells (default 120).", minCols, maxCols),
-			"rows":              intProp("Screen height in cells (default 40).", minRows, maxRows),
-			"theme":             prop("string", "Colour theme of its pictures (themes://list)."),
-			"cwd":               prop("string", "Working directory; ~/ is home."),
-			"env":               map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "description": "Extra env variables."},
-			"shell_integration": prop("boolean", "Mark bash, zsh or fish prompts (OSC 133) for wait_for_command (default true)."),
-			"view":              prop("boolean", "Also return view_url, a person's live view."),
+			"command":           map[string]any{"type": "string"},
+			"args":              map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+			"cols":              map[string]any{"type": "integer"},
+			"rows":              map[string]any{"type": "integer"},
+			"theme":             prop("string", "Picture colours (themes://list; default "+cmp.Or(tb.cfg.Theme, themeList[0].Name)+")."),
+			"cwd":               map[string]any{"type": "string"},
+			"env":               map[string]any{"type": "object"},
+			"shell_integration": prop("boolean", "Prompt marks for wait_for_command (default true; bash's --rcfile wraps your rc)."),
+			"view":              prop("boolean", "Return view_url, a live view for a person."),
 			"trace":             prop("boolean", "Keep an HTML trace."),
 			"name":              prop("string", "A name session_id takes too."),
 		}),

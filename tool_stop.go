@@ -29,11 +29,11 @@ func (tb *Toolbox) toolShellStop() *Tool {
 	return newTool(Tool{
 		Name:  "shell_stop",
 		Title: "Stop a terminal session",
-		Description: "End the program and close the session: signal (default SIGHUP) to its process group, SIGKILL after 2 s; " +
-			"a running recording is saved; its resources stay readable. To interrupt a command, send C-c instead.",
+		Description: "End the program and session: signal (SIGHUP default, SIGINT, SIGTERM, SIGKILL) to its process group, SIGKILL 2 s later; " +
+			"a recording is saved. To stop a command, send C-c.",
 		Input: objectSchema(map[string]any{
 			"session_id": sessionIDProp,
-			"signal":     prop("string", "First signal: SIGHUP (default), SIGINT, SIGTERM, SIGKILL."),
+			"signal":     map[string]any{"type": "string"},
 		}, "session_id"),
 		Destructive: true,
 	}, tb.shellStop, stopStep)
@@ -89,7 +89,7 @@ func (tb *Toolbox) stopSession(s *Session, sig syscall.Signal) (SessionStatus, *
 }
 
 // shutdown stops every session at once (SIGHUP to each process group,
-// SIGKILL after 2 s), writes the traces of the traced ones, and returns
+// SIGKILL 2 s later), writes the traces of the traced ones, and returns
 // when all are reaped. The program calls
 // it when the client goes (stdin EOF) or on SIGTERM and SIGINT.
 func (tb *Toolbox) shutdown() {

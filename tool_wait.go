@@ -34,13 +34,13 @@ func (tb *Toolbox) toolShellWait() *Tool {
 	return newTool(Tool{
 		Name:  "shell_wait",
 		Title: "Wait for a terminal",
-		Description: "Wait without typing, for these conditions in this order (shell_send and shell_click take them too): " +
-			"wait_for_command, wait_for, wait_for_gone, wait_for_input, then wait_idle_ms or wait_stable_ms; with none, the program's exit. " +
-			"After a send it counts from that send: its command, what came after it (never its echo, nor text shown before it). " +
-			"At timeout_ms it returns TIMED OUT and the screen, never an error.",
+		Description: "Wait without typing, from the last send: its command, output after it " +
+			"(no send: what is shown; no command running: wait_for_command returns at once). " +
+			"Order: wait_for_command, wait_for, wait_for_gone, wait_for_input (also a program started next: git's editor), wait_idle_ms or wait_stable_ms; " +
+			"none: the session's program exits. At timeout_ms: TIMED OUT and the screen.",
 		Input: objectSchema(waitProps(map[string]any{
 			"session_id": sessionIDProp,
-		}, true, true), "session_id"),
+		}, regexFlagsDoc), "session_id"),
 		ReadOnly: true,
 	}, tb.shellWait, waitStep)
 }
@@ -76,11 +76,15 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 	if ask := tb.asks.open(s.ID); ask != nil {
 		w.inputs.page = ask.offer.Done() // wait_for_input: the person's answer first
 	}
+	var since *screenMark // a wait that follows a send shows what changed since the send
+	if w.resumed {
+		since = &w.since
+	}
 	done, already := alreadyDone(s, w, spec, maxOut)
 	if already && len(spec.stages) == 1 {
 		res := shellWaitResult{Matched: true, Held: []string{"wait_for_command"}, EndedBy: "wait_for_command",
 			Buffer: s.Text(false), exitInfo: stateOf(s), commandOutcome: done}
-		return res.withText(s, ""), nil
+		return res.withText(s, "", alreadyDoneLine(w.resumed, done.Command != nil), since), nil
 	}
 	w.commandHeld = already // the later stages are still to hold
 	out := w.wait(ctx, spec, call.Progress)
@@ -99,14 +103,30 @@ func (tb *Toolbox) shellWait(ctx context.Context, call *ToolCall, in waitArgsIn)
 	case spec.command:
 		res.commandOutcome = commandOutcomeOf(s, out.command, maxOut)
 	}
-	return res.withText(s, out.summary(spec)), nil
+	return res.withText(s, out.summary(spec), doneLine(out, spec), since), nil
 }
 
-// withText sets r's text block (replyText).
-func (r shellWaitResult) withText(s *Session, summary string) shellWaitResult {
+// alreadyDoneLine is the done line of a wait_for_command answered at
+// once (already_done): none after a send, whose command had ended before
+// the wait began (its header says "had already exited"); with no send,
+// no command runs, and the one shown, if any, is the last.
+func alreadyDoneLine(resumed, shown bool) string {
+	switch {
+	case resumed:
+		return ""
+	case shown:
+		return "done: wait_for_command: no command is running; the last one:"
+	}
+	return "done: wait_for_command: no command is running, and none has run"
+}
+
+// withText sets r's text block (replyText): summary when the wait did
+// not match, else done, then the screen (since: what changed since the
+// send the wait follows, nil: all of it).
+func (r shellWaitResult) withText(s *Session, summary, done string, since *screenMark) shellWaitResult {
 	matched := r.Matched
-	w := waitReport{Matched: &matched, Held: r.Held, Input: r.Input, WaitingFor: r.WaitingFor}
-	r.text = replyText(summary, w, r.commandOutcome, r.exitInfo, shownScreen(s, r.commandOutcome, r.Buffer))
+	w := waitReport{Matched: &matched, Held: r.Held, Input: r.Input, WaitingFor: r.WaitingFor, done: done}
+	r.text = replyText(summary, w, r.commandOutcome, r.exitInfo, shownScreen(s, r.commandOutcome, r.Buffer, since))
 	return r
 }
 

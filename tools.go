@@ -781,11 +781,6 @@ func jsonFields(t reflect.Type) []jsonField {
 // prop is a property of JSON type typ.
 func prop(typ, desc string) map[string]any { return map[string]any{"type": typ, "description": desc} }
 
-// intProp is an integer property in min..max.
-func intProp(desc string, min, max int) map[string]any {
-	return map[string]any{"type": "integer", "description": desc, "minimum": min, "maximum": max}
-}
-
 // Waiting limits (milliseconds unless stated).
 const (
 	defaultTimeoutMS = 10000
@@ -796,16 +791,21 @@ const (
 	streamCap        = 64 << 10 // bytes of new output (escapes removed) kept for matching
 )
 
-var sessionIDProp = prop("string", "From shell_start.")
+// sessionIDProp is the session_id argument. shell_start's description
+// says what it is (its shell_session_id), once for every tool.
+var sessionIDProp = map[string]any{"type": "string"}
 
-// scaleProp is the pixel scale argument of the tools that draw.
-var scaleProp = intProp("Pixel scale: a cell is 8*scale x 16*scale pixels.", 1, 4)
+// scaleProp is the pixel scale argument of the tools that draw, def its
+// default.
+func scaleProp(def int) map[string]any {
+	return prop("integer", fmt.Sprintf("8x16-pixel cells times this (1-4, default %d).", def))
+}
 
 // borderSchema describes the border argument of the tools that draw
 // (shell_screenshot, shell_record_start); parseBorder checks it.
 var borderSchema = map[string]any{
 	"type":        "object",
-	"description": "A macOS window frame: {style: \"macos\", title}.",
+	"description": "A macOS window frame: {title}.",
 	"properties":  map[string]any{"style": map[string]any{"type": "string"}, "title": map[string]any{"type": "string"}},
 }
 

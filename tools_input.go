@@ -1,14 +1,76 @@
 package main
 
 // tools_input.go: the waits on what the foreground program reads
-// (session_input.go): wait_for_input, and the early end of a
+// (session_input.go): wait_for_input; the early end of a
 // wait_for_command whose command stops at a password or a question, so
-// that an agent never waits out its timeout at a [sudo] password prompt.
+// that an agent never waits out its timeout at a [sudo] password prompt;
+// and after a typing call's wait, its reply held back until the program
+// has read what the call typed (awaitRead), so that a wait that matched
+// early does not show a TUI halfway through a paste.
 
 import (
+	"context"
 	"fmt"
 	"time"
 )
+
+// readWaitMax bounds how long a typing call waits, after its own wait,
+// for the program to read what it typed; readQuiet is how long a program
+// that reads no more (busy) must print nothing for its answer to count
+// as drawn.
+const (
+	readWaitMax = time.Second
+	readQuiet   = 50 * time.Millisecond
+)
+
+// awaitRead waits, when the terminal's input queue still holds some of
+// what the call typed, until the program has read it all and drawn its
+// answer: the queue is empty and the foreground program reads again with
+// its output drained (outputSettled), or, busy, has printed nothing for
+// readQuiet since the later of its last output and the first look that
+// found the queue empty (a program prints its answer after the read).
+// It waits at most d (0: only looks) and reports whether all was read.
+// With the queue empty it returns at once: the wait ended after the
+// program read its input.
+func (w *outputWatch) awaitRead(ctx context.Context, d time.Duration) bool {
+	s := w.s
+	if s.inputRead() {
+		return true
+	}
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	poll := time.NewTimer(readyPoll)
+	defer poll.Stop()
+	var settled outputSettled
+	var readAt time.Time // when a look first found the queue empty
+	for {
+		s.mu.Lock()
+		ch, exited, read := s.changed, s.exited, s.inputRead()
+		done := exited
+		if read && !exited {
+			if readAt.IsZero() {
+				readAt = time.Now()
+			}
+			fed := s.fed
+			reads := s.foregroundLocked().Input != inputNone
+			quiet := time.Since(s.lastOutput)
+			done = settled.check(s, reads, fed) || !reads && min(quiet, time.Since(readAt)) >= readQuiet
+		}
+		s.mu.Unlock()
+		if done {
+			return read || exited
+		}
+		select {
+		case <-ch:
+		case <-poll.C:
+			poll.Reset(readyPoll)
+		case <-deadline.C:
+			return s.inputRead()
+		case <-ctx.Done():
+			return s.inputRead()
+		}
+	}
+}
 
 // promptPoll is how often a wait_for_command looks whether its command
 // reads a secret or a line: nothing is printed while a program waits for

@@ -97,8 +97,7 @@ func hexValue(s string, i, n int) (int, bool) {
 }
 
 // keyNamesShort lists the key names for shell_send's description.
-const keyNamesShort = "Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, Insert, Delete, F1-F12, " +
-	"C-c (Ctrl), M-x (Alt), S-Tab (Shift), C-Left"
+const keyNamesShort = "Enter, Tab, Escape, Up, PageDown, F5, C-c, M-x (Alt), S-Tab..."
 
 // keyNamesHelp lists the key names for error messages.
 const keyNamesHelp = "Enter, Tab, Backspace, Escape, Space, Up, Down, Left, Right, Home, End, PageUp, PageDown, " +

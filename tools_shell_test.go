@@ -392,9 +392,11 @@ func TestShellToolsOverJSONRPC(t *testing.T) {
 	sc, _ := call(2, "shell_start", map[string]any{"command": "sh", "env": map[string]string{"PS1": "$ "}})
 	id := sc["shell_session_id"]
 	sc, text := call(3, "shell_send", map[string]any{"session_id": id, "input": `echo pro""tocol\r`, "wait_for": "protocol"})
-	// The text block is written for the model: what held, then the
-	// screen (no command framed the wait); no JSON, no screen before.
-	if want := "held: wait_for\n" + strings.TrimRight(sc["bufferAfter"].(string), "\n"); text != want || sc["matched"] != true || sc["bufferBefore"] != nil {
+	// The text block is written for the model: what was done, in plain
+	// words, then what changed on the screen, here all of it, since the
+	// prompt was on its first row (no command framed the wait); no JSON,
+	// no screen before.
+	if want := "done: wait_for \"protocol\" matched\n" + strings.TrimRight(sc["bufferAfter"].(string), "\n"); text != want || sc["matched"] != true || sc["bufferBefore"] != nil {
 		t.Errorf("shell_send: text block %q, want %q; structured %v", text, want, sc)
 	}
 	sc, text = call(4, "shell_read", map[string]any{"session_id": id})

@@ -60,18 +60,115 @@ func (s cellStyle) blankView() cellStyle { return cellStyle{BG: s.BG, Attr: s.At
 // isDefault reports whether s is the terminal's default look.
 func (s cellStyle) isDefault() bool { return s == cellStyle{} }
 
-// styleSchema is the JSON Schema of a Style argument.
+// styleFilter is the style argument of shell_find and shell_click: the
+// Style every cell of a match has (a false flag: has not), and Selected,
+// whether the cells lie on a selection bar (barCells).
+type styleFilter struct {
+	Style
+	Selected *bool `json:"selected"`
+}
+
+// styleSchema is the JSON Schema of a styleFilter argument.
 func styleSchema(desc string) map[string]any {
 	b := map[string]any{"type": "boolean"}
 	return map[string]any{
 		"type":        "object",
 		"description": desc,
 		"properties": map[string]any{
-			"reverse": b, "bold": b, "dim": b, "italic": b, "underline": b,
+			"selected": b, "reverse": b, "bold": b, "dim": b, "italic": b, "underline": b,
 			"fg": map[string]any{"type": "string"}, "bg": map[string]any{"type": "string"}, "link": map[string]any{"type": "string"},
 		},
-		"additionalProperties": false,
 	}
+}
+
+// shade is the background a cell shows: its BG, or under reverse video
+// its FG (the default foreground is not the default background).
+type shade struct {
+	c       Color
+	reverse bool
+}
+
+// shadeOf is the background c shows.
+func shadeOf(c Cell) shade {
+	if c.Attr&AttrInverse != 0 {
+		return shade{c.FG, true}
+	}
+	return shade{c.BG, false}
+}
+
+// barCells marks the cells of a screen row that lie on a selection bar,
+// the highlighted item of a menu or list whatever its colours: a cell in
+// reverse video, or a run of cells of one background, not the
+// terminal's default, that sets the row apart. Such a run is unlike the
+// row above and the row below it (most of their cells over the run show
+// another background), or, next to the key bar or menu bar on the
+// screen's edge, which may have the bar's colour (htop's), unlike the
+// two rows on the other side, which are alike (the list goes on there).
+// The top and bottom rows have only the reverse-video rule. Blanks, and
+// cells of any background but the default, between two bar cells of the
+// row join them: dialog draws its tag and its item apart, htop marks its
+// sort column in another colour. near holds the rows
+// r-2, r-1, r+1 and r+2, nil past the screen's edge; a row holds its
+// used cells only, the rest are blank.
+func barCells(row []Cell, near [4][]Cell) []bool {
+	bar := make([]bool, len(row))
+	for i, c := range row {
+		bar[i] = c.Attr&AttrInverse != 0
+	}
+	if near[1] != nil && near[2] != nil {
+		for from := 0; from < len(row); {
+			bg, to := shadeOf(row[from]), from+1
+			for to < len(row) && shadeOf(row[to]) == bg {
+				to++
+			}
+			// most reports whether most of the cells over the run pass.
+			most := func(ok func(i int) bool) bool {
+				n := 0
+				for i := from; i < to; i++ {
+					if ok(i) {
+						n++
+					}
+				}
+				return n*2 > to-from
+			}
+			unlike := func(nb []Cell) bool {
+				return nb != nil && most(func(i int) bool { return shadeOf(cellAt(nb, i)) != bg })
+			}
+			alike := func(a, b []Cell) bool {
+				return a != nil && b != nil && most(func(i int) bool { return shadeOf(cellAt(a, i)) == shadeOf(cellAt(b, i)) })
+			}
+			end := func(a, b []Cell) bool { return unlike(a) && unlike(b) && alike(a, b) }
+			if bg != (shade{}) && (unlike(near[1]) && unlike(near[2]) || near[3] == nil && end(near[0], near[1]) || near[0] == nil && end(near[2], near[3])) {
+				for i := from; i < to; i++ {
+					bar[i] = true
+				}
+			}
+			from = to
+		}
+	}
+	last := -1 // the last bar cell seen, and whether only blanks or coloured cells followed it
+	for i := range row {
+		switch {
+		case bar[i]:
+			if last >= 0 && last < i-1 {
+				for j := last + 1; j < i; j++ {
+					bar[j] = true
+				}
+			}
+			last = i
+		case !isBlank(row[i]) && row[i].Width != 0 && shadeOf(row[i]) == (shade{}):
+			last = -1
+		}
+	}
+	return bar
+}
+
+// cellAt is row[i], or past the row's used cells a blank.
+func cellAt(row []Cell, i int) Cell {
+	if i < len(row) {
+		return row[i]
+	}
+	return Cell{}
 }
 
 // ansiNames are the names of palette colours 0-7; 8-15 are bright-<name>.
@@ -480,7 +577,7 @@ type styledRuns = []StyledRun
 
 // formatProp is shell_read's format argument.
 var formatProp = map[string]any{"type": "string", "enum": []string{"text", "styled"},
-	"description": "styled: styles marked, {rev}x{/} reverse (what TUIs select), {bold red on-blue}x{/}, {|} the cursor."}
+	"description": "styled: {rev}x{/} reverse, {bold red on-blue}x{/}, {|} the cursor."}
 
 // checkReadFormat checks shell_read's format against raw.
 func checkReadFormat(format string, raw bool) error {

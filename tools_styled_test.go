@@ -84,30 +84,39 @@ func TestColorNames(t *testing.T) {
 	}
 }
 
-// TestFindQuery: text and /regex/ matches with 0-based cells, the style
-// filter (every cell must have it), mixed, and wide characters.
+// TestFindQuery: text and /regex/ matches with 0-based cells, within
+// the runs of cells that pass the style filter (every cell of a match
+// has it, and a /regex/ is matched within a run), a
+// style alone (its runs, blanks at either end left out), mixed, and wide
+// characters.
 func TestFindQuery(t *testing.T) {
 	t.Parallel()
 	tru, fal := true, false
+	st := func(s Style) *styleFilter { return &styleFilter{Style: s} }
 	screen := "\x1b[?25l  Open  \x1b[7mSave\x1b[m  Quit\r\n" + // row 0
 		"\x1b[31mred \x1b[1mbold\x1b[m save\r\n" + // row 1
 		"日本 Save"
 	tests := []struct {
 		text  string
-		style *Style
+		style *styleFilter
 		want  string // row:col:len:text[:mixed] per match
 	}{
 		{"Save", nil, "0:8:4:Save 2:5:4:Save"},
 		{"save", nil, "1:9:4:save"},
 		{"/(?i)save/", nil, "0:8:4:Save 1:9:4:save 2:5:4:Save"},
 		{"/sa?ve/i", nil, "0:8:4:Save 1:9:4:save 2:5:4:Save"},
-		{"Save", &Style{Reverse: &tru}, "0:8:4:Save"},
-		{"Save", &Style{Reverse: &fal}, "2:5:4:Save"},
-		{"/[A-Z]\\w+/", &Style{Reverse: &tru}, "0:8:4:Save"},
+		{"Save", st(Style{Reverse: &tru}), "0:8:4:Save"},
+		{"Save", st(Style{Reverse: &fal}), "2:5:4:Save"},
+		{"/[A-Z]\\w+/", st(Style{Reverse: &tru}), "0:8:4:Save"},
+		{"/\\S.*\\S/", st(Style{Reverse: &tru}), "0:8:4:Save"}, // the row is longer: the run bounds the match
+		{"/\\w.*\\w/", st(Style{Bold: &tru}), "1:4:4:bold"},    // not "red bold save": red and save are not bold
+		{"", st(Style{Reverse: &tru}), "0:8:4:Save"},           // the style alone
+		{"", st(Style{FG: "red"}), "1:0:8:red bold:mixed"},     // a run ends at its last glyph
+		{"", &styleFilter{Selected: &tru}, "0:8:4:Save"},       // reverse video is a bar on any row
 		{"red bold", nil, "1:0:8:red bold:mixed"},
-		{"red bold", &Style{FG: "red"}, "1:0:8:red bold:mixed"},
-		{"red bold", &Style{Bold: &tru}, ""},
-		{"bold", &Style{Bold: &tru, FG: "red"}, "1:4:4:bold"},
+		{"red bold", st(Style{FG: "red"}), "1:0:8:red bold:mixed"},
+		{"red bold", st(Style{Bold: &tru}), ""},
+		{"bold", st(Style{Bold: &tru, FG: "red"}), "1:4:4:bold"},
 		{"本", nil, "2:2:2:本"},
 		{"Missing", nil, ""},
 	}
@@ -132,9 +141,9 @@ func TestFindQuery(t *testing.T) {
 	}
 	for _, bad := range []struct {
 		text  string
-		style *Style
+		style *styleFilter
 		want  string
-	}{{"", nil, "text is empty"}, {"/(/", nil, "not a valid regular expression"}, {"x", &Style{FG: "purple"}, "is not a colour"}} {
+	}{{"", nil, "nothing to find"}, {"/(/", nil, "not a valid regular expression"}, {"x", st(Style{FG: "purple"}), "is not a colour"}} {
 		if _, err := parseFind(bad.text, bad.style); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("parseFind(%q): %v, want an error containing %q", bad.text, err, bad.want)
 		}
@@ -260,4 +269,86 @@ func textWidth(s string) int {
 		w += runeWidth(r)
 	}
 	return w
+}
+
+// TestSelectedFindsTheBar: style {selected: true} alone finds the
+// highlighted item of a list whatever its colours, on screens drawn as
+// htop (a black-on-cyan bar under a green header whose sort column is
+// cyan too, above a key bar: at the list's top, middle and end), mc (a
+// cyan bar in a blue panel, the active panel's title set apart too),
+// dialog (tag and item on blue, the blanks between them white), a menu
+// in reverse video and one with a 256-colour background; and nothing
+// where no row is set apart: coloured text, a hint line under a panel,
+// a menu bar and a key bar on the screen's edges.
+func TestSelectedFindsTheBar(t *testing.T) {
+	const (
+		hdr = "\x1b[30;42m" // htop's header
+		bar = "\x1b[30;46m" // htop's and mc's selection, and their key bars
+		off = "\x1b[m"
+		pnl = "\x1b[97;44m" // mc's panel, dialog's backdrop
+		box = "\x1b[30;47m" // dialog's box
+	)
+	htop := func(sel int) []string {
+		rows := []string{"CPU[|||   ]  Tasks: 3", "", hdr + "  PID USER  " + bar + "CPU%" + hdr + " Command      " + off}
+		for i, p := range []string{"  101 root   9.0 sleep 1", "  102 root   0.0 sleep 2", "  103 root   0.0 sleep 3"} {
+			if i == sel {
+				p = bar + p + "     " + off
+			}
+			rows = append(rows, p)
+		}
+		return append(rows, "F1"+bar+"Help  "+off+"F10"+bar+"Quit        "+off)
+	}
+	tests := []struct {
+		name string
+		rows []string
+		want []string
+	}{
+		{"htop, the list's first row", htop(0), []string{"PID USER  CPU% Command", "101 root   9.0 sleep 1"}},
+		{"htop, the middle", htop(1), []string{"PID USER  CPU% Command", "102 root   0.0 sleep 2"}},
+		{"htop, the last row, above the key bar", htop(2), []string{"PID USER  CPU% Command", "103 root   0.0 sleep 3"}},
+		{"mc", []string{
+			bar + " Left  File  Command       ",
+			pnl + "┌─" + box + " /tmp " + pnl + "─────────────────┐",
+			pnl + "│/..          │UP--DIR    │",
+			pnl + "│" + bar + "alpha.txt    │      5    " + pnl + "│",
+			pnl + "│bravo.txt    │      5    │",
+			pnl + "└─────────────────────────┘",
+			off + "Hint: Tab changes panels",
+			"1" + bar + "Help " + off + "2" + bar + "Menu " + off,
+		}, []string{"/tmp", "alpha.txt    │      5"}},
+		{"dialog", []string{
+			pnl + "                            ",
+			pnl + "  " + box + "┌──────────────────────┐" + pnl + "  ",
+			pnl + "  " + box + "│ \x1b[31m1" + box + "  Apple              │" + pnl + "  ",
+			pnl + "  " + box + "│ " + pnl + "\x1b[1;31m2" + box + "  " + pnl + "\x1b[1;97mBanana" + box + "             │" + pnl + "  ",
+			pnl + "  " + box + "│ \x1b[31m3" + box + "  Cherry             │" + pnl + "  ",
+			pnl + "  " + box + "└──────────────────────┘" + pnl + "  ",
+			pnl + "                            ",
+		}, []string{"2  Banana"}},
+		{"a menu in reverse video", []string{"Pick a fruit:", "\x1b[7m> apple \x1b[m", "  banana", "  cherry"}, []string{"> apple"}},
+		{"a menu with a background", []string{"Pick a fruit:", "  apple", "\x1b[48;5;24m> banana     " + off, "  cherry", ""}, []string{"> banana"}},
+		{"coloured text, nothing set apart", []string{"$ ls", "\x1b[34mdir\x1b[m  file", "\x1b[32mexec\x1b[m", "$"}, nil},
+	}
+	tru := true
+	for _, tt := range tests {
+		term := NewTerminal(28, len(tt.rows), 0)
+		var in strings.Builder
+		in.WriteString("\x1b[?25l")
+		for i, r := range tt.rows {
+			fmt := "\x1b[%d;1H%s\x1b[m"
+			in.WriteString(strings.Replace(strings.Replace(fmt, "%d", strconv.Itoa(i+1), 1), "%s", r, 1))
+		}
+		term.Write([]byte(in.String()))
+		q, err := parseFind("", &styleFilter{Selected: &tru})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range q.findLocked(term) {
+			got = append(got, m.Text)
+		}
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%s: found %q, want %q", tt.name, got, tt.want)
+		}
+	}
 }

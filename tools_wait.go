@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -42,35 +43,20 @@ type WaitArgs struct {
 }
 
 // waitProps adds the WaitArgs properties to a tool's input schema
-// properties m; newOnlyDefault is the tool's default for new_only. The
-// rules are said once, in shell_wait's schema (full); the other tools'
-// schemas refer to it.
-func waitProps(m map[string]any, newOnlyDefault, full bool) map[string]any {
-	def := "false"
-	if newOnlyDefault {
-		def = "true"
-	}
-	m["new_only"] = prop("boolean", "wait_for ignores what was shown before the last send (default "+def+"; false: it counts).")
-	if !full { // the tool's description points at shell_wait, which says each once, bounds too
-		m["timeout_ms"] = map[string]any{"type": "integer"}
-		m["max_bytes"] = map[string]any{"type": "integer"}
-		m["wait_for"] = prop("string", "Text or /regex/ to wait for, as in shell_wait.")
-		m["wait_for_gone"] = map[string]any{"type": "string"}
-		m["wait_idle_ms"] = map[string]any{"type": "integer"}
-		m["wait_stable_ms"] = map[string]any{"type": "integer"}
-		m["wait_for_command"] = map[string]any{"type": "boolean"}
-		m["wait_for_input"] = map[string]any{"type": "boolean"}
-		return m
-	}
-	m["timeout_ms"] = intProp("Longest wait for them all (default 10000; 0: look once).", 0, maxTimeoutMS)
-	m["max_bytes"] = intProp("With wait_for_command: the output's newest bytes kept (default 8192).", 1, commandOutputCap)
-	m["wait_for"] = prop("string", "Text, or /regex/flags (RE2 over the screen text; "+regexFlagsDoc+"), on the screen or in new output.")
-	m["wait_for_gone"] = prop("string", "Text or /regex/ no longer on the screen (a spinner, Loading...).")
-	m["wait_idle_ms"] = intProp("No output came for this long.", 1, maxTimeoutMS)
-	m["wait_stable_ms"] = intProp("The screen's text stayed the same this long (for programs that keep redrawing).", 1, maxTimeoutMS)
-	m["wait_for_command"] = prop("boolean", "The running command ends and the prompt is back (bash, zsh, fish with integration); "+
-		"waiting_for when it stops at a password or question.")
-	m["wait_for_input"] = prop("boolean", "The program has read what was typed and waits to read again (after a key in a TUI or REPL); input: its kind.")
+// properties m: each says what it waits for and its default, in the same
+// words in shell_send, shell_click and shell_wait, so that every schema
+// that takes a wait says it whole. regexNote is how wait_for's /regex/
+// is spelled out: regexFlagsDoc in shell_wait, a pointer to it elsewhere.
+func waitProps(m map[string]any, regexNote string) map[string]any {
+	m["wait_for"] = prop("string", "Text or /regex/ to appear, not your echo; "+regexNote+".")
+	m["wait_for_gone"] = prop("string", "Text or /regex/ to disappear.")
+	m["wait_for_command"] = prop("boolean", "The command ends: exit code, output.")
+	m["wait_for_input"] = prop("boolean", "All input read, the program reads again.")
+	m["wait_idle_ms"] = prop("integer", "No output this long.")
+	m["wait_stable_ms"] = prop("integer", "Screen unchanged this long.")
+	m["timeout_ms"] = prop("integer", "Default 10000, max 120000.")
+	m["max_bytes"] = prop("integer", "Command output kept, newest (default 8192).")
+	m["new_only"] = prop("boolean", "Default true: ignore text shown before the last send.")
 	return m
 }
 
@@ -301,7 +287,7 @@ const (
 // regexFlagsDoc says what regexFlags and ignoredFlags are, for every tool
 // description (and snap's help) that takes a /regex/; README.md says the
 // same.
-const regexFlagsDoc = "flags i (ignore case), m (always on), s (. matches newline), U (ungreedy); g, u, y ignored; any other letter after the last slash (/tmp/x) makes it literal text"
+const regexFlagsDoc = "RE2; flags i, s, U, m (always on); g, u, y ignored; other letters after the last slash make it literal text (/usr/bin)"
 
 // parseWaitFor parses a wait_for argument (parseMatcher).
 func parseWaitFor(s string) (*matcher, error) { return parseMatcher("wait_for", s) }
@@ -341,6 +327,15 @@ func parseMatcher(name, s string) (*matcher, error) {
 		}
 	}
 	return &matcher{text: s}, nil
+}
+
+// quoted is the matcher as the call gave it: "text" quoted, /regex/
+// as written.
+func (m *matcher) quoted() string {
+	if m.re != nil {
+		return m.text
+	}
+	return strconv.Quote(m.text)
 }
 
 // String shows the matcher as a progress message names it.
@@ -427,6 +422,7 @@ type outputWatch struct {
 	resumed     bool          // kept after a send and taken over by the wait that follows it (tools_followup.go)
 	escAt       time.Time     // when the call's input ended with a lone Escape, zero when it did not (tools_input.go)
 	oldCounts   bool          // new_only false on a resumed watch: text shown before the send counts, its echo does not
+	since       screenMark    // the screen when the watch began: a reply shows what changed since (changedScreen)
 }
 
 // newWatch starts following s for spec. input is what the call types
@@ -442,6 +438,7 @@ func newWatch(s *Session, spec waitSpec, input string) *outputWatch {
 	defer s.mu.Unlock()
 	w.cmdBase, w.promptBase = s.commandBaseLocked(), s.promptBaseLocked()
 	w.startBase = s.sh.next
+	w.since = markScreen(s.term)
 	if w.promptBase >= 0 && s.sh.seenB && s.sh.inLine {
 		w.lineKnown, w.lineFrom, w.lineCol = true, s.sh.bLine, s.sh.bCol
 	}
@@ -986,8 +983,9 @@ type acted struct {
 // output written before the call reach the screen, starts watching (echo
 // is the printable text the call types, never a match), writes units
 // typeDelay apart, then waits for spec, or, when spec has no condition,
-// for idle (the tool's fixed pause), and reads the screen. maxOut bounds
-// a wait_for_command's output.
+// for idle (the tool's fixed pause), then, but after a command, until
+// the program has read what was typed (awaitRead), and reads the screen.
+// maxOut bounds a wait_for_command's output.
 func (tb *Toolbox) act(ctx context.Context, call *ToolCall, s *Session, spec waitSpec, maxOut int, echo string, units [][]byte, typeDelay time.Duration, idle func(context.Context, *outputWatch)) (acted, error) {
 	tb.after.drop(s) // the wait that follows counts from this call
 	s.settle(ctx)
@@ -1018,6 +1016,13 @@ func (tb *Toolbox) act(ctx context.Context, call *ToolCall, s *Session, spec wai
 		}
 	} else {
 		idle(ctx, w)
+	}
+	if !spec.command { // a command's end is framed by its prompt, which reads again
+		readFor := readWaitMax
+		if a.out.timedOut {
+			readFor = 0 // the call's time is up: only look
+		}
+		a.wait.Unread = !w.awaitRead(ctx, readFor)
 	}
 	if ctx.Err() != nil {
 		return a, errors.New("cancelled")
