@@ -54,10 +54,10 @@ func protoAtLeast(v, want string) bool {
 // with these tools. Clients put it in the model's context.
 const instructions = `ttywright runs programs in pseudo-terminals and shows you their screens.
 1. shell_start {command, args} starts one (default: your shell); pass its shell_session_id as session_id.
-2. In a shell: shell_send {session_id, text: "make test\n", wait_for_command: true} types the line like a paste and returns the command's exit code, output and the new prompt.
-3. Keys: shell_send {session_id, keys: ["Down", "Enter"]}; send C-c in a call of its own.
+2. In a shell: shell_send {session_id, text: "make test\n", wait_for_command: true} runs the line and returns the command's exit code, output and the new prompt. text is a paste: a program inserts it as data (vim in insert mode, a shell's line), never as commands.
+3. Commands and mode keys go in keys or input: shell_send {session_id, keys: ["Escape"], input: ":wq\r", wait_for_input: true}; send C-c in a call of its own.
 4. Elsewhere wait for what the screen will show, never sleep: wait_for (text or /regex/), wait_for_gone, wait_idle_ms or wait_stable_ms, within timeout_ms; shell_wait waits without typing.
-5. Look: shell_read (format: "styled" shows what is highlighted), shell_find locates text, shell_click clicks it, shell_screenshot {inline: true} shows the picture.
+5. Look: shell_read, shell_find locates text or the highlighted item ({style: {selected: true}}), shell_click clicks it, shell_screenshot {inline: true} shows the picture.
 6. shell_record_start and shell_record_stop make a GIF or asciicast; shell_stop ends the program.
 Resources: sessions://list, session://{id}/commands, .../screenshots, .../recordings.`
 
