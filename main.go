@@ -440,6 +440,10 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 	return fs, version, licenses
 }
 
+// subcommands are the program's subcommands, for the suggestion when an
+// argument is a slip of one.
+var subcommands = []string{"snap", "attach", "tape", "test", "service"}
+
 // parseConfig reads flags, then TTYWRIGHT_* variables for the flags not
 // given, and validates the result. action is "", "version" or "licenses".
 // Usage errors are returned as one-line errors; -h and --help print the
@@ -455,6 +459,9 @@ func parseConfig(args []string, getenv func(string) string, help io.Writer) (cfg
 		return cfg, "", fmt.Errorf("%v (ttywright -h lists the flags)", err)
 	}
 	if fs.NArg() > 0 {
+		if near := nearestName(fs.Arg(0), subcommands); near != "" {
+			return cfg, "", fmt.Errorf("unexpected argument %q: the server takes only flags; did you mean \"ttywright %s\"?", fs.Arg(0), near)
+		}
 		return cfg, "", fmt.Errorf("unexpected argument %q: the server takes only flags; did you mean \"ttywright snap -- %s\"?", fs.Arg(0), strings.Join(fs.Args(), " "))
 	}
 

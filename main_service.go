@@ -80,6 +80,13 @@ func runServiceCmd(args []string, getenv func(string) string, stdout, stderr io.
 		case slices.Contains([]string{"-h", "-help", "--help", "help"}, args[0]):
 			fmt.Fprint(stdout, serviceUsage)
 			return 0
+		case !strings.HasPrefix(args[0], "-"):
+			fix := "it is one of status, stop and logs, or flags to run the service here (service -h)"
+			if near := nearestName(args[0], []string{"status", "stop", "logs"}); near != "" {
+				fix = fmt.Sprintf("did you mean ttywright service %s?", near)
+			}
+			fmt.Fprintf(stderr, "ttywright service: unknown command %q: %s\n", args[0], fix)
+			return 2
 		}
 	}
 	cfg, action, err := parseConfig(args, getenv, stdout)

@@ -574,3 +574,22 @@ func BenchmarkSharedRelay(b *testing.B) {
 	b.ReportMetric(float64(percentile(ss, 0.99).Microseconds()), "shared-p99-µs")
 	b.ReportMetric(float64(percentile(added, 0.5).Microseconds()), "relay-median-µs")
 }
+
+// TestServiceCommandErrors: a service command that is not one says which
+// are, and suggests the one it is a slip of.
+func TestServiceCommandErrors(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"stat"}, `unknown command "stat": did you mean ttywright service status?`},
+		{[]string{"restart"}, `unknown command "restart": it is one of status, stop and logs`},
+		{[]string{"stop", "now"}, `ttywright service stop takes no arguments, not "now"`},
+	} {
+		var out, errb strings.Builder
+		if code := runServiceCmd(tt.args, func(string) string { return t.TempDir() }, &out, &errb); code != 2 || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("service %v: %d %q, want 2 and %q", tt.args, code, errb.String(), tt.want)
+		}
+	}
+}

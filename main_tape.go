@@ -17,7 +17,7 @@ import (
 	"syscall"
 )
 
-const tapeUsage = `usage: ttywright tape [--update] [--json] [--trace-dir DIR] FILE.tape
+const tapeUsage = `usage: ttywright tape [--update] [--json] [--trace-dir DIR] [--timeout D] FILE.tape
 
 Runs a tape (VHS's language, with waits and assertions) and writes its
 Output files. Exit status 0 when it ran to the end with every assertion
@@ -27,7 +27,7 @@ usage error.
 flags:
 `
 
-const testUsage = `usage: ttywright test [-j N] [--retries N] [--update] [--junit FILE] [--trace-dir DIR] [DIR|FILE.tape...]
+const testUsage = `usage: ttywright test [-j N] [--retries N] [--update] [--junit FILE] [--trace-dir DIR] [--timeout D] [DIR|FILE.tape...]
 
 Runs tapes as tests: each FILE, and every *.tape under each DIR (not
 _*.tape, which are for Source), the current folder by default. Prints a
@@ -54,6 +54,10 @@ func runTapeCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "ttywright tape: give one FILE.tape (ttywright test runs many)")
+		return 2
+	}
+	if *timeout < 0 {
+		fmt.Fprintf(stderr, "ttywright tape: --timeout %v: must not be negative (0: no bound)\n", *timeout)
 		return 2
 	}
 	ctx, stop, signalled := interruptContext()
@@ -93,8 +97,8 @@ func runTestCmd(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseSubFlags(fs, args, testUsage, stdout, stderr); !ok {
 		return code
 	}
-	if o.Jobs < 1 || o.Jobs > 64 || o.Retries < 0 || o.Retries > 10 {
-		fmt.Fprintln(stderr, "ttywright test: -j takes 1 to 64, --retries 0 to 10")
+	if o.Jobs < 1 || o.Jobs > 64 || o.Retries < 0 || o.Retries > 10 || o.Timeout < 0 {
+		fmt.Fprintln(stderr, "ttywright test: -j takes 1 to 64, --retries 0 to 10, --timeout a duration from 0 (no bound)")
 		return 2
 	}
 	tapes, err := findTapes(fs.Args())

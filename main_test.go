@@ -109,6 +109,8 @@ func TestParseConfig(t *testing.T) {
 		{name: "licenses", args: []string{"--licenses"}, want: defaults, action: "licenses"},
 
 		{name: "bad theme", args: []string{"--theme", "neon"}, wantErr: `--theme: unknown theme "neon"`},
+		{name: "a slip of a subcommand", args: []string{"atach"}, wantErr: `did you mean "ttywright attach"?`},
+		{name: "a program", args: []string{"ls", "-l"}, wantErr: `did you mean "ttywright snap -- ls -l"?`},
 		{name: "cols zero", args: []string{"--cols", "0"}, wantErr: "--cols 0: must be from 2 to 1000"},
 		// shell_start refuses a 1-column screen, so the default must not be one.
 		{name: "cols one", args: []string{"--cols", "1"}, wantErr: "--cols 1: must be from 2 to 1000"},

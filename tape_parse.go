@@ -259,12 +259,17 @@ func (p *tapeParser) skipLine(line int) {
 	}
 }
 
-// nearestCommand is the command name word is a slip of: the same letters
-// in another case, or at most two edits away (one for names of up to
-// four letters); "" when none is.
-func nearestCommand(word string) string {
+// nearestCommand is the tape command name word is a slip of
+// (nearestName); "" when none is.
+func nearestCommand(word string) string { return nearestName(word, tapeCommandNames()) }
+
+// nearestName is the name of names that word is a slip of: the same
+// letters in another case, or at most two edits away (one for names of
+// up to four letters); "" when none is. The tapes' commands and the
+// program's subcommands are suggested through it.
+func nearestName(word string, names []string) string {
 	best, bestD := "", 3
-	for _, name := range tapeCommandNames() {
+	for _, name := range names {
 		if strings.EqualFold(name, word) {
 			return name
 		}

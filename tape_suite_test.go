@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/xml"
 	"image/gif"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -400,5 +401,26 @@ func TestTapeTimeout(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "traces")); err != nil {
 		t.Errorf("no trace of the run that timed out: %v", err)
+	}
+}
+
+// TestTapeCmdUsageErrors: flags out of range are usage errors (2) that
+// name the flag, before any tape runs.
+func TestTapeCmdUsageErrors(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		run  func([]string, io.Writer, io.Writer) int
+		args []string
+		want string
+	}{
+		{runTapeCmd, []string{"--timeout", "-5s", "x.tape"}, "--timeout -5s: must not be negative"},
+		{runTestCmd, []string{"--timeout", "-1s", "x.tape"}, "--timeout a duration from 0"},
+		{runTestCmd, []string{"-j", "0", "x.tape"}, "-j takes 1 to 64"},
+		{runTapeCmd, []string{"a.tape", "b.tape"}, "give one FILE.tape"},
+	} {
+		var out, errb bytes.Buffer
+		if code := tt.run(tt.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("%v: %d %q, want 2 and %q", tt.args, code, errb.String(), tt.want)
+		}
 	}
 }
