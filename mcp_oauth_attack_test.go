@@ -177,6 +177,25 @@ func TestOAuthAttacks(t *testing.T) {
 			}
 			return outcome(st, m2, nil, "")
 		}, "400 invalid_grant"},
+		{"a flood of bad refresh tokens naming a client, which then refreshes", func() string {
+			cid, tok := ot.signIn(redirect)
+			st, m := 0, map[string]any(nil)
+			for range 2 * oauthClientBurst {
+				st, m = ot.token(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {"garbage"}, "client_id": {cid}})
+			}
+			if st != 429 {
+				return "the flood was never slowed: " + outcome(st, m, nil, "")
+			}
+			st, m = ot.token(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)}, "client_id": {cid}})
+			if st == 200 {
+				return "refreshed"
+			}
+			return outcome(st, m, nil, "")
+		}, "refreshed"},
+		{"a token request with no grant_type", func() string {
+			st, m := ot.token(url.Values{"client_id": {id}})
+			return outcome(st, m, nil, "")
+		}, "400 invalid_request"},
 		{"a refresh token of another client", func() string {
 			_, tok := ot.signIn(redirect)
 			st, m := ot.token(url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok["refresh_token"].(string)}, "client_id": {id}})

@@ -86,33 +86,41 @@ func (s *oauthServer) token(w http.ResponseWriter, r *http.Request) {
 		oauthError(w, http.StatusBadRequest, "invalid_request", err.Error())
 		return
 	}
-	key, status, why := s.admit(r, formClientID(r, f))
-	switch status {
-	case http.StatusBadRequest:
-		oauthError(w, http.StatusUnauthorized, "invalid_client", why+": a public client names itself in the body")
-		return
-	case http.StatusTooManyRequests:
-		oauthError(w, status, "slow_down", why)
+	id := formClientID(r, f)
+	if id == "" {
+		oauthError(w, http.StatusUnauthorized, "invalid_client", "the request names no client (client_id): a public client names itself in the body")
 		return
 	}
+	// The client's rate is spent by its failed requests only: client ids
+	// are public, and requests that name one must not keep it from
+	// refreshing with its own valid token.
+	key := hashSecret(id)
 	if res := f.Get("resource"); res != "" && !s.isResource(res) {
 		s.refused(r, "a token request for another resource")
 		oauthError(w, http.StatusBadRequest, "invalid_target", "resource names another server than "+s.resource)
 		return
 	}
 	var resp map[string]any
-	var note string
+	var note, why string
 	switch f.Get("grant_type") {
 	case "authorization_code":
 		resp, note, why = s.exchange(f, key)
 	case "refresh_token":
 		resp, note, why = s.refreshGrant(f, key)
+	case "":
+		oauthError(w, http.StatusBadRequest, "invalid_request", "grant_type is missing: authorization_code or refresh_token")
+		return
 	default:
 		oauthError(w, http.StatusBadRequest, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token")
 		return
 	}
 	s.store.changed()
 	if why != "" {
+		if !s.allow(key) {
+			s.refused(r, "a client past its rate of failed requests")
+			oauthError(w, http.StatusTooManyRequests, "invalid_request", "too many failed requests naming this client: wait, then retry")
+			return
+		}
 		s.refused(r, why)
 		oauthError(w, http.StatusBadRequest, "invalid_grant", why)
 		return
