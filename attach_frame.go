@@ -271,16 +271,41 @@ func screenFrame(snap *Snapshot, th *Theme) []byte {
 // colours resolved with th: a browser's encoding of the screen (html.go's
 // htmlFrame) with "op":"screen" and the modes (frameModes), one JSON line
 // (docs/attach-protocol.md, "The live view's screen frame").
+// A screen whose frame would pass maxViewFrame bytes (1000x500 cells,
+// each with colours and a link of its own: about 60 MB) is sent as its
+// text alone, in the default style (about 0.5 MB at that size).
 func viewScreenFrame(snap *Snapshot, th *Theme) []byte {
-	b, err := encodeFrame(struct {
-		Op string `json:"op"`
-		htmlFrame
-		Modes frameModes `json:"modes"`
-	}{"screen", newHTMLFrame(snap, th), frameModes{AppCursor: snap.Modes.AppCursor, BracketedPaste: snap.Modes.BracketedPaste}})
+	b, err := encodeViewFrame(snap, th)
+	if err == nil && len(b) > maxViewFrame {
+		b, err = encodeViewFrame(plainSnapshot(snap), th)
+	}
 	if err != nil {
 		return []byte(`{"op":"error","message":"the screen could not be encoded"}` + "\n")
 	}
 	return b
+}
+
+func encodeViewFrame(snap *Snapshot, th *Theme) ([]byte, error) {
+	return encodeFrame(struct {
+		Op string `json:"op"`
+		htmlFrame
+		Modes frameModes `json:"modes"`
+	}{"screen", newHTMLFrame(snap, th), frameModes{AppCursor: snap.Modes.AppCursor, BracketedPaste: snap.Modes.BracketedPaste}})
+}
+
+// plainSnapshot is snap's text in the default style: each cell keeps its
+// character and width, a hidden one (SGR 8) neither; no links.
+func plainSnapshot(snap *Snapshot) *Snapshot {
+	p := *snap
+	p.Cells = make([]Cell, len(snap.Cells))
+	for i, c := range snap.Cells {
+		p.Cells[i] = Cell{Rune: c.Rune, Width: c.Width}
+		if c.Attr&AttrHidden != 0 {
+			p.Cells[i].Rune = 0
+		}
+	}
+	p.Links = nil
+	return &p
 }
 
 // frameRowEnd is the column after the last cell of row that differs from

@@ -10,6 +10,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -439,5 +440,24 @@ func TestAttachDirName(t *testing.T) {
 	uid := strconv.Itoa(os.Getuid())
 	if bare != "/run/user/"+uid+"/ttywright" && bare != "/tmp/ttywright-"+uid {
 		t.Errorf("with a bare environment: %s", bare)
+	}
+}
+
+// TestViewScreenFrameBound: a screen whose styles would make a frame over
+// maxViewFrame is sent as its text in the default style, within it.
+func TestViewScreenFrameBound(t *testing.T) {
+	t.Parallel()
+	term := NewTerminal(1000, 500, 0)
+	var b strings.Builder
+	for i := range 1000*500 - 1 {
+		fmt.Fprintf(&b, "\x1b[38;2;%d;%d;3m\x1b[48;2;4;%d;6m\x1b]8;;https://x.example/%d\x1b\\%c", i%256, i/256%256, i%7, i, 'a'+i%26)
+	}
+	term.Write([]byte(b.String()))
+	f := viewScreenFrame(term.Snapshot(), themeList[0])
+	if len(f) > maxViewFrame || !bytes.Contains(f, []byte(`"op":"screen"`)) {
+		t.Fatalf("a frame of %d bytes (at most %d): %.200s", len(f), maxViewFrame, f)
+	}
+	if !bytes.Contains(f, []byte("abcdefghij")) {
+		t.Errorf("the plain frame lost the screen's text: %.300s", f)
 	}
 }

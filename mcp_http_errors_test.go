@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -50,5 +51,30 @@ func TestHTTPErrorTexts(t *testing.T) {
 		if resp.StatusCode != c.status || len(msgs) != 1 || (c.text == "") != (msgs[0]["error"] == nil) || !strings.Contains(got, c.text) {
 			t.Errorf("%s: %d %s, want %d with %q", c.name, resp.StatusCode, got, c.status, c.text)
 		}
+	}
+}
+
+// TestHTTPStreamOversizedResponse: a response over httpStreamBytes is
+// answered with an error for its request, never a stream that ends with
+// no answer; a notification over it drops the stream.
+func TestHTTPStreamOversizedResponse(t *testing.T) {
+	t.Parallel()
+	big := append(bytes.Repeat([]byte("x"), httpStreamBytes), '\n')
+	st := newHTTPStream()
+	st.ids = []string{`7`}
+	if st.put(httpMsg{line: big}, true) {
+		t.Fatal("put of an oversized response reported it queued")
+	}
+	q, end := st.take()
+	if !end || len(q) != 1 || !bytes.Contains(q[0].line, []byte(`"id":7`)) || !bytes.Contains(q[0].line, []byte("over the")) || q[0].code != codeInternalError {
+		t.Errorf("queued %d messages (end %v), want the request's error", len(q), end)
+	}
+	st = newHTTPStream()
+	st.ids = []string{`8`}
+	if st.put(httpMsg{line: big}, false) {
+		t.Fatal("put of an oversized notification reported it queued")
+	}
+	if q, end := st.take(); !end || len(q) != 0 {
+		t.Errorf("an oversized notification: %d messages queued, end %v", len(q), end)
 	}
 }

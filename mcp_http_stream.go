@@ -12,6 +12,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -58,7 +59,14 @@ func (st *httpStream) put(m httpMsg, final bool) bool {
 		return false
 	}
 	if st.bytes+len(m.line) > httpStreamBytes {
-		st.queue, st.bytes, st.ended = nil, 0, true
+		st.queue, st.bytes = nil, 0
+		if final {
+			// The response itself is too large: the client gets an
+			// error for it, not a stream that ends with no answer.
+			st.abortLocked(codeInternalError, fmt.Sprintf("the response is %d bytes, over the %d bytes one HTTP response may carry", len(m.line), httpStreamBytes))
+			return false
+		}
+		st.ended = true
 		st.poke()
 		return false
 	}
@@ -83,6 +91,11 @@ func (st *httpStream) finish() {
 func (st *httpStream) abort(code int, msg string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	st.abortLocked(code, msg)
+}
+
+// abortLocked is abort with st.mu held.
+func (st *httpStream) abortLocked(code int, msg string) {
 	if st.ended || st.final {
 		return
 	}
