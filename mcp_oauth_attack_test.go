@@ -361,3 +361,22 @@ func TestCIMDAddrAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestOAuthConsentCSP: the consent page's form may redirect to the
+// client's redirect origin only, and for an IPv6 loopback redirect, which
+// no CSP source can name, to http origins.
+func TestOAuthConsentCSP(t *testing.T) {
+	t.Parallel()
+	ot := startOAuth(t, HTTPConfig{}, nil)
+	for redirect, want := range map[string]string{
+		"http://127.0.0.1:9/cb": "form-action 'self' http://127.0.0.1:9;",
+		"http://localhost:9/cb": "form-action 'self' http://localhost:9;",
+		"http://[::1]:9/cb":     "form-action 'self' http:;",
+	} {
+		_, challenge := pkce()
+		p := ot.authorize(authParams(ot.client(redirect), redirect, challenge, nil))
+		if csp := p.resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, want) {
+			t.Errorf("%s: CSP %q, want %q", redirect, csp, want)
+		}
+	}
+}

@@ -293,12 +293,19 @@ type consentData struct {
 
 // consentPage writes the consent page of p, with msg when a code was
 // wrong. Its CSP lets the form's redirect go to the client's redirect
-// origin (form-action applies to redirects) and nowhere else.
+// origin (form-action applies to redirects) and nowhere else; for an
+// IPv6 loopback redirect, which no CSP source can name (browsers take no
+// IPv6 literal there), any http origin: the form's own action stays
+// 'self' and the redirect is the client's registered one.
 func (s *oauthServer) consentPage(w http.ResponseWriter, status int, p *consentRequest, reqID, msg string) {
 	u, _ := url.Parse(p.redirect)
+	target := u.Scheme + "://" + u.Host
+	if strings.HasPrefix(u.Host, "[") {
+		target = "http:"
+	}
 	for _, h := range webSecurityHeaders {
 		if h[0] == "Content-Security-Policy" {
-			w.Header().Set(h[0], strings.Replace(h[1], "form-action 'self'", "form-action 'self' "+u.Scheme+"://"+u.Host, 1))
+			w.Header().Set(h[0], strings.Replace(h[1], "form-action 'self'", "form-action 'self' "+target, 1))
 		}
 	}
 	webRender(w, status, consentTemplate, consentData{
