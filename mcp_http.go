@@ -437,7 +437,7 @@ func (h *httpMCP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		challenge := `Bearer realm="ttywright"`
 		if h.oauth != nil {
 			// RFC 9728 §5.1: where a client finds how to get a token.
-			challenge += `, resource_metadata="` + h.oauth.resourceMetadataURL() + `"`
+			challenge += `, resource_metadata="` + h.oauth.resourceMetadataURL(r) + `"`
 		}
 		switch {
 		case status == http.StatusUnauthorized && (pathToken != "" || r.Header.Get("Authorization") != ""):

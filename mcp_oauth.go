@@ -24,6 +24,7 @@ import (
 	"net/url"
 	"os"
 	"os/user"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -82,6 +83,7 @@ const (
 type oauthServer struct {
 	issuer   string     // scheme://host[:port], no path: --http-public-url, else the listener's
 	resource string     // issuer + "/mcp", the resource identifier (RFC 8707) tokens are bound to
+	aliases  []string   // the issuer's other loopback origins (setIssuer)
 	static   secretHash // of the bearer token, accepted as an approval code
 	consent  string     // what approving grants, in the page's words
 	errlog   *log.Logger
@@ -137,9 +139,33 @@ func consentGrant(allow []string) string {
 
 // setIssuer sets the issuer (an origin, scheme://host[:port]) and the
 // resource it names.
+//
+// On a loopback origin the other loopback names of the same port
+// (127.0.0.1, localhost, [::1]) are the server too, as the Host check
+// lets them in: a client that came by one of them is answered in its
+// name (issuerFor), since a client checks that the metadata names the
+// URL it used (mcp-remote refuses http://127.0.0.1:8765/mcp for
+// http://localhost:8765/mcp). Tokens stay bound to the one resource.
 func (s *oauthServer) setIssuer(issuer string) {
-	s.issuer = strings.TrimSuffix(issuer, "/")
+	s.issuer = strings.ToLower(strings.TrimSuffix(issuer, "/"))
 	s.resource = s.issuer + "/mcp"
+	s.aliases = nil
+	if u, err := url.Parse(s.issuer); err == nil && isLoopbackHost(u.Hostname()) {
+		for _, h := range []string{"127.0.0.1", "localhost", "[::1]"} {
+			if a := u.Scheme + "://" + h + ":" + u.Port(); a != s.issuer && u.Port() != "" {
+				s.aliases = append(s.aliases, a)
+			}
+		}
+	}
+}
+
+// issuerFor is the issuer as the client of r names it: the origin r came
+// to when that is one of the issuer's loopback aliases, else the issuer.
+func (s *oauthServer) issuerFor(r *http.Request) string {
+	if o := strings.ToLower(requestScheme(r) + "://" + r.Host); slices.Contains(s.aliases, o) {
+		return o
+	}
+	return s.issuer
 }
 
 // close writes the grants a last time.
@@ -194,16 +220,19 @@ func (s *oauthServer) route(path string) http.HandlerFunc {
 
 // resourceMetadataURL is where a 401's WWW-Authenticate points a client
 // (RFC 9728 §5.1).
-func (s *oauthServer) resourceMetadataURL() string { return s.issuer + oauthResourcePath + "/mcp" }
+func (s *oauthServer) resourceMetadataURL(r *http.Request) string {
+	return s.issuerFor(r) + oauthResourcePath + "/mcp"
+}
 
 // resourceMetadata answers the protected resource metadata (RFC 9728 §3).
 func (s *oauthServer) resourceMetadata(w http.ResponseWriter, r *http.Request) {
 	if !oauthGet(w, r) {
 		return
 	}
+	iss := s.issuerFor(r)
 	oauthJSON(w, http.StatusOK, map[string]any{
-		"resource":                 s.resource,
-		"authorization_servers":    []string{s.issuer},
+		"resource":                 iss + "/mcp",
+		"authorization_servers":    []string{iss},
 		"bearer_methods_supported": []string{"header"},
 		"scopes_supported":         []string{oauthScope},
 		"resource_name":            "ttywright",
@@ -216,12 +245,13 @@ func (s *oauthServer) serverMetadata(w http.ResponseWriter, r *http.Request) {
 	if !oauthGet(w, r) {
 		return
 	}
+	iss := s.issuerFor(r)
 	oauthJSON(w, http.StatusOK, map[string]any{
-		"issuer":                                         s.issuer,
-		"authorization_endpoint":                         s.issuer + oauthAuthorizePath,
-		"token_endpoint":                                 s.issuer + oauthTokenPath,
-		"registration_endpoint":                          s.issuer + oauthRegisterPath,
-		"revocation_endpoint":                            s.issuer + oauthRevokePath,
+		"issuer":                                         iss,
+		"authorization_endpoint":                         iss + oauthAuthorizePath,
+		"token_endpoint":                                 iss + oauthTokenPath,
+		"registration_endpoint":                          iss + oauthRegisterPath,
+		"revocation_endpoint":                            iss + oauthRevokePath,
 		"scopes_supported":                               []string{oauthScope},
 		"response_types_supported":                       []string{"code"},
 		"response_modes_supported":                       []string{"query"},
@@ -276,8 +306,8 @@ func (s *oauthServer) checkAccess(token string) accessResult {
 }
 
 // isResource reports whether a resource parameter (RFC 8707) names this
-// server: its resource identifier or its origin, with a trailing slash
-// or none, scheme and host in any case.
+// server: its resource identifier or its origin (or a loopback alias of
+// it), with a trailing slash or none, scheme and host in any case.
 func (s *oauthServer) isResource(given string) bool {
 	u, err := url.Parse(given)
 	if err != nil || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
@@ -285,7 +315,7 @@ func (s *oauthServer) isResource(given string) bool {
 	}
 	origin := strings.ToLower(u.Scheme + "://" + u.Host)
 	path := strings.TrimSuffix(u.Path, "/")
-	return origin == s.issuer && (path == "" || path == "/mcp")
+	return (origin == s.issuer || slices.Contains(s.aliases, origin)) && (path == "" || path == "/mcp")
 }
 
 // admit takes a request's client_id and spends one of its client's

@@ -92,7 +92,7 @@ func (s *oauthServer) authorizeGet(w http.ResponseWriter, r *http.Request) {
 	}
 	back := func(code, desc string) {
 		s.refused(r, fmt.Sprintf("an authorization request of %.64q: %s", c.name, desc))
-		s.redirect(w, redirect, url.Values{"error": {code}, "error_description": {desc}, "state": {q.Get("state")}})
+		s.redirect(w, r, redirect, url.Values{"error": {code}, "error_description": {desc}, "state": {q.Get("state")}})
 	}
 	switch {
 	case q.Get("response_type") != "code":
@@ -202,7 +202,7 @@ func (s *oauthServer) consentPost(w http.ResponseWriter, r *http.Request) {
 	case "deny":
 		s.closeConsent(reqID)
 		s.logf("denied %.64q (redirect to %s)", p.name, redirectHost(p.redirect))
-		s.redirect(w, p.redirect, url.Values{"error": {"access_denied"}, "error_description": {"the owner declined"}, "state": {p.state}})
+		s.redirect(w, r, p.redirect, url.Values{"error": {"access_denied"}, "error_description": {"the owner declined"}, "state": {p.state}})
 	case "approve":
 		s.approve(w, r, f.Get("approval_code"), reqID, p)
 	default:
@@ -235,7 +235,7 @@ func (s *oauthServer) approve(w http.ResponseWriter, r *http.Request, given, req
 	case !right:
 		s.closeConsent(reqID)
 		s.refused(r, fmt.Sprintf("5 wrong approval codes for %.64q: the sign-in is refused", p.name))
-		s.redirect(w, p.redirect, url.Values{"error": {"access_denied"}, "error_description": {"5 wrong approval codes"}, "state": {p.state}})
+		s.redirect(w, r, p.redirect, url.Values{"error": {"access_denied"}, "error_description": {"5 wrong approval codes"}, "state": {p.state}})
 		return
 	}
 	if !s.closeConsent(reqID) {
@@ -245,11 +245,11 @@ func (s *oauthServer) approve(w http.ResponseWriter, r *http.Request, given, req
 	code, ok := s.newCode(&authCode{client: p.client, name: p.name, redirect: p.redirect, challenge: p.challenge,
 		resource: p.resource, expires: time.Now().Add(oauthCodeLife)})
 	if !ok {
-		s.redirect(w, p.redirect, url.Values{"error": {"temporarily_unavailable"}, "error_description": {"too many sign-ins at once"}, "state": {p.state}})
+		s.redirect(w, r, p.redirect, url.Values{"error": {"temporarily_unavailable"}, "error_description": {"too many sign-ins at once"}, "state": {p.state}})
 		return
 	}
 	s.logf("approved %.64q (redirect to %s)", p.name, redirectHost(p.redirect))
-	s.redirect(w, p.redirect, url.Values{"code": {code}, "state": {p.state}})
+	s.redirect(w, r, p.redirect, url.Values{"code": {code}, "state": {p.state}})
 }
 
 // closeConsent forgets a consent request; it reports whether it was open
@@ -263,8 +263,9 @@ func (s *oauthServer) closeConsent(reqID string) bool {
 }
 
 // redirect sends the browser to the client's redirect URI with params
-// and iss (RFC 9207); an empty state is left out.
-func (s *oauthServer) redirect(w http.ResponseWriter, redirect string, params url.Values) {
+// and iss (RFC 9207), the issuer as the client of r knows it; an empty
+// state is left out.
+func (s *oauthServer) redirect(w http.ResponseWriter, r *http.Request, redirect string, params url.Values) {
 	u, _ := url.Parse(redirect) // checked when the client was
 	q := u.Query()
 	for k, v := range params {
@@ -272,7 +273,7 @@ func (s *oauthServer) redirect(w http.ResponseWriter, redirect string, params ur
 			q.Set(k, v[0])
 		}
 	}
-	q.Set("iss", s.issuer)
+	q.Set("iss", s.issuerFor(r))
 	u.RawQuery = q.Encode()
 	w.Header().Set("Location", u.String())
 	w.WriteHeader(http.StatusSeeOther)

@@ -410,3 +410,31 @@ func TestOAuthPublicURL(t *testing.T) {
 		t.Error("the public URL's name is not served, or its origin not allowed")
 	}
 }
+
+// TestOAuthLoopbackAliases: a client that reaches a server listening on
+// 127.0.0.1 as localhost gets the metadata in that name (a client checks
+// that it names the URL it used), its resource parameter is taken, and
+// its token reaches the server by either name.
+func TestOAuthLoopbackAliases(t *testing.T) {
+	t.Parallel()
+	ot := startOAuth(t, HTTPConfig{}, nil)
+	alias := strings.Replace(ot.base, "127.0.0.1", "localhost", 1)
+	get := func(path string) map[string]any {
+		req, _ := http.NewRequest("GET", ot.base+path, nil)
+		req.Host = strings.TrimPrefix(alias, "http://")
+		resp, err := ot.nc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jsonBody(t, resp)
+	}
+	if m := get(oauthResourcePath + "/mcp"); m["resource"] != alias+"/mcp" || fmt.Sprint(m["authorization_servers"]) != "["+alias+"]" {
+		t.Errorf("resource metadata by localhost: %v", m)
+	}
+	if m := get(oauthServerPath); m["issuer"] != alias || m["token_endpoint"] != alias+oauthTokenPath {
+		t.Errorf("server metadata by localhost: %v", m)
+	}
+	if o := ot.h.oauth; !o.isResource(alias+"/mcp") || !o.isResource(ot.base+"/mcp") || o.isResource("http://localhost:1/mcp") || o.isResource("http://evil.example"+strings.TrimPrefix(ot.base, "http://127.0.0.1")+"/mcp") {
+		t.Error("isResource: want the server's origin and its loopback aliases on its port only")
+	}
+}
