@@ -196,7 +196,7 @@ func startStep(in startArgs, out startResult) stepView {
 	}
 	if in.Cwd != "" {
 		v.Tape = append(v.Tape, tapeCmd{Name: "Hide", Count: 1})
-		v.Tape = append(v.Tape, typeTape("cd "+shellQuote(in.Cwd)+"\n", 0)...)
+		v.Tape = append(v.Tape, typeTape("cd "+shellQuote(in.Cwd)+" && clear\n", 0)...) // the replay starts on a clean screen, as the session did
 		code := 0
 		v.Tape = append(v.Tape, tapeCmd{Name: "Wait", Variant: "Command", Exit: &code, Count: 1}, tapeCmd{Name: "Show", Count: 1})
 	}
