@@ -28,7 +28,7 @@ var errTapeFailed = errors.New("assertion failed")
 // screen to show ("" for the session's screen now).
 func (r *tapeRun) fail(c tapeCmd, expected, got, screen string) error {
 	if screen == "" {
-		screen = strings.Join(trimBlankRows(screenRows(r.tb.sessions.Get(r.sid).Snapshot())), "\n")
+		screen = r.screenNow()
 	}
 	r.res.Failure = &tapeFailure{Line: c.Line, Col: c.Col, Cmd: c.String(), Expected: expected, Got: got, Actual: screen,
 		Steps: append([]string(nil), r.steps...)}
@@ -36,6 +36,12 @@ func (r *tapeRun) fail(c tapeCmd, expected, got, screen string) error {
 		log.FailLast(fmt.Sprintf("%s:%d: %s: expected %s", r.prog.Path, c.Line, c, expected))
 	}
 	return errTapeFailed
+}
+
+// screenNow is the tape's session's screen, its blank rows at the end
+// dropped.
+func (r *tapeRun) screenNow() string {
+	return strings.Join(trimBlankRows(screenRows(r.tb.sessions.Get(r.sid).Snapshot())), "\n")
 }
 
 // trimBlankRows drops the empty rows at the end.

@@ -70,32 +70,33 @@ const tapeStepsKept = 8
 
 // tapeRun is one run of a tape.
 type tapeRun struct {
-	prog      *tapeProgram
-	opt       tapeOptions
-	set       tapeSettings
-	env       map[string]string
-	tb        *Toolbox
-	store     *captureStore
-	tools     map[string]*Tool
-	tmp       string
-	sid       string
-	cols      int
-	rows      int
-	scale     int
-	started   bool // the settings are read and the session runs
-	hidden    bool
-	recording bool               // a recording runs (shell_record_start)
-	segments  []recordStopResult // the recordings stopped, in order
-	shellCmd  tapeCmd            // the Set Shell that chose the shell, if any
-	clip      string
-	at        tapeCmd // the command running now
-	lastCmd   int     // the n of the last command Wait+Command saw end
-	frames    int
-	masks     []tapeCmd
-	outputs   []tapeCmd
-	text      strings.Builder // the .txt/.ascii output
-	steps     []string
-	res       *tapeResult
+	prog       *tapeProgram
+	opt        tapeOptions
+	set        tapeSettings
+	env        map[string]string
+	tb         *Toolbox
+	store      *captureStore
+	tools      map[string]*Tool
+	tmp        string
+	sid        string
+	cols       int
+	rows       int
+	scale      int
+	started    bool // the settings are read and the session runs
+	hidden     bool
+	recording  bool               // a recording runs (shell_record_start)
+	segments   []recordStopResult // the recordings stopped, in order
+	shellCmd   tapeCmd            // the Set Shell that chose the shell, if any
+	clip       string
+	at         tapeCmd // the command running now
+	lastScreen string  // the screen when --timeout ended the run
+	lastCmd    int     // the n of the last command Wait+Command saw end
+	frames     int
+	masks      []tapeCmd
+	outputs    []tapeCmd
+	text       strings.Builder // the .txt/.ascii output
+	steps      []string
+	res        *tapeResult
 }
 
 // runTape parses and runs the tape at path.
@@ -124,7 +125,7 @@ func runTape(ctx context.Context, path string, opt tapeOptions) *tapeResult {
 	switch {
 	case err != nil && ctx.Err() == nil && runCtx.Err() != nil:
 		res.Err, res.Failure = nil, &tapeFailure{Line: r.at.Line, Col: r.at.Col, Cmd: r.at.String(),
-			Expected: fmt.Sprintf("the tape to end within --timeout %v", opt.Timeout), Got: "still at this command", Steps: r.steps}
+			Expected: fmt.Sprintf("the tape to end within --timeout %v", opt.Timeout), Got: "still at this command", Actual: r.lastScreen, Steps: r.steps}
 	case err != nil && ctx.Err() != nil: // SIGINT, SIGTERM: not the tape's failure
 		res.Err, res.Failure = fmt.Errorf("%w: %v", errInterrupted, err), nil
 	case err != nil && res.Failure == nil:
@@ -146,6 +147,9 @@ func (r *tapeRun) run(ctx, outer context.Context) (err error) {
 	defer r.close()
 	defer func() {
 		if err != nil && outer.Err() == nil {
+			if r.started && ctx.Err() != nil {
+				r.lastScreen = r.screenNow() // for the --timeout failure, before the session stops
+			}
 			r.keepTrace()
 		}
 	}()

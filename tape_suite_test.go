@@ -388,7 +388,8 @@ func TestTapeFilesBounded(t *testing.T) {
 }
 
 // TestTapeTimeout: --timeout ends a tape that would run on (a long
-// Sleep), as a failure at the command it was at, with its trace.
+// Sleep), as a failure at the command it was at, with the screen then
+// and its trace.
 func TestTapeTimeout(t *testing.T) {
 	t.Parallel()
 	needShells(t, "bash")
@@ -398,6 +399,9 @@ func TestTapeTimeout(t *testing.T) {
 	code := runTestCmd([]string{"--timeout=2s", "--trace-dir=" + filepath.Join(dir, "traces"), tape}, &out, &out)
 	if code != 1 || !strings.Contains(out.String(), "the tape to end within --timeout 2s") || !strings.Contains(out.String(), ":4:") {
 		t.Errorf("exit %d:\n%s\nwant a failure at line 4 naming --timeout", code, out.String())
+	}
+	if !strings.Contains(out.String(), "screen:\n    | > echo hi\n    | hi\n") {
+		t.Errorf("the failure does not show the screen it was at:\n%s", out.String())
 	}
 	if _, err := os.Stat(filepath.Join(dir, "traces")); err != nil {
 		t.Errorf("no trace of the run that timed out: %v", err)
