@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // tapeCmd is one command of a tape. Name is the command as VHS spells it
@@ -162,6 +163,7 @@ type tapeParser struct {
 	i       int
 	fs      tapeFS
 	lexErrs []*tapeError // the tokens that could not be read, in order
+	line    int          // the line of the command being parsed, whose arguments end with it (0: none)
 }
 
 // newTapeParser lexes src, the tape named path; the parser's errors
@@ -175,10 +177,20 @@ func newTapeParser(path, src string, fsys tapeFS) *tapeParser {
 	return p
 }
 
-func (p *tapeParser) peek() tapeTok { return p.toks[p.i] }
+// peek is the next token; while a command is parsed, one on another line
+// is the end of its line (tokEOF with text "\n"), so a command missing an
+// argument is told so at its own line, not given the next line's word.
+func (p *tapeParser) peek() tapeTok {
+	t := p.toks[p.i]
+	if p.line != 0 && t.kind != tokEOF && t.line != p.line {
+		prev := p.toks[max(p.i-1, 0)]
+		return tapeTok{kind: tokEOF, text: "\n", line: p.line, col: prev.col + utf8.RuneCountInString(prev.text) + 1}
+	}
+	return t
+}
 
 func (p *tapeParser) next() tapeTok {
-	t := p.toks[p.i]
+	t := p.peek()
 	if t.kind != tokEOF {
 		p.i++
 	}
@@ -246,7 +258,10 @@ func (p *tapeParser) parseCommand(t tapeTok, sourcing bool) ([]tapeCmd, error) {
 		return nil, p.errAt(t, "unknown command %q: expected one of %s", t.text, strings.Join(tapeCommandNames(), ", "))
 	}
 	c := tapeCmd{Line: t.line, Col: t.col, Name: t.text, Count: 1}
-	if err := parse(p, &c); err != nil {
+	p.line = t.line
+	err := parse(p, &c)
+	p.line = 0
+	if err != nil {
 		return nil, err
 	}
 	return []tapeCmd{c}, nil
@@ -318,6 +333,9 @@ func editDistance(a, b string) int {
 func tokDesc(t tapeTok) string {
 	switch t.kind {
 	case tokEOF:
+		if t.text == "\n" {
+			return "the end of the line"
+		}
 		return "the end of the file"
 	case tokString:
 		return strconv.Quote(t.text) + " (a string)"
@@ -495,6 +513,9 @@ func (p *tapeParser) parseSleep(c *tapeCmd) error {
 // parseArg reads one word or string: a path, a name, a value.
 func (p *tapeParser) parseArg(c *tapeCmd, what string) (tapeTok, error) {
 	t := p.next()
+	if t.kind == tokRegex {
+		return t, p.errAt(t, "%s expects %s, got %s: a path that starts with / goes in quotes (\"/tmp/out.txt\")", c.Name, what, tokDesc(t))
+	}
 	if t.kind != tokWord && t.kind != tokString {
 		return t, p.errAt(t, "%s expects %s, got %s", c.Name, what, tokDesc(t))
 	}

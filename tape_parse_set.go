@@ -34,6 +34,9 @@ func (p *tapeParser) parseSet(c *tapeCmd) error {
 			names = append(names, n)
 		}
 		slices.Sort(names)
+		if near := nearestName(t.text, names); t.kind == tokWord && near != "" {
+			return p.errAt(t, "unknown setting %s: did you mean %s?", tokDesc(t), near)
+		}
 		return p.errAt(t, "unknown setting %s: expected one of %s", tokDesc(t), strings.Join(names, ", "))
 	}
 	c.Setting = t.text

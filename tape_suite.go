@@ -155,7 +155,7 @@ func writeReport(w io.Writer, r suiteResult) {
 	}
 	fmt.Fprintf(w, "FAIL %s (%.2fs%s)\n", r.Path, r.Duration.Seconds(), runs)
 	if r.Err != nil {
-		fmt.Fprintf(w, "  %v\n", r.Err)
+		fmt.Fprintf(w, "  %s\n", strings.ReplaceAll(r.Err.Error(), "\n", "\n  ")) // a tape's errors, one a line
 	} else {
 		writeFailure(w, r.Path, r.Failure)
 	}
