@@ -593,3 +593,20 @@ func TestServiceCommandErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionNameTaken: a second shell_start of a name in use is refused
+// with the way to the session, and when that session's program has
+// exited, with the way to free the name.
+func TestSessionNameTaken(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	mustCall(t, a, "shell_start", map[string]any{"command": "sleep", "args": []string{"60"}, "name": "live"})
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "true", "name": "gone"})
+	mustCall(t, a, "shell_wait", map[string]any{"session_id": m["shell_session_id"], "wait_for": "never-shown", "timeout_ms": 10000}) // ends at the exit
+	for name, want := range map[string]string{"live": `drive it with session_id "live"`, "gone": `its program has exited: shell_stop it (session_id "gone")`} {
+		r := callTool(t, a, "shell_start", `{"command":"true","name":"`+name+`"}`)
+		if !r.IsError || !strings.Contains(r.Text, want) {
+			t.Errorf("%s: %q, want %q", name, r.Text, want)
+		}
+	}
+}

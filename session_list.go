@@ -205,6 +205,9 @@ func (ss *Sessions) register(s *Session, cols, rows int) error {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	for _, o := range ss.live {
+		if s.Name != "" && o.Name == s.Name && o.Status().Exited {
+			return fmt.Errorf("a session named %q is open already (%s, %s), and its program has exited: shell_stop it (session_id %q) to reuse the name, or pick another", s.Name, o.ID, o.Command, s.Name)
+		}
 		if s.Name != "" && o.Name == s.Name {
 			return fmt.Errorf("a session named %q is open already (%s, %s): drive it with session_id %q, or pick another name", s.Name, o.ID, o.Command, s.Name)
 		}
