@@ -343,3 +343,19 @@ func TestStepForms(t *testing.T) {
 		}
 	}
 }
+
+// TestAskSecretStep: a shell_ask_secret that returned the page for the
+// agent to show is no failed step; one the person declined is.
+func TestAskSecretStep(t *testing.T) {
+	t.Parallel()
+	for reply, failed := range map[string]bool{
+		`{"delivered":false,"url":"http://127.0.0.1:1/s/x"}`: false,
+		`{"delivered":false,"action":"decline"}`:             true,
+		`{"delivered":true}`:                                 false,
+	} {
+		v, _ := stepFromJSON("shell_ask_secret", `{"session_id":"shell-1","message":"sudo"}`, reply, false)
+		if (v.Failed != "") != failed {
+			t.Errorf("%s: failed %q, want failed %v", reply, v.Failed, failed)
+		}
+	}
+}

@@ -485,12 +485,16 @@ type askSecretReply struct {
 }
 
 // askSecretStep is shell_ask_secret's step form: a person typed what a
-// replay cannot, which its tape says in a comment.
+// replay cannot, which its tape says in a comment. A call that returned
+// the page for the agent to show did not fail: the person types later.
 func askSecretStep(in askSecretArgs, out askSecretResult) stepView {
 	end := endOf(out.waitReport, out.exitInfo, commandOutcome{}, false)
 	v := stepView{SessionID: in.SessionID, Summary: clipRunes(in.Message, 40), Reply: askSecretReply{out.Delivered, out.Action, end},
 		Tape: []tapeCmd{tapeComment("a person typed a secret here (shell_ask_secret): a replay cannot, so type it with Type or leave the step out")}}
-	if !out.Delivered {
+	switch {
+	case out.URL != "":
+		v.Summary += " (a page offered to the person)" // the wait that follows sees whether they typed
+	case !out.Delivered:
 		v.Failed = "not delivered"
 	}
 	return v
