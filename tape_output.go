@@ -247,6 +247,38 @@ func createRegular(path string) (*os.File, error) {
 	return f, nil
 }
 
+// checkOutputs refuses, before the tape runs, each Output of prog whose
+// path holds something ttywright will not write: a symbolic link, or
+// anything but a regular file (a folder for frames/), all of them at
+// once, so that a fix is not found one run at a time.
+func checkOutputs(prog *tapeProgram) error {
+	var errs tapeErrors
+	for _, c := range prog.Cmds {
+		if c.Name != "Output" {
+			continue
+		}
+		path, dir := strings.TrimSuffix(c.Text, "/"), strings.HasSuffix(c.Text, "/")
+		fi, err := os.Lstat(path)
+		switch {
+		case err != nil:
+			continue // made when written
+		case fi.Mode()&os.ModeSymlink != 0:
+			err = fmt.Errorf("%s is a symbolic link: ttywright does not write through one (remove it, or write elsewhere)", c.Text)
+		case dir && !fi.IsDir():
+			err = fmt.Errorf("%s is not a folder, for frames", c.Text)
+		case !dir && !fi.Mode().IsRegular():
+			err = fmt.Errorf("%s is not a regular file: ttywright writes only regular files", c.Text)
+		default:
+			continue
+		}
+		errs.add(&tapeError{prog.Path, c.Line, c.Col, "Output " + err.Error()})
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
 // writeRegular writes data to the file at path through createRegular.
 func writeRegular(path string, data []byte) error {
 	f, err := createRegular(path)

@@ -105,6 +105,9 @@ func runTape(ctx context.Context, path string, opt tapeOptions) *tapeResult {
 	res := &tapeResult{Path: path}
 	defer func() { res.Duration = time.Since(start) }()
 	prog, err := parseTapeFile(path)
+	if err == nil {
+		err = checkOutputs(prog)
+	}
 	if err != nil {
 		res.Err, res.ParseErr = err, true
 		return res

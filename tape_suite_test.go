@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"image/gif"
 	"io"
 	"os"
@@ -384,6 +385,19 @@ func TestTapeFilesBounded(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(secret); string(b) != "keep" {
 		t.Errorf("the link's target was written: %q", b)
+	}
+	// Every such Output of a tape is refused before it runs, at once.
+	if err := os.Mkdir(filepath.Join(dir, "adir.txt"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tape := writeTape(t, dir, "outs.tape", fmt.Sprintf("Output %q\nOutput %q\nOutput %q\nType \"x\"\n", link, fifo+".cast", filepath.Join(dir, "adir.txt")))
+	if err := os.Rename(fifo, fifo+".cast"); err != nil {
+		t.Fatal(err)
+	}
+	res := runTape(t.Context(), tape, tapeOptions{})
+	if res.Err == nil || strings.Count(res.Err.Error(), "\n") != 2 || !strings.Contains(res.Err.Error(), "outs.tape:1:1: Output "+link+" is a symbolic link") ||
+		!strings.Contains(res.Err.Error(), "outs.tape:2:1: Output") || !strings.Contains(res.Err.Error(), "outs.tape:3:1: Output") {
+		t.Errorf("a tape with three Outputs it cannot write: %v, want the three refused", res.Err)
 	}
 }
 
