@@ -8,11 +8,13 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -237,4 +239,46 @@ func signalIgnored(sig syscall.Signal) bool {
 // has them (/proc/PID/autogroup; an unprivileged process may raise it).
 func reniceGroup(pid, nice int) {
 	_ = os.WriteFile(fmt.Sprintf("/proc/%d/autogroup", pid), []byte(strconv.Itoa(nice)), 0)
+}
+
+// ptyReadsHeld is true where ptyReadLocked consumes output from the
+// master only with the session's lock held: a reader of the session's
+// state under that lock then sees each byte either still in the master
+// (ptyOutputPending) or fed, never in between.
+const ptyReadsHeld = true
+
+// ptyReadLocked waits in Go's poller until master has output, then locks
+// mu and reads it into buf: it returns n > 0 with mu held (the caller
+// feeds the bytes and unlocks), or the error that ended the output
+// (EIO once the terminal's last holder is gone, or the master closed)
+// with mu not held. inFlight is for platforms whose reads cannot take
+// the lock first; it is not used here.
+func ptyReadLocked(master *os.File, buf []byte, mu *sync.Mutex, _ *atomic.Int64) (n int, err error) {
+	rc, err := master.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	rerr := rc.Read(func(fd uintptr) bool {
+		mu.Lock()
+		n, err = unix.Read(int(fd), buf)
+		for err == unix.EINTR {
+			n, err = unix.Read(int(fd), buf)
+		}
+		switch {
+		case err == unix.EAGAIN:
+			mu.Unlock()
+			return false // wait in the poller, without the lock
+		case n <= 0:
+			mu.Unlock()
+			n = 0
+			if err == nil {
+				err = io.EOF
+			}
+		}
+		return true
+	})
+	if rerr != nil { // the master closed while waiting: the lock is not held
+		return 0, rerr
+	}
+	return n, err
 }

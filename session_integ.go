@@ -436,7 +436,7 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	defer deadline.Stop()
 	poll := time.NewTicker(readyPoll)
 	defer poll.Stop()
-	var settled outputSettled
+	var output outputSettled
 	for {
 		s.mu.Lock()
 		ch, exited, last, fed, alt := s.changed, s.exited, s.lastOutput, s.fed, s.term.Modes().AltScreen
@@ -462,7 +462,10 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 		default:
 			reads = readsInput(s.pid, quiet, readyInputQuiet, wrote) || s.printedAndPaused(quiet, wrote, alt)
 		}
-		if settled.check(s, reads, fed) {
+		s.mu.Lock()
+		settled := output.check(s, reads, fed)
+		s.mu.Unlock()
+		if settled {
 			return true, ""
 		}
 		select {
@@ -529,18 +532,34 @@ func readyLonger(pid int, limit time.Duration, wrote bool, quiet time.Duration) 
 	return 0
 }
 
+// settleQuiet is the quiet a wait_for_command's end wants with the shell
+// reading its terminal (promptSettleLocked): none where the reader takes
+// output from the master only with s.mu held (ptyReadsHeld), as one look
+// then finds all the shell wrote before its read fed (outputSettled);
+// elsewhere settlePoll, for that output to arrive.
+func settleQuiet() time.Duration {
+	if ptyReadsHeld {
+		return 0
+	}
+	return settlePoll
+}
+
 // outputSettled confirms that a program seen waiting for its input has
 // nothing more on its way to the screen. Asleep reading, the program has
 // written all it will before its read, but the bytes may still be in
 // transit: in the kernel between the two sides of the PTY (Linux hands
 // them over in a worker, which on a busy machine runs milliseconds
-// later, while the master's FIONREAD already says 0), read by the reader
-// but not yet fed, or fed a moment before the look. So the program
-// counts as ready only when it was seen waiting, with the master empty
-// and nothing queued, on two looks at least readyPoll apart with no byte
-// fed between them: by the second look, bytes the reader held at the
-// first are fed. (zsh writes \e[?2004h after its prompt mark; without
-// this, about 1 start in 120 on two busy cores was ready before it.)
+// later, while the master's FIONREAD already says 0; ptyOutputPending's
+// poll completes that hand-over), or read by the reader but not yet fed.
+// On Linux the reader takes bytes from the master only with s.mu held
+// (ptyReadsHeld), so one look with s.mu held after the program was seen
+// waiting, finding the master empty, settles it: every byte it wrote is
+// fed. Elsewhere a read's bytes are in flight before the reader takes
+// s.mu, and the program counts as ready only on two looks at least
+// readyPoll apart, with nothing queued and no byte fed between them: by
+// the second look, bytes the reader held at the first are fed. (zsh
+// writes \e[?2004h after its prompt mark; without this, about 1 start in
+// 120 on two busy cores was ready before it.)
 type outputSettled struct {
 	since time.Time // the first look that saw it settled; zero: none yet
 	fed   int64     // Session.fed at that look
@@ -548,11 +567,14 @@ type outputSettled struct {
 
 // check reports whether the program is ready: reads says it was just
 // seen waiting for input, fed is Session.fed taken before that was
-// looked at.
+// looked at. s.mu is held.
 func (o *outputSettled) check(s *Session, reads bool, fed int64) bool {
 	if !reads || s.queued.Load() > 0 || ptyOutputPending(s.master) {
 		o.since = time.Time{}
 		return false
+	}
+	if ptyReadsHeld {
+		return true
 	}
 	now := time.Now()
 	if o.since.IsZero() || o.fed != fed {

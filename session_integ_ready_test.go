@@ -128,7 +128,7 @@ if how == "devtty": open("/dev/tty", "rb", buffering=0).read(1)
 		{name: "dev server", cmd: []string{realPython(), "-m", "http.server", "0", "--bind", "127.0.0.1"}, want: []string{"Serving HTTP on 127.0.0.1"}, ready: true, screen: true},
 		{name: "takes its terminal, writes, never reads", cmd: []string{"sh", "-c", "stty raw -echo; echo started; exec sleep 100"}, want: []string{"started"}, note: "has not read its terminal", screen: true},
 		{name: "a script's program reads", cmd: []string{"sh", "-c", `printf '\033[?1049h'; sleep 0.2; echo drawn; cat; true`}, want: []string{"drawn"}, ready: true, screen: true},
-		{name: "keeps writing, never reads", cmd: []string{"sh", "-c", "while :; do echo tick; sleep 0.01; done"}, want: []string{"tick"}, note: "has not read its terminal", screen: true},
+		{name: "keeps writing, never reads", cmd: []string{realPython(), "-c", "import time\nwhile True:\n    print('tick', flush=True)\n    end = time.time() + 0.005\n    while time.time() < end: pass"}, want: []string{"tick"}, note: "has not read its terminal", screen: true},
 		{name: "silent, never reads", cmd: []string{"sleep", "100"}, note: "no output yet"},
 	}
 	for _, tt := range tests {
