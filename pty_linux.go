@@ -55,45 +55,60 @@ func openPTY() (master *os.File, slave string, err error) {
 // sessionMembers returns the live (not zombie) processes whose session id
 // is sid, read from /proc/PID/stat (field 6); nil when /proc is unreadable.
 // Reading every process's stat takes milliseconds, so concurrent callers
-// (a shutdown stops all sessions at once) share one scan: a table younger
-// than procScanFresh is reused.
+// (a shutdown stops all sessions at once) share one scan (liveProcesses).
 func sessionMembers(sid int) []int {
-	procScan.mu.Lock()
-	defer procScan.mu.Unlock()
-	if procScan.table == nil || time.Since(procScan.at) > procScanFresh {
-		procScan.table = scanSessions()
-		procScan.at = time.Now()
-	}
-	return procScan.table[sid]
+	return liveProcesses().bySID[sid]
 }
 
-// procScanFresh is how long a scan of /proc answers sessionMembers.
+// procScanFresh is how long a scan of /proc answers liveProcesses.
 const procScanFresh = 10 * time.Millisecond
 
-// procScan is the shared scan of sessionMembers.
+// procTable is one scan of /proc: the live processes' parents, and the
+// processes of each session id. It is not changed once made.
+type procTable struct {
+	parent map[int]int
+	bySID  map[int][]int
+}
+
+// procScan is the shared scan of liveProcesses.
 var procScan struct {
 	mu    sync.Mutex
 	at    time.Time
-	table map[int][]int
+	table *procTable
 }
 
-// scanSessions maps session ids to their live processes.
-func scanSessions() map[int][]int {
-	table := make(map[int][]int)
+// liveProcesses returns a scan of /proc no older than procScanFresh:
+// concurrent stops (each lists its session's members and its marked
+// processes several times) share one instead of each reading every
+// process's stat.
+func liveProcesses() *procTable {
+	procScan.mu.Lock()
+	defer procScan.mu.Unlock()
+	if procScan.table == nil || time.Since(procScan.at) > procScanFresh {
+		procScan.table = scanProcesses()
+		procScan.at = time.Now()
+	}
+	return procScan.table
+}
+
+// scanProcesses reads every live process's stat.
+func scanProcesses() *procTable {
+	t := &procTable{parent: map[int]int{}, bySID: map[int][]int{}}
 	dir, err := os.ReadDir("/proc")
 	if err != nil {
-		return table
+		return t
 	}
 	for _, e := range dir {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		if sid, live := procSession(pid); live {
-			table[sid] = append(table[sid], pid)
+		if p, ok := readProcStat(e.Name()); ok && p.live() {
+			t.parent[pid] = p.ppid
+			t.bySID[p.sid] = append(t.bySID[p.sid], pid)
 		}
 	}
-	return table
+	return t
 }
 
 // procStat is what /proc/PID/stat says of a process.
@@ -131,13 +146,6 @@ func readProcStat(pid string) (procStat, bool) {
 	return p, err1 == nil && err2 == nil && err3 == nil
 }
 
-// procSession reads the session id of pid; live is false for zombies and
-// vanished processes.
-func procSession(pid int) (sid int, live bool) {
-	p, ok := readProcStat(strconv.Itoa(pid))
-	return p.sid, ok && p.live()
-}
-
 // markedProcesses lists the live descendants of this process whose
 // environment (as it was at their exec, /proc/PID/environ) holds the
 // entry marker, "NAME=value". A session's program and everything it
@@ -162,20 +170,7 @@ func processesMarked(markers []string, ancestor int) []int {
 	if len(want) == 0 {
 		return nil
 	}
-	dir, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	parent := make(map[int]int, len(dir))
-	for _, e := range dir {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if p, ok := readProcStat(e.Name()); ok && p.live() {
-			parent[pid] = p.ppid
-		}
-	}
+	parent := liveProcesses().parent
 	var out []int
 	for pid := range parent {
 		if ancestor > 0 && !descends(pid, ancestor, parent) {
