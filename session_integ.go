@@ -532,18 +532,6 @@ func readyLonger(pid int, limit time.Duration, wrote bool, quiet time.Duration) 
 	return 0
 }
 
-// settleQuiet is the quiet a wait_for_command's end wants with the shell
-// reading its terminal (promptSettleLocked): none where the reader takes
-// output from the master only with s.mu held (ptyReadsHeld), as one look
-// then finds all the shell wrote before its read fed (outputSettled);
-// elsewhere settlePoll, for that output to arrive.
-func settleQuiet() time.Duration {
-	if ptyReadsHeld {
-		return 0
-	}
-	return settlePoll
-}
-
 // outputSettled confirms that a program seen waiting for its input has
 // nothing more on its way to the screen. Asleep reading, the program has
 // written all it will before its read, but the bytes may still be in
