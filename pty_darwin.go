@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -74,3 +76,22 @@ func signalIgnored(sig syscall.Signal) bool { return signal.Ignored(sig) }
 
 // reniceGroup does nothing: macOS has no autogroups, setpriority does it.
 func reniceGroup(pid, nice int) {}
+
+// ptyReadsHeld is false on macOS: the master stays out of Go's poller
+// (openPTY), so a read blocks with the session's lock not held, and the
+// bytes it returns are in flight until fed.
+const ptyReadsHeld = false
+
+// ptyReadLocked reads output from master into buf, counts it in inFlight
+// and then locks mu: it returns n > 0 with mu held (the caller feeds the
+// bytes, takes them off inFlight and unlocks), or the error that ended
+// the output with mu not held.
+func ptyReadLocked(master *os.File, buf []byte, mu *sync.Mutex, inFlight *atomic.Int64) (int, error) {
+	n, err := master.Read(buf)
+	if n > 0 {
+		inFlight.Store(int64(n))
+		mu.Lock()
+		return n, nil // an error comes back with the next read
+	}
+	return 0, err
+}

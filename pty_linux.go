@@ -8,11 +8,13 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -53,45 +55,60 @@ func openPTY() (master *os.File, slave string, err error) {
 // sessionMembers returns the live (not zombie) processes whose session id
 // is sid, read from /proc/PID/stat (field 6); nil when /proc is unreadable.
 // Reading every process's stat takes milliseconds, so concurrent callers
-// (a shutdown stops all sessions at once) share one scan: a table younger
-// than procScanFresh is reused.
+// (a shutdown stops all sessions at once) share one scan (liveProcesses).
 func sessionMembers(sid int) []int {
-	procScan.mu.Lock()
-	defer procScan.mu.Unlock()
-	if procScan.table == nil || time.Since(procScan.at) > procScanFresh {
-		procScan.table = scanSessions()
-		procScan.at = time.Now()
-	}
-	return procScan.table[sid]
+	return liveProcesses().bySID[sid]
 }
 
-// procScanFresh is how long a scan of /proc answers sessionMembers.
+// procScanFresh is how long a scan of /proc answers liveProcesses.
 const procScanFresh = 10 * time.Millisecond
 
-// procScan is the shared scan of sessionMembers.
+// procTable is one scan of /proc: the live processes' parents, and the
+// processes of each session id. It is not changed once made.
+type procTable struct {
+	parent map[int]int
+	bySID  map[int][]int
+}
+
+// procScan is the shared scan of liveProcesses.
 var procScan struct {
 	mu    sync.Mutex
 	at    time.Time
-	table map[int][]int
+	table *procTable
 }
 
-// scanSessions maps session ids to their live processes.
-func scanSessions() map[int][]int {
-	table := make(map[int][]int)
+// liveProcesses returns a scan of /proc no older than procScanFresh:
+// concurrent stops (each lists its session's members and its marked
+// processes several times) share one instead of each reading every
+// process's stat.
+func liveProcesses() *procTable {
+	procScan.mu.Lock()
+	defer procScan.mu.Unlock()
+	if procScan.table == nil || time.Since(procScan.at) > procScanFresh {
+		procScan.table = scanProcesses()
+		procScan.at = time.Now()
+	}
+	return procScan.table
+}
+
+// scanProcesses reads every live process's stat.
+func scanProcesses() *procTable {
+	t := &procTable{parent: map[int]int{}, bySID: map[int][]int{}}
 	dir, err := os.ReadDir("/proc")
 	if err != nil {
-		return table
+		return t
 	}
 	for _, e := range dir {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		if sid, live := procSession(pid); live {
-			table[sid] = append(table[sid], pid)
+		if p, ok := readProcStat(e.Name()); ok && p.live() {
+			t.parent[pid] = p.ppid
+			t.bySID[p.sid] = append(t.bySID[p.sid], pid)
 		}
 	}
-	return table
+	return t
 }
 
 // procStat is what /proc/PID/stat says of a process.
@@ -129,13 +146,6 @@ func readProcStat(pid string) (procStat, bool) {
 	return p, err1 == nil && err2 == nil && err3 == nil
 }
 
-// procSession reads the session id of pid; live is false for zombies and
-// vanished processes.
-func procSession(pid int) (sid int, live bool) {
-	p, ok := readProcStat(strconv.Itoa(pid))
-	return p.sid, ok && p.live()
-}
-
 // markedProcesses lists the live descendants of this process whose
 // environment (as it was at their exec, /proc/PID/environ) holds the
 // entry marker, "NAME=value". A session's program and everything it
@@ -160,20 +170,7 @@ func processesMarked(markers []string, ancestor int) []int {
 	if len(want) == 0 {
 		return nil
 	}
-	dir, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	parent := make(map[int]int, len(dir))
-	for _, e := range dir {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if p, ok := readProcStat(e.Name()); ok && p.live() {
-			parent[pid] = p.ppid
-		}
-	}
+	parent := liveProcesses().parent
 	var out []int
 	for pid := range parent {
 		if ancestor > 0 && !descends(pid, ancestor, parent) {
@@ -237,4 +234,46 @@ func signalIgnored(sig syscall.Signal) bool {
 // has them (/proc/PID/autogroup; an unprivileged process may raise it).
 func reniceGroup(pid, nice int) {
 	_ = os.WriteFile(fmt.Sprintf("/proc/%d/autogroup", pid), []byte(strconv.Itoa(nice)), 0)
+}
+
+// ptyReadsHeld is true where ptyReadLocked consumes output from the
+// master only with the session's lock held: a reader of the session's
+// state under that lock then sees each byte either still in the master
+// (ptyOutputPending) or fed, never in between.
+const ptyReadsHeld = true
+
+// ptyReadLocked waits in Go's poller until master has output, then locks
+// mu and reads it into buf: it returns n > 0 with mu held (the caller
+// feeds the bytes and unlocks), or the error that ended the output
+// (EIO once the terminal's last holder is gone, or the master closed)
+// with mu not held. inFlight is for platforms whose reads cannot take
+// the lock first; it is not used here.
+func ptyReadLocked(master *os.File, buf []byte, mu *sync.Mutex, _ *atomic.Int64) (n int, err error) {
+	rc, err := master.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	rerr := rc.Read(func(fd uintptr) bool {
+		mu.Lock()
+		n, err = unix.Read(int(fd), buf)
+		for err == unix.EINTR {
+			n, err = unix.Read(int(fd), buf)
+		}
+		switch {
+		case err == unix.EAGAIN:
+			mu.Unlock()
+			return false // wait in the poller, without the lock
+		case n <= 0:
+			mu.Unlock()
+			n = 0
+			if err == nil {
+				err = io.EOF
+			}
+		}
+		return true
+	})
+	if rerr != nil { // the master closed while waiting: the lock is not held
+		return 0, rerr
+	}
+	return n, err
 }

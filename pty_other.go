@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -72,4 +74,10 @@ func endOrphans(markers []string, sig syscall.Signal, grace time.Duration) {}
 func renice(pid, nice int) {}
 
 func pollKill(members func() []int, kill func(pids []int), killAt <-chan time.Time, giveUp time.Duration) {
+}
+
+const ptyReadsHeld = false
+
+func ptyReadLocked(master *os.File, buf []byte, mu *sync.Mutex, inFlight *atomic.Int64) (int, error) {
+	return 0, errPTYUnsupported
 }

@@ -104,7 +104,7 @@ type Session struct {
 	marker  string // sessionVar=token, in the program's environment
 	master  *os.File
 	slave   string        // the terminal's path (/dev/pts/N), for ptyInputPending
-	queued  atomic.Int64  // bytes read from the master and not yet fed (decremented under mu)
+	queued  atomic.Int64  // bytes read from the master and not yet fed, where reads cannot take mu first (ptyReadsHeld false; decremented under mu)
 	drained chan struct{} // closed when the reader hit the end (EIO): all output is fed
 	reaped  chan struct{} // closed when the process has been waited for
 	done    chan struct{} // closed when the exit is reported (exited is true)
@@ -305,12 +305,13 @@ func (s *Session) readLoop() {
 	defer close(s.drained)
 	buf := make([]byte, readBufSize)
 	for {
-		n, err := s.master.Read(buf)
+		// The bytes leave the master with s.mu held (Linux), so a look
+		// under s.mu finds each either still there or fed (outputSettled).
+		n, err := ptyReadLocked(s.master, buf, &s.mu, &s.queued)
 		if n > 0 {
-			s.queued.Store(int64(n)) // for settle, until fed
-			s.mu.Lock()
 			gen := s.term.Generation()
 			s.feedLocked(buf[:n], time.Now())
+			s.queued.Store(0)
 			changed := s.term.Generation() != gen
 			cmds, ended := s.cmdsChanged, s.sh.ended != s.sh.told
 			s.cmdsChanged, s.sh.told = false, s.sh.ended
@@ -352,7 +353,6 @@ func (s *Session) feedLocked(p []byte, at time.Time) {
 	}
 	_, _ = s.term.Write(p) // Terminal.Write never fails.
 	s.fed += int64(len(p))
-	s.queued.Add(-int64(len(p)))
 	s.lastOutput = at
 	if s.takeMarksLocked() {
 		s.cmdsChanged = true
@@ -461,10 +461,10 @@ func (s *Session) write(ctx context.Context, p []byte) error {
 func (s *Session) settle(ctx context.Context) {
 	s.mu.Lock()
 	target := s.fed + s.queued.Load()
-	s.mu.Unlock()
 	if n, err := ptyUnread(s.master); err == nil {
-		target += int64(n)
+		target += int64(n) // with s.mu held: not read meanwhile (ptyReadsHeld)
 	}
+	s.mu.Unlock()
 	var timeout <-chan time.Time
 	for {
 		s.mu.Lock()

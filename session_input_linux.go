@@ -22,6 +22,11 @@ func foregroundReader(leader, pgid int) (pid int, reads, known bool, timeout tim
 	if !ok || tty == 0 {
 		return pgid, false, false, -1
 	}
+	// Most often the group's leader is the reader (a shell at its
+	// prompt, vim): then the walk of the session's processes is not made.
+	if r, _, d := processReads(pgid, tty); r {
+		return pgid, true, true, d
+	}
 	unseen := 0
 	for _, p := range sessionTree(leader) {
 		if f := statFields(p); len(f) < 3 || f[2] != strconv.Itoa(pgid) {

@@ -45,6 +45,9 @@ fi
 __tw_a=$-
 builtin set +a
 __tw_ran=0 __tw_e= __tw_hn= __tw_cn=0 __tw_armed=0 __tw_f=0 __tw_g=(0)
+# __tw_hf is where __tw_end has history write the command's entry: a file
+# beside this one, in the session's private directory (no subshell).
+__tw_hf=${BASH_SOURCE[0]%/*}/history
 
 # The hooks must outlive what the user does at the prompt: a typed
 # PROMPT_COMMAND='...', PROMPT_COMMAND+=(...), unset PROMPT_COMMAND, a
@@ -88,7 +91,13 @@ __tw_precmd() {
 __tw_end() {
 	local h
 	__tw_ran=0
-	h=$(HISTTIMEFORMAT= builtin history 1)
+	# Through a file, as $(history 1) gives it (trailing newlines removed)
+	# without the fork of a subshell: bash reads $(<file) itself.
+	if HISTTIMEFORMAT= builtin history 1 2>/dev/null >|"$__tw_hf"; then
+		h=$(<"$__tw_hf")
+	else
+		h=$(HISTTIMEFORMAT= builtin history 1)
+	fi
 	h=${h//'%'/%25} h=${h//$'\n'/%0A} h=${h//$'\r'/%0D} h=${h//$'\a'/%07} h=${h//$'\e'/%1B}
 	builtin printf '\e]133;D;tw_nonce=__TW_NONCE__;%s;tw_histcmd=%s;tw_history_url=%s\a' "$1" "$__tw_hn" "$h"
 }

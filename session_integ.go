@@ -383,8 +383,8 @@ func (s *Session) removeIntegration() {
 const (
 	readyShellMax   = 3 * time.Second        // an integrated shell: until its first prompt mark, at most this
 	readyMax        = 500 * time.Millisecond // any other program, while it keeps writing or has written nothing
-	readyOutputMax  = 3 * time.Second        // any other program that has written and paused by readyMax, or still loads: until it reads its terminal (mc waits for its subshell before it draws)
-	readyQuiet      = 30 * time.Millisecond  // after its first output, this much quiet (where the program's reads cannot be seen)
+	readyOutputMax  = 3 * time.Second        // any other program that has taken its terminal, written and paused by readyMax, or still loads: until it reads its terminal (mc waits for its subshell before it draws)
+	readyQuiet      = 30 * time.Millisecond  // after its first output, this much quiet: a program that has not taken its terminal is ready (and any, where its reads cannot be seen)
 	readyInputQuiet = 5 * time.Millisecond   // blocked reading its terminal, with this much quiet
 	readyStuckQuiet = time.Second            // an integrated shell with no B yet, blocked reading: its hooks failed
 	readyPoll       = 2 * time.Millisecond   // how often the program's state is looked at
@@ -417,12 +417,14 @@ func readsInput(pid int, quiet, after time.Duration, wrote bool) bool {
 // waitReady returns when s's program is ready for input: an integrated
 // shell once its first prompt is drawn (the B mark, or A when it writes
 // no B) and it reads its input; any other program once it reads its
-// input after its output has gone quiet (readsInput for both). Either
-// only once everything the program wrote before is on the screen
-// (outputSettled). It never waits past readyShellMax for a shell, past
-// readyMax for a program that keeps writing or has written nothing and
-// is not loading, past readyOutputMax for one that has written and
-// paused or still loads (readyLonger), or once the program has exited.
+// input after its output has gone quiet (readsInput for both), or once
+// it has printed and paused without taking its terminal (printedAndPaused:
+// a dev server, a ticker). Either only once everything the program wrote
+// before is on the screen (outputSettled). It never waits past
+// readyShellMax for a shell, past readyMax for a program that keeps
+// writing or has written nothing and is not loading, past readyOutputMax
+// for one that has taken its terminal, written and paused, or still loads
+// (readyLonger), or once the program has exited.
 // ready is false when it gave up or the program exited first; note then
 // says what to do (shell_start's result), "" for an exit.
 func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
@@ -434,10 +436,10 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	defer deadline.Stop()
 	poll := time.NewTicker(readyPoll)
 	defer poll.Stop()
-	var settled outputSettled
+	var output outputSettled
 	for {
 		s.mu.Lock()
-		ch, exited, last, fed := s.changed, s.exited, s.lastOutput, s.fed
+		ch, exited, last, fed, alt := s.changed, s.exited, s.lastOutput, s.fed, s.term.Modes().AltScreen
 		// A shell with our integration draws B at the end of each
 		// prompt; one with its own marks may write only A.
 		prompt := s.sh.seenB || !s.integ.Active && s.sh.seenA && time.Since(last) >= readyQuiet
@@ -458,9 +460,12 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 				return false, "the shell reads its input but drew no marked prompt (its start-up files may replace the prompt hooks or wait for input): wait_for_command may not work, wait with wait_for instead"
 			}
 		default:
-			reads = readsInput(s.pid, quiet, readyInputQuiet, wrote)
+			reads = readsInput(s.pid, quiet, readyInputQuiet, wrote) || s.printedAndPaused(quiet, wrote, alt)
 		}
-		if settled.check(s, reads, fed) {
+		s.mu.Lock()
+		settled := output.check(s, reads, fed)
+		s.mu.Unlock()
+		if settled {
 			return true, ""
 		}
 		select {
@@ -488,12 +493,30 @@ func (s *Session) waitReady(ctx context.Context) (ready bool, note string) {
 	}
 }
 
+// printedAndPaused reports whether s's program, not an integrated shell,
+// has written, been quiet for readyQuiet and is asleep (programBusy is
+// false), all without taking its terminal: its line discipline is still
+// canonical with echo (ptyLineMode) and the screen is not the alternate
+// screen (alt). Such a program (a dev server that printed "listening", a
+// ticker, a log follower) has shown what it shows until its next event,
+// and is ready. One that has taken its terminal will draw and read it:
+// mc, in raw mode, draws only once its subshell has started, so it is
+// ready only when it reads (readsInput), at most readyOutputMax.
+func (s *Session) printedAndPaused(quiet time.Duration, wrote, alt bool) bool {
+	if !wrote || quiet < readyQuiet || alt {
+		return false
+	}
+	echo, canonical, err := ptyLineMode(s.master)
+	return err == nil && echo && canonical && !programBusy(s.pid)
+}
+
 // readyLonger is how much longer waitReady gives program pid, not an
 // integrated shell, when its deadline comes after limit with its output
 // quiet for quiet, 0 for no longer: up to readyOutputMax for one that has
-// written and paused (one that waits for something before it draws: mc
-// for its subshell) and for one that has written nothing but still loads
-// (programStarting: a busy machine can hold python's start past
+// written and paused without being ready (one that has taken its terminal
+// and waits for something before it draws: mc for its subshell; or one
+// still busy after it wrote) and for one that has written nothing but
+// still loads (programBusy: a busy machine can hold python's start past
 // readyMax); readyQuiet, at the first deadline, for one that wrote just
 // now, to tell one that keeps writing (it writes again) from one that
 // paused right after writing.
@@ -501,7 +524,7 @@ func readyLonger(pid int, limit time.Duration, wrote bool, quiet time.Duration) 
 	switch {
 	case limit >= readyOutputMax:
 		return 0
-	case wrote && quiet >= readyQuiet, !wrote && programStarting(pid):
+	case wrote && quiet >= readyQuiet, !wrote && programBusy(pid):
 		return readyOutputMax - limit
 	case wrote && limit == readyMax:
 		return readyQuiet
@@ -514,13 +537,17 @@ func readyLonger(pid int, limit time.Duration, wrote bool, quiet time.Duration) 
 // written all it will before its read, but the bytes may still be in
 // transit: in the kernel between the two sides of the PTY (Linux hands
 // them over in a worker, which on a busy machine runs milliseconds
-// later, while the master's FIONREAD already says 0), read by the reader
-// but not yet fed, or fed a moment before the look. So the program
-// counts as ready only when it was seen waiting, with the master empty
-// and nothing queued, on two looks at least readyPoll apart with no byte
-// fed between them: by the second look, bytes the reader held at the
-// first are fed. (zsh writes \e[?2004h after its prompt mark; without
-// this, about 1 start in 120 on two busy cores was ready before it.)
+// later, while the master's FIONREAD already says 0; ptyOutputPending's
+// poll completes that hand-over), or read by the reader but not yet fed.
+// On Linux the reader takes bytes from the master only with s.mu held
+// (ptyReadsHeld), so one look with s.mu held after the program was seen
+// waiting, finding the master empty, settles it: every byte it wrote is
+// fed. Elsewhere a read's bytes are in flight before the reader takes
+// s.mu, and the program counts as ready only on two looks at least
+// readyPoll apart, with nothing queued and no byte fed between them: by
+// the second look, bytes the reader held at the first are fed. (zsh
+// writes \e[?2004h after its prompt mark; without this, about 1 start in
+// 120 on two busy cores was ready before it.)
 type outputSettled struct {
 	since time.Time // the first look that saw it settled; zero: none yet
 	fed   int64     // Session.fed at that look
@@ -528,11 +555,14 @@ type outputSettled struct {
 
 // check reports whether the program is ready: reads says it was just
 // seen waiting for input, fed is Session.fed taken before that was
-// looked at.
+// looked at. s.mu is held.
 func (o *outputSettled) check(s *Session, reads bool, fed int64) bool {
 	if !reads || s.queued.Load() > 0 || ptyOutputPending(s.master) {
 		o.since = time.Time{}
 		return false
+	}
+	if ptyReadsHeld {
+		return true
 	}
 	now := time.Now()
 	if o.since.IsZero() || o.fed != fed {

@@ -188,12 +188,12 @@ func readsTerminal(pid int) (reads, known bool) {
 	return false, known
 }
 
-// programStarting reports whether process pid, or a process it started
-// on the same terminal (sessionTree), is running or waiting for the disk
-// (state R or D in /proc/PID/stat): a program still loading, which has
-// not reached the point of writing anything. One asleep on anything else
-// (sleep 100, a pipe, its terminal) is not.
-func programStarting(pid int) bool {
+// programBusy reports whether process pid, or a process it started on
+// the same terminal (sessionTree), is running or waiting for the disk
+// (state R or D in /proc/PID/stat): a program still loading, or still at
+// work after it wrote. One asleep on anything else (sleep 100, a pipe, a
+// socket, its terminal) is not.
+func programBusy(pid int) bool {
 	tty, ok := procTTY(pid)
 	if !ok {
 		return false

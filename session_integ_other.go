@@ -53,9 +53,10 @@ func ptyOutputPending(master *os.File) bool {
 	return err == nil && n > 0
 }
 
-// programStarting cannot tell without /proc: a program that has written
-// nothing by readyMax is not given longer.
-func programStarting(int) bool { return false }
+// programBusy cannot tell without /proc: a program that has written
+// nothing by readyMax is not given longer, and one that has written and
+// paused is taken to be asleep.
+func programBusy(int) bool { return false }
 
 // readsTerminal cannot tell without /proc: known is false.
 func readsTerminal(int) (reads, known bool) { return false, false }

@@ -76,10 +76,17 @@ func TestShellReadyUnderLoad(t *testing.T) {
 // read their terminal by select, poll, epoll or /dev/tty, are ready only
 // then; cat, which reads at once and prints nothing, is ready without
 // output; one that loads longer than readyMax before it writes anything
-// (python on a busy machine) is ready once it draws and reads; a program
-// that never reads its terminal returns ready false with a note.
+// (python on a busy machine) is ready once it draws and reads. A program
+// that prints and then pauses without taking its terminal (a dev server,
+// a ticker) is ready once its output settles: it once waited 3 s for a
+// read that never comes. One that has taken its terminal (raw mode) and
+// never reads it returns ready false with a note.
 func TestProgramReadyScreen(t *testing.T) {
 	t.Parallel()
+	src, err := filepath.Abs("session_integ_ready_test.go") // what vim and less show
+	if err != nil {
+		t.Fatal(err)
+	}
 	// A program that writes, waits for a pipe (not its terminal), draws
 	// and then reads its terminal as argv[1] says.
 	py := `import os, select, selectors, sys
@@ -114,9 +121,14 @@ if how == "devtty": open("/dev/tty", "rb", buffering=0).read(1)
 		{name: "epoll", cmd: []string{realPython(), "-c", py, "epoll"}, want: []string{"drawn"}, ready: true, screen: true},
 		{name: "/dev/tty", cmd: []string{realPython(), "-c", py, "devtty"}, want: []string{"drawn"}, ready: true, screen: true},
 		{name: "loads past readyMax, silent", cmd: []string{realPython(), "-c", "import time\nend = time.time() + 0.7\nwhile time.time() < end: pass\nprint('drawn')\ninput()"}, want: []string{"drawn"}, ready: true, screen: true},
-		{name: "writes, never reads", cmd: []string{"sh", "-c", "echo started; exec sleep 100"}, want: []string{"started"}, note: "has not read its terminal", screen: true},
+		{name: "vim", cmd: []string{"vim", "-u", "NONE", "-N", src}, want: []string{"package main"}, ready: true, screen: true},
+		{name: "less", cmd: []string{"less", src}, want: []string{"package main"}, ready: true, screen: true},
+		{name: "prints, then pauses", cmd: []string{"sh", "-c", "echo listening; exec sleep 100"}, want: []string{"listening"}, ready: true, screen: true},
+		{name: "ticker", cmd: []string{"sh", "-c", "while :; do echo tick; sleep 1; done"}, want: []string{"tick"}, ready: true, screen: true},
+		{name: "dev server", cmd: []string{realPython(), "-m", "http.server", "0", "--bind", "127.0.0.1"}, want: []string{"Serving HTTP on 127.0.0.1"}, ready: true, screen: true},
+		{name: "takes its terminal, writes, never reads", cmd: []string{"sh", "-c", "stty raw -echo; echo started; exec sleep 100"}, want: []string{"started"}, note: "has not read its terminal", screen: true},
 		{name: "a script's program reads", cmd: []string{"sh", "-c", `printf '\033[?1049h'; sleep 0.2; echo drawn; cat; true`}, want: []string{"drawn"}, ready: true, screen: true},
-		{name: "keeps writing, never reads", cmd: []string{"sh", "-c", "while :; do echo tick; sleep 0.01; done"}, want: []string{"tick"}, note: "has not read its terminal", screen: true},
+		{name: "keeps writing, never reads", cmd: []string{realPython(), "-c", "import time\nwhile True:\n    print('tick', flush=True)\n    end = time.time() + 0.005\n    while time.time() < end: pass"}, want: []string{"tick"}, note: "has not read its terminal", screen: true},
 		{name: "silent, never reads", cmd: []string{"sleep", "100"}, note: "no output yet"},
 	}
 	for _, tt := range tests {

@@ -88,6 +88,7 @@ type inputWait struct {
 	settled    outputSettled // wait_for_input: the output drawn after the read has all arrived
 	prompt     outputSettled // wait_for_command: the same, for the prompt it stopped at
 	since      time.Time     // wait_for_command: when promptAt was first seen reading a secret or a line
+	nextLook   time.Time     // wait_for_command: the earliest next look (promptWaitLocked); zero: none yet
 	promptAt   Foreground
 	kind       string     // wait_for_input held: the input kind
 	waitingFor string     // wait_for_command stopped at a secret or a line prompt
@@ -163,6 +164,17 @@ func (w *outputWatch) promptWaitLocked(exited bool) time.Duration {
 	if exited || s.sh.running == nil {
 		return 0
 	}
+	// A look walks /proc with s.mu held, and output wakes the wait at
+	// every read: one look per promptPoll at most, the first after
+	// promptPoll (most commands end before; a prompt waits promptHold).
+	now := time.Now()
+	if in.nextLook.IsZero() {
+		in.nextLook = now.Add(promptPoll)
+	}
+	if d := in.nextLook.Sub(now); d > 0 {
+		return d
+	}
+	in.nextLook = now.Add(promptPoll)
 	fg := s.foregroundLocked()
 	if fg.Input != inputSecret && fg.Input != inputLine {
 		in.prompt, in.since = outputSettled{}, time.Time{}

@@ -692,7 +692,11 @@ func (w *outputWatch) promptSettleLocked(exited bool) time.Duration {
 	// The prompt reads its input once drawn, but what the shell wrote
 	// before its read may still be in transit (zsh's \e[?2004h after its
 	// prompt): the same two looks as shell_start's readiness.
-	if w.settled.check(s, readsInput(s.pid, time.Since(s.lastOutput), settlePoll, true), s.fed) {
+	quiet := settlePoll
+	if ptyReadsHeld {
+		quiet = 0 // the reader takes output only with s.mu held: one look finds it all fed
+	}
+	if w.settled.check(s, readsInput(s.pid, time.Since(s.lastOutput), quiet, true), s.fed) {
 		return 0
 	}
 	return settlePoll

@@ -153,13 +153,18 @@ const markLogCap = 64 << 10
 func (m *vtMarking) logCells(l *vtLine, from, to int) {
 	for c := from; c < to; c++ {
 		cell := &l.cells[c]
-		if cell.Width == 0 || cell.Rune == 0 {
-			continue
-		}
-		n := len(m.log)
-		m.log = utf8.AppendRune(m.log, cell.Rune)
-		for range len(m.log) - n {
-			m.fresh = append(m.fresh, cell.Attr&attrEcho == 0)
+		r, fresh := cell.Rune, cell.Attr&attrEcho == 0
+		switch {
+		case cell.Width == 0 || r == 0:
+		case r < utf8.RuneSelf: // one byte: most output
+			m.log = append(m.log, byte(r))
+			m.fresh = append(m.fresh, fresh)
+		default:
+			n := len(m.log)
+			m.log = utf8.AppendRune(m.log, r)
+			for range len(m.log) - n {
+				m.fresh = append(m.fresh, fresh)
+			}
 		}
 	}
 	if n := len(m.log) - markLogCap; n > 0 {
