@@ -714,7 +714,7 @@ func TestCallLogKeepsNoPageURL(t *testing.T) {
 	if bytes.Contains(b, []byte("SECRETTOKEN")) || bytes.Contains(b, []byte("password for me")) {
 		t.Errorf("the log keeps the page's URL or the screen:\n%s", b)
 	}
-	if !bytes.Contains(b, []byte(`"sum":"sudo"`)) {
+	if !bytes.Contains(b, []byte(`"sum":"sudo (a page offered to the person)"`)) {
 		t.Errorf("the log lacks the step's line:\n%s", b)
 	}
 }
