@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -172,5 +173,26 @@ func TestEchoAfterClear(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestEchoAfterCursorLeftMidRow: after a program leaves the cursor mid-row
+// (dialog's answer printed with no newline, over its own box), bash's line
+// editor redraws the command line as it types it; that redraw, between
+// the shell's B and C marks, is echo, so a wait_for of a word only the
+// command line holds does not match.
+func TestEchoAfterCursorLeftMidRow(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("dialog"); err != nil {
+		t.Skip("dialog is not installed")
+	}
+	a := newTestApp(t)
+	id := startShell(t, a, "bash", "", nil, nil)
+	pick := filepath.Join(t.TempDir(), "pick")
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "dialog --checklist Pick 15 40 4 a A off b B off c C off 2>" + pick + "; cat " + pick + "\n", "wait_for_input": true})
+	mustCall(t, a, "shell_send", map[string]any{"session_id": id, "keys": []string{"Space", "Down", "Down", "Space", "Enter"}, "wait_for_command": true})
+	m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "true zebra42; sleep 1\n", "wait_for": "zebra42", "timeout_ms": 1500})
+	if m["matched"] == true {
+		t.Errorf("wait_for matched the command line:\n%s", m["bufferAfter"])
 	}
 }

@@ -200,6 +200,7 @@ type Terminal struct {
 	shellMarks []ShellMark // OSC 133 and OSC 7 marks not yet taken (vt_marks.go)
 	markNonce  vtMarkNonce // what tells the shell integration's marks from output's (vt_marks.go)
 	outStart   vtOutStart  // where the running command's output starts (vt_marks.go)
+	cmdLine    bool        // between a shell's B mark and its C, D or next prompt's A: its line editor draws (vt_echo.go)
 }
 
 // vtCursor is a cursor position with the pending-wrap flag: after a

@@ -23,7 +23,10 @@ package main
 // as echo is echo again, whether the marking still runs or has ended
 // (vtLine.echoed records the echo's runes by column until the row is
 // cleared), so neither that redraw nor a later call's wait takes the
-// command line for the program's output. attrOld ends with its marking.
+// command line for the program's output. With shell integration, what
+// the shell draws between its B mark (the command line starts) and its C
+// (the command runs) is echo too, whatever the tracker made of it.
+// attrOld ends with its marking.
 
 import (
 	"slices"
@@ -296,6 +299,17 @@ func (t *Terminal) markEcho(l *vtLine, from, to int) {
 	}
 	if !m.lingering {
 		defer m.logCells(l, from, to)
+	}
+	if t.cmdLine {
+		// Between the shell's B and C marks its line editor draws the
+		// command line: echo, however it redraws it (a line drawn again
+		// where the editor lost its column, after a program left the
+		// cursor mid-row), never the program's output.
+		for c := from; c < to; c++ {
+			if l.cells[c].Rune != 0 && l.cells[c].Width != 0 && l.cells[c].Attr&attrEcho == 0 {
+				l.setEcho(c)
+			}
+		}
 	}
 	if m.echo == nil || m.echo.stopped {
 		return

@@ -100,6 +100,10 @@ func (t *Terminal) shellMark(num, rest string) {
 	t.outputMark(&m)
 	if m.Kind == 'C' || m.Kind == 'D' || m.Kind == 'A' && !promptKind(m.Params) {
 		t.endEchoAtMark()
+		t.cmdLine = false
+	}
+	if m.Kind == 'B' {
+		t.cmdLine = true
 	}
 	if len(t.shellMarks) >= vtMaxShellMarks {
 		t.shellMarks = t.shellMarks[1:]
