@@ -551,6 +551,7 @@ func readyLonger(pid int, limit time.Duration, wrote bool, quiet time.Duration) 
 type outputSettled struct {
 	since time.Time // the first look that saw it settled; zero: none yet
 	fed   int64     // Session.fed at that look
+	pid   int       // the reader at that look (checkReader)
 }
 
 // check reports whether the program is ready: reads says it was just
@@ -567,6 +568,25 @@ func (o *outputSettled) check(s *Session, reads bool, fed int64) bool {
 	now := time.Now()
 	if o.since.IsZero() || o.fed != fed {
 		o.since, o.fed = now, fed
+		return false
+	}
+	return now.Sub(o.since) >= readyPoll
+}
+
+// checkReader is check for wait_for_input: the same process, fg's, seen
+// waiting for input at two looks readyPoll apart, with nothing fed
+// between, even where one look would do for output in transit: a
+// program's launcher may read the terminal for a moment before the
+// program does (pyenv's shims, a wrapper script), and a wait that held
+// then would answer before the program read anything. s.mu is held.
+func (o *outputSettled) checkReader(s *Session, fg Foreground, fed int64) bool {
+	if fg.Input == inputNone || s.queued.Load() > 0 || ptyOutputPending(s.master) {
+		o.since = time.Time{}
+		return false
+	}
+	now := time.Now()
+	if o.since.IsZero() || o.fed != fed || o.pid != fg.PID {
+		o.since, o.fed, o.pid = now, fed, fg.PID
 		return false
 	}
 	return now.Sub(o.since) >= readyPoll

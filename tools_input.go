@@ -125,7 +125,7 @@ func (w *outputWatch) inputWaitLocked(exited bool) (bool, time.Duration) {
 		in.settled = outputSettled{}
 		return false, min(d, readyPoll)
 	}
-	if !in.settled.check(s, fg.Input != inputNone, s.fed) {
+	if !in.settled.checkReader(s, fg, s.fed) {
 		return false, readyPoll
 	}
 	in.kind, in.fg = fg.Input, fg
