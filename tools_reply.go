@@ -184,6 +184,9 @@ func changedScreen(s *Session, m *screenMark, screen string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.term
+	if m.alt && t.Modes().AltScreen {
+		return changedRows(t, m, screen)
+	}
 	if m.alt || t.Modes().AltScreen {
 		return screen
 	}
@@ -204,6 +207,45 @@ func changedScreen(s *Session, m *screenMark, screen string) string {
 	line, col := screenEnd(t)
 	text, _ := rangeText(t, from, 0, line, col, defaultReadBytes)
 	return fmt.Sprintf("(rows 0-%d as before)\n", from-top-1) + text
+}
+
+// changedRows is the alternate screen's rows that changed since m, the
+// runs of the others each one line "(rows i-j as before)"; the whole
+// screen when most rows changed or the size did, and a line saying so
+// when none did. t's lock is held.
+func changedRows(t *Terminal, m *screenMark, screen string) string {
+	_, n := t.Size()
+	if n != len(m.rows) {
+		return screen
+	}
+	var b strings.Builder
+	changed, same := 0, -1 // same: the first row of the run of unchanged rows, -1 for none
+	flush := func(r int) {
+		if same >= 0 {
+			fmt.Fprintf(&b, "(rows %d-%d as before)\n", same, r-1)
+			same = -1
+		}
+	}
+	for r := range n {
+		row := t.Row(r)
+		if row == m.rows[r] {
+			if same < 0 {
+				same = r
+			}
+			continue
+		}
+		flush(r)
+		changed++
+		b.WriteString(row + "\n")
+	}
+	switch {
+	case changed == 0:
+		return "(the screen is as before)"
+	case 2*changed > n:
+		return screen
+	}
+	flush(n)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // keyboardLine says that a person watches the session, holds its

@@ -244,3 +244,26 @@ func TestReadFoldsRows(t *testing.T) {
 		t.Errorf("raw: text block %q", r.Text)
 	}
 }
+
+// TestChangedRows: on the alternate screen a reply shows the rows that
+// changed, each run of the others one line; none changed, one line
+// saying so; most changed, the whole screen.
+func TestChangedRows(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, then, want string
+	}{
+		{"one row", "\x1b[3;1Hthree!", "(rows 0-1 as before)\nthree!\n(rows 3-5 as before)"},
+		{"first and last", "\x1b[1;1HONE\x1b[6;1HSIX", "ONE\n(rows 1-4 as before)\nSIX"},
+		{"none", "\x1b[2;1Htwo", "(the screen is as before)"},
+		{"most", "\x1b[1;1HA\x1b[2;1HB\x1b[3;1HC\x1b[4;1HD", "WHOLE"},
+	} {
+		term := NewTerminal(20, 6, 0)
+		term.Write([]byte("\x1b[?1049h\x1b[1;1Hone\x1b[2;1Htwo\x1b[3;1Hthree\x1b[4;1Hfour\x1b[5;1Hfive\x1b[6;1Hsix"))
+		m := markScreen(term)
+		term.Write([]byte(tt.then))
+		if got := changedRows(term, &m, "WHOLE"); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
