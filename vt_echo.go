@@ -23,9 +23,10 @@ package main
 // as echo is echo again, whether the marking still runs or has ended
 // (vtLine.echoed records the echo's runes by column until the row is
 // cleared), so neither that redraw nor a later call's wait takes the
-// command line for the program's output. With shell integration, what
-// the shell draws between its B mark (the command line starts) and its C
-// (the command runs) is echo too, whatever the tracker made of it.
+// command line for the program's output. With shell integration, the
+// runes of the input the shell draws between its B mark (the command
+// line starts) and its C (the command runs) are echo too, whatever the
+// tracker made of them.
 // attrOld ends with its marking.
 
 import (
@@ -300,19 +301,21 @@ func (t *Terminal) markEcho(l *vtLine, from, to int) {
 	if !m.lingering {
 		defer m.logCells(l, from, to)
 	}
+	if m.echo == nil || m.echo.stopped {
+		return
+	}
 	if t.cmdLine {
 		// Between the shell's B and C marks its line editor draws the
-		// command line: echo, however it redraws it (a line drawn again
-		// where the editor lost its column, after a program left the
-		// cursor mid-row), never the program's output.
+		// command line: the runes of the typed input it draws are echo,
+		// however it redraws them (a line drawn again where the editor
+		// lost its column, after a program left the cursor mid-row);
+		// what it draws of its own (a line from history, a completion)
+		// is its answer to the keys.
 		for c := from; c < to; c++ {
-			if l.cells[c].Rune != 0 && l.cells[c].Width != 0 && l.cells[c].Attr&attrEcho == 0 {
+			if cell := l.cells[c]; cell.Rune != 0 && cell.Width != 0 && cell.Attr&attrEcho == 0 && m.echo.inInput(cell.Rune) {
 				l.setEcho(c)
 			}
 		}
-	}
-	if m.echo == nil || m.echo.stopped {
-		return
 	}
 	if m.lingering {
 		defer func() {
@@ -347,6 +350,14 @@ func (t *Terminal) markEcho(l *vtLine, from, to int) {
 			m.lastLine = l
 		}
 	}
+}
+
+// inInput reports whether r is a rune of the tracked input.
+func (e *echoTracker) inInput(r rune) bool {
+	if r < 0x80 {
+		return e.ascii[r>>6]&(1<<(r&63)) != 0
+	}
+	return slices.Contains(e.want, r)
 }
 
 // setEcho marks cell c as echo and records its rune.
