@@ -29,6 +29,8 @@ func ptyLineMode(master *os.File) (echo, canonical bool, err error) {
 	return false, false, errPTYUnsupported
 }
 
+func ptySignals(master *os.File) (bool, error) { return false, errPTYUnsupported }
+
 func ptyInputPending(slave string) (int, error) { return 0, errPTYUnsupported }
 
 func setPTYSize(master *os.File, cols, rows int) error { return errPTYUnsupported }

@@ -118,6 +118,21 @@ func ptyLineMode(master *os.File) (echo, canonical bool, err error) {
 	return echo, canonical, err
 }
 
+// ptySignals reports whether the terminal turns the interrupt character
+// (C-c) into SIGINT (ISIG), which also throws away the input the program
+// has not read yet (without NOFLSH).
+func ptySignals(master *os.File) (bool, error) {
+	var isig bool
+	err := ptyControl(master, func(fd int) error {
+		t, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
+		if err == nil {
+			isig = t.Lflag&unix.ISIG != 0 && t.Lflag&unix.NOFLSH == 0
+		}
+		return err
+	})
+	return isig, err
+}
+
 // ptyInputPending returns how many bytes typed into the terminal wait
 // for the program to read them (FIONREAD on the slave, opened by its
 // path without becoming anyone's controlling terminal; in canonical mode

@@ -205,6 +205,24 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 	return res, nil
 }
 
+// interruptAfterInput refuses a C-c typed after other input of the same
+// call where the terminal turns it into SIGINT: the kernel then throws
+// away what the program has not read yet, the call's own input before
+// the C-c with it, and nothing would say so.
+func interruptAfterInput(s *Session, units [][]byte) error {
+	typed := 0
+	for _, u := range units {
+		if i := bytes.IndexByte(u, 0x03); i >= 0 && typed+i > 0 {
+			if !s.FlushesOnInterrupt() {
+				return nil // a key for the program (vim, emacs)
+			}
+			return errors.New("C-c comes after other input in this call, and here it interrupts the program and throws away the input it has not read yet, this call's before it too: send C-c in a call of its own, then the rest")
+		}
+		typed += len(u)
+	}
+	return nil
+}
+
 // planSend checks shell_send's arguments against the limits and the
 // session's state, and encodes text, input and keys in the order the call
 // wrote them (text follows bracketed-paste mode, the arrow keys DECCKM).
@@ -246,6 +264,9 @@ func planSend(s *Session, in sendArgs) (sendPlan, error) {
 			return p, err
 		}
 		p.units = append(p.units, units...)
+	}
+	if err := interruptAfterInput(s, p.units); err != nil {
+		return p, err
 	}
 	total := 0
 	for _, u := range p.units {
