@@ -209,16 +209,20 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 // call where the terminal turns it into SIGINT: the kernel then throws
 // away what the program has not read yet, the call's own input before
 // the C-c with it, and nothing would say so.
+// Keys sent as escape sequences (arrows, function keys) before it are
+// let go: losing them loses no text; a bracketed paste is text.
 func interruptAfterInput(s *Session, units [][]byte) error {
-	typed := 0
+	key := func(u []byte) bool { return len(u) > 0 && u[0] == 0x1b && !bytes.HasPrefix(u, []byte("\x1b[200~")) }
+	text := false
 	for _, u := range units {
-		if i := bytes.IndexByte(u, 0x03); i >= 0 && typed+i > 0 {
+		i := bytes.IndexByte(u, 0x03)
+		if i >= 0 && (text || i > 0 && !key(u)) {
 			if !s.FlushesOnInterrupt() {
 				return nil // a key for the program (vim, emacs)
 			}
-			return errors.New("C-c comes after other input in this call, and here it interrupts the program and throws away the input it has not read yet, this call's before it too: send C-c in a call of its own, then the rest")
+			return errors.New("C-c comes after text or input in this call, and here it interrupts the program and throws away the input it has not read yet, this call's before it too: send C-c in a call of its own, then the rest")
 		}
-		typed += len(u)
+		text = text || len(u) > 0 && !key(u)
 	}
 	return nil
 }
