@@ -40,10 +40,14 @@ func hintTheme(name string) string {
 	return fmt.Sprintf("no theme %q: the themes are %s (themes://list)", name, strings.Join(themeNames(), ", "))
 }
 
-// hintSession is the hint for an unknown session id: the ids that exist.
+// hintSession is the hint for an unknown session id: the session's id
+// when it is a session's name, else the ids that exist.
 func (h *mcpHub) hintSession(id string) string {
 	var ids []string
 	for _, s := range h.resSessions() {
+		if s.live != nil && s.live.Name != "" && s.live.Name == id {
+			return fmt.Sprintf("no session %q: that is the name of session %s, and resource URIs take its id (session://%s/...)", id, s.ID, s.ID)
+		}
 		ids = append(ids, s.ID)
 	}
 	if len(ids) == 0 {

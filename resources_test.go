@@ -1421,3 +1421,15 @@ func TestUpdatedOnlyChangedE2E(t *testing.T) {
 		}
 	}
 }
+
+// TestResourceSessionName: a resource URI naming a session by its name
+// is told the session's id.
+func TestResourceSessionName(t *testing.T) {
+	t.Parallel()
+	a := newTestApp(t)
+	m := mustCall(t, a, "shell_start", map[string]any{"command": "sleep", "args": []string{"60"}, "name": "pair"})
+	_, err := a.hub.readResource("session://pair/commands")
+	if err == nil || !strings.Contains(err.Error(), "that is the name of session "+m["shell_session_id"].(string)) {
+		t.Errorf("session://pair/commands: %v, want the id of the session named pair", err)
+	}
+}
