@@ -130,11 +130,7 @@ func (s *oauthServer) openConsent(p *consentRequest) (reqID, digits string, ok b
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now()
-	for h, o := range s.pending.all() {
-		if !now.Before(o.expires) {
-			s.pending.delete(h)
-		}
-	}
+	s.pending.deleteIf(func(o *consentRequest) bool { return !now.Before(o.expires) })
 	if s.pending.len() >= oauthMaxPending {
 		return "", "", false
 	}

@@ -66,11 +66,7 @@ func (s *oauthServer) newCode(c *authCode) (string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now()
-	for h, o := range s.codes.all() {
-		if !now.Before(o.expires) {
-			s.codes.delete(h)
-		}
-	}
+	s.codes.deleteIf(func(o *authCode) bool { return !now.Before(o.expires) })
 	if s.codes.len() >= oauthMaxCodes {
 		return "", false
 	}

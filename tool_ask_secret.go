@@ -90,13 +90,11 @@ func (a *secretAsks) put(ask *secretAsk) string {
 	state := rand.Text()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for h, old := range a.pending.all() {
-		// Pages that ended without a secret, or whose time is past, go
-		// as new ones come; a delivered one waits for its retry.
-		if old.ended() && !old.offer.Delivered() || time.Now().After(old.expires.Add(secretRetryGrace)) {
-			a.pending.delete(h)
-		}
-	}
+	// Pages that ended without a secret, or whose time is past, go as
+	// new ones come; a delivered one waits for its retry.
+	a.pending.deleteIf(func(old *secretAsk) bool {
+		return old.ended() && !old.offer.Delivered() || time.Now().After(old.expires.Add(secretRetryGrace))
+	})
 	ask.state = a.pending.add(state, ask)
 	return state
 }

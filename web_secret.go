@@ -76,6 +76,12 @@ func (t *secretTable[V]) put(h secretHash, v V) {
 // delete forgets the value kept under the token whose hash is h.
 func (t *secretTable[V]) delete(h secretHash) { delete(t.m, h) }
 
+// deleteIf forgets every value drop reports true for (an expired code,
+// an ended page).
+func (t *secretTable[V]) deleteIf(drop func(V) bool) {
+	maps.DeleteFunc(t.m, func(_ secretHash, v V) bool { return drop(v) })
+}
+
 // len is the number of values kept.
 func (t *secretTable[V]) len() int { return len(t.m) }
 
