@@ -25,11 +25,12 @@ func startPTY(cmd *exec.Cmd, cols, rows int) (*os.File, string, error) {
 
 func ptyForeground(master *os.File) (int, error) { return 0, errPTYUnsupported }
 
-func ptyLineMode(master *os.File) (echo, canonical bool, err error) {
-	return false, false, errPTYUnsupported
+// lineMode is the line discipline's state (pty_unix.go).
+type lineMode struct {
+	echo, canonical, flushesOnInterrupt bool
 }
 
-func ptySignals(master *os.File) (bool, error) { return false, errPTYUnsupported }
+func ptyLineMode(master *os.File) (lineMode, error) { return lineMode{}, errPTYUnsupported }
 
 func ptyInputPending(slave string) (int, error) { return 0, errPTYUnsupported }
 

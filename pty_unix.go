@@ -104,33 +104,26 @@ func ptyForeground(master *os.File) (pgid int, err error) {
 	return pgid, err
 }
 
-// ptyLineMode reports whether the terminal echoes what is typed (ECHO)
-// and hands it to the program a line at a time (ICANON): the slave's
-// termios, which tcgetattr on the master reads.
-func ptyLineMode(master *os.File) (echo, canonical bool, err error) {
-	err = ptyControl(master, func(fd int) error {
-		t, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
-		if err == nil {
-			echo, canonical = t.Lflag&unix.ECHO != 0, t.Lflag&unix.ICANON != 0
-		}
-		return err
-	})
-	return echo, canonical, err
+// lineMode is the slave's line discipline, as tcgetattr on the master
+// reads it: whether it echoes what is typed (ECHO), hands it to the
+// program a line at a time (ICANON), and turns C-c into SIGINT and
+// throws away the input not read yet (ISIG without NOFLSH).
+type lineMode struct {
+	echo, canonical, flushesOnInterrupt bool
 }
 
-// ptySignals reports whether the terminal turns the interrupt character
-// (C-c) into SIGINT (ISIG), which also throws away the input the program
-// has not read yet (without NOFLSH).
-func ptySignals(master *os.File) (bool, error) {
-	var isig bool
+// ptyLineMode reads the terminal's lineMode.
+func ptyLineMode(master *os.File) (lineMode, error) {
+	var m lineMode
 	err := ptyControl(master, func(fd int) error {
 		t, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
 		if err == nil {
-			isig = t.Lflag&unix.ISIG != 0 && t.Lflag&unix.NOFLSH == 0
+			m = lineMode{echo: t.Lflag&unix.ECHO != 0, canonical: t.Lflag&unix.ICANON != 0,
+				flushesOnInterrupt: t.Lflag&unix.ISIG != 0 && t.Lflag&unix.NOFLSH == 0}
 		}
 		return err
 	})
-	return isig, err
+	return m, err
 }
 
 // ptyInputPending returns how many bytes typed into the terminal wait

@@ -87,14 +87,14 @@ func (s *Session) foreground(v foregroundView) Foreground {
 	if !reads {
 		return fg
 	}
-	echo, canonical, err := ptyLineMode(s.master)
+	lm, err := ptyLineMode(s.master)
 	switch {
 	case err != nil:
 	case v.atPrompt && pgid == s.pid:
 		fg.Input = inputCommand
-	case !canonical:
+	case !lm.canonical:
 		fg.Input = inputKeys
-	case echo:
+	case lm.echo:
 		fg.Input = inputLine
 	default:
 		fg.Input = inputSecret
@@ -149,6 +149,6 @@ func clipArgs(args []string) []string {
 // terminal's ISIG without NOFLSH: a shell's prompt, a cooked program;
 // not vim or emacs, which read C-c as a key).
 func (s *Session) FlushesOnInterrupt() bool {
-	isig, err := ptySignals(s.master)
-	return err == nil && isig
+	lm, err := ptyLineMode(s.master)
+	return err == nil && lm.flushesOnInterrupt
 }

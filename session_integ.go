@@ -506,8 +506,8 @@ func (s *Session) printedAndPaused(quiet time.Duration, wrote, alt bool) bool {
 	if !wrote || quiet < readyQuiet || alt {
 		return false
 	}
-	echo, canonical, err := ptyLineMode(s.master)
-	return err == nil && echo && canonical && !programBusy(s.pid)
+	lm, err := ptyLineMode(s.master)
+	return err == nil && lm.echo && lm.canonical && !programBusy(s.pid)
 }
 
 // readyLonger is how much longer waitReady gives program pid, not an

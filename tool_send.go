@@ -212,7 +212,7 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 // Keys sent as escape sequences (arrows, function keys) before it are
 // let go: losing them loses no text; a bracketed paste is text.
 func interruptAfterInput(s *Session, units [][]byte) error {
-	key := func(u []byte) bool { return len(u) > 0 && u[0] == 0x1b && !bytes.HasPrefix(u, []byte("\x1b[200~")) }
+	key := func(u []byte) bool { return len(u) > 0 && u[0] == 0x1b && !bytes.HasPrefix(u, []byte(pasteStart)) }
 	text := false
 	for _, u := range units {
 		i := bytes.IndexByte(u, 0x03)
