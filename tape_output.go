@@ -224,12 +224,10 @@ func joinCasts(paths []string, out string) error {
 // someone planted, and so is anything but a regular file: a FIFO would
 // hold the run until something read it.
 func createRegular(path string) (*os.File, error) {
-	notRegular := fmt.Errorf("%s is not a regular file: ttywright writes only regular files", path)
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return nil, fmt.Errorf("%s is a symbolic link: ttywright does not write through one (remove it, or write elsewhere)", path)
-	} else if err == nil && !fi.Mode().IsRegular() {
-		return nil, notRegular
+	if err := writableAt(path, false); err != nil {
+		return nil, err
 	}
+	notRegular := fmt.Errorf("%s is not a regular file: ttywright writes only regular files", path)
 	// The checks again on what was opened: the name may have changed
 	// since (O_NOFOLLOW refuses a link put there).
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|oNoFollow|oNonBlock, 0o644)
@@ -257,24 +255,30 @@ func checkOutputs(prog *tapeProgram) error {
 		if c.Name != "Output" {
 			continue
 		}
-		path, dir := strings.TrimSuffix(c.Text, "/"), strings.HasSuffix(c.Text, "/")
-		fi, err := os.Lstat(path)
-		switch {
-		case err != nil:
-			continue // made when written
-		case fi.Mode()&os.ModeSymlink != 0:
-			err = fmt.Errorf("%s is a symbolic link: ttywright does not write through one (remove it, or write elsewhere)", c.Text)
-		case dir && !fi.IsDir():
-			err = fmt.Errorf("%s is not a folder, for frames", c.Text)
-		case !dir && !fi.Mode().IsRegular():
-			err = fmt.Errorf("%s is not a regular file: ttywright writes only regular files", c.Text)
-		default:
-			continue
+		if err := writableAt(c.Text, strings.HasSuffix(c.Text, "/")); err != nil {
+			errs.add(&tapeError{prog.Path, c.Line, c.Col, "Output " + err.Error()})
 		}
-		errs.add(&tapeError{prog.Path, c.Line, c.Col, "Output " + err.Error()})
 	}
 	if len(errs) > 0 {
 		return errs
+	}
+	return nil
+}
+
+// writableAt refuses a path that holds what ttywright will not write to:
+// a symbolic link, or anything but a regular file (a folder when dir,
+// for frames, given with its trailing slash). A missing path is fine.
+func writableAt(path string, dir bool) error {
+	fi, err := os.Lstat(strings.TrimSuffix(path, "/"))
+	switch {
+	case err != nil:
+		return nil // made when written
+	case fi.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("%s is a symbolic link: ttywright does not write through one (remove it, or write elsewhere)", path)
+	case dir && !fi.IsDir():
+		return fmt.Errorf("%s is not a folder, for frames", path)
+	case !dir && !fi.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file: ttywright writes only regular files", path)
 	}
 	return nil
 }
