@@ -341,7 +341,7 @@ func (t *Terminal) markEcho(l *vtLine, from, to int) {
 			}
 			continue
 		}
-		if r := cell.Rune; r < 0x80 && m.echo.ascii[r>>6]&(1<<(r&63)) == 0 && (m.echo.pos < len(m.echo.want) || m.lastLine == l) {
+		if r := cell.Rune; r < 0x80 && !m.echo.inInput(r) && (m.echo.pos < len(m.echo.want) || m.lastLine == l) {
 			m.echo.other = true
 			continue // not in the input: no echo, and no line change that ends the tracking
 		}
