@@ -264,9 +264,11 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -278,20 +280,10 @@ import (
 func main() {
 	log.SetPrefix("ttywright: ")
 	log.SetFlags(0)
-	if len(os.Args) > 1 && os.Args[1] == "snap" {
-		os.Exit(runSnap(os.Args[2:]))
-	}
-	if len(os.Args) > 1 && os.Args[1] == "tape" {
-		os.Exit(runTapeCmd(os.Args[2:], os.Stdout, os.Stderr))
-	}
-	if len(os.Args) > 1 && os.Args[1] == "test" {
-		os.Exit(runTestCmd(os.Args[2:], os.Stdout, os.Stderr))
-	}
-	if len(os.Args) > 1 && os.Args[1] == "attach" {
-		os.Exit(runAttach(os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
-	}
-	if len(os.Args) > 1 && os.Args[1] == "service" {
-		os.Exit(runServiceCmd(os.Args[2:], os.Getenv, os.Stdout, os.Stderr))
+	if len(os.Args) > 1 {
+		if sub, ok := subcommands[os.Args[1]]; ok {
+			os.Exit(sub(os.Args[2:]))
+		}
 	}
 	if cfg, action, err := parseConfig(os.Args[1:], os.Getenv, io.Discard); err == nil && action == "" && cfg.Shared {
 		// A front end (main_shared.go) runs no session: it is no
@@ -440,9 +432,21 @@ func configFlags(cfg *Config) (fs *flag.FlagSet, version, licenses *bool) {
 	return fs, version, licenses
 }
 
-// subcommands are the program's subcommands, for the suggestion when an
-// argument is a slip of one.
-var subcommands = []string{"snap", "attach", "tape", "test", "service"}
+// subcommands are the program's subcommands by name, each run with the
+// arguments after its name; its result is the exit status. An argument
+// of the server that is a slip of a name is told the name.
+// (Set in init: the service's parseConfig reads the names.)
+var subcommands map[string]func(args []string) int
+
+func init() {
+	subcommands = map[string]func(args []string) int{
+		"snap":    runSnap,
+		"tape":    func(args []string) int { return runTapeCmd(args, os.Stdout, os.Stderr) },
+		"test":    func(args []string) int { return runTestCmd(args, os.Stdout, os.Stderr) },
+		"attach":  func(args []string) int { return runAttach(args, os.Getenv, os.Stdin, os.Stdout, os.Stderr) },
+		"service": func(args []string) int { return runServiceCmd(args, os.Getenv, os.Stdout, os.Stderr) },
+	}
+}
 
 // parseConfig reads flags, then TTYWRIGHT_* variables for the flags not
 // given, and validates the result. action is "", "version" or "licenses".
@@ -459,7 +463,7 @@ func parseConfig(args []string, getenv func(string) string, help io.Writer) (cfg
 		return cfg, "", fmt.Errorf("%v (ttywright -h lists the flags)", err)
 	}
 	if fs.NArg() > 0 {
-		if near := nearestName(fs.Arg(0), subcommands); near != "" {
+		if near := nearestName(fs.Arg(0), slices.Sorted(maps.Keys(subcommands))); near != "" {
 			return cfg, "", fmt.Errorf("unexpected argument %q: the server takes only flags; did you mean \"ttywright %s\"?", fs.Arg(0), near)
 		}
 		return cfg, "", fmt.Errorf("unexpected argument %q: the server takes only flags; did you mean \"ttywright snap -- %s\"?", fs.Arg(0), strings.Join(fs.Args(), " "))
