@@ -196,3 +196,23 @@ func TestEchoAfterCursorLeftMidRow(t *testing.T) {
 		t.Errorf("wait_for matched the command line:\n%s", m["bufferAfter"])
 	}
 }
+
+// TestEchoTypedAheadRedrawn: a line typed while a command runs is echoed
+// by the terminal then and drawn again by the shell at its next prompt;
+// neither is output, so a wait_for of a word only that line holds does
+// not match.
+func TestEchoTypedAheadRedrawn(t *testing.T) {
+	t.Parallel()
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		t.Run(sh, func(t *testing.T) {
+			t.Parallel()
+			a := newTestApp(t)
+			id := startShell(t, a, sh, "", nil, nil)
+			mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "sleep 1\n"})
+			m := mustCall(t, a, "shell_send", map[string]any{"session_id": id, "text": "echo ok; true zebra46\n", "wait_for": "zebra46", "timeout_ms": 2500})
+			if m["matched"] == true {
+				t.Errorf("wait_for matched the typed-ahead line:\n%s", m["bufferAfter"])
+			}
+		})
+	}
+}

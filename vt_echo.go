@@ -301,7 +301,7 @@ func (t *Terminal) markEcho(l *vtLine, from, to int) {
 	if !m.lingering {
 		defer m.logCells(l, from, to)
 	}
-	if m.echo == nil || m.echo.stopped {
+	if m.echo == nil {
 		return
 	}
 	if t.cmdLine {
@@ -310,12 +310,17 @@ func (t *Terminal) markEcho(l *vtLine, from, to int) {
 		// however it redraws them (a line drawn again where the editor
 		// lost its column, after a program left the cursor mid-row);
 		// what it draws of its own (a line from history, a completion)
-		// is its answer to the keys.
+		// is its answer to the keys. This holds after the tracker has
+		// stopped too: a line typed while a command ran, echoed by the
+		// terminal then, is drawn again at the next prompt.
 		for c := from; c < to; c++ {
 			if cell := l.cells[c]; cell.Rune != 0 && cell.Width != 0 && cell.Attr&attrEcho == 0 && m.echo.inInput(cell.Rune) {
 				l.setEcho(c)
 			}
 		}
+	}
+	if m.echo.stopped {
+		return
 	}
 	if m.lingering {
 		defer func() {
