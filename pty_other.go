@@ -27,7 +27,7 @@ func ptyForeground(master *os.File) (int, error) { return 0, errPTYUnsupported }
 
 // lineMode is the line discipline's state (pty_unix.go).
 type lineMode struct {
-	echo, canonical, flushesOnInterrupt bool
+	echo, canonical bool
 }
 
 func ptyLineMode(master *os.File) (lineMode, error) { return lineMode{}, errPTYUnsupported }

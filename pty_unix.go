@@ -105,11 +105,10 @@ func ptyForeground(master *os.File) (pgid int, err error) {
 }
 
 // lineMode is the slave's line discipline, as tcgetattr on the master
-// reads it: whether it echoes what is typed (ECHO), hands it to the
-// program a line at a time (ICANON), and turns C-c into SIGINT and
-// throws away the input not read yet (ISIG without NOFLSH).
+// reads it: whether it echoes what is typed (ECHO) and hands it to the
+// program a line at a time (ICANON).
 type lineMode struct {
-	echo, canonical, flushesOnInterrupt bool
+	echo, canonical bool
 }
 
 // ptyLineMode reads the terminal's lineMode.
@@ -118,8 +117,7 @@ func ptyLineMode(master *os.File) (lineMode, error) {
 	err := ptyControl(master, func(fd int) error {
 		t, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
 		if err == nil {
-			m = lineMode{echo: t.Lflag&unix.ECHO != 0, canonical: t.Lflag&unix.ICANON != 0,
-				flushesOnInterrupt: t.Lflag&unix.ISIG != 0 && t.Lflag&unix.NOFLSH == 0}
+			m = lineMode{echo: t.Lflag&unix.ECHO != 0, canonical: t.Lflag&unix.ICANON != 0}
 		}
 		return err
 	})

@@ -143,12 +143,3 @@ func clipArgs(args []string) []string {
 	}
 	return args
 }
-
-// FlushesOnInterrupt reports whether a C-c typed now would interrupt the
-// foreground program and throw away the input it has not read yet (the
-// terminal's ISIG without NOFLSH: a shell's prompt, a cooked program;
-// not vim or emacs, which read C-c as a key).
-func (s *Session) FlushesOnInterrupt() bool {
-	lm, err := ptyLineMode(s.master)
-	return err == nil && lm.flushesOnInterrupt
-}

@@ -205,24 +205,22 @@ func (tb *Toolbox) handleSend(ctx context.Context, call *ToolCall, in sendArgs) 
 	return res, nil
 }
 
-// interruptAfterInput refuses a C-c typed after other input of the same
-// call where the terminal turns it into SIGINT: the kernel then throws
-// away what the program has not read yet, the call's own input before
-// the C-c with it, and nothing would say so.
-// Keys sent as escape sequences (arrows, function keys) before it are
-// let go: losing them loses no text; a bracketed paste is text.
-func interruptAfterInput(s *Session, units [][]byte) error {
-	key := func(u []byte) bool { return len(u) > 0 && u[0] == 0x1b && !bytes.HasPrefix(u, []byte(pasteStart)) }
-	text := false
+// interruptAfterText refuses a C-c (0x03) that part's units type after
+// text or input of the same call (typed says whether earlier parts did):
+// a shell's prompt and a cooked program (the kernel, for ISIG) and vim
+// (itself) throw away the input not read yet when C-c comes, this call's
+// with it, and nothing would say so. Keys before it lose no text
+// (C-x C-c, arrows, C-c C-c).
+func interruptAfterText(part string, units [][]byte, typed bool) error {
 	for _, u := range units {
 		i := bytes.IndexByte(u, 0x03)
-		if i >= 0 && (text || i > 0 && !key(u)) {
-			if !s.FlushesOnInterrupt() {
-				return nil // a key for the program (vim, emacs)
-			}
-			return errors.New("C-c comes after text or input in this call, and here it interrupts the program and throws away the input it has not read yet, this call's before it too: send C-c in a call of its own, then the rest")
+		if i < 0 {
+			typed = typed || part != "keys"
+			continue
 		}
-		text = text || len(u) > 0 && !key(u)
+		if typed || part != "keys" && i > 0 {
+			return errors.New("C-c comes after text or input in this call, and a shell, a cooked program or vim throws away the input not read yet when C-c comes, this call's with it: send C-c in a call of its own, then the rest")
+		}
 	}
 	return nil
 }
@@ -254,6 +252,7 @@ func planSend(s *Session, in sendArgs) (sendPlan, error) {
 		return p, fmt.Errorf("session %s has exited (exit code %d): read its screen with shell_read, start a new one with shell_start", s.ID, st.ExitCode)
 	}
 	modes := s.Modes()
+	typed := false // text or input came before
 	for _, part := range in.typedOrder() {
 		var units [][]byte
 		switch part {
@@ -264,13 +263,14 @@ func planSend(s *Session, in sendArgs) (sendPlan, error) {
 		case "keys":
 			units, err = keyUnits(in.Keys, modes)
 		}
+		if err == nil {
+			err = interruptAfterText(part, units, typed)
+		}
 		if err != nil {
 			return p, err
 		}
+		typed = typed || part != "keys" && len(units) > 0
 		p.units = append(p.units, units...)
-	}
-	if err := interruptAfterInput(s, p.units); err != nil {
-		return p, err
 	}
 	total := 0
 	for _, u := range p.units {
