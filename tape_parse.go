@@ -182,7 +182,7 @@ func newTapeParser(path, src string, fsys tapeFS) *tapeParser {
 // argument is told so at its own line, not given the next line's word.
 func (p *tapeParser) peek() tapeTok {
 	t := p.toks[p.i]
-	if p.line != 0 && t.kind != tokEOF && t.line != p.line {
+	if p.line != 0 && t.line != p.line {
 		prev := p.toks[max(p.i-1, 0)]
 		return tapeTok{kind: tokEOF, text: "\n", line: p.line, col: prev.col + utf8.RuneCountInString(prev.text) + 1}
 	}

@@ -105,6 +105,7 @@ func TestTapeParseErrors(t *testing.T) {
 		{"misspelt command", "Tyep \"ls\"", `bad.tape:1:1: unknown command "Tyep": did you mean Type?`},
 		{"command in lower case", "sleep 1s", `bad.tape:1:1: unknown command "sleep": did you mean Sleep?`},
 		{"argument on the next line", "Expect\nType \"x\"", `bad.tape:1:8: Expect expects "text" or /regex/, got the end of the line`},
+		{"argument missing on the last line", "Type \"x\"\nExpect\n", `bad.tape:2:8: Expect expects "text" or /regex/, got the end of the line`},
 		{"key on the next line", "Ctrl+\nEnter", `bad.tape:1:7: Ctrl+ expects one character or a key`},
 		{"unquoted absolute path", "Output /tmp/x.txt", `bad.tape:1:8: Output expects a file path (demo.gif, out.txt, frames/), got /tmp/ (a regex): a path that starts with / goes in quotes`},
 		{"misspelt setting", "Set Shel bash", `bad.tape:1:5: unknown setting "Shel": did you mean Shell?`},
